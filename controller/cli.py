@@ -1,0 +1,128 @@
+"""The `reedboard` command line."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+
+from . import __version__
+from .games import GAMES, BigBalls, Game, LayoutError, MoveError, OffBoard, SetupError, divide, load_layout
+from .games.bigballs import parse_setup
+
+
+class UsageError(Exception):
+    """A mistaken command line: one line of message, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line instead of argparse's usage dump
+        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+
+
+def _depth(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"depth must be a whole number 0 or more, not {text!r}")
+    return int(text)
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", choices=sorted(GAMES), help="bigballs or offboard")
+    parser.add_argument("--setup", metavar="SETUP",
+                        help='bigballs: the stones, e.g. "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 '
+                             'white=e1:2,f1:4,g1:6,e2:1,f2:3,e3:5" (default: numbers 1-6 in board order)')
+    parser.add_argument("--first", choices=("black", "white"), help="bigballs: who moves first (default black)")
+    parser.add_argument("--board", metavar="FILE", help="offboard: a board definition file (TOML)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="reedboard", description="reedboard: the controller of a reed-switch game board.")
+    parser.add_argument("--version", action="version", version=f"reedboard {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    perft = commands.add_parser("perft", help="count the leaves of the move tree to a depth")
+    _add_game_options(perft)
+    perft.add_argument("depth", type=_depth, metavar="DEPTH")
+    perft.add_argument("--divide", action="store_true", help="first print each legal first move and its count")
+    perft.set_defaults(run=_run_perft)
+
+    show = commands.add_parser("show", help="print the position after the given moves")
+    _add_game_options(show)
+    show.add_argument("moves", nargs="*", metavar="MOVE",
+                      help='moves in notation, e.g. "4 b2-b3" "BB a5-a4" or C3-D4 +E5')
+    show.set_defaults(run=_run_show)
+    return parser
+
+
+def new_game(args: argparse.Namespace) -> Game:
+    if args.game == "bigballs":
+        if args.board:
+            raise UsageError("reedboard: --board is for offboard; bigballs takes --setup and --first")
+        setup = parse_setup(args.setup) if args.setup else {}
+        return BigBalls(first=args.first or "black", **setup)
+    if args.setup or args.first:
+        raise UsageError("reedboard: --setup and --first are for bigballs; offboard takes --board")
+    return OffBoard(load_layout(args.board))
+
+
+def _run_perft(args: argparse.Namespace) -> int:
+    game = new_game(args)
+    if args.divide and args.depth >= 1:
+        total = 0
+        for move, count in divide(game, args.depth):
+            print(f"{move}: {count}")
+            total += count
+        print(total)
+    else:
+        from .games import perft
+
+        print(perft(game, args.depth))
+    return 0
+
+
+_DIE_OR_BB = re.compile(r"(?i)bb|\d+")
+_SECTOR_TAIL = re.compile(r"(?i)S\d+(\+\d+)?|full")
+
+
+def split_moves(tokens: Sequence[str]) -> list[str]:
+    """Rejoin moves the shell split at their spaces: `4 b2-b3`, `C7-D8x1 S5+2`, `S5 full`."""
+    moves: list[str] = []
+    for token in tokens:
+        joins_previous = moves and (
+            _DIE_OR_BB.fullmatch(moves[-1]) or _SECTOR_TAIL.fullmatch(token)
+        )
+        if joins_previous:
+            moves[-1] += " " + token
+        else:
+            moves.append(token)
+    return moves
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    game = new_game(args)
+    for number, text in enumerate(split_moves(args.moves), 1):
+        try:
+            game.play(text)
+        except MoveError as error:
+            print(game.diagram(), file=sys.stderr)
+            raise MoveError(f"move {number} ({text}) is not played: {error}") from None
+    print(game.diagram())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            raise UsageError("reedboard: choose a command (see reedboard --help)")
+        return args.run(args)
+    except (UsageError, SetupError, LayoutError, MoveError) as error:
+        message = str(error)
+        print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,442 @@
+"""Big Balls (Ingo Althöfer and Jakob Lübke, 2006): the rules engine.
+
+28 hollows in a triangle, a1..g1 at the bottom up to a7 at the top. Each player has six
+stones numbered 1-6; six neutral big balls start at the top. A turn is either a big-ball
+move (one ball rolls sw or se, capturing a stone it lands on) or a roll of the die and a
+step of the chosen stone nw, ne, w or e, capturing whatever stands there. A stone on a7
+wins. See the README's rules summary; the tests pin every rule down.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from .base import Footprint, Game, MoveError, Outcome, Termination
+from .geometry import Grid
+
+PLAYERS = ("black", "white")
+NUMBERS = range(1, 7)
+
+GRID = Grid(
+    coords=[(i, r) for r in range(1, 8) for i in range(8 - r)],
+    name_of=lambda c: "abcdefg"[c[0]] + str(c[1]),
+    directions=[
+        ("ne", (0, 1)), ("e", (1, 0)), ("se", (1, -1)),
+        ("sw", (0, -1)), ("w", (-1, 0)), ("nw", (-1, 1)),
+    ],
+)
+NAMES = GRID.names
+A7 = GRID.index("a7")
+STONE_DIRECTIONS = ("nw", "ne", "w", "e")  # up or sideways, never down
+BALL_DIRECTIONS = ("sw", "se")
+
+# Piece codes on the board: 0 empty, 1..6 Black's stones, 7..12 White's stones, 13 a big ball.
+EMPTY, BALL = 0, 13
+
+
+def _targets(directions: Sequence[str]) -> tuple[tuple[int, ...], ...]:
+    ds = [GRID.direction(d) for d in directions]
+    return tuple(
+        tuple(GRID.step[d][cell] for d in ds if GRID.step[d][cell] >= 0) for cell in range(len(GRID))
+    )
+
+
+STONE_TARGETS = _targets(STONE_DIRECTIONS)
+BALL_TARGETS = _targets(BALL_DIRECTIONS)
+STONE_TARGET_COUNT = tuple(len(t) for t in STONE_TARGETS) + (0,)  # [-1] -> 0: a stone off the board
+
+
+def _choice(present: int, roll: int) -> tuple[int, ...]:
+    """The stone numbers a roll lets move, given a 6-bit mask of the numbers still on the board."""
+    if present >> (roll - 1) & 1:
+        return (roll,)
+    lower = [n for n in range(roll - 1, 0, -1) if present >> (n - 1) & 1][:1]
+    higher = [n for n in range(roll + 1, 7) if present >> (n - 1) & 1][:1]
+    return tuple(lower + higher)
+
+
+# CHOICE[mask][roll]: stones that may move; ROLLS_PER_STONE[mask][n]: for how many rolls stone n may.
+CHOICE = tuple(tuple(() if roll == 0 else _choice(mask, roll) for roll in range(7)) for mask in range(64))
+ROLLS_PER_STONE = tuple(
+    tuple(sum(n in CHOICE[mask][roll] for roll in NUMBERS) for n in range(7)) for mask in range(64)
+)
+
+DEFAULT_SETUP = {
+    "black": {"a1": 1, "b1": 2, "c1": 3, "a2": 4, "b2": 5, "a3": 6},
+    "white": {"e1": 1, "f1": 2, "g1": 3, "e2": 4, "f2": 5, "e3": 6},
+}
+START_HOLLOWS = {colour: tuple(cells) for colour, cells in DEFAULT_SETUP.items()}
+DEFAULT_BALLS = ("a7", "a6", "b6", "a5", "b5", "c5")
+
+
+class SetupError(ValueError):
+    """A set-up that cannot stand on the board; the message names the problem."""
+
+
+class BigBallsMove(NamedTuple):
+    """A stone move (roll 1-6) or a big-ball move (roll None); str() is the notation."""
+
+    roll: int | None
+    src: str
+    dst: str
+    capture: bool = False
+
+    @property
+    def is_big_ball(self) -> bool:
+        return self.roll is None
+
+    def __str__(self) -> str:
+        head = "BB" if self.roll is None else str(self.roll)
+        return f"{head} {self.src}{'x' if self.capture else '-'}{self.dst}"
+
+    def __repr__(self) -> str:
+        return f"BigBallsMove({str(self)!r})"
+
+
+_MOVE_TEXT = re.compile(r"\s*(bb|\d+)\s+([a-z]\d+)\s*([-x])\s*([a-z]\d+)\s*", re.IGNORECASE)
+
+
+class BigBalls(Game):
+    name = "bigballs"
+    players = PLAYERS
+
+    def __init__(
+        self,
+        black: Mapping[str, int] | None = None,
+        white: Mapping[str, int] | None = None,
+        balls: Sequence[str] | None = None,
+        first: str = "black",
+    ) -> None:
+        """A position: each colour's stones as {hollow: number}, the big balls' hollows."""
+        super().__init__()
+        if first not in PLAYERS:
+            raise SetupError(f"first player must be black or white, not {first!r}")
+        self.first = first
+        self._turn = PLAYERS.index(first)
+        self._board = [EMPTY] * len(GRID)
+        self._where = [[-1] * 7, [-1] * 7]  # _where[colour][number] -> hollow or -1
+        self._present = [0, 0]  # 6-bit masks of the numbers on the board
+        self._stones = [0, 0]
+        self._balls: set[int] = set()
+        self._captured: list[int] = []  # piece code taken by each move on the stack
+
+        arrangement = {"black": DEFAULT_SETUP["black"] if black is None else black,
+                       "white": DEFAULT_SETUP["white"] if white is None else white}
+        for colour_index, colour in enumerate(PLAYERS):
+            for hollow, number in arrangement[colour].items():
+                if number not in NUMBERS or isinstance(number, bool):
+                    raise SetupError(f"{colour} stone on {hollow}: number {number!r} is not 1-6")
+                if self._where[colour_index][number] >= 0:
+                    raise SetupError(f"{colour} stone {number} is placed twice")
+                cell = self._place(hollow, colour_index * 6 + number)
+                self._where[colour_index][number] = cell
+                self._present[colour_index] |= 1 << (number - 1)
+                self._stones[colour_index] += 1
+        for hollow in DEFAULT_BALLS if balls is None else balls:
+            self._balls.add(self._place(hollow, BALL))
+
+    def _place(self, hollow: str, code: int) -> int:
+        try:
+            cell = GRID.index(hollow)
+        except ValueError:
+            raise SetupError(f"no hollow {hollow!r} on the Big Balls board (a1..g1 up to a7)") from None
+        if self._board[cell] != EMPTY:
+            raise SetupError(f"hollow {NAMES[cell]} is given twice")
+        self._board[cell] = code
+        return cell
+
+    # --- the position -------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return PLAYERS[self._turn]
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return NAMES
+
+    def occupied(self) -> frozenset[str]:
+        return frozenset(NAMES[c] for c, code in enumerate(self._board) if code)
+
+    def piece_at(self, hollow: str) -> tuple[str, int] | str | None:
+        """("black", 3) for a stone, "ball" for a big ball, None for an empty hollow."""
+        code = self._board[GRID.index(hollow)]
+        if code == EMPTY:
+            return None
+        if code == BALL:
+            return "ball"
+        return (PLAYERS[(code - 1) // 6], (code - 1) % 6 + 1)
+
+    def stones(self, player: str) -> dict[str, int]:
+        """{hollow: number} of the player's stones on the board, in board order."""
+        colour = PLAYERS.index(player)
+        return {NAMES[c]: n for n, c in sorted((n, c) for n, c in enumerate(self._where[colour]) if c >= 0)}
+
+    def balls(self) -> list[str]:
+        return [NAMES[c] for c in sorted(self._balls)]
+
+    def setup_lines(self) -> list[str]:
+        """The set-up as written at the head of a game record: `black a1=3 b1=6 ...`."""
+        lines = []
+        for player in PLAYERS:
+            placed = sorted((GRID.index(h), h, n) for h, n in self.stones(player).items())
+            lines.append(" ".join([player] + [f"{h}={n}" for _, h, n in placed]))
+        return lines
+
+    def copy(self) -> BigBalls:
+        twin = BigBalls.__new__(BigBalls)
+        Game.__init__(twin)
+        twin.first = self.first
+        twin._turn = self._turn
+        twin._board = self._board[:]
+        twin._where = [w[:] for w in self._where]
+        twin._present = self._present[:]
+        twin._stones = self._stones[:]
+        twin._balls = set(self._balls)
+        twin._captured = self._captured[:]
+        twin.move_stack = self.move_stack[:]
+        twin._declared = self._declared
+        return twin
+
+    # --- moves --------------------------------------------------------------------
+    def movable_stones(self, roll: int, player: str | None = None) -> list[int]:
+        """The stone numbers `roll` lets the player move: the rolled one if it is on the
+        board, else the nearest lower and the nearest higher still there."""
+        if roll not in NUMBERS:
+            raise ValueError(f"a die shows 1-6, not {roll!r}")
+        colour = self._turn if player is None else PLAYERS.index(player)
+        return list(CHOICE[self._present[colour]][roll])
+
+    def big_ball_moves(self) -> list[BigBallsMove]:
+        board, moves = self._board, []
+        for ball in sorted(self._balls):
+            for target in BALL_TARGETS[ball]:
+                code = board[target]
+                if code != BALL:
+                    moves.append(BigBallsMove(None, NAMES[ball], NAMES[target], code != EMPTY))
+        return moves
+
+    def stone_moves(self, roll: int) -> list[BigBallsMove]:
+        """The stone moves allowed after rolling `roll` (a big-ball move no longer is)."""
+        if self.outcome() is not None:
+            return []
+        board, where, moves = self._board, self._where[self._turn], []
+        for number in self.movable_stones(roll):
+            cell = where[number]
+            for target in STONE_TARGETS[cell]:
+                moves.append(BigBallsMove(roll, NAMES[cell], NAMES[target], board[target] != EMPTY))
+        return moves
+
+    def can_roll(self) -> bool:
+        """Whether the player to move has a stone to roll for."""
+        return self.outcome() is None and self._stones[self._turn] > 0
+
+    def legal_moves(self) -> list[BigBallsMove]:
+        """Big-ball moves, then the stone moves of each die value 1-6 in turn (the same step
+        under two values is two moves, as perft counts them)."""
+        if self.outcome() is not None:
+            return []
+        moves = self.big_ball_moves()
+        for roll in NUMBERS:
+            moves.extend(self.stone_moves(roll))
+        return moves
+
+    def count_legal_moves(self) -> int:
+        if self.outcome() is not None:
+            return 0
+        board, count = self._board, 0
+        for ball in self._balls:
+            for target in BALL_TARGETS[ball]:
+                if board[target] != BALL:
+                    count += 1
+        where = self._where[self._turn]
+        per_stone = ROLLS_PER_STONE[self._present[self._turn]]
+        for number in NUMBERS:
+            count += per_stone[number] * STONE_TARGET_COUNT[where[number]]
+        return count
+
+    def push(self, move: BigBallsMove) -> None:
+        board = self._board
+        src, dst = GRID.index(move.src), GRID.index(move.dst)
+        piece, taken = board[src], board[dst]
+        board[dst], board[src] = piece, EMPTY
+        if piece == BALL:
+            self._balls.discard(src)
+            self._balls.add(dst)
+        else:
+            self._where[(piece - 1) // 6][(piece - 1) % 6 + 1] = dst
+        if taken:
+            self._lift(taken, dst)
+        self._captured.append(taken)
+        self.move_stack.append(move)
+        self._turn ^= 1
+
+    def pop(self) -> BigBallsMove:
+        move = self.move_stack.pop()
+        taken = self._captured.pop()
+        board = self._board
+        src, dst = GRID.index(move.src), GRID.index(move.dst)
+        piece = board[dst]
+        board[src], board[dst] = piece, taken
+        if piece == BALL:
+            self._balls.discard(dst)
+            self._balls.add(src)
+        else:
+            self._where[(piece - 1) // 6][(piece - 1) % 6 + 1] = src
+        if taken:
+            self._drop(taken, dst)
+        self._turn ^= 1
+        self._declared = None
+        return move
+
+    def _lift(self, code: int, cell: int) -> None:
+        """Take a captured piece out of the game's books (the board square is already reused)."""
+        if code == BALL:
+            self._balls.discard(cell)
+            return
+        colour, number = (code - 1) // 6, (code - 1) % 6 + 1
+        self._where[colour][number] = -1
+        self._present[colour] &= ~(1 << (number - 1))
+        self._stones[colour] -= 1
+
+    def _drop(self, code: int, cell: int) -> None:
+        if code == BALL:
+            self._balls.add(cell)
+            return
+        colour, number = (code - 1) // 6, (code - 1) % 6 + 1
+        self._where[colour][number] = cell
+        self._present[colour] |= 1 << (number - 1)
+        self._stones[colour] += 1
+
+    def footprint(self, move: BigBallsMove) -> Footprint:
+        if move.capture:
+            return Footprint(empties=frozenset({move.src}), fills=frozenset(), captures=frozenset({move.dst}))
+        return Footprint(empties=frozenset({move.src}), fills=frozenset({move.dst}))
+
+    # --- notation -----------------------------------------------------------------
+    def parse_move(self, text: str) -> BigBallsMove:
+        match = _MOVE_TEXT.fullmatch(text)
+        if not match:
+            raise MoveError(
+                f"cannot read {text.strip()!r}: write a stone move as ROLL FROM-TO (4 b2-b3, 6 c3xb4)"
+                " or a big-ball move as BB FROM-TO (BB b5-b4)"
+            )
+        head, src_name, mark, dst_name = match.groups()
+        cells = []
+        for name in (src_name, dst_name):
+            if name not in GRID:
+                raise MoveError(f"{text.strip()!r}: no hollow {name} on the board")
+            cells.append(GRID.index(name))
+        src, dst = cells
+        outcome = self.outcome()
+        if outcome is not None:
+            raise MoveError(f"{text.strip()!r}: the game is over ({outcome.result(PLAYERS)}, {outcome.termination.value})")
+        if head.lower() == "bb":
+            move = self._check_big_ball(src, dst)
+        else:
+            move = self._check_stone(int(head), src, dst)
+        written_capture = mark.lower() == "x"
+        if written_capture != move.capture:
+            if move.capture:
+                raise MoveError(f"{text.strip()!r}: {NAMES[dst]} is occupied, so this captures: write {move}")
+            raise MoveError(f"{text.strip()!r}: {NAMES[dst]} is empty, nothing is captured: write {move}")
+        return move
+
+    def _check_big_ball(self, src: int, dst: int) -> BigBallsMove:
+        board = self._board
+        if board[src] != BALL:
+            raise MoveError(f"no big ball on {NAMES[src]}")
+        if dst not in BALL_TARGETS[src]:
+            raise MoveError(f"a big ball rolls one step sw or se; {NAMES[dst]} is not below {NAMES[src]}")
+        if board[dst] == BALL:
+            raise MoveError(f"{NAMES[dst]} holds another big ball")
+        return BigBallsMove(None, NAMES[src], NAMES[dst], board[dst] != EMPTY)
+
+    def _check_stone(self, roll: int, src: int, dst: int) -> BigBallsMove:
+        if roll not in NUMBERS:
+            raise MoveError(f"a die shows 1-6, not {roll}")
+        player = PLAYERS[self._turn]
+        if self._stones[self._turn] == 0:
+            raise MoveError(f"{player} has no stone left to roll for")
+        code = self._board[src]
+        if not 0 < code < BALL or (code - 1) // 6 != self._turn:
+            raise MoveError(f"no {player} stone on {NAMES[src]}")
+        number = (code - 1) % 6 + 1
+        allowed = self.movable_stones(roll)
+        if number not in allowed:
+            names = " or ".join(str(n) for n in allowed)
+            raise MoveError(f"roll {roll} lets {player} move stone {names}, not stone {number} on {NAMES[src]}")
+        if dst not in STONE_TARGETS[src]:
+            raise MoveError(f"a stone steps one hollow nw, ne, w or e; {NAMES[dst]} is not such a step from {NAMES[src]}")
+        return BigBallsMove(roll, NAMES[src], NAMES[dst], self._board[dst] != EMPTY)
+
+    # --- the end ------------------------------------------------------------------
+    def _any_ball_can_move(self) -> bool:
+        board = self._board
+        return any(board[t] != BALL for ball in self._balls for t in BALL_TARGETS[ball])
+
+    def rules_outcome(self) -> Outcome | None:
+        top = self._board[A7]
+        if EMPTY < top < BALL:  # 1. a stone on a7 (only the mover can have put it there)
+            return Outcome(Termination.A7, PLAYERS[(top - 1) // 6])
+        if self._stones[0] + self._stones[1] == 0:  # 2. only big balls left
+            if self._any_ball_can_move():
+                return Outcome(Termination.BALLS_ONLY, None)
+            return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
+        if self._stones[self._turn] == 0 and not self._any_ball_can_move():  # 3. nothing to move
+            return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
+        return None
+
+    # --- for people ---------------------------------------------------------------
+    def diagram(self) -> str:
+        """Rows 7 to 1; B3 is Black's stone 3, W5 White's stone 5, () a big ball."""
+        rows = []
+        for row in range(7, 0, -1):
+            cells = [c for c, (i, r) in enumerate(GRID.coords) if r == row]
+            marks = [self._mark(self._board[c]) for c in cells]
+            rows.append((f"{row}  " + "  " * (row - 1) + "  ".join(marks)).rstrip())
+        rows.append("   " + "  ".join(f"{letter:<2}" for letter in "abcdefg").rstrip())
+        outcome = self.outcome()
+        if outcome is None:
+            rows.append(f"{self.turn} to move")
+        else:
+            rows.append(f"game over: {outcome.result(PLAYERS)} ({outcome.termination.value})")
+        return "\n".join(rows)
+
+    @staticmethod
+    def _mark(code: int) -> str:
+        if code == EMPTY:
+            return ". "
+        if code == BALL:
+            return "()"
+        return "BW"[(code - 1) // 6] + str((code - 1) % 6 + 1)
+
+    def __repr__(self) -> str:
+        return f"BigBalls({' / '.join(self.setup_lines())}, balls {' '.join(self.balls())}, {self.turn} to move)"
+
+
+def parse_setup(text: str) -> dict[str, dict[str, int]]:
+    """`black=a1:3,b1:6,... white=e1:2,...` -> {"black": {"a1": 3, ...}, ...}.
+
+    A colour left out keeps its default arrangement."""
+    setup = {colour: dict(cells) for colour, cells in DEFAULT_SETUP.items()}
+    seen = set()
+    for group in text.split():
+        colour, sep, body = group.partition("=")
+        colour = colour.lower()
+        if not sep or colour not in PLAYERS:
+            raise SetupError(f"set-up group {group!r}: write black=a1:3,b1:6,... white=e1:2,...")
+        if colour in seen:
+            raise SetupError(f"set-up gives {colour} twice")
+        seen.add(colour)
+        stones = {}
+        for item in filter(None, body.split(",")):
+            hollow, sep, number = item.partition(":")
+            if not sep or not number.strip().isdigit():
+                raise SetupError(f"set-up item {item!r}: write HOLLOW:NUMBER, e.g. a1:3")
+            if hollow.lower() in stones:
+                raise SetupError(f"hollow {hollow} is given twice for {colour}")
+            stones[hollow.lower()] = int(number)
+        setup[colour] = stones
+    return setup

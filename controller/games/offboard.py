@@ -1,0 +1,406 @@
+"""Off Board (an Abalone descendant): the rules engine.
+
+Red and Yellow move lines of their own balls one step along the line; a longer line may
+push a shorter opposing line, and a ball pushed over the rim lands in a target space
+(sector) worth 1-3 points to the pusher, or, if that space is taken, waits for its owner,
+who then either puts it back on any free hole (the whole move) or drops it from the game
+and moves normally. Six points win. The start position and the sectors come from a
+board definition (offboard_layout).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from .base import Footprint, Game, MoveError, Outcome, Termination
+from .offboard_layout import GRID, PLAYERS, Layout, load_layout
+
+WIN_POINTS = 6
+NAMES = GRID.names
+EMPTY = 0  # board codes: 0 empty, 1 red, 2 yellow (player index + 1)
+RAYS = tuple(tuple(GRID.ray[d][cell] for d in range(6)) for cell in range(len(GRID)))
+
+
+class OffBoardMove(NamedTuple):
+    """A line move (tail, direction) or a re-placement (tail None); str() is the notation."""
+
+    tail: str | None  # the last ball of the moving line; None for a re-placement
+    to: str  # the tail's neighbour in the direction of travel, or the hole a ball is put back on
+    direction: str | None = None
+    balls: int = 0  # own balls moving
+    pushed: int = 0  # opponent balls pushed, the one pushed off included
+    sector: str | None = None  # where a ball pushed off went
+    points: int = 0  # scored by it
+    full: bool = False  # the sector was taken: nothing scored, the ball waits for its owner
+    drops_waiting: bool = False  # the mover's waiting ball leaves the game (`*`)
+
+    @property
+    def is_replacement(self) -> bool:
+        return self.tail is None
+
+    def __str__(self) -> str:
+        if self.tail is None:
+            return f"+{self.to}"
+        text = f"{'*' if self.drops_waiting else ''}{self.tail}-{self.to}"
+        if self.pushed:
+            text += f"x{self.pushed}"
+        if self.sector is not None:
+            text += f" {self.sector} full" if self.full else f" {self.sector}+{self.points}"
+        return text
+
+    def __repr__(self) -> str:
+        return f"OffBoardMove({str(self)!r})"
+
+
+class PositionError(ValueError):
+    """A position that cannot stand on the board; the message names the problem."""
+
+
+_LINE_TEXT = re.compile(
+    r"\s*(\*)?\s*([A-Z]\d+)\s*-\s*([A-Z]\d+)(?:\s*x\s*(\d+))?"
+    r"(?:\s+(S\d+)\s*(?:\+\s*(\d+)|(full)))?\s*",
+    re.IGNORECASE,
+)
+_REPLACEMENT_TEXT = re.compile(r"\s*\+\s*([A-Z]\d+)\s*", re.IGNORECASE)
+
+
+class OffBoard(Game):
+    name = "offboard"
+    players = PLAYERS
+
+    def __init__(
+        self,
+        layout: Layout | None = None,
+        *,
+        red: Sequence[str] | None = None,
+        yellow: Sequence[str] | None = None,
+        sectors: Mapping[str, str] | None = None,
+        turn: str = "red",
+        waiting: bool = False,
+    ) -> None:
+        """The layout's start position, or a position given by the balls on the holes, the
+        balls in sectors ({"S5": "yellow"}), the player to move and whether a ball of theirs
+        waits to be put back. A ball in a sector scored its value to the other player."""
+        super().__init__()
+        self.layout = load_layout() if layout is None else layout
+        self.sectors = self.layout.sectors
+        # _end_sector[cell][d]: the sector a ball reaches when pushed off at the end of the ray
+        self._end_sector = tuple(
+            tuple(self.layout.exit_sector[(RAYS[cell][d][-1] if RAYS[cell][d] else cell, d)] for d in range(6))
+            for cell in range(len(GRID))
+        )
+        if turn not in PLAYERS:
+            raise PositionError(f"the player to move is red or yellow, not {turn!r}")
+        self._turn = PLAYERS.index(turn)
+        self._board = [EMPTY] * len(GRID)
+        self._balls: list[set[int]] = [set(), set()]
+        given = {"red": self.layout.red if red is None else red,
+                 "yellow": self.layout.yellow if yellow is None else yellow}
+        for player_index, player in enumerate(PLAYERS):
+            for hole in given[player]:
+                if hole not in GRID:
+                    raise PositionError(f"{player} ball on {hole!r}: no such hole")
+                cell = GRID.index(hole)
+                if self._board[cell]:
+                    raise PositionError(f"hole {NAMES[cell]} is given twice")
+                self._board[cell] = player_index + 1
+                self._balls[player_index].add(cell)
+        self._holder = [EMPTY] * len(self.sectors)  # colour code of the ball in each sector
+        self._score = [0, 0]
+        names = [s.name for s in self.sectors]
+        for sector, player in (sectors or {}).items():
+            if sector not in names or player not in PLAYERS:
+                raise PositionError(f"sector {sector}={player}: no such sector or player")
+            index = names.index(sector)
+            self._holder[index] = PLAYERS.index(player) + 1
+            self._score[PLAYERS.index(player) ^ 1] += self.sectors[index].value
+        self._dropped = [0, 0]  # balls a player took out of the game instead of putting back
+        self._waiting = bool(waiting)  # the player to move has a ball waiting to be put back
+        self._waiting_before: list[bool] = []
+
+    # --- the position -------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return PLAYERS[self._turn]
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return NAMES + tuple(s.name for s in self.sectors)
+
+    def occupied(self) -> frozenset[str]:
+        holes = [NAMES[c] for c, code in enumerate(self._board) if code]
+        return frozenset(holes + [s.name for s, code in zip(self.sectors, self._holder) if code])
+
+    def score(self, player: str) -> int:
+        return self._score[PLAYERS.index(player)]
+
+    @property
+    def waiting(self) -> str | None:
+        """The player whose pushed-off ball waits to be put back (always the player to move)."""
+        return self.turn if self._waiting else None
+
+    def balls(self, player: str) -> list[str]:
+        return [NAMES[c] for c in sorted(self._balls[PLAYERS.index(player)])]
+
+    def sector_holder(self, sector: str) -> str | None:
+        """The colour of the ball in a sector, or None."""
+        for s, code in zip(self.sectors, self._holder):
+            if s.name == sector:
+                return PLAYERS[code - 1] if code else None
+        raise ValueError(f"no sector {sector!r}")
+
+    def copy(self) -> OffBoard:
+        twin = OffBoard.__new__(OffBoard)
+        twin.__dict__.update(self.__dict__)
+        twin.move_stack = self.move_stack[:]
+        twin._board = self._board[:]
+        twin._balls = [set(b) for b in self._balls]
+        twin._holder = self._holder[:]
+        twin._score = self._score[:]
+        twin._dropped = self._dropped[:]
+        twin._waiting_before = self._waiting_before[:]
+        return twin
+
+    # --- moves --------------------------------------------------------------------
+    def _line(self, tail: int, d: int) -> OffBoardMove | str:
+        """The line move of (tail, direction), or why it is not legal."""
+        board, me = self._board, self._turn + 1
+        ray = RAYS[tail][d]
+        i = 0
+        while i < len(ray) and board[ray[i]] == me:
+            i += 1
+        balls = i + 1
+        if i == len(ray):
+            edge = NAMES[ray[-1]] if ray else NAMES[tail]
+            return f"the line would push {PLAYERS[self._turn]}'s own ball off the board at {edge}"
+        j = i
+        while j < len(ray) and board[ray[j]] not in (EMPTY, me):
+            j += 1
+        pushed = j - i
+        if pushed and balls <= pushed:
+            return (f"{balls} ball{'s' * (balls > 1)} cannot push {pushed}: a push needs more balls"
+                    " than it pushes")
+        if j < len(ray) and board[ray[j]] == me:
+            return f"{PLAYERS[self._turn]}'s own ball on {NAMES[ray[j]]} blocks the push"
+        move = OffBoardMove(NAMES[tail], NAMES[ray[0]], GRID.directions[d], balls, pushed,
+                            drops_waiting=self._waiting)
+        if j == len(ray):  # the front-most opponent ball leaves the board
+            sector = self._end_sector[tail][d]
+            full = self._holder[sector] != EMPTY
+            points = 0 if full else self.sectors[sector].value
+            move = move._replace(sector=self.sectors[sector].name, points=points, full=full)
+        return move
+
+    def legal_moves(self) -> list[OffBoardMove]:
+        """Line moves by tail (board order) and direction, then re-placements if a ball waits."""
+        if self.outcome() is not None:
+            return []
+        moves = []
+        for tail in sorted(self._balls[self._turn]):
+            for d in range(6):
+                move = self._line(tail, d)
+                if not isinstance(move, str):
+                    moves.append(move)
+        if self._waiting:
+            moves.extend(OffBoardMove(None, NAMES[c]) for c, code in enumerate(self._board) if not code)
+        return moves
+
+    def count_legal_moves(self) -> int:
+        # The same walk as _line, without building moves: perft's last ply.
+        if self.outcome() is not None:
+            return 0
+        board, me = self._board, self._turn + 1
+        count = self._board.count(EMPTY) if self._waiting else 0
+        for tail in self._balls[self._turn]:
+            for ray in RAYS[tail]:
+                length, i = len(ray), 0
+                while i < length and board[ray[i]] == me:
+                    i += 1
+                if i == length:
+                    continue
+                if board[ray[i]] == EMPTY:
+                    count += 1
+                    continue
+                j = i + 1
+                while j < length and board[ray[j]] not in (EMPTY, me):
+                    j += 1
+                if j - i <= i and (j == length or board[ray[j]] == EMPTY):
+                    count += 1
+        return count
+
+    def _has_legal_move(self) -> bool:
+        if self._waiting and EMPTY in self._board:
+            return True
+        return any(not isinstance(self._line(t, d), str) for t in self._balls[self._turn] for d in range(6))
+
+    def push(self, move: OffBoardMove) -> None:
+        board, me = self._board, self._turn + 1
+        own, other = self._balls[self._turn], self._balls[self._turn ^ 1]
+        self._waiting_before.append(self._waiting)
+        self.move_stack.append(move)
+        if move.tail is None:
+            cell = GRID.index(move.to)
+            board[cell] = me
+            own.add(cell)
+            self._waiting = False
+            self._turn ^= 1
+            return
+        tail, d = GRID.index(move.tail), GRID.direction(move.direction)
+        ray = RAYS[tail][d]
+        head = ray[move.balls - 1]  # where the line's front ball lands
+        board[tail] = EMPTY
+        own.discard(tail)
+        board[head] = me
+        own.add(head)
+        if move.pushed:
+            other.discard(head)
+            front = move.balls - 1 + move.pushed
+            if front < len(ray):
+                board[ray[front]] = 3 - me
+                other.add(ray[front])
+            elif not move.full:
+                self._holder[self._end_sector[tail][d]] = 3 - me
+                self._score[self._turn] += move.points
+        if move.drops_waiting:
+            self._dropped[self._turn] += 1
+        self._waiting = move.full
+        self._turn ^= 1
+
+    def pop(self) -> OffBoardMove:
+        move = self.move_stack.pop()
+        self._waiting = self._waiting_before.pop()
+        self._turn ^= 1
+        self._declared = None
+        board, me = self._board, self._turn + 1
+        own, other = self._balls[self._turn], self._balls[self._turn ^ 1]
+        if move.tail is None:
+            cell = GRID.index(move.to)
+            board[cell] = EMPTY
+            own.discard(cell)
+            return move
+        tail, d = GRID.index(move.tail), GRID.direction(move.direction)
+        ray = RAYS[tail][d]
+        head = ray[move.balls - 1]
+        board[tail] = me
+        own.add(tail)
+        if move.pushed:
+            front = move.balls - 1 + move.pushed
+            if front < len(ray):
+                board[ray[front]] = EMPTY
+                other.discard(ray[front])
+            elif not move.full:
+                self._holder[self._end_sector[tail][d]] = EMPTY
+                self._score[self._turn] -= move.points
+            board[head] = 3 - me
+            other.add(head)
+        else:
+            board[head] = EMPTY
+        own.discard(head)
+        if move.drops_waiting:
+            self._dropped[self._turn] -= 1
+        return move
+
+    def footprint(self, move: OffBoardMove) -> Footprint:
+        if move.tail is None:
+            return Footprint(empties=frozenset(), fills=frozenset({move.to}))
+        tail, d = GRID.index(move.tail), GRID.direction(move.direction)
+        ray = RAYS[tail][d]
+        front = move.balls - 1 + move.pushed
+        if front < len(ray):
+            fills = {NAMES[ray[front]]}
+        else:
+            fills = set() if move.full else {move.sector}
+        return Footprint(
+            empties=frozenset({move.tail}),
+            fills=frozenset(fills),
+            passes=frozenset(NAMES[c] for c in ray[:front]),
+        )
+
+    # --- notation -----------------------------------------------------------------
+    def parse_move(self, text: str) -> OffBoardMove:
+        written = text.strip()
+        outcome = self.outcome()
+        if outcome is not None:
+            raise MoveError(f"{written!r}: the game is over ({outcome.result(PLAYERS)}, {outcome.termination.value})")
+        player = PLAYERS[self._turn]
+        replacement = _REPLACEMENT_TEXT.fullmatch(text)
+        if replacement:
+            hole = self._hole(replacement.group(1), written)
+            if not self._waiting:
+                raise MoveError(f"{written!r}: no {player} ball is waiting to be put back")
+            if self._board[hole]:
+                raise MoveError(f"{written!r}: {NAMES[hole]} is not free")
+            return OffBoardMove(None, NAMES[hole])
+        match = _LINE_TEXT.fullmatch(text)
+        if not match:
+            raise MoveError(
+                f"cannot read {written!r}: write a line move as TAIL-NEXT (C3-D4, C3-D4x1, C7-D8x1 S5+2)"
+                " or a re-placement as +HOLE (+E5)"
+            )
+        star, tail_name, to_name, pushed, sector, points, full = match.groups()
+        tail, to = self._hole(tail_name, written), self._hole(to_name, written)
+        d = GRID.direction_between(tail, to)
+        if d is None:
+            raise MoveError(f"{written!r}: {NAMES[to]} is not next to {NAMES[tail]}")
+        if self._board[tail] != self._turn + 1:
+            raise MoveError(f"{written!r}: no {player} ball on {NAMES[tail]}")
+        move = self._line(tail, d)
+        if isinstance(move, str):
+            raise MoveError(f"{written!r}: {move}")
+        if star and not self._waiting:
+            raise MoveError(f"{written!r}: `*` drops a waiting ball, but no {player} ball is waiting")
+        if pushed is not None and int(pushed) != move.pushed:
+            raise MoveError(f"{written!r}: this move pushes {move.pushed} ball(s), not {pushed}: it is {move}")
+        if sector is not None:
+            said_full = full is not None
+            if move.sector is None or sector.upper() != move.sector or said_full != move.full or (
+                points is not None and int(points) != move.points
+            ):
+                raise MoveError(f"{written!r}: the move pushes nothing into {sector.upper()} like that: it is {move}")
+        return move
+
+    def _hole(self, name: str, written: str) -> int:
+        if name not in GRID:
+            raise MoveError(f"{written!r}: no hole {name.upper()} on the board")
+        return GRID.index(name)
+
+    # --- the end ------------------------------------------------------------------
+    def rules_outcome(self) -> Outcome | None:
+        for p in (self._turn ^ 1, self._turn):  # only the mover can just have scored
+            if self._score[p] >= WIN_POINTS:
+                return Outcome(Termination.POINTS, PLAYERS[p])
+        free = sum(s.value for s, code in zip(self.sectors, self._holder) if not code)
+        if self._score[0] + free < WIN_POINTS and self._score[1] + free < WIN_POINTS:
+            return Outcome(Termination.UNREACHABLE, None)
+        if not self._has_legal_move():
+            return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
+        return None
+
+    # --- for people ---------------------------------------------------------------
+    def diagram(self) -> str:
+        """Rows I to A; R a red ball, Y a yellow one, . a free hole; then sectors and score."""
+        marks = ".RY"
+        lines = []
+        for r in range(8, -1, -1):
+            cells = [c for c, (row, _) in enumerate(GRID.coords) if row == r]
+            row = " " * abs(4 - r) + " ".join(marks[self._board[c]] for c in cells)
+            lines.append(f"{NAMES[cells[0]][0]}  {row:<17}  {NAMES[cells[0]]}-{NAMES[cells[-1]]}")
+        sectors = " ".join(
+            f"{s.name}({s.value})={marks[code] if code else '-'}" for s, code in zip(self.sectors, self._holder)
+        )
+        lines.append(f"sectors: {sectors}")
+        lines.append(f"score: red {self._score[0]}, yellow {self._score[1]}")
+        if self._waiting:
+            lines.append(f"waiting: a {self.turn} ball, to put back (+HOLE) or drop (*MOVE)")
+        outcome = self.outcome()
+        if outcome is None:
+            lines.append(f"{self.turn} to move")
+        else:
+            lines.append(f"game over: {outcome.result(PLAYERS)} ({outcome.termination.value})")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"OffBoard(red {' '.join(self.balls('red'))} / yellow {' '.join(self.balls('yellow'))},"
+                f" score {self._score[0]}-{self._score[1]}, {self.turn} to move)")
