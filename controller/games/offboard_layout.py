@@ -83,7 +83,7 @@ class Layout:
         return self.sectors[self.exit_sector[_parse_exit(exit_text, "")]]
 
 
-_EXIT_TEXT = re.compile(r"\s*([A-Ia-i]\d)\s*-\s*([A-Za-z]{1,2})\s*")
+_EXIT_TEXT = re.compile(r"\s*([A-Za-z]\d+)\s*-\s*([A-Za-z]+)\s*")
 _SECTOR_NAME = re.compile(r"S[1-9]\d*")
 
 

@@ -1,0 +1,98 @@
+"""The `reedboard` command line: perft, show, and mistakes."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main, split_moves
+
+
+def run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_perft_prints_the_count_on_the_last_line(capsys):
+    status, out, _ = run(capsys, "perft", "bigballs", "2")
+    assert status == 0 and out.splitlines()[-1] == "580"
+    status, out, _ = run(capsys, "perft", "offboard", "1")
+    assert status == 0 and out.splitlines()[-1] == "60"
+
+
+def test_perft_divide_prints_each_first_move(capsys):
+    status, out, _ = run(capsys, "perft", "bigballs", "2", "--divide")
+    lines = out.splitlines()
+    assert status == 0 and len(lines) == 25 and lines[-1] == "580"
+    assert "BB a5-a4: 25" in lines  # White's 18 stone moves and 7 big-ball moves
+    assert sum(int(line.rsplit(": ", 1)[1]) for line in lines[:-1]) == 580
+    status, out, _ = run(capsys, "perft", "offboard", "1", "--divide")
+    assert len(out.splitlines()) == 61 and all(line.endswith(": 1") for line in out.splitlines()[:-1])
+
+
+def test_perft_with_a_setup_and_first_player(capsys):
+    setup = "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 white=e1:2,f1:4,g1:6,e2:1,f2:3,e3:5"
+    status, out, _ = run(capsys, "perft", "bigballs", "1", "--setup", setup, "--first", "white", "--divide")
+    assert status == 0 and out.splitlines()[-1] == "24"
+    assert any(line.startswith("2 e1") for line in out.splitlines())  # White moves first
+
+
+def test_perft_offboard_with_a_board_file(capsys, tmp_path):
+    from importlib import resources
+
+    board = tmp_path / "board.toml"
+    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text()
+    board.write_text(text.replace('red = ["B2", ', 'red = ['))  # one red ball fewer
+    status, out, _ = run(capsys, "perft", "offboard", "1", "--board", str(board))
+    assert status == 0 and int(out.splitlines()[-1]) != 60
+
+
+def test_show_plays_moves_and_prints_the_position(capsys):
+    status, out, _ = run(capsys, "show", "bigballs", "1", "a1xb1", "2", "f1xe2")
+    assert status == 0
+    assert "black to move" in out and "B1" in out.splitlines()[6]
+    status, out, _ = run(capsys, "show", "offboard", "C3-D4", "C6-C5x1")
+    assert status == 0 and "red to move" in out and "score: red 0, yellow 0" in out and "S12(3)" in out
+
+
+def test_show_names_an_illegal_move_with_its_reason(capsys):
+    status, out, err = run(capsys, "show", "bigballs", "4 b2-b3")
+    assert status == 2 and "move 1 (4 b2-b3) is not played: roll 4 lets black move stone 4" in err
+    status, out, err = run(capsys, "show", "offboard", "C3-D4", "E5-E6")
+    assert status == 2 and "move 2 (E5-E6)" in err and "no yellow ball on E5" in err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        ([], "choose a command"),
+        (["perft"], "required"),
+        (["perft", "chess", "1"], "invalid choice"),
+        (["perft", "bigballs", "-1"], "depth must be a whole number"),
+        (["perft", "bigballs", "two"], "depth must be a whole number"),
+        (["perft", "bigballs", "1", "--board", "x.toml"], "--board is for offboard"),
+        (["perft", "offboard", "1", "--first", "white"], "are for bigballs"),
+        (["perft", "bigballs", "1", "--setup", "black=a1:9"], "not 1-6"),
+        (["perft", "offboard", "1", "--board", "/nonexistent/board.toml"], "cannot read the board file"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_a_mistaken_command_line_gets_one_line_and_status_2(capsys, argv, message):
+    status, out, err = run(capsys, *argv)
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_split_moves_rejoins_what_the_shell_split():
+    assert split_moves(["4", "b2-b3", "BB", "a5-a4"]) == ["4 b2-b3", "BB a5-a4"]
+    assert split_moves(["C7-D8x1", "S5+2", "C3-D4", "S5", "full", "+E5"]) == ["C7-D8x1 S5+2", "C3-D4 S5 full", "+E5"]
+
+
+def test_the_installed_command_lists_its_subcommands():
+    script = Path(sys.executable).parent / "reedboard"
+    if not script.exists():
+        pytest.skip("reedboard is not installed next to this Python")
+    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0 and "perft" in result.stdout and "show" in result.stdout
