@@ -100,6 +100,10 @@ class Game(ABC):
     def legal_moves(self) -> list:
         """Every legal move for the player to move (none once the game is over)."""
 
+    def turn_moves(self, roll: int | None = None) -> list:
+        """The moves the player may make now, given the die (games without a die ignore it)."""
+        return self.legal_moves()
+
     def count_legal_moves(self) -> int:
         """len(legal_moves()), which engines compute faster for perft."""
         return len(self.legal_moves())

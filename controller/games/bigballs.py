@@ -228,6 +228,12 @@ class BigBalls(Game):
                 moves.append(BigBallsMove(roll, NAMES[cell], NAMES[target], board[target] != EMPTY))
         return moves
 
+    def turn_moves(self, roll: int | None = None) -> list[BigBallsMove]:
+        """Before a roll: the big-ball moves; after rolling `roll`: that roll's stone moves."""
+        if roll is None:
+            return [] if self.outcome() is not None else self.big_ball_moves()
+        return self.stone_moves(roll)
+
     def can_roll(self) -> bool:
         """Whether the player to move has a stone to roll for."""
         return self.outcome() is None and self._stones[self._turn] > 0

@@ -1,0 +1,512 @@
+"""Recognising moves from presence-only sensors.
+
+Reed switches report only which cells are occupied. The Reconciler turns a stream of such
+frames into moves of the game it holds, and into prompts for the players when the board
+and the game disagree. It is pure: time comes in with the frames (seconds, any origin),
+and nothing here reads a clock or does I/O.
+
+How it decides, in short (the rules are numbered as in the design note):
+- A cell's change counts once it has held for the debounce time; the debounced occupancy
+  is the *stable* frame. The *baseline* is the occupancy of the game's position.
+- Every move the player may make now is indexed by the occupancy it leaves (its result).
+  A stable frame equal to a result is a candidate; a capture whose target stays occupied
+  also needs its target *touched* (seen empty since the board last equalled the baseline),
+  unless no target was touched at all (a swap quicker than the debounce) (rules 1, 2).
+- A candidate is committed at once when no other move can still grow out of the frame;
+  otherwise once the board has been still for the settle time. After a commit, if the
+  mover goes on and the board equals the result of another move from the previous
+  position, the commit is replaced (amended) (rule 3).
+- A piece lifted and put back is only a touch (rule 4). A frame that fits no move and is on
+  the way to none is signalled after the grace time with the cells to fill and to empty;
+  nothing is accepted until the board is back on the baseline or on a legal result (rule 5).
+- Several candidates for one frame are shown; lifting and replacing a piece that belongs
+  to exactly one of them chooses it (rule 6). The board back on the previous position for
+  the settle time takes the last move back (rule 7). expect() guides the board to a
+  position before play or on resume (rule 8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass
+
+from .games import Game
+
+
+@dataclass(frozen=True)
+class Settings:
+    debounce: float = 0.020  # s a cell must hold a new state before it counts
+    settle: float = 0.8  # s the board must be still before a result that may still grow counts
+    grace: float = 1.5  # s before a board that fits no move is signalled
+    takebacks: bool = True  # the board back on the previous position undoes the last move
+
+    def __post_init__(self) -> None:
+        for name in ("debounce", "settle", "grace"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < float("inf"):
+                raise ValueError(f"setting {name} must be a number of seconds, 0 or more, not {value!r}")
+
+
+# --- what the reconciler reports ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Committed:
+    t: float
+    move: Hashable
+
+
+@dataclass(frozen=True)
+class Amended:
+    t: float
+    old: Hashable
+    new: Hashable
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    t: float
+    move: Hashable
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """The board fits no move: put pieces on `fill`, take them from `empty`."""
+
+    t: float
+    fill: frozenset[str]
+    empty: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """The board is back on the position or on a legal result: guidance off."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """Several moves fit the board; `paths[i]` are the cells to touch to choose `moves[i]`."""
+
+    t: float
+    moves: tuple[Hashable, ...]
+    paths: tuple[frozenset[str], ...]
+
+
+@dataclass(frozen=True)
+class Touched:
+    """Pieces were lifted and put back on their own cells: no move."""
+
+    t: float
+    cells: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Set-up: the board still differs from the expected position."""
+
+    t: float
+    fill: frozenset[str]
+    empty: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Reached:
+    """Set-up: the board equals the expected position."""
+
+    t: float
+
+
+Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touched | Progress | Reached
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    move: Hashable
+    result: int  # occupancy mask after the move
+    may_empty: int  # cells that are, or may be for a while, empty during the move
+    may_fill: int  # cells the move fills
+    needs: int  # capture cells: evidence that they were touched
+    path: int  # cells occupied after the move that belong to it (for choosing by touch)
+
+
+class Reconciler:
+    """Frames in, moves and prompts out, for one game (which it pushes moves onto)."""
+
+    def __init__(self, game: Game, settings: Settings | None = None, *, roll: int | None = None,
+                 board: Iterable[str] = ()) -> None:
+        self.game = game
+        self.settings = settings or Settings()
+        self.roll = roll
+        self.listening = True  # False: report touches and set-up only, recognise no moves
+        self._bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
+        self._names = game.cells
+        self._now = float("-inf")
+        self._raw = self._stable = self._mask(board)
+        self._pending: dict[int, float] = {}  # bit -> since when the raw state differs from stable
+        self._target: int | None = None  # set-up: the occupancy asked for
+        self._guidance: tuple[int, int] | None = None  # (fill, empty) shown for an illegal board
+        self._grace_at: float | None = None
+        self._settle_at: float | None = None
+        self._settle_action: tuple | None = None
+        self._choosing: tuple[int, list[_Candidate]] | None = None
+        self._choice_lifted = 0
+        self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
+        self._new_turn()
+
+    # --- the public face ---------------------------------------------------------------
+    @property
+    def stable(self) -> frozenset[str]:
+        """The debounced occupancy."""
+        return self._names_of(self._stable)
+
+    @property
+    def at_baseline(self) -> bool:
+        return self._stable == self._base and not self._pending
+
+    @property
+    def guidance(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        """(fill, empty) while an illegal board is signalled."""
+        if self._guidance is None:
+            return None
+        return self._names_of(self._guidance[0]), self._names_of(self._guidance[1])
+
+    @property
+    def choosing(self) -> tuple[Hashable, ...]:
+        """The moves the players are asked to choose between by touch."""
+        return tuple(c.move for c in self._choosing[1]) if self._choosing else ()
+
+    @property
+    def choice_paths(self) -> tuple[frozenset[str], ...]:
+        return tuple(self._names_of(c.path) for c in self._choosing[1]) if self._choosing else ()
+
+    @property
+    def expected(self) -> frozenset[str] | None:
+        """The occupancy a set-up asks for, while it lasts."""
+        return None if self._target is None else self._names_of(self._target)
+
+    def feed(self, t: float, occupied: Iterable[str]) -> list[Event]:
+        """A raw frame at time t: the full set of occupied cells."""
+        mask = self._mask(occupied)
+        events = self.advance(t)
+        changed = mask ^ self._raw
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            if (mask ^ self._stable) & bit:
+                self._pending[bit] = t
+            else:
+                self._pending.pop(bit, None)  # bounced back before it counted
+        self._raw = mask
+        return events + self.advance(t)
+
+    def advance(self, t: float) -> list[Event]:
+        """Let time run to t: debounce, settle and grace deadlines that fall due fire in order."""
+        if t < self._now:
+            raise ValueError(f"time went backwards: {t} after {self._now}")
+        events: list[Event] = []
+        while True:
+            due = self.next_deadline()
+            if due is None or due > t:
+                break
+            self._now = due
+            self._fire(due, events)
+        self._now = t
+        return events
+
+    def next_deadline(self) -> float | None:
+        """When something will happen if no frame arrives before then, or None."""
+        times = [since + self.settings.debounce for since in self._pending.values()]
+        times += [x for x in (self._settle_at, self._grace_at) if x is not None]
+        return min(times) if times else None
+
+    def set_roll(self, t: float, roll: int | None) -> list[Event]:
+        """The die was rolled (Big Balls): from now on the moves for that roll count."""
+        self.roll = roll
+        self._last = None  # the next player has started: no more amending
+        self._new_turn()
+        return self._reconsider(t)
+
+    def confirm(self, t: float) -> list[Event]:
+        """The ok button: a single candidate waiting for the settle time counts now."""
+        events: list[Event] = []
+        if self._settle_action and self._settle_action[0] in ("commit", "amend"):
+            self._do_settle(t, events)
+        return events
+
+    def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
+        """Guide the board to an occupancy (default: the game's position) before going on."""
+        self._target = self._base if occupied is None else self._mask(occupied)
+        self._last = None
+        return self._reconsider(t)
+
+    def sync(self, t: float) -> list[Event]:
+        """The game was changed outside (e.g. resigned, or a move undone by the referee)."""
+        self._last = None
+        self._new_turn()
+        return self._reconsider(t)
+
+    # --- masks ---------------------------------------------------------------------------
+    def _mask(self, cells: Iterable[str]) -> int:
+        mask = 0
+        for cell in cells:
+            try:
+                mask |= self._bit[cell]
+            except KeyError:
+                raise ValueError(f"unknown cell {cell!r} for {self.game.name}") from None
+        return mask
+
+    def _names_of(self, mask: int) -> frozenset[str]:
+        return frozenset(name for name, bit in self._bit.items() if mask & bit)
+
+    def _index(self, moves: list, base: int) -> tuple[dict[int, list[_Candidate]], list[_Candidate]]:
+        by_result: dict[int, list[_Candidate]] = {}
+        candidates = []
+        for move in moves:
+            fp = self.game.footprint(move)
+            empties, fills = self._mask(fp.empties), self._mask(fp.fills)
+            captures, passes = self._mask(fp.captures), self._mask(fp.passes)
+            candidate = _Candidate(
+                move=move, result=(base & ~empties) | fills, may_empty=empties | captures | passes,
+                may_fill=fills, needs=captures, path=fills | captures | passes,
+            )
+            candidates.append(candidate)
+            by_result.setdefault(candidate.result, []).append(candidate)
+        return by_result, candidates
+
+    def _new_turn(self) -> None:
+        """Index the moves allowed now, and what a takeback would look like."""
+        self._base = self._mask(self.game.occupied())
+        self._touched = 0
+        over = self.game.outcome() is not None
+        self._by_result, self._candidates = self._index([] if over else self.game.turn_moves(self.roll), self._base)
+        self._undo = None  # (baseline before the last move, the reverse of its footprint)
+        if self.settings.takebacks and self.game.move_stack:
+            move = self.game.pop()
+            before = self._mask(self.game.occupied())
+            fp = self.game.footprint(move)
+            self.game.push(move)
+            reverse = _Candidate(
+                move=move, result=before, may_empty=self._mask(fp.fills | fp.captures | fp.passes),
+                may_fill=self._mask(fp.empties), needs=0, path=0,
+            )
+            self._undo = reverse
+
+    # --- time ------------------------------------------------------------------------------
+    def _fire(self, t: float, events: list[Event]) -> None:
+        due = [bit for bit, since in self._pending.items() if since + self.settings.debounce <= t]
+        if due:
+            for bit in due:
+                del self._pending[bit]
+                self._stable ^= bit
+            events.extend(self._on_stable(t))
+        if self._settle_at is not None and self._settle_at <= t:
+            self._do_settle(t, events)
+        if self._grace_at is not None and self._grace_at <= t:
+            self._grace_at = None
+            self._show_guidance(t, events)
+
+    def _reconsider(self, t: float) -> list[Event]:
+        events: list[Event] = []
+        self._settle_at = self._settle_action = None
+        self._grace_at = None
+        events.extend(self._on_stable(t))
+        return events
+
+    # --- the decisions -------------------------------------------------------------------------
+    def _on_stable(self, t: float) -> list[Event]:
+        """The stable frame changed (or the game did): decide what it means."""
+        S, base = self._stable, self._base
+        events: list[Event] = []
+        self._settle_at = self._settle_action = None
+
+        if self._target is not None:  # set-up: only the expected occupancy counts
+            if S == self._target:
+                self._target = None
+                self._guidance = None
+                self._grace_at = None
+                self._touched = 0
+                events.append(Reached(t))
+                if S != base:  # a step of a guided set-up, not yet the game's position
+                    return events
+            else:
+                events.append(Progress(t, self._names_of(self._target & ~S), self._names_of(S & ~self._target)))
+                return events
+
+        self._touched |= base & ~S
+        if self._last is not None:
+            self._last = self._last[:3] + (self._last[3] | (self._last[2] & ~S),)
+
+        if self._choosing is not None and self._keep_choosing(t, S, events):
+            return events
+
+        if S == base:
+            self._grace_at = None
+            if self._guidance is not None:
+                self._guidance = None
+                events.append(Cleared(t))
+            if self._amend_by_touch(t, S, events):
+                return events
+            if self._touched:
+                events.append(Touched(t, self._names_of(self._touched)))
+            self._touched = 0
+            return events
+        if not self.listening:
+            return events
+
+        at_result = self._by_result.get(S, [])
+        matches = [c for c in at_result if not c.needs & ~self._touched] or at_result
+        # No capture target touched: a swap quicker than the debounce, or a piece lifted on
+        # its way to a capture. Only the settle time tells them apart.
+        quick_swap = bool(at_result) and not any(not c.needs & ~self._touched for c in at_result)
+        if matches:
+            self._clear_guidance(t, events)
+            growing = quick_swap or self._can_grow(S, base, self._candidates, exclude=matches)
+            if len(matches) == 1:
+                if growing:
+                    self._schedule(t, ("commit", matches[0]))
+                else:
+                    self._commit(t, matches[0], events)
+            elif growing:
+                self._schedule(t, ("choose", S, matches))
+            else:
+                self._ask(t, S, matches, events)
+            return events
+
+        if self._last is not None:  # the mover may be going on: another move from before?
+            move, candidates, before, touched = self._last
+            at_before = [c for c in candidates if c.result == S and c.move != move]
+            amend = [c for c in at_before if not c.needs & ~touched] or at_before
+            if len(amend) == 1:
+                self._clear_guidance(t, events)
+                if self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move]):
+                    self._schedule(t, ("amend", amend[0]))
+                else:
+                    self._amend(t, amend[0], events)
+                return events
+
+        if self._undo is not None and S == self._undo.result:
+            self._clear_guidance(t, events)
+            self._schedule(t, ("takeback",))
+            return events
+
+        if self._guidance is not None:  # signalled already: keep the lights up to date
+            self._show_guidance(t, events)
+        elif not self._on_the_way(S, base):
+            if self._grace_at is None:
+                self._grace_at = t + self.settings.grace
+        else:
+            self._grace_at = None
+        return events
+
+    def _amend_by_touch(self, t: float, S: int, events: list[Event]) -> bool:
+        """A capture accepted as a quick swap, then its true target touched: amend to it.
+
+        Captures from one source leave the same occupancy, so after such a commit the board
+        is back on the baseline; only the touch tells which piece was really taken."""
+        if self._last is None:
+            return False
+        move, candidates, before, touched = self._last
+        committed = next((c for c in candidates if c.move == move), None)
+        if committed is None or not committed.needs or not committed.needs & ~touched:
+            return False  # the commit had its evidence
+        evident = [c for c in candidates if c.result == S and c.move != move and c.needs
+                   and not c.needs & ~touched]
+        if len(evident) != 1:
+            return False
+        self._amend(t, evident[0], events)
+        return True
+
+    def _can_grow(self, S: int, base: int, candidates: list[_Candidate], exclude: list[_Candidate]) -> bool:
+        """Whether a move other than `exclude` could still come out of the frame S."""
+        gone, added = base & ~S, S & ~base
+        excluded = {id(c) for c in exclude}
+        return any(
+            id(c) not in excluded and c.result != S and not gone & ~c.may_empty and not added & ~c.may_fill
+            for c in candidates
+        )
+
+    def _on_the_way(self, S: int, base: int) -> bool:
+        if self._can_grow(S, base, self._candidates, exclude=[]):
+            return True
+        if self._last is not None:
+            _, candidates, before, _ = self._last
+            # Back on the previous position is on the way to every move from it; without a
+            # takeback to wait for, it must not hide the disagreement for ever.
+            if S != before and self._can_grow(S, before, candidates, exclude=[]):
+                return True
+        undo = self._undo
+        if undo is not None:
+            gone, added = base & ~S, S & ~base
+            return not gone & ~undo.may_empty and not added & ~undo.may_fill
+        return False
+
+    def _schedule(self, t: float, action: tuple) -> None:
+        self._grace_at = None
+        self._settle_at = t + self.settings.settle
+        self._settle_action = action
+
+    def _do_settle(self, t: float, events: list[Event]) -> None:
+        action, self._settle_action, self._settle_at = self._settle_action, None, None
+        if action is None:
+            return
+        if action[0] == "commit":
+            self._commit(t, action[1], events)
+        elif action[0] == "amend":
+            self._amend(t, action[1], events)
+        elif action[0] == "choose":
+            self._ask(t, action[1], action[2], events)
+        elif action[0] == "takeback":
+            move = self.game.pop()
+            self.roll = None  # the die roll of an undone stone move is undone too
+            self._last = None
+            self._new_turn()
+            events.append(TakenBack(t, move))
+
+    def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        self._last = (candidate.move, self._candidates, self._base, self._touched)
+        self._choosing = None
+        self.game.push(candidate.move)
+        self.roll = None
+        self._new_turn()
+        events.append(Committed(t, candidate.move))
+
+    def _amend(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        old = self.game.pop()
+        self.game.push(candidate.move)
+        self._last = (candidate.move,) + self._last[1:]
+        self._new_turn()
+        events.append(Amended(t, old, candidate.move))
+
+    def _ask(self, t: float, S: int, matches: list[_Candidate], events: list[Event]) -> None:
+        self._choosing = (S, matches)
+        self._choice_lifted = 0
+        events.append(Ambiguous(t, tuple(c.move for c in matches), tuple(self._names_of(c.path) for c in matches)))
+
+    def _keep_choosing(self, t: float, S: int, events: list[Event]) -> bool:
+        """While the players choose by touch: True if the frame was part of choosing."""
+        frame, matches = self._choosing
+        if S == frame:
+            lifted, self._choice_lifted = self._choice_lifted, 0
+            chosen = [c for c in matches if c.path & lifted]
+            if len(chosen) == 1:
+                self._commit(t, chosen[0], events)
+            return True
+        if not S & ~frame:  # pieces lifted from the frame: a touch in progress
+            self._choice_lifted |= frame & ~S
+            return True
+        self._choosing = None  # the board went elsewhere: decide afresh
+        events.append(Cleared(t))
+        return False
+
+    def _clear_guidance(self, t: float, events: list[Event]) -> None:
+        self._grace_at = None
+        if self._guidance is not None:
+            self._guidance = None
+            events.append(Cleared(t))
+
+    def _show_guidance(self, t: float, events: list[Event]) -> None:
+        S, base = self._stable, self._base
+        guidance = (base & ~S, S & ~base)
+        if guidance != self._guidance:
+            self._guidance = guidance
+            events.append(Illegal(t, self._names_of(guidance[0]), self._names_of(guidance[1])))

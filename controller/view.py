@@ -1,0 +1,42 @@
+"""What the players should see now: the referee's state, as plain data.
+
+The referee builds a View after every change; signals turns it into lights, the die
+display and sounds; the web view shows it too. Cells are sensed cell names.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from .games import Outcome
+
+
+class Phase(enum.Enum):
+    SETUP = "setup"  # pieces must be put where `fill` says (and taken from `empty`)
+    IDENTIFY = "identify"  # Big Balls: lift and put back the stone numbered `identify`
+    PLAY = "play"  # waiting for a move (Big Balls: for a big-ball move or the die)
+    ROLLED = "rolled"  # Big Balls: the die shows `roll`; a stone move for it is expected
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class View:
+    game: str  # "bigballs" or "offboard"
+    phase: Phase
+    turn: str  # the player to move ("black", "white", "red", "yellow")
+    cells: tuple[str, ...]  # every sensed cell, in board order
+    occupied: frozenset[str]  # where pieces stand in the game's position
+    roll: int | None = None  # the die's value while a stone move is expected
+    rolling: bool = False  # the die animation is running
+    movable: frozenset[str] = frozenset()  # cells of pieces that may move now
+    last_move: frozenset[str] = frozenset()  # cells the last accepted move touched
+    fill: frozenset[str] = frozenset()  # cells where a piece must be put
+    empty: frozenset[str] = frozenset()  # cells a piece must be taken from
+    choices: tuple[frozenset[str], ...] = ()  # ambiguity: each candidate move's cells
+    identify: int | None = None  # Big Balls identify set-up: the number being asked for
+    place: frozenset[str] = frozenset()  # guided set-up: where the stone `identify` goes
+    outcome: Outcome | None = None
+    winner_cells: frozenset[str] = frozenset()  # the winner's pieces (and a7) once over
+    message: str = ""  # one line for people
+    players: tuple[str, str] = field(default=("black", "white"))
