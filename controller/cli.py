@@ -10,6 +10,8 @@ from collections.abc import Sequence
 from . import __version__
 from .games import GAMES, BigBalls, Game, LayoutError, MoveError, OffBoard, SetupError, divide, load_layout
 from .games.bigballs import parse_setup
+from .journal import JournalError
+from .trace import TraceError
 
 
 class UsageError(Exception):
@@ -52,6 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("moves", nargs="*", metavar="MOVE",
                       help='moves in notation, e.g. "4 b2-b3" "BB a5-a4" or C3-D4 +E5')
     show.set_defaults(run=_run_show)
+
+    replay = commands.add_parser("replay", help="replay a trace file: the game record it gives")
+    replay.add_argument("trace", metavar="TRACE", help="a trace file (JSON Lines)")
+    replay.add_argument("--events", action="store_true",
+                        help="also print what the players were shown, one line each, with the time")
+    replay.set_defaults(run=_run_replay)
+
+    export = commands.add_parser("export", help="print a journaled game's record in the rules' notation")
+    export.add_argument("journal", metavar="JOURNAL_FILE")
+    export.set_defaults(run=_run_export)
     return parser
 
 
@@ -111,6 +123,28 @@ def _run_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_replay(args: argparse.Namespace) -> int:
+    from .replay import replay
+    from .trace import read_trace
+
+    replayed = replay(read_trace(args.trace), source=args.trace)
+    for line in replayed.record:
+        print(line)
+    if args.events:
+        print()
+        for note in replayed.notes:
+            print(note)
+    return 0
+
+
+def _run_export(args: argparse.Namespace) -> int:
+    from .journal import export_lines
+
+    for line in export_lines(args.journal):
+        print(line)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -118,7 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             raise UsageError("reedboard: choose a command (see reedboard --help)")
         return args.run(args)
-    except (UsageError, SetupError, LayoutError, MoveError) as error:
+    except (UsageError, SetupError, LayoutError, MoveError, TraceError, JournalError) as error:
         message = str(error)
         print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
         return 2

@@ -39,14 +39,17 @@ SETUP_MODES = ("given", "shuffle", "identify")
 class Die:
     """The electronic die: unpredictable in live play; in replays and tests, the value given."""
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    def __init__(self, rng: random.Random | None = None, *, given_only: bool = False) -> None:
         self._rng = rng
+        self.given_only = given_only  # a replay: every roll must come with its value
 
     def roll(self, given: int | None = None) -> int:
         if given is not None:
             if given not in range(1, 7):
                 raise ValueError(f"a die shows 1-6, not {given!r}")
             return given
+        if self.given_only:
+            raise ValueError("a die press needs its value here (a replay draws no numbers)")
         return self._rng.randint(1, 6) if self._rng else secrets.randbelow(6) + 1
 
 
@@ -168,15 +171,15 @@ class Referee:
 
     def press(self, t: float, button: str, roll: int | None = None) -> None:
         """A button: "die" (roll; `roll` fixes the value in replays and tests) or "ok"."""
-        if self.recorder is not None:
-            self.recorder.press(t, button, roll)
+        if button not in ("die", "ok"):
+            raise ValueError(f"unknown button {button!r}")
         self.advance(t)
         if button == "die":
-            self._press_die(t, roll)
-        elif button == "ok":
-            self._handle(self.reconciler.confirm(t))
+            roll = self._press_die(t, roll)
         else:
-            raise ValueError(f"unknown button {button!r}")
+            self._handle(self.reconciler.confirm(t))
+        if self.recorder is not None:
+            self.recorder.press(t, button, roll)  # with the value drawn, so a replay can repeat it
         self._show(t)
 
     def advance(self, t: float) -> None:
@@ -213,7 +216,8 @@ class Referee:
         self._finish(t)
 
     # --- the die ---------------------------------------------------------------------------------
-    def _press_die(self, t: float, given: int | None) -> None:
+    def _press_die(self, t: float, given: int | None) -> int | None:
+        """Roll if the rules allow it now; the value rolled, or None when refused."""
         game = self.game
         refusal = None
         if not isinstance(game, BigBalls):
@@ -231,7 +235,7 @@ class Referee:
         if refusal:
             self._note(t, f"die refused: {refusal}")
             self._cue(Cue.REFUSED)
-            return
+            return None
         value = self.die.roll(given)
         if self.journal is not None:
             self.journal.append_roll(t, game.turn, value)  # the roll is on disk before any move
@@ -241,6 +245,7 @@ class Referee:
         self._cue(Cue.ROLL)
         self._note(t, f"{game.turn} rolls {value}: stone {' or '.join(map(str, game.movable_stones(value)))}")
         self._handle(self.reconciler.set_roll(t, value))
+        return value
 
     # --- what the reconciler said ----------------------------------------------------------------------
     def _handle(self, events: list) -> None:
@@ -302,6 +307,7 @@ class Referee:
 
     def _on_touch(self, t: float, cells: frozenset[str]) -> None:
         if self.phase is not Phase.IDENTIFY or self._asking is None:
+            self._note(t, f"touched {' '.join(sorted(cells))}: no move")
             return
         colour, number = self._asking
         hollows = [c for c in cells if c in START_HOLLOWS[colour] and c not in self._identified[colour]]
@@ -356,10 +362,10 @@ class Referee:
             wanted = rec.expected
             if wanted is not None:
                 view = replace(view, fill=wanted - rec.stable, empty=rec.stable - wanted)
-            if self._setup_mode == "shuffle":
-                if self._step_index < len(self._steps):
-                    colour, number, hollow = self._steps[self._step_index]
-                    view = replace(view, place=frozenset({hollow}), identify=number)
+            if self._setup_mode == "shuffle" and self._step_index < len(self._steps):
+                colour, number, hollow = self._steps[self._step_index]
+                # the stone's own hollow shows as "place", not as a plain gap to fill
+                view = replace(view, place=frozenset({hollow}), identify=number, fill=view.fill - {hollow})
             return view
         if self.phase is Phase.IDENTIFY and self._asking:
             colour, number = self._asking

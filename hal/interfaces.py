@@ -61,7 +61,7 @@ class DieFace(enum.Enum):
 @dataclass(frozen=True)
 class DieState:
     face: DieFace = DieFace.BLANK
-    value: int | None = None  # with DieFace.VALUE: 1-6
+    value: int | None = None  # with VALUE, and with ERROR (the roll stays known): 1-6
 
 
 class Cue(enum.Enum):

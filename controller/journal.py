@@ -1,0 +1,427 @@
+"""The game journal: one JSON Lines file per game, so a game survives a power cut.
+
+The first line is the header (the game, its start position, the settings, when it started);
+then one entry a line: a die roll, a move, a takeback, an amended move, the result. Each line
+is flushed and synced before the controller goes on, and nothing written is ever rewritten:
+a resumed game appends to its journal, after a `resume` line.
+
+A power cut can leave the last line half written. Reading ignores such a line with a warning;
+`Journal.resume` ends it with a newline and writes the `resume` line right after it, so the
+torn line stays recognisable. Any other damage is a JournalError naming the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from .games import BigBalls, Game, Layout, MoveError, OffBoard
+from .games.bigballs import DEFAULT_BALLS
+from .games.offboard_layout import exit_name
+from .record import record_lines, starting_position
+from .trace import game_from_header
+
+VERSION = 1
+SUFFIX = ".jsonl"
+TRACE_SUFFIX = ".trace.jsonl"
+HEADER_KEYS = {"type", "version", "game", "first", "setup", "balls", "board", "settings", "started"}
+ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
+    "roll": {"t": (int, float), "player": (str,), "value": (int,)},
+    "move": {"t": (int, float), "move": (str,)},
+    "takeback": {"t": (int, float), "move": (str,)},
+    "amend": {"t": (int, float), "old": (str,), "new": (str,)},
+    "result": {"t": (int, float), "result": (str,), "reason": (str,), "winner": (str, type(None))},
+    "resume": {"resumed": (str,)},  # the controller started again; `t` restarts from here
+}
+
+
+class JournalError(ValueError):
+    """A journal that cannot be used; the message names the file and the line."""
+
+    def __init__(self, path: str | Path | None, line: int | None, problem: str) -> None:
+        self.path, self.line, self.problem = str(path or "journal"), line, problem
+        where = self.path if line is None else f"{self.path}:{line}"
+        super().__init__(f"{where}: {problem}")
+
+
+def default_games_dir() -> Path:
+    """$XDG_DATA_HOME/reedboard/games, else ~/.local/share/reedboard/games."""
+    data_home = os.environ.get("XDG_DATA_HOME", "")
+    # The XDG spec says to ignore a relative (or empty) XDG_DATA_HOME.
+    base = Path(data_home) if os.path.isabs(data_home) else Path.home() / ".local" / "share"
+    return base / "reedboard" / "games"
+
+
+# --- the start of a game as data -------------------------------------------------------------
+def layout_to_data(layout: Layout) -> dict:
+    """The board definition as the dict `parse_layout(data, source)` accepts (the TOML's tables).
+
+    Every exit is listed, corner exits included, so the data does not lean on the loader's rule."""
+    exits: list[list[str]] = [[] for _ in layout.sectors]
+    for exit_, sector in sorted(layout.exit_sector.items()):
+        exits[sector].append(exit_name(exit_))
+    return {
+        "start": {"red": list(layout.red), "yellow": list(layout.yellow)},
+        "sector": [{"name": s.name, "value": s.value, "exits": e} for s, e in zip(layout.sectors, exits)],
+    }
+
+
+def game_header(game: Game) -> dict:
+    """The game and its start position as header data (journal and trace headers both use it).
+
+    Off Board's board goes in as data, with its source, so that resuming needs no board file."""
+    start = starting_position(game)
+    if isinstance(start, BigBalls):
+        header = {"game": "bigballs", "first": start.first,
+                  "setup": {player: start.stones(player) for player in start.players}}
+        if sorted(start.balls()) != sorted(DEFAULT_BALLS):
+            header["balls"] = start.balls()
+        return header
+    if isinstance(start, OffBoard):
+        if start.diagram() != OffBoard(start.layout).diagram():
+            raise ValueError("an Off Board game can only be recorded from its board's start position")
+        return {"game": "offboard", "board": {"source": start.layout.source, **layout_to_data(start.layout)}}
+    raise TypeError(f"no header for {type(game).__name__}")
+
+
+# --- writing ---------------------------------------------------------------------------------
+class Journal:
+    """An open journal, appended to line by line."""
+
+    def __init__(self, path: Path, file) -> None:  # use create() or resume()
+        self.path = path
+        self._file = file
+
+    @classmethod
+    def create(cls, games_dir: str | Path, game: Game, settings: Mapping, now: datetime) -> Journal:
+        """Start the journal of a new game (before its first move) in `games_dir`."""
+        if game.move_stack:
+            raise ValueError("start the journal before the first move")
+        header = {"type": "header", "version": VERSION, **game_header(game),
+                  "settings": dict(settings), "started": now.isoformat(timespec="seconds")}
+        games_dir = Path(games_dir)
+        games_dir.mkdir(parents=True, exist_ok=True)
+        stem = f"{now:%Y%m%d-%H%M%S}-{game.name}"
+        for n in range(1, 1000):  # two games started in one second get -2, -3, ...
+            path = games_dir / f"{stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
+            try:
+                file = open(path, "xb")
+                break
+            except FileExistsError:
+                continue
+        else:
+            raise FileExistsError(f"{games_dir}: too many games started at {now}")
+        journal = cls(path, file)
+        journal._write(header)
+        _sync_directory(games_dir)  # so the new file's name survives a power cut too
+        return journal
+
+    @classmethod
+    def resume(cls, path: str | Path, now: datetime | None = None) -> Journal:
+        """Open an unfinished game's journal to go on with it (appending, never rewriting)."""
+        path = Path(path)
+        if rebuild(read_journal(path)).finished:
+            raise JournalError(path, None, "the game is over: there is nothing to resume")
+        with open(path, "rb") as existing:
+            existing.seek(-1, os.SEEK_END)
+            torn = existing.read(1) != b"\n"
+        journal = cls(path, open(path, "ab"))
+        now = datetime.now().astimezone() if now is None else now
+        # A torn last line is closed with a newline; the resume line after it marks it as torn.
+        journal._write({"type": "resume", "resumed": now.isoformat(timespec="seconds")}, b"\n" if torn else b"")
+        return journal
+
+    @property
+    def trace_path(self) -> Path:
+        """Where the flight recorder keeps this game's raw frames: `<stem>.trace.jsonl`."""
+        return trace_path(self.path)
+
+    def append_roll(self, t: float, player: str, value: int) -> None:
+        self._write({"type": "roll", "t": t, "player": player, "value": value})
+
+    def append_move(self, t: float, move_text: str) -> None:
+        self._write({"type": "move", "t": t, "move": move_text})
+
+    def append_takeback(self, t: float, move_text: str) -> None:
+        self._write({"type": "takeback", "t": t, "move": move_text})
+
+    def append_amend(self, t: float, old_text: str, new_text: str) -> None:
+        self._write({"type": "amend", "t": t, "old": old_text, "new": new_text})
+
+    def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
+        self._write({"type": "result", "t": t, "result": result, "reason": reason, "winner": winner})
+
+    def _write(self, entry: dict, prefix: bytes = b"") -> None:
+        # One whole line, flushed and synced: a power cut loses at most the line being written.
+        self._file.write(prefix + (json.dumps(entry, allow_nan=False) + "\n").encode("utf-8"))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def trace_path(journal_path: str | Path) -> Path:
+    path = Path(journal_path)
+    return path.with_name(path.name.removesuffix(SUFFIX) + TRACE_SUFFIX)
+
+
+def _sync_directory(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # some systems cannot open a directory; the file itself is synced anyway
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --- reading ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class JournalContents:
+    header: dict
+    entries: list[dict]
+    warning: str | None = None  # a torn line that was ignored
+    path: Path | None = None
+    line_numbers: list[int] = field(default_factory=list)  # of each entry, for error messages
+
+
+@dataclass(frozen=True)
+class Resumed:
+    game: Game  # the position after every recorded move
+    pending_roll: int | None  # the die value showing, when the player had rolled but not moved
+    finished: bool  # a result was recorded
+
+
+def read_journal(path: str | Path) -> JournalContents:
+    """Read and check a journal, replaying it through the rules engine.
+
+    A torn last line (a power cut) is ignored with a warning; anything else that is wrong
+    is a JournalError naming the line."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise JournalError(path, None, f"cannot read the journal ({error})") from None
+    if not data:
+        raise JournalError(path, None, "empty: a journal starts with a header line")
+    raw = data.split(b"\n")
+    ends_cleanly = raw[-1] == b""
+    if ends_cleanly:
+        raw.pop()
+
+    kept: list[tuple[int, dict]] = []
+    torn: list[int] = []  # unreadable lines waiting to be judged by what follows them
+    warning = None
+    for number, line in enumerate(raw, 1):
+        value = _parse(line)
+        if value is None:
+            torn.append(number)
+            continue
+        if torn:
+            if value.get("type") != "resume":  # only a resume line vouches for a torn line before it
+                raise _damaged(path, torn[0])
+            warning = _torn_warning(path, torn)
+            torn = []
+        kept.append((number, value))
+    if torn:
+        if torn != [len(raw)] or ends_cleanly:
+            raise _damaged(path, torn[0])
+        warning = _torn_warning(path, torn)
+
+    if not kept or kept[0][0] != 1:
+        raise _damaged(path, 1)
+    header = kept[0][1]
+    _check_header(path, header)
+    for number, entry in kept[1:]:
+        _check_entry(path, number, entry)
+    contents = JournalContents(header, [e for _, e in kept[1:]], warning, path, [n for n, _ in kept[1:]])
+    rebuild(contents)  # the engine has the last word on every move
+    return contents
+
+
+def _parse(line: bytes) -> dict | None:
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _damaged(path: Path, number: int) -> JournalError:
+    if number == 1:
+        return JournalError(path, 1, "the header line is damaged: this game cannot be restored")
+    return JournalError(path, number, "damaged line: not a JSON object")
+
+
+def _torn_warning(path: Path, numbers: list[int]) -> str:
+    lines = ", ".join(str(n) for n in numbers)
+    return f"{path}: line {lines} was cut off (a power cut?) and is ignored; everything before it is kept"
+
+
+def _check_header(path: Path, header: dict) -> None:
+    if header.get("type") != "header":
+        raise JournalError(path, 1, 'the first line must be the header ({"type": "header", ...})')
+    if header.get("version") != VERSION:
+        raise JournalError(path, 1, f"journal version {header.get('version')!r}:"
+                                    f" this reedboard reads version {VERSION}")
+    unknown = set(header) - HEADER_KEYS
+    if unknown:
+        raise JournalError(path, 1, f"unknown header key {sorted(unknown)[0]!r}")
+    if not isinstance(header.get("settings", {}), dict):
+        raise JournalError(path, 1, '"settings" must be an object')
+    if not isinstance(header.get("started", ""), str):
+        raise JournalError(path, 1, '"started" must be an ISO time string')
+    try:
+        game_from_header(header)
+    except ValueError as error:
+        raise JournalError(path, 1, str(error)) from None
+
+
+def _check_entry(path: Path, number: int, entry: dict) -> None:
+    kind = entry.get("type")
+    fields = ENTRY_FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise JournalError(path, number, f"unknown entry type {kind!r} (expected {', '.join(ENTRY_FIELDS)})")
+    keys = set(entry) - {"type"}
+    if keys != set(fields):
+        missing, extra = sorted(set(fields) - keys), sorted(keys - set(fields))
+        problem = f"missing {missing[0]!r}" if missing else f"unknown key {extra[0]!r}"
+        raise JournalError(path, number, f"{kind} entry: {problem}")
+    for key, types in fields.items():
+        value = entry[key]
+        if not isinstance(value, types) or isinstance(value, bool):
+            raise JournalError(path, number, f"{kind} entry: {key} {value!r} has the wrong type")
+    if "t" in entry and not _finite(entry["t"]):
+        raise JournalError(path, number, f"{kind} entry: t must be a finite number of seconds")
+
+
+def _finite(number: int | float) -> bool:
+    try:
+        return math.isfinite(number)
+    except OverflowError:  # an integer too big for a float
+        return False
+
+
+# --- replaying -------------------------------------------------------------------------------
+def rebuild(contents: JournalContents) -> Resumed:
+    """The game as the journal leaves it: every entry replayed through the rules engine."""
+    path = contents.path
+    try:
+        game = game_from_header(contents.header)
+    except ValueError as error:
+        raise JournalError(path, 1, str(error)) from None
+    numbers = contents.line_numbers or list(range(2, len(contents.entries) + 2))
+    pending: int | None = None
+    finished = False
+    for number, entry in zip(numbers, contents.entries):
+        kind = entry["type"]
+        if kind == "resume":
+            continue
+        if finished:
+            raise JournalError(path, number, f"a {kind} entry after the result")
+        try:
+            if kind == "roll":
+                pending = _roll(game, entry["player"], entry["value"])
+            elif kind == "move":
+                _play(game, entry["move"], pending)
+                pending = None
+            elif kind == "takeback":
+                _take_back(game, entry["move"])
+                pending = None  # the die roll of an undone stone move is undone too
+            elif kind == "amend":
+                _take_back(game, entry["old"])
+                _play(game, entry["new"], None)
+                pending = None
+            elif kind == "result":
+                _finish(game, entry["result"], entry["reason"], entry["winner"])
+                finished = True
+        except ValueError as error:  # MoveError, GameOverError and the checks below
+            raise JournalError(path, number, str(error)) from None
+    return Resumed(game, pending, finished)
+
+
+def _roll(game: Game, player: str, value: int) -> int:
+    if not isinstance(game, BigBalls):
+        raise ValueError(f"{game.name} has no die roll")
+    if player != game.turn:
+        raise ValueError(f"{player} rolled, but it is {game.turn}'s turn")
+    if not game.can_roll():
+        raise ValueError(f"{player} has no stone to roll for")
+    if not 1 <= value <= 6:
+        raise ValueError(f"a die shows 1-6, not {value}")
+    return value
+
+
+def _play(game: Game, text: str, pending_roll: int | None) -> None:
+    move = game.parse_move(text)
+    if pending_roll is not None and getattr(move, "roll", None) != pending_roll:
+        raise MoveError(f"{text!r}: the die showed {pending_roll}, so a stone move for {pending_roll} is due")
+    game.push(move)
+
+
+def _take_back(game: Game, text: str) -> None:
+    if not game.move_stack:
+        raise ValueError(f"takes back {text!r}, but no move was made")
+    last = game.pop()
+    try:
+        same = game.parse_move(text) == last
+    except MoveError:
+        same = False
+    if not same:
+        raise ValueError(f"takes back {text!r}, but the last move was {game.format_move(last)}")
+
+
+def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
+    if reason == "resign":
+        if winner not in game.players:
+            raise ValueError(f"a resignation needs the winner, {' or '.join(game.players)}; got {winner!r}")
+        game.resign(game.other(winner))
+    elif reason == "agreed":
+        game.agree_draw()
+    outcome = game.outcome()
+    if outcome is None:
+        raise ValueError(f"the result says {result} {reason}, but the game is not over")
+    expected = (outcome.result(game.players), outcome.termination.value, outcome.winner)
+    if (result, reason, winner) != expected:
+        raise ValueError(f"the result says {result} {reason} (winner {winner}),"
+                         f" but the position gives {expected[0]} {expected[1]} (winner {expected[2]})")
+
+
+# --- listing and exporting ---------------------------------------------------------------------
+def unfinished_games(games_dir: str | Path) -> list[Path]:
+    """The journals with no result line, newest first (damaged ones too: resuming says why)."""
+    games_dir = Path(games_dir)
+    if not games_dir.is_dir():
+        return []
+    journals = [p for p in games_dir.glob(f"*{SUFFIX}") if not p.name.endswith(TRACE_SUFFIX)]
+    unfinished = [p for p in journals if not _has_result(p)]
+    # The name starts with the start time; the modification time breaks ties within a second.
+    return sorted(unfinished, key=lambda p: (p.name[:15], p.stat().st_mtime_ns), reverse=True)
+
+
+def _has_result(path: Path) -> bool:
+    try:
+        lines = path.read_bytes().split(b"\n")
+    except OSError:
+        return False
+    return any((entry := _parse(line)) is not None and entry.get("type") == "result" for line in lines)
+
+
+def export_lines(path: str | Path) -> list[str]:
+    """The game record of a journal, in the rules' notation."""
+    return record_lines(rebuild(read_journal(path)).game)

@@ -1,0 +1,289 @@
+"""Trace files: what a board reported, as JSON Lines, for `reedboard replay` and the flight recorder.
+
+The first line is the header: the game and its start (`{"game": "bigballs", "first": "black",
+"setup": {...}, "settings": {...}}`; Off Board may name a board file with `"board"`). Then
+one event a line, `t` in seconds, never decreasing: a frame `{"t": 0.0, "occupied": [...]}`
+or a button press `{"t": 2.1, "press": "die", "roll": 4}` / `{"t": 9.0, "press": "ok"}`.
+
+Every problem is a TraceError naming the file and the line, because a trace is often
+written by hand or comes from someone else's board.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hal.interfaces import Frame
+
+from .games import GAMES, BigBalls, Game, OffBoard, load_layout
+from .games.bigballs import PLAYERS as BIGBALLS_PLAYERS
+from .games.offboard_layout import parse_layout
+
+HEADER_KEYS = {"game", "first", "setup", "balls", "board", "settings"}
+SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
+BUTTONS = ("die", "ok")
+FRAME_KEYS = {"t", "occupied"}
+PRESS_KEYS = {"t", "press", "roll"}
+
+
+class TraceError(ValueError):
+    """A trace that cannot be used; the message names the file and the line."""
+
+    def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
+        self.path, self.line, self.problem = str(path), line, problem
+        where = self.path if line is None else f"{self.path}:{line}"
+        super().__init__(f"{where}: {problem}")
+
+
+@dataclass(frozen=True)
+class TracePress:
+    """A button press: the die (with the value it must show, or None to draw one) or ok."""
+
+    t: float
+    button: str  # "die" or "ok"
+    roll: int | None = None
+
+
+Event = Frame | TracePress
+
+
+@dataclass
+class Trace:
+    header: dict
+    events: list[Event] = field(default_factory=list)
+
+    def game(self) -> Game:
+        """A fresh game in the header's start position."""
+        return game_from_header(self.header)
+
+
+# --- the start of a game, shared with the journal ------------------------------------------
+def game_from_header(header: Mapping) -> Game:
+    """The game a trace or journal header describes, in its start position.
+
+    Big Balls: `setup` ({"black": {hollow: number}, "white": {...}}; a colour left out keeps
+    the default arrangement), `first`, optional `balls` (hollows). Off Board: optional
+    `board`, a board file's path (relative to the working directory, like --board) or a
+    board definition as data with an optional "source" (what the journal stores).
+    ValueError (SetupError, LayoutError included) says what is wrong.
+    """
+    name = header.get("game")
+    if name == "bigballs":
+        _refuse(header, "board", "bigballs")
+        setup = header.get("setup", {})
+        if not isinstance(setup, Mapping) or set(setup) - set(BIGBALLS_PLAYERS):
+            raise ValueError('"setup" must be {"black": {"a1": 3, ...}, "white": {"e1": 2, ...}}')
+        for colour, stones in setup.items():
+            if not isinstance(stones, Mapping) or not all(_is_int(n) for n in stones.values()):
+                raise ValueError(f'"setup" {colour}: write {{"a1": 3, ...}}, hollows and stone numbers')
+        balls = header.get("balls")
+        if balls is not None and not (isinstance(balls, list) and all(isinstance(b, str) for b in balls)):
+            raise ValueError('"balls" must be a list of hollows, e.g. ["a7", "a6"]')
+        first = header.get("first", "black")
+        return BigBalls(black=setup.get("black"), white=setup.get("white"), balls=balls, first=first)
+    if name == "offboard":
+        _refuse(header, "setup", "offboard")
+        _refuse(header, "balls", "offboard")
+        if header.get("first", "red") != "red":
+            raise ValueError('Off Board: red always moves first, "first" can only be "red"')
+        return OffBoard(_layout(header.get("board")))
+    raise ValueError(f"unknown game {name!r}: expected {' or '.join(sorted(GAMES))}")
+
+
+def _layout(board: object):
+    if board is None:
+        return load_layout()
+    if isinstance(board, str):
+        return load_layout(board)
+    if isinstance(board, Mapping):
+        data = dict(board)
+        source = data.pop("source", "the recorded board")
+        if not isinstance(source, str):
+            raise ValueError('"board" "source" must be a string')
+        return parse_layout(data, source)
+    raise ValueError('"board" must be a board file\'s path or a board definition object')
+
+
+def _refuse(header: Mapping, key: str, game: str) -> None:
+    if key in header:
+        raise ValueError(f'"{key}" does not belong to a {game} header')
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: object) -> bool:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too big for a float
+        return False
+
+
+# --- reading -------------------------------------------------------------------------------
+def read_trace(path: str | Path) -> Trace:
+    """Read and check a whole trace; TraceError names the first problem and its line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TraceError(path, None, f"cannot read the trace ({error})") from None
+    lines = text.split("\n")  # not splitlines(): line numbers must match what an editor shows
+    numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]  # blank lines are no events
+    if not numbered:
+        raise TraceError(path, None, "empty: a trace starts with a header line")
+    first_line, header_text = numbered[0]
+    header = _json_object(path, first_line, header_text)
+    cells = _check_header(path, first_line, header)
+    events: list[Event] = []
+    last_t = -math.inf
+    for number, line in numbered[1:]:
+        event = _event(path, number, _json_object(path, number, line), cells)
+        if event.t < last_t:
+            raise TraceError(path, number, f"time goes backwards: t {event.t} after {last_t}")
+        last_t = event.t
+        events.append(event)
+    return Trace(header, events)
+
+
+def _json_object(path, number: int, line: str) -> dict:
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise TraceError(path, number, f"not JSON ({error.msg} at column {error.colno})") from None
+    if not isinstance(value, dict):
+        raise TraceError(path, number, f"expected a JSON object {{...}}, not {type(value).__name__}")
+    return value
+
+
+def _check_header(path, number: int, header: dict) -> dict[str, str]:
+    """Validate the header; return the game's cells by lower-case name (names are case-blind)."""
+    if "game" not in header:
+        hint = " (this line is an event)" if "t" in header else ""
+        raise TraceError(path, number, f'missing header: the first line must name the "game"{hint}')
+    unknown = set(header) - HEADER_KEYS
+    if unknown:
+        raise TraceError(path, number, f"unknown header key {sorted(unknown)[0]!r}"
+                                       f" (expected {', '.join(sorted(HEADER_KEYS))})")
+    settings = header.get("settings", {})
+    if not isinstance(settings, dict):
+        raise TraceError(path, number, '"settings" must be an object, e.g. {"settle": 0.8}')
+    for key, value in settings.items():
+        if key not in SETTINGS:
+            raise TraceError(path, number, f"unknown setting {key!r} (expected {', '.join(SETTINGS)})")
+        if not _is_number(value) or value <= 0:
+            raise TraceError(path, number, f"setting {key} must be a positive number of seconds, not {value!r}")
+    try:
+        game = game_from_header(header)
+    except ValueError as error:
+        raise TraceError(path, number, str(error)) from None
+    return {cell.lower(): cell for cell in game.cells}
+
+
+def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
+    if "t" not in data:
+        raise TraceError(path, number, 'missing "t" (seconds)')
+    t = data["t"]
+    if not _is_number(t):
+        raise TraceError(path, number, f'"t" must be a finite number of seconds, not {t!r}')
+    if "occupied" in data and "press" in data:
+        raise TraceError(path, number, 'an event is a frame ("occupied") or a press ("press"), not both')
+    if "occupied" in data:
+        _no_unknown_keys(path, number, data, FRAME_KEYS)
+        return Frame(float(t), _occupied(path, number, data["occupied"], cells))
+    if "press" in data:
+        _no_unknown_keys(path, number, data, PRESS_KEYS)
+        return _press(path, number, float(t), data["press"], data.get("roll"))
+    raise TraceError(path, number, 'an event needs "occupied" (a frame) or "press" (a button)')
+
+
+def _no_unknown_keys(path, number: int, data: dict, allowed: set[str]) -> None:
+    unknown = set(data) - allowed
+    if unknown:
+        raise TraceError(path, number, f"unknown key {sorted(unknown)[0]!r} (expected {', '.join(sorted(allowed))})")
+
+
+def _occupied(path, number: int, occupied: object, cells: dict[str, str]) -> frozenset[str]:
+    if not isinstance(occupied, list) or not all(isinstance(c, str) for c in occupied):
+        raise TraceError(path, number, '"occupied" must be a list of cell names, e.g. ["a1", "b1"]')
+    names = []
+    for cell in occupied:
+        if cell.lower() not in cells:
+            raise TraceError(path, number, f"unknown cell {cell!r} on this board")
+        names.append(cells[cell.lower()])
+    if len(set(names)) != len(names):
+        twice = next(c for c in names if names.count(c) > 1)
+        raise TraceError(path, number, f"cell {twice} is listed twice")
+    return frozenset(names)
+
+
+def _press(path, number: int, t: float, button: object, roll: object) -> TracePress:
+    if button not in BUTTONS:
+        raise TraceError(path, number, f"unknown button {button!r} (expected {' or '.join(BUTTONS)})")
+    if roll is not None:
+        if button != "die":
+            raise TraceError(path, number, f'only the die press takes a "roll", not {button!r}')
+        if not _is_int(roll) or not 1 <= roll <= 6:
+            raise TraceError(path, number, f'"roll" must be a whole number 1-6, not {roll!r}')
+    return TracePress(t, button, roll)
+
+
+# --- writing: the flight recorder ----------------------------------------------------------
+class TraceWriter:
+    """Append a trace as the board reports it; every line reaches the disk before the next.
+
+    The file must not exist yet: a recorder never overwrites a trace.
+    """
+
+    def __init__(self, path: str | Path, header: Mapping) -> None:
+        self.path = Path(path)
+        header = dict(header)
+        self._cells = set(_check_header(self.path, 1, header).values())  # refuse what read_trace would
+        self._last_t = -math.inf
+        self._file = open(self.path, "xb")
+        self._write(header)
+
+    def frame(self, t: float, occupied: Iterable[str]) -> None:
+        cells = sorted(occupied)
+        unknown = [c for c in cells if c not in self._cells]
+        if unknown:
+            raise ValueError(f"unknown cell {unknown[0]!r} on this board")
+        self._write({"t": self._time(t), "occupied": cells})
+
+    def press(self, t: float, button: str, roll: int | None = None) -> None:
+        button = getattr(button, "value", button)  # hal.interfaces.Button is welcome too
+        if button not in BUTTONS:
+            raise ValueError(f"unknown button {button!r} (expected {' or '.join(BUTTONS)})")
+        if roll is not None and (button != "die" or not _is_int(roll) or not 1 <= roll <= 6):
+            raise ValueError(f"a roll is 1-6 and only with the die press, not {button} {roll!r}")
+        event = {"t": self._time(t), "press": button}
+        if roll is not None:
+            event["roll"] = roll
+        self._write(event)
+
+    def _time(self, t: float) -> float:
+        if not _is_number(t) or t < self._last_t:
+            raise ValueError(f"t must be a finite number, not before {self._last_t}; got {t!r}")
+        self._last_t = t
+        return t
+
+    def _write(self, data: dict) -> None:
+        # One line, flushed and synced: a power cut loses at most the line being written.
+        self._file.write((json.dumps(data) + "\n").encode("utf-8"))
+        self._file.flush()
+        os.fsync(self._file.fileno())
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()

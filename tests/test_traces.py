@@ -1,0 +1,155 @@
+"""Recorded board traces replay to the game they were made from.
+
+Each tests/traces/NAME.jsonl is what hands at the table did (made by make_traces.py) and
+NAME.record the record of the moves those hands meant, from the scenario's shadow game,
+not from a replay. The replay must give exactly that record; the notes say what the
+players were shown on the way.
+"""
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.replay import replay
+from controller.trace import read_trace
+
+TRACES = Path(__file__).resolve().parent / "traces"
+NAMES = sorted(p.stem for p in TRACES.glob("*.jsonl"))
+sys.path.insert(0, str(TRACES))
+import make_traces  # noqa: E402
+
+
+def replayed(name: str):
+    return replay(read_trace(TRACES / f"{name}.jsonl"), source=name)
+
+
+def notes(name: str) -> list[tuple[float, str]]:
+    return [(note.t, note.text) for note in replayed(name).notes]
+
+
+def test_every_scenario_has_a_trace_and_the_traces_are_current():
+    assert sorted(make_traces.SCENARIOS) == NAMES
+    for name, scenario in make_traces.SCENARIOS.items():
+        built = scenario()
+        lines = (TRACES / f"{name}.jsonl").read_text().splitlines()
+        assert [json.loads(line) for line in lines] == json.loads(json.dumps(built.lines)), name
+        assert (TRACES / f"{name}.record").read_text().splitlines() == built.record(), name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_trace_replays_to_its_record(name):
+    expected = (TRACES / f"{name}.record").read_text().splitlines()
+    assert replayed(name).record == expected
+
+
+def test_the_replay_command_prints_the_record_and_the_events(capsys):
+    path = TRACES / "bigballs-illegal.jsonl"
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == (TRACES / "bigballs-illegal.record").read_text().splitlines()
+    assert main(["replay", str(path), "--events"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^\s+4\.820  illegal: put a piece on c4; take the piece from c2$", out, re.M)
+
+
+def test_whole_games_end_by_the_rules():
+    assert replayed("bigballs-game-to-a7").record[-1] in ("1-0 a7", "0-1 a7")
+    last = replayed("offboard-game-to-six").record[-1]
+    assert re.fullmatch(r"(1-0|0-1) points \d+-\d+", last)
+    score = [int(x) for x in last.split()[-1].split("-")]
+    assert max(score) >= 6
+
+
+def landing(name: str, move_note: str) -> float:
+    """When the last frame before a move's commit arrived."""
+    (t,) = [t for t, text in notes(name) if text == move_note]
+    frames = [e.t for e in read_trace(TRACES / f"{name}.jsonl").events if hasattr(e, "occupied") and e.t < t]
+    return t - frames[-1]
+
+
+@pytest.mark.parametrize("name", ["bigballs-capture-victim-first", "bigballs-capture-mover-first"])
+def test_a_capture_in_either_lift_order(name):
+    # a1 has no free neighbour: nothing else can come of the board, the capture counts at once
+    assert landing(name, "move 1 a1xa2") == pytest.approx(0.02)
+    # a3 could still step to b3: the capture counts once the board has been still 0.8 s
+    assert landing(name, "move 6 a3xa4") == pytest.approx(0.02 + 0.8)
+
+
+def test_a_quick_swap_is_accepted_after_the_settle_time():
+    events = notes("bigballs-quick-swap")
+    (t,) = [t for t, text in events if text == "move 6 a3xa4"]
+    lift = [e.t for e in read_trace(TRACES / "bigballs-quick-swap.jsonl").events
+            if hasattr(e, "occupied") and "a3" not in e.occupied][0]
+    assert t == pytest.approx(lift + 0.02 + 0.8)
+
+
+def test_a_five_ball_line_moved_ball_by_ball_is_one_move():
+    moves = [text for _, text in notes("offboard-five-ball-line") if text.startswith(("move", "amended"))]
+    assert moves == ["move E1-E2", "move I9-H9"]
+
+
+def test_amendments_are_shown():
+    assert (4.22, "amended: E5-E6 -> E4-E5") in [(round(t, 2), x) for t, x in notes("offboard-amend")]
+    assert any(text == "amended: BB a5-a4 -> BB a5-b4" for _, text in notes("bigballs-amend"))
+
+
+def test_touches_and_bumps_are_no_moves():
+    assert [x for _, x in notes("offboard-touch") if x.startswith("touched")] == ["touched E5: no move", "touched A1: no move"]
+    assert not any("illegal" in x for _, x in notes("offboard-bump") + notes("bigballs-bump"))
+
+
+def test_illegal_moves_are_signalled_and_corrected():
+    for name, first in (("bigballs-illegal", "illegal: put a piece on c4; take the piece from c2"),
+                        ("offboard-illegal", "illegal: put a piece on D6; take the piece from D5")):
+        texts = [x for _, x in notes(name)]
+        assert first in texts and "board agrees again" in texts
+        assert texts.index(first) < texts.index("board agrees again")
+
+
+def test_a_stone_moved_before_the_roll_is_guided_back_then_the_roll_counts():
+    texts = [x for _, x in notes("bigballs-before-roll")]
+    assert texts[2].startswith("die refused") and texts[3].startswith("illegal: put a piece on a3")
+    assert texts[-2:] == ["black rolls 6: stone 6", "move 6 a3-b3"]
+
+
+def test_ambiguity_is_asked_and_resolved_by_touch():
+    texts = [x for _, x in notes("offboard-ambiguous")]
+    assert "choose by touch: C3-B2x1 S4 full | C3-C2x1 S4 full" in texts
+    assert texts[-1] == "move C3-C2x1 S4 full"
+    assert "choose by touch: 1 a1xa2 | 1 a1xb1" in [x for _, x in notes("bigballs-ambiguous")]
+
+
+def test_takebacks_of_one_and_two_moves():
+    assert [x for _, x in notes("offboard-takeback-two") if x.startswith("takeback")] == [
+        "takeback: D6-D5", "takeback: E5-E6"]
+    assert [x for _, x in notes("bigballs-takeback-one") if x.startswith("takeback")] == ["takeback: 5 f2xe2"]
+
+
+# --- bad input ----------------------------------------------------------------------------
+GOOD = '{"game": "bigballs"}\n{"t": 0.0, "occupied": ["a1"]}\n'
+START = '{"game": "bigballs"}\n{"t": 0.0, "occupied": %s}\n' % json.dumps(
+    ["a1", "b1", "c1", "a2", "b2", "a3", "e1", "f1", "g1", "e2", "f2", "e3", "a7", "a6", "b6", "a5", "b5", "c5"])
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (GOOD + "{not json\n", ":3: "),
+        (GOOD + '{"t": 1.0, "occupied": ["z9"]}\n', ":3: .*z9"),
+        (GOOD + '{"t": -1.0, "occupied": ["a1"]}\n', ":3: .*(backwards|before)"),
+        (START + '{"t": 1.0, "press": "die"}\n', "die press at t=1: .*needs its value"),
+        ('{"game": "chess"}\n', ":1: "),
+        ("", "empty|header"),
+    ],
+)
+def test_a_bad_trace_is_named_with_its_place_and_status_2(tmp_path, capsys, text, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(text)
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and str(path) in err
+    assert re.search(message, err), err

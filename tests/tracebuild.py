@@ -1,0 +1,135 @@
+"""Build trace files the way hands at the table make them.
+
+A TraceBuilder keeps a shadow game and the board's occupancy and a clock. play() carries
+out a legal move physically (in a chosen order of lifts and placements) and records every
+raw frame; the shadow game then knows the record the trace must replay to. Scenarios that
+go wrong on purpose (a bump, an illegal move, a takeback) use lift/place/wait directly and
+say what the shadow game should do.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from controller.games import BigBalls, OffBoard
+from controller.games.offboard_layout import GRID as HEX
+from controller.record import record_lines
+
+
+class TraceBuilder:
+    def __init__(self, game, header: dict, step: float = 0.3, think: float = 1.2):
+        self.game = game
+        self.header = header
+        self.step = step  # s between one hand action and the next within a move
+        self.think = think  # s between moves
+        self.t = 0.0
+        self.occupied = set(game.occupied())
+        self.lines: list[dict] = [dict(header)]
+        self._frame()
+
+    @classmethod
+    def bigballs(cls, setup: dict | None = None, first: str = "black", **kwargs) -> TraceBuilder:
+        game = BigBalls(**(setup or {}), first=first)
+        stones = {colour: game.stones(colour) for colour in game.players}
+        return cls(game, {"game": "bigballs", "first": first, "setup": stones}, **kwargs)
+
+    @classmethod
+    def offboard(cls, **kwargs) -> TraceBuilder:
+        return cls(OffBoard(), {"game": "offboard"}, **kwargs)
+
+    # --- hands ---------------------------------------------------------------------------
+    def _frame(self) -> None:
+        self.lines.append({"t": round(self.t, 3), "occupied": sorted(self.occupied, key=self.game.cells.index)})
+
+    def wait(self, seconds: float) -> TraceBuilder:
+        self.t += seconds
+        return self
+
+    def lift(self, *cells: str, after: float | None = None) -> TraceBuilder:
+        self.t += self.step if after is None else after
+        for cell in cells:
+            assert cell in self.occupied, f"nothing to lift on {cell}"
+            self.occupied.remove(cell)
+        self._frame()
+        return self
+
+    def place(self, *cells: str, after: float | None = None) -> TraceBuilder:
+        self.t += self.step if after is None else after
+        for cell in cells:
+            assert cell not in self.occupied, f"{cell} is occupied already"
+            self.occupied.add(cell)
+        self._frame()
+        return self
+
+    def press(self, button: str, roll: int | None = None, after: float | None = None) -> TraceBuilder:
+        self.t += self.step if after is None else after
+        line = {"t": round(self.t, 3), "press": button}
+        if roll is not None:
+            line["roll"] = roll
+        self.lines.append(line)
+        return self
+
+    # --- moves ---------------------------------------------------------------------------
+    def play(self, text: str, order: str = "natural", press_die: bool = True) -> TraceBuilder:
+        """Carry out a legal move. Big Balls stone moves press the die first.
+
+        order: "natural"; for captures "victim-first" or "mover-first"; for Off Board lines
+        "front-first" (ball by ball from the front) or "slide" (tail off, front on)."""
+        game = self.game
+        move = game.parse_move(text)
+        self.wait(self.think)
+        if isinstance(game, BigBalls) and move.roll is not None and press_die:
+            self.press("die", move.roll)
+        fp = game.footprint(move)
+        if isinstance(game, BigBalls):
+            (src,), dst = tuple(fp.empties), move.dst
+            if move.capture and order == "mover-first":
+                self.lift(src).lift(dst).place(dst)
+            elif move.capture:
+                self.lift(dst).lift(src).place(dst)
+            else:
+                self.lift(src).place(dst)
+        elif move.tail is None:
+            self.place(move.to)
+        else:
+            self._line(move, fp, order)
+        game.push(move)
+        assert self.occupied == set(game.occupied()), "the hands and the game disagree"
+        return self
+
+    def _line(self, move, fp, order: str) -> None:
+        tail = HEX.index(move.tail)
+        ray = HEX.ray[HEX.direction(move.direction)][tail]
+        front = move.balls - 1 + move.pushed
+        cells = [move.tail] + [HEX.names[c] for c in ray[:front]]  # every ball that moves, tail first
+        off = front >= len(ray)  # the front-most ball leaves the board
+        if order == "slide":
+            self.lift(move.tail)
+            if off:
+                self.lift(cells[-1], after=0.05).place(cells[-1], after=0.05)  # the line shifts
+                if fp.fills:
+                    self.place(*fp.fills)
+            else:
+                self.place(HEX.names[ray[front]])
+            return
+        # front-first: each ball steps forward, starting with the front-most one
+        if off:
+            self.lift(cells[-1])
+            if fp.fills:
+                self.place(*fp.fills)
+            for i in range(len(cells) - 2, -1, -1):
+                self.lift(cells[i]).place(cells[i + 1], after=0.15)
+        else:
+            target = HEX.names[ray[front]]
+            for i in range(len(cells) - 1, -1, -1):
+                self.lift(cells[i]).place(target, after=0.15)
+                target = cells[i]
+
+    # --- output ----------------------------------------------------------------------------
+    def record(self) -> list[str]:
+        return record_lines(self.game)
+
+    def save(self, path: Path) -> None:
+        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines), encoding="utf-8")
+        path.with_suffix(".record").write_text("\n".join(self.record()) + "\n", encoding="utf-8")

@@ -1,0 +1,281 @@
+"""Write the trace files of tests/traces and the records they must replay to.
+
+Run from the project root: python tests/traces/make_traces.py
+Each scenario is a TraceBuilder script: what hands at the table do, and what the game
+should make of it (the shadow game gives the expected .record). The traces are committed;
+this script says how they were made and remakes them after a deliberate change.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from controller.games import BigBalls, OffBoard  # noqa: E402
+from controller.games.offboard_layout import parse_layout  # noqa: E402
+from tracebuild import TraceBuilder  # noqa: E402
+
+SETTLE, GRACE = 0.8, 1.5
+
+
+def default_board() -> dict:
+    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def board_with(red: list[str], yellow: list[str], quarters: bool = False) -> dict:
+    """The default board with another start position; `quarters` merges the sectors into four
+    (S1: 3 points, S2: 1, S3: 3, S4: 1), so that one sector spans a whole corner."""
+    data = default_board()
+    data["start"] = {"red": red, "yellow": yellow}
+    if quarters:
+        old = {t["name"]: t["exits"] for t in data["sector"]}
+        corners = {"A1-SW", "A5-SE", "E9-E", "I9-NE", "I5-NW", "E1-W"}
+        groups = [("S1", 3, [1, 2, 3]), ("S2", 1, [4, 5, 6]), ("S3", 3, [7, 8, 9]), ("S4", 1, [10, 11, 12])]
+        data["sector"] = [
+            {"name": name, "value": value, "exits": [e for n in members for e in old[f"S{n}"] if e not in corners]}
+            for name, value, members in groups
+        ]
+    parse_layout(data, "check")  # fail here, not in the tests, if the board is wrong
+    return data
+
+
+def offboard_from(board: dict, **kwargs) -> TraceBuilder:
+    game = OffBoard(parse_layout(board, "the recorded board"))
+    return TraceBuilder(game, {"game": "offboard", "board": board}, **kwargs)
+
+
+# --- Big Balls ----------------------------------------------------------------------------
+def bb_capture(order: str) -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB b5-b4")
+    return b.play("6 a3xa4", order).play("1 e1xe2", order).play("1 a1xa2", order)
+
+
+def bb_quick_swap() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").wait(SETTLE + 0.5)  # the ball on a4 goes and the stone lands inside one debounce
+    b.game.push(b.game.parse_move("6 a3xa4"))
+    return b.wait(b.think).play("BB b5-b4")
+
+
+def bb_amend() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4")
+    b.lift("a4", after=0.4).place("b4")  # Black changes the ball's way before White starts
+    b.game.pop()
+    b.game.push(b.game.parse_move("BB a5-b4"))
+    return b.play("BB c5-c4")
+
+
+def bb_touch() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.lift("b6", after=1.0).place("b6", after=0.6)  # a big ball picked up and put back
+    b.press("die", 2).lift("b1").place("b1", after=0.5)  # stone 2 lifted and put back
+    return b.play("2 b1xb2", press_die=False)
+
+
+def bb_bump() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.wait(1.0).lift("a5").lift("b5", after=0.1).place("b5", after=0.15).place("a4")  # knocks b5 on the way
+    b.game.push(b.game.parse_move("BB a5-a4"))
+    return b.play("BB c5-c4")
+
+
+def bb_illegal() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.wait(1.0).lift("c5").place("c4")  # a big ball rolls, but
+    b.game.push(b.game.parse_move("BB c5-c4"))
+    b.wait(1.0).lift("c4").place("c2", after=0.4)  # White rolls it on two rows down: no move
+    b.wait(GRACE + 0.7).lift("c2").place("c4", after=0.6)  # guided back by the lights
+    return b.play("BB b5-b4")
+
+
+def bb_before_roll() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.wait(1.0).lift("a3").place("b3")  # stone 6 moved, no die pressed
+    b.press("die", 6, after=0.5)  # refused: the board must be put right first
+    b.wait(GRACE).lift("b3").place("a3", after=0.5)
+    return b.play("6 a3-b3")
+
+
+def bb_ambiguous() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.wait(1.0).press("die", 1).lift("a1").wait(SETTLE + 0.5)  # stone 1 can take a2 or b1
+    b.lift("b1").place("b1", after=0.4)  # the prompt: touching b1 says which
+    b.game.push(b.game.parse_move("1 a1xb1"))
+    return b.play("BB c5-c4")
+
+
+def bb_takeback(count: int) -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("5 f2xe2")
+    b.wait(1.0).lift("e2").place("f2", after=0.5).place("e2", after=0.5)  # White takes it back
+    b.wait(SETTLE + 0.5)
+    b.game.pop()
+    if count == 2:
+        b.lift("a4").place("a5", after=0.5).wait(SETTLE + 0.5)  # and Black's too
+        b.game.pop()
+    return b.play("BB b5-b4")
+
+
+def bb_game_to_a7(seed: int = 7) -> TraceBuilder:
+    rng = random.Random(seed)
+    b = TraceBuilder.bigballs(setup=shuffled(rng), step=0.25, think=0.9)
+    orders = ["victim-first", "mover-first"]
+    while b.game.outcome() is None:
+        game = b.game
+        if game.can_roll():
+            roll = rng.randint(1, 6)
+            moves = game.stone_moves(roll)
+            best = max(GRID_ROW(m.dst) for m in moves)
+            move = rng.choice([m for m in moves if GRID_ROW(m.dst) == best])
+        else:
+            move = rng.choice(game.big_ball_moves())
+        b.play(str(move), rng.choice(orders))
+    return b
+
+
+def GRID_ROW(hollow: str) -> int:
+    return int(hollow[1:])
+
+
+def shuffled(rng: random.Random) -> dict:
+    setup = {}
+    for colour, hollows in (("black", ["a1", "b1", "c1", "a2", "b2", "a3"]), ("white", ["e1", "f1", "g1", "e2", "f2", "e3"])):
+        numbers = list(range(1, 7))
+        rng.shuffle(numbers)
+        setup[colour] = dict(zip(hollows, numbers))
+    return setup
+
+
+# --- Off Board -----------------------------------------------------------------------------
+PUSH_OFF_BOARD = board_with(red=["C3", "B2", "E5", "F5"], yellow=["A1", "D6", "G7", "H8"])
+
+
+def ob_push_off(order: str) -> TraceBuilder:
+    b = offboard_from(PUSH_OFF_BOARD)
+    return b.play("C3-B2x1", order).play("D6-D5", order).play("E5-F6", order)
+
+
+def ob_quick_swap() -> TraceBuilder:
+    board = board_with(red=["E2", "E3", "E4", "A1"], yellow=["E5", "E6", "I9"])
+    b = offboard_from(board)
+    return b.play("E2-E3x2", "slide").play("I9-I8", "slide")
+
+
+FIVE = board_with(red=["E1", "E2", "E3", "E4", "E5", "A1"], yellow=["I9", "I8"])
+
+
+def ob_five_ball_line() -> TraceBuilder:
+    b = offboard_from(FIVE, step=0.35)  # every pause shorter than the settle time
+    return b.play("E1-E2", "front-first").play("I9-H9", "front-first")
+
+
+def ob_amend() -> TraceBuilder:
+    b = offboard_from(FIVE)
+    b.wait(1.0).lift("E5").place("E6", after=0.3).wait(SETTLE + 0.4)  # a pause: E5-E6 counts ...
+    b.lift("E4").place("E5", after=0.3).wait(SETTLE + 0.4)  # ... then E4-E5 replaces it
+    b.game.push(b.game.parse_move("E4-E5"))
+    return b.play("I9-H9")
+
+
+def ob_touch() -> TraceBuilder:
+    b = offboard_from(PUSH_OFF_BOARD)
+    b.lift("E5", after=1.0).place("E5", after=0.7)
+    b.lift("A1", after=0.5).place("A1", after=0.3)  # even the opponent's ball
+    return b.play("C3-B2x1")
+
+
+def ob_bump() -> TraceBuilder:
+    b = offboard_from(PUSH_OFF_BOARD)
+    b.wait(1.0).lift("E5").lift("F5", after=0.1).place("F5", after=0.1).place("E6", after=0.3)
+    b.game.push(b.game.parse_move("E5-E6"))
+    return b.play("D6-D5")
+
+
+def ob_illegal() -> TraceBuilder:
+    b = offboard_from(PUSH_OFF_BOARD)
+    b.wait(1.0).lift("D6").place("D5", after=0.3)  # Red moves a yellow ball
+    b.wait(GRACE + 0.6).lift("D5").place("D6", after=0.4)
+    return b.play("E5-E4")
+
+
+def ob_ambiguous() -> TraceBuilder:
+    board = board_with(red=["C3", "B2", "C2", "D3", "D2"], yellow=["A1", "C1", "D1", "E5"], quarters=True)
+    b = offboard_from(board)
+    b.play("D3-D2x1").play("E5-E6")  # D1 pushed off into S4
+    b.wait(1.0).lift("C3").lift("A1", after=0.2).place("A1", after=0.01)  # quick: no trace but C3
+    b.lift("A1", after=0.005).place("A1", after=0.005)  # (a bounce)
+    b.wait(SETTLE + 0.6).lift("C2").place("C2", after=0.4)  # the prompt: C2 says which
+    b.game.push(b.game.parse_move("C3-C2x1"))
+    return b
+
+
+def ob_takeback(count: int) -> TraceBuilder:
+    b = offboard_from(PUSH_OFF_BOARD)
+    b.play("E5-E6").play("D6-D5")
+    b.wait(1.0).lift("D5").place("D6", after=0.4).wait(SETTLE + 0.5)
+    b.game.pop()
+    if count == 2:
+        b.lift("E6").place("E5", after=0.4).wait(SETTLE + 0.5)
+        b.game.pop()
+    return b.play("F5-G6" if count == 2 else "G7-G6")
+
+
+def ob_game_to_six(seed: int = 3) -> TraceBuilder:
+    rng = random.Random(seed)
+    b = TraceBuilder.offboard(step=0.25, think=0.9)
+    while b.game.outcome() is None:
+        moves = b.game.legal_moves()
+        scoring = [m for m in moves if m.points]
+        pushes = [m for m in moves if m.pushed or m.is_replacement]
+        move = rng.choice(scoring or (pushes if pushes and rng.random() < 0.7 else moves))
+        b.play(str(move), rng.choice(["front-first", "slide"]))
+    return b
+
+
+SCENARIOS = {
+    "bigballs-capture-victim-first": lambda: bb_capture("victim-first"),
+    "bigballs-capture-mover-first": lambda: bb_capture("mover-first"),
+    "bigballs-quick-swap": bb_quick_swap,
+    "bigballs-amend": bb_amend,
+    "bigballs-touch": bb_touch,
+    "bigballs-bump": bb_bump,
+    "bigballs-illegal": bb_illegal,
+    "bigballs-before-roll": bb_before_roll,
+    "bigballs-ambiguous": bb_ambiguous,
+    "bigballs-takeback-one": lambda: bb_takeback(1),
+    "bigballs-takeback-two": lambda: bb_takeback(2),
+    "bigballs-game-to-a7": bb_game_to_a7,
+    "offboard-push-off-front-first": lambda: ob_push_off("front-first"),
+    "offboard-push-off-slide": lambda: ob_push_off("slide"),
+    "offboard-quick-swap": ob_quick_swap,
+    "offboard-five-ball-line": ob_five_ball_line,
+    "offboard-amend": ob_amend,
+    "offboard-touch": ob_touch,
+    "offboard-bump": ob_bump,
+    "offboard-illegal": ob_illegal,
+    "offboard-ambiguous": ob_ambiguous,
+    "offboard-takeback-one": lambda: ob_takeback(1),
+    "offboard-takeback-two": lambda: ob_takeback(2),
+    "offboard-game-to-six": ob_game_to_six,
+}
+
+
+def main() -> None:
+    for name, scenario in SCENARIOS.items():
+        scenario().save(HERE / f"{name}.jsonl")
+        print(name)
+
+
+if __name__ == "__main__":
+    main()
