@@ -81,6 +81,7 @@ class Referee:
         settings: Settings | None = None,
         die: Die | None = None,
         journal=None,
+        open_journal: Callable[[Game], object] | None = None,
         recorder=None,
         outputs: Outputs | None = None,
         setup: str = "given",
@@ -94,7 +95,8 @@ class Referee:
         self.game = game
         self.settings = settings or Settings()
         self.die = die or Die(rng)
-        self.journal = journal
+        self.journal = journal  # None until the game is set up, unless resuming
+        self._open_journal = open_journal  # creates the journal once the set-up is known
         self.recorder = recorder
         self.outputs = outputs or Outputs()
         self.notes: list[Note] = []
@@ -152,13 +154,21 @@ class Referee:
     def _begin_play(self, t: float) -> None:
         self.phase = Phase.ROLLED if self._roll is not None else Phase.PLAY
         self.reconciler.listening = True
-        if self.journal is not None and hasattr(self.journal, "begin"):
-            self.journal.begin(self.game, t)
-        if self.recorder is not None and hasattr(self.recorder, "begin"):
-            self.recorder.begin(self.game)
+        if self.journal is None and self._open_journal is not None:
+            self.journal = self._open_journal(self.game)
         self._cue(Cue.READY)
         self._note(t, f"ready: {self.game.turn} to move")
         self._check_over(t)
+
+    @property
+    def now(self) -> float:
+        """The latest time the referee has been told of."""
+        return self._now
+
+    @property
+    def roll(self) -> int | None:
+        """The die's value while a stone move for it is due (Big Balls)."""
+        return self._roll
 
     # --- inputs -------------------------------------------------------------------------------
     def frame(self, t: float, occupied: Iterable[str]) -> None:
@@ -207,6 +217,7 @@ class Referee:
         self.game.resign(player)
         self._note(t, f"{player} resigns")
         self._finish(t)
+        self._show(t)
 
     def agree_draw(self, t: float) -> None:
         if self.phase is Phase.OVER:
@@ -214,6 +225,7 @@ class Referee:
         self.game.agree_draw()
         self._note(t, "draw agreed")
         self._finish(t)
+        self._show(t)
 
     # --- the die ---------------------------------------------------------------------------------
     def _press_die(self, t: float, given: int | None) -> int | None:

@@ -4,6 +4,8 @@ The first line is the header: the game and its start (`{"game": "bigballs", "fir
 "setup": {...}, "settings": {...}}`; Off Board may name a board file with `"board"`). Then
 one event a line, `t` in seconds, never decreasing: a frame `{"t": 0.0, "occupied": [...]}`
 or a button press `{"t": 2.1, "press": "die", "roll": 4}` / `{"t": 9.0, "press": "ok"}`.
+A game resumed after a power cut goes on in the same trace after a marker line
+`{"t": 12.5, "resume": true}`; the line cut by the power loss just before it is skipped.
 
 Every problem is a TraceError naming the file and the line, because a trace is often
 written by hand or comes from someone else's board.
@@ -27,6 +29,7 @@ from .games.offboard_layout import parse_layout
 HEADER_KEYS = {"game", "first", "setup", "balls", "board", "settings"}
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
 BUTTONS = ("die", "ok")
+RESUME_GAP = 1.0  # s between a trace's last line and its resume marker
 FRAME_KEYS = {"t", "occupied"}
 PRESS_KEYS = {"t", "press", "roll"}
 
@@ -49,7 +52,14 @@ class TracePress:
     roll: int | None = None
 
 
-Event = Frame | TracePress
+@dataclass(frozen=True)
+class TraceResume:
+    """Power came back: the referee started afresh on the game it had recorded."""
+
+    t: float
+
+
+Event = Frame | TracePress | TraceResume
 
 
 @dataclass
@@ -143,13 +153,31 @@ def read_trace(path: str | Path) -> Trace:
     cells = _check_header(path, first_line, header)
     events: list[Event] = []
     last_t = -math.inf
-    for number, line in numbered[1:]:
+    rest = numbered[1:]
+    for index, (number, line) in enumerate(rest):
+        if index + 1 < len(rest) and _is_cut(line) and _resumes(rest[index + 1][1]):
+            continue  # the line a power cut interrupted; the resume marker after it says so
         event = _event(path, number, _json_object(path, number, line), cells)
         if event.t < last_t:
             raise TraceError(path, number, f"time goes backwards: t {event.t} after {last_t}")
         last_t = event.t
         events.append(event)
     return Trace(header, events)
+
+
+def _is_cut(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return True
+    return False
+
+
+def _resumes(line: str) -> bool:
+    try:
+        return json.loads(line).get("resume") is True
+    except (json.JSONDecodeError, AttributeError):
+        return False
 
 
 def _json_object(path, number: int, line: str) -> dict:
@@ -192,6 +220,9 @@ def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
     t = data["t"]
     if not _is_number(t):
         raise TraceError(path, number, f'"t" must be a finite number of seconds, not {t!r}')
+    if data.get("resume") is True:
+        _no_unknown_keys(path, number, data, {"t", "resume"})
+        return TraceResume(float(t))
     if "occupied" in data and "press" in data:
         raise TraceError(path, number, 'an event is a frame ("occupied") or a press ("press"), not both')
     if "occupied" in data:
@@ -246,8 +277,41 @@ class TraceWriter:
         header = dict(header)
         self._cells = set(_check_header(self.path, 1, header).values())  # refuse what read_trace would
         self._last_t = -math.inf
+        self._offset = 0.0
         self._file = open(self.path, "xb")
         self._write(header)
+
+    @classmethod
+    def resume(cls, path: str | Path, t: float) -> TraceWriter:
+        """Go on with a trace after a power cut, appending (never rewriting) from time t.
+
+        The clock may have restarted: times are shifted so that the trace's time goes on
+        from its last event."""
+        path = Path(path)
+        data = path.read_bytes()
+        lines = [line for line in data.decode("utf-8", errors="replace").split("\n") if line.strip()]
+        if not lines:
+            raise TraceError(path, None, "empty: nothing to resume")
+        header = _json_object(path, 1, lines[0])
+        last_t = 0.0
+        for line in lines[1:]:
+            try:
+                last_t = max(last_t, float(json.loads(line)["t"]))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                continue  # the torn line
+        writer = cls.__new__(cls)
+        writer.path = path
+        writer._cells = set(_check_header(path, 1, header).values())
+        # The marker stands a little after the last line: the decisions that fell due in that
+        # time (a debounce, a settle) were made and journaled before the power went.
+        last_t += RESUME_GAP
+        writer._last_t = last_t
+        writer._offset = last_t - t
+        writer._file = open(path, "ab")
+        torn = not data.endswith(b"\n")
+        writer._file.write(b"\n" if torn else b"")
+        writer._write({"t": last_t, "resume": True})
+        return writer
 
     def frame(self, t: float, occupied: Iterable[str]) -> None:
         cells = sorted(occupied)
@@ -268,6 +332,8 @@ class TraceWriter:
         self._write(event)
 
     def _time(self, t: float) -> float:
+        if _is_number(t):
+            t = t + self._offset
         if not _is_number(t) or t < self._last_t:
             raise ValueError(f"t must be a finite number, not before {self._last_t}; got {t!r}")
         self._last_t = t

@@ -70,6 +70,15 @@ class TraceBuilder:
         self.lines.append(line)
         return self
 
+    def power_cut(self, off: float = 30.0) -> TraceBuilder:
+        """The power goes while a line is being written; it comes back `off` seconds later."""
+        self.lines.append({"torn": json.dumps({"t": round(self.t + 0.1, 3), "occupied": ["a1"]})[:17]})
+        self.t += off
+        self.lines.append({"t": round(self.t, 3), "resume": True})
+        self.t += 0.05
+        self._frame()  # the first scan after the power came back
+        return self
+
     # --- moves ---------------------------------------------------------------------------
     def play(self, text: str, order: str = "natural", press_die: bool = True) -> TraceBuilder:
         """Carry out a legal move. Big Balls stone moves press the die first.
@@ -130,6 +139,10 @@ class TraceBuilder:
     def record(self) -> list[str]:
         return record_lines(self.game)
 
+    def text(self) -> str:
+        # a torn line (a power cut) is closed by the newline the recorder writes on resuming
+        return "".join((line["torn"] if "torn" in line else json.dumps(line)) + "\n" for line in self.lines)
+
     def save(self, path: Path) -> None:
-        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines), encoding="utf-8")
+        path.write_text(self.text(), encoding="utf-8")
         path.with_suffix(".record").write_text("\n".join(self.record()) + "\n", encoding="utf-8")

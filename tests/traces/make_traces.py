@@ -243,6 +243,13 @@ def ob_game_to_six(seed: int = 3) -> TraceBuilder:
     return b
 
 
+def bb_resume() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("2 f1xf2")
+    b.power_cut()  # the board keeps its pieces; the referee starts again on its record
+    return b.play("BB b5-b4").play("BB c5-c4")
+
+
 SCENARIOS = {
     "bigballs-capture-victim-first": lambda: bb_capture("victim-first"),
     "bigballs-capture-mover-first": lambda: bb_capture("mover-first"),
@@ -256,6 +263,7 @@ SCENARIOS = {
     "bigballs-takeback-one": lambda: bb_takeback(1),
     "bigballs-takeback-two": lambda: bb_takeback(2),
     "bigballs-game-to-a7": bb_game_to_a7,
+    "bigballs-resume": bb_resume,
     "offboard-push-off-front-first": lambda: ob_push_off("front-first"),
     "offboard-push-off-slide": lambda: ob_push_off("slide"),
     "offboard-quick-swap": ob_quick_swap,

@@ -1,0 +1,205 @@
+"""The referee: turn flow, the die, set-up modes, the end, and what the board is told to show."""
+
+import random
+
+import pytest
+
+from controller.games import BigBalls, OffBoard
+from controller.journal import export_lines, read_journal
+from controller.live import new_referee
+from controller.reconcile import Settings
+from controller.referee import ROLL_ANIMATION, Die, Outputs, Referee
+from controller.view import Phase
+from hal.interfaces import Cue, DieFace
+
+from physical import Hands
+
+
+class Board:
+    """What a board was told to show, in order."""
+
+    def __init__(self):
+        self.frames, self.dice, self.cues = [], [], []
+        self.outputs = Outputs(lights=self.frames.append, die=self.dice.append, buzzer=self.cues.append)
+
+    def lit(self, colour):
+        return {cell for cell, light in self.frames[-1].cells.items() if light.colour == colour}
+
+
+class Journal:
+    def __init__(self):
+        self.lines = []
+
+    def __getattr__(self, name):
+        if name.startswith("append_"):
+            return lambda *args: self.lines.append((name[7:],) + args)
+        raise AttributeError(name)
+
+
+def started(game, setup="given", rng=None, **kwargs):
+    board = Board()
+    referee = Referee(game, outputs=board.outputs, setup=setup, rng=rng, **kwargs)
+    referee.start(0.0)
+    hands = Hands(referee, [])
+    return referee, hands, board
+
+
+def set_up(game, **kwargs):
+    referee, hands, board = started(game, **kwargs)
+    hands.place(*sorted(game.occupied())).settle()
+    assert referee.phase in (Phase.PLAY, Phase.ROLLED)
+    return referee, hands, board
+
+
+def notes(referee):
+    return [n.text for n in referee.notes]
+
+
+# --- turn flow and the die ------------------------------------------------------------------
+def test_a_roll_then_a_stone_move_for_it():
+    journal = Journal()
+    referee, hands, board = set_up(BigBalls(), journal=journal, die=Die(random.Random(1)))
+    referee.press(hands.t + 0.5, "die", 6)
+    hands.t += 0.5
+    assert referee.phase is Phase.ROLLED and board.dice[-1].face is DieFace.ROLLING
+    assert board.frames[-1].die_pips == 0  # the value shows only after the animation
+    hands.wait(ROLL_ANIMATION + 0.1)
+    assert board.dice[-1].face is DieFace.VALUE and board.dice[-1].value == 6
+    assert board.frames[-1].die_pips == 6 and board.lit("movable") == {"a3"}
+    hands.move("a3", "a4").settle()
+    assert [line[0] for line in journal.lines] == ["roll", "move"]  # the roll is on record first
+    assert journal.lines[1][2] == "6 a3-a4" and Cue.ROLL in board.cues and Cue.MOVE in board.cues
+    assert referee.phase is Phase.PLAY and board.lit("last") >= {"a3", "a4"} - board.lit("movable")
+
+
+def test_the_die_is_refused_when_it_cannot_be_obeyed():
+    referee, hands, board = started(BigBalls())
+    referee.press(0.1, "die", 3)
+    assert "die refused: the set-up is not finished" in notes(referee)
+    hands.place(*sorted(BigBalls().occupied())).settle()
+    referee.press(hands.t, "die", 3)
+    referee.press(hands.t + 0.1, "die", 4)
+    assert notes(referee)[-1] == "die refused: the die already shows 3: move a stone for it"
+    assert board.cues.count(Cue.REFUSED) == 2
+    off, _, _ = set_up(OffBoard())
+    off.press(5.0, "die", 2)
+    assert notes(off)[-1] == "die refused: this game has no die"
+
+
+def test_the_live_die_is_unpredictable_and_fair_enough():
+    die = Die()
+    rolls = [die.roll() for _ in range(600)]
+    assert set(rolls) == {1, 2, 3, 4, 5, 6} and all(60 < rolls.count(n) < 140 for n in range(1, 7))
+    with pytest.raises(ValueError):
+        Die(given_only=True).roll()
+
+
+def test_an_illegal_board_lights_cells_to_fill_and_to_empty_and_sounds_once():
+    referee, hands, board = set_up(OffBoard())
+    hands.move("C5", "E5").wait(2.0)
+    assert board.lit("fill") == {"C5"} and board.lit("empty") == {"E5"}
+    assert all(board.frames[-1].cells[c].blink for c in ("C5", "E5"))
+    assert board.cues.count(Cue.ILLEGAL) == 1
+    hands.move("E5", "C5").settle()
+    assert board.lit("fill") == set() and board.lit("empty") == set()
+
+
+def test_ambiguity_lights_the_candidates_paths():
+    game = OffBoard(red=["C3", "B2", "C2"], yellow=["A1", "C1", "E5"], sectors={"S1": "red", "S11": "red"})
+    referee, hands, board = set_up(game)
+    hands.lift("C3").wait(1.0)
+    assert board.lit("choose") == {"B2", "A1", "C2", "C1"} and Cue.CHOOSE in board.cues
+
+
+# --- set-up modes --------------------------------------------------------------------------------
+def test_off_board_set_up_shows_where_the_balls_go():
+    referee, hands, board = started(OffBoard())
+    assert board.lit("fill") == set(OffBoard().occupied())
+    hands.place("E5").settle()
+    assert board.lit("empty") == {"E5"}
+    hands.lift("E5").place(*sorted(OffBoard().occupied())).settle()
+    assert referee.phase is Phase.PLAY and Cue.READY in board.cues
+
+
+def test_guided_shuffle_lights_each_stones_hollow_while_the_die_shows_its_number():
+    referee, hands, board = started(BigBalls(), setup="shuffle", rng=random.Random(5))
+    drawn = referee.game
+    for hollow in ["a7", "a6", "b6", "a5", "b5", "c5"]:
+        assert board.lit("place") == {hollow}
+        hands.place(hollow).settle()
+    for colour in ("black", "white"):
+        for number in range(1, 7):
+            (hollow,) = [h for h, n in drawn.stones(colour).items() if n == number]
+            assert board.lit("place") == {hollow} and board.frames[-1].die_pips == number
+            hands.place(hollow).settle()
+    assert referee.phase is Phase.PLAY and referee.game.stones("black") == drawn.stones("black")
+
+
+def test_guided_shuffles_differ():
+    drawn = set()
+    for seed in range(5):
+        referee = Referee(BigBalls(), setup="shuffle", rng=random.Random(seed))
+        referee.start(0.0)
+        drawn.add(tuple(referee.game.setup_lines()))
+    assert len(drawn) > 1
+
+
+def test_identify_asks_for_each_number_and_learns_the_arrangement():
+    referee, hands, board = started(BigBalls(), setup="identify")
+    hands.place(*sorted(BigBalls().occupied())).settle()
+    assert referee.phase is Phase.IDENTIFY
+    secret = {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},
+              "white": {"e1": 2, "f1": 4, "g1": 6, "e2": 1, "f2": 3, "e3": 5}}
+    hands.lift("g1").place("g1").settle()  # a white stone while Black's are asked for: refused
+    assert notes(referee)[-1].startswith("touch g1 refused") and board.frames[-1].die_pips == 1
+    for colour in ("black", "white"):
+        for number in range(1, 6):  # the sixth needs no asking
+            assert board.frames[-1].die_pips == number
+            (hollow,) = [h for h, n in secret[colour].items() if n == number]
+            hands.lift(hollow).place(hollow).settle()
+    assert referee.phase is Phase.PLAY
+    assert referee.game.stones("black") == secret["black"] and referee.game.stones("white") == secret["white"]
+
+
+# --- the end ---------------------------------------------------------------------------------------
+def test_the_end_is_shown_and_recorded():
+    journal = Journal()
+    game = BigBalls(black={"a6": 2}, white={"g1": 1}, balls=["c5"])
+    referee, hands, board = set_up(game, journal=journal)
+    referee.press(hands.t + 0.3, "die", 2)
+    hands.t += 0.3
+    hands.move("a6", "a7").settle()
+    assert referee.phase is Phase.OVER and journal.lines[-1][1:] == (journal.lines[-1][1], "1-0", "a7", "black")
+    assert board.lit("winner") == {"a7"} and board.frames[-1].turn is None and Cue.GAME_OVER in board.cues
+    hands.lift("c5").wait(3)  # clearing the board after the game raises no alarm
+    assert Cue.ILLEGAL not in board.cues
+
+
+def test_resign_and_agreed_draw_are_recorded():
+    journal = Journal()
+    referee, hands, board = set_up(OffBoard(), journal=journal)
+    referee.resign(hands.t + 1, "red")
+    assert journal.lines[-1][2:] == ("0-1", "resign", "yellow") and referee.phase is Phase.OVER
+    journal = Journal()
+    referee, hands, board = set_up(OffBoard(), journal=journal)
+    referee.agree_draw(hands.t + 1)
+    assert journal.lines[-1][2:] == ("1/2-1/2", "agreed", None) and board.lit("draw") == set(OffBoard().occupied())
+
+
+# --- the journal and the flight recorder ------------------------------------------------------------
+def test_a_live_game_is_journaled_and_recorded_for_replay(tmp_path):
+    from controller.replay import replay
+    from controller.trace import read_trace
+
+    referee = new_referee(OffBoard(), tmp_path, settings=Settings())
+    referee.start(100.0)
+    hands = Hands(referee, [], t=100.0)
+    hands.place(*sorted(OffBoard().occupied())).settle()
+    (journal_path,) = tmp_path.glob("*-offboard.jsonl")
+    hands.move("C3", "D3").wait(1).move("C6", "C7").wait(1)
+    hands.lift("B2").place("B1").wait(1)  # one more red move
+    expected = ["game offboard", "board default", "C3-D3", "C6-C7", "B2-B1"]
+    assert export_lines(journal_path) == expected
+    assert read_journal(journal_path).header["settings"]["settle"] == 0.8
+    trace = read_trace(referee.journal.trace_path)
+    assert replay(trace).record == expected

@@ -1,0 +1,121 @@
+"""A game survives a power cut: the journal cut mid-line, the board guided back, play goes on."""
+
+import asyncio
+
+from controller.games import BigBalls
+from controller.journal import export_lines, read_journal, trace_path, unfinished_games
+from controller.live import new_referee, resume_referee, run
+from controller.replay import replay
+from controller.trace import read_trace
+from controller.view import Phase
+from hal.interfaces import Button, Frame, Press
+
+from physical import Hands
+
+START = sorted(BigBalls().occupied())
+
+
+def cut(path, keep_from_last_line: int) -> None:
+    """The power goes while the last line is being written: only its first bytes reach the disk."""
+    data = path.read_bytes()
+    last = data.rstrip(b"\n").rfind(b"\n") + 1
+    path.write_bytes(data[: last + keep_from_last_line])
+
+
+def test_a_game_resumed_after_a_power_cut(tmp_path):
+    referee = new_referee(BigBalls(), tmp_path)
+    referee.start(1000.0)
+    hands = Hands(referee, [], t=1000.0)
+    hands.place(*START).settle()
+    hands.move("a5", "a4").wait(1)
+    referee.press(hands.t, "die", 1)
+    hands.capture("e1", "e2").wait(1)  # White's stone 1 takes White's own 4
+    hands.move("b5", "b4").wait(1)  # Black's big ball: the line being written when the power goes
+    (path,) = unfinished_games(tmp_path)
+    assert [e["type"] for e in read_journal(path).entries][-1] == "move"
+    cut(path, keep_from_last_line=12)
+    cut(trace_path(path), keep_from_last_line=9)
+
+    # The power comes back; the clock starts again from zero.
+    assert unfinished_games(tmp_path) == [path]
+    contents = read_journal(path)
+    assert contents.warning and f"{path}:" in contents.warning  # the cut line is named, then left out
+    referee = resume_referee(path, t=5.0)
+    assert [str(m) for m in referee.game.move_stack] == ["BB a5-a4", "1 e1xe2"]  # BB b5-b4 was lost
+    referee.start(5.0)
+    hands.driver, hands.t = referee, 5.0
+    hands.lift("a4").place("a4").settle()  # the board still shows b5-b4: the lights say so
+    view = referee.view()
+    assert referee.phase is Phase.SETUP and view.fill == {"b5"} and view.empty == {"b4"}
+    hands.move("b4", "b5").settle()  # put back as the lights ask
+    assert referee.phase is Phase.PLAY and referee.game.turn == "black"
+    hands.move("b5", "b4").wait(1).move("c5", "c4").wait(1)
+
+    expected = ["game bigballs", "black a1=1 b1=2 c1=3 a2=4 b2=5 a3=6", "white e1=1 f1=2 g1=3 e2=4 f2=5 e3=6",
+                "first black", "BB a5-a4", "1 e1xe2", "BB b5-b4", "BB c5-c4"]
+    assert export_lines(path) == expected
+    assert replay(read_trace(trace_path(path))).record == expected  # the flight recorder kept it all
+
+
+def test_a_rolled_die_survives_the_power_cut(tmp_path):
+    referee = new_referee(BigBalls(), tmp_path)
+    referee.start(0.0)
+    hands = Hands(referee, [])
+    hands.place(*START).settle()
+    referee.press(hands.t + 0.5, "die", 6)
+    (path,) = unfinished_games(tmp_path)
+    referee = resume_referee(path, t=0.0)
+    referee.start(0.0)
+    hands.driver, hands.t = referee, 0.0
+    hands.lift("a1").place("a1").settle()
+    assert referee.phase is Phase.ROLLED and referee.roll == 6
+    hands.move("a3", "a4").settle()
+    assert export_lines(path)[-1] == "6 a3-a4"
+
+
+class Sensors:
+    """An async sensor stream fed by the test, as the hal's would be."""
+
+    cells = tuple(BigBalls().cells)
+
+    def __init__(self):
+        self.queue = asyncio.Queue()
+
+    async def frames(self):
+        while True:
+            yield await self.queue.get()
+
+
+class Buttons(Sensors):
+    async def presses(self):
+        while True:
+            yield await self.queue.get()
+
+
+def test_the_live_loop_referees_in_real_time(tmp_path):
+    async def play():
+        loop = asyncio.get_running_loop()
+        sensors, buttons, stop = Sensors(), Buttons(), asyncio.Event()
+        referee = new_referee(BigBalls(), tmp_path)
+        task = asyncio.create_task(run(referee, sensors, buttons, clock=loop.time, stop=stop))
+        board = set(START)
+        await sensors.queue.put(Frame(loop.time(), frozenset(board)))
+        await asyncio.sleep(0.1)
+        await buttons.queue.put(Press(loop.time(), Button.DIE))
+        await asyncio.sleep(0.7)
+        move = referee.game.stone_moves(referee.roll)[0]  # a stone moved for whatever the die showed
+        steps = [("lift", move.dst), ("lift", move.src), ("place", move.dst)] if move.capture else [
+            ("lift", move.src), ("place", move.dst)]
+        for change, cell in steps:
+            (board.discard if change == "lift" else board.add)(cell)
+            await sensors.queue.put(Frame(loop.time(), frozenset(board)))
+            await asyncio.sleep(0.15)
+        await asyncio.sleep(1.0)  # long enough for a settle time to pass on the loop's clock
+        stop.set()
+        await task
+        return referee, move
+
+    referee, move = asyncio.run(play())
+    assert referee.game.move_stack == [move]
+    (path,) = tmp_path.glob("*-bigballs.jsonl")
+    assert [e["type"] for e in read_journal(path).entries] == ["roll", "move"]
