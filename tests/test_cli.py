@@ -96,3 +96,27 @@ def test_the_installed_command_lists_its_subcommands():
         pytest.skip("reedboard is not installed next to this Python")
     result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0 and "perft" in result.stdout and "show" in result.stdout
+
+
+def test_export_prints_a_journaled_games_record(capsys, tmp_path):
+    from datetime import datetime
+
+    from controller.games import BigBalls
+    from controller.journal import Journal
+
+    game = BigBalls()
+    journal = Journal.create(tmp_path, game, {}, datetime(2026, 11, 29, 12, 0, 0))
+    journal.append_move(1.0, "BB a5-a4")
+    journal.append_roll(2.0, "white", 3)
+    journal.append_move(3.0, "3 g1xf1")
+    journal.close()
+    status, out, _ = run(capsys, "export", str(journal.path))
+    assert status == 0 and out.splitlines()[-2:] == ["BB a5-a4", "3 g1xf1"]
+
+    lines = journal.path.read_text().splitlines()
+    lines[2] = '{"type": "roll", "t": 2.0, "player": "black", "value": 3}'  # not Black's turn
+    journal.path.write_text("\n".join(lines) + "\n")
+    status, out, err = run(capsys, "export", str(journal.path))
+    assert status == 2 and out == "" and f"{journal.path}:3:" in err and len(err.strip().splitlines()) == 1
+    status, _, err = run(capsys, "export", str(tmp_path / "missing.jsonl"))
+    assert status == 2 and "missing.jsonl" in err
