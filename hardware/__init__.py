@@ -1,0 +1,1 @@
+"""Board definitions shipped with reedboard (the TOML files beside this one)."""
