@@ -77,6 +77,10 @@ class Cue(enum.Enum):
     GAME_OVER = "game-over"
 
 
+# A backend is usually one object that is all of these at once; its show() then takes a
+# LightFrame or a DieState and tells them apart by type.
+
+
 class Sensors(Protocol):
     cells: tuple[str, ...]
 

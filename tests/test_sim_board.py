@@ -1,0 +1,63 @@
+"""The simulated board and the trace source."""
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from controller.games import BigBalls
+from hal.board import load_board
+from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
+from hal.sim import SimBoard
+from hal.trace_source import TraceSource
+
+TRACES = Path(__file__).resolve().parent / "traces"
+
+
+def test_hands_lights_and_die_of_the_simulated_board():
+    sim = SimBoard(load_board(game="bigballs"), BigBalls().occupied())
+    assert sim.occupied == set(BigBalls().occupied())
+    sim.lift("a5")
+    sim.place("a4")
+    with pytest.raises(ValueError, match="nothing to lift"):
+        sim.lift("d4")
+    with pytest.raises(ValueError, match="no cell"):
+        sim.place("z9")
+    sim.show(LightFrame({"a4": Light("last")}, 3, "white"))
+    sim.show(DieState(DieFace.VALUE, 3))
+    sim.play(Cue.MOVE)
+    assert sim.lit("last") == {"a4"} and sim.die.value == 3 and sim.cues == [Cue.MOVE]
+    with pytest.raises(TypeError):
+        sim.show("green")
+
+
+def test_the_simulated_board_streams_frames_and_presses():
+    async def run():
+        sim = SimBoard(load_board(game="bigballs"), ["a1"])
+        frames, presses = sim.frames(), sim.presses()
+        first = await frames.__anext__()
+        sim.place("b1")
+        second = await asyncio.wait_for(frames.__anext__(), 1)
+        waiting = asyncio.ensure_future(presses.__anext__())
+        await asyncio.sleep(0)
+        sim.press("die", long=True)
+        press = await asyncio.wait_for(waiting, 1)
+        return first, second, press
+
+    first, second, press = asyncio.run(run())
+    assert first.occupied == {"a1"} and second.occupied == {"a1", "b1"} and second.t >= first.t
+    assert press.button is Button.DIE and press.long
+
+
+def test_a_trace_source_gives_the_recorded_frames_and_presses():
+    async def run():
+        source = TraceSource(str(TRACES / "bigballs-before-roll.jsonl"), speed=None)
+        presses = source.presses()
+        frames = [frame async for frame in source.frames()]
+        press = await asyncio.wait_for(presses.__anext__(), 1)
+        return source, frames, press
+
+    source, frames, press = asyncio.run(run())
+    assert source.cells == BigBalls().cells
+    assert frames[0].occupied == BigBalls().occupied() and len(frames) == 7
+    assert press.button is Button.DIE and press.t == 2.1
