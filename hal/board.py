@@ -13,7 +13,6 @@ from importlib import resources
 from pathlib import Path
 
 BACKENDS = ("gpio", "serial", "sim")
-GAMES_CELLS = {}  # filled lazily: game name -> its cells in board order
 
 
 class BoardError(ValueError):
@@ -52,11 +51,11 @@ class Board:
     source: str = "a board file"
 
     def cell_at(self, sensor: int) -> str | None:
-        return self._by_sensor.get(sensor)
-
-    @property
-    def _by_sensor(self) -> dict[int, str]:
-        return {address: cell for cell, address in self.sensor.items()}
+        """The cell wired to a sensor address, or None for an unused one."""
+        for cell, address in self.sensor.items():
+            if address == sensor:
+                return cell
+        return None
 
 
 def _cells_of(game: str) -> tuple[str, ...]:
@@ -184,7 +183,7 @@ def load_board(path: str | Path | None = None, game: str | None = None) -> Board
     if path is None:
         if game is None:
             raise BoardError("name a board file or a game")
-        name = f"{game}-board.toml"
+        name = f"boards/{game}.toml"
         try:
             text = resources.files("hardware").joinpath(name).read_text(encoding="utf-8")
         except (FileNotFoundError, ModuleNotFoundError):

@@ -10,7 +10,7 @@ from hal.board import BoardError, load_board, parse_board
 
 
 def default(game):
-    return tomllib.loads(resources.files("hardware").joinpath(f"{game}-board.toml").read_text())
+    return tomllib.loads(resources.files("hardware").joinpath(f"boards/{game}.toml").read_text())
 
 
 def test_default_boards_wire_every_cell_once():
@@ -58,4 +58,4 @@ def test_unreadable_board_files_are_named(tmp_path):
     with pytest.raises(BoardError, match="bad.toml: not valid TOML"):
         load_board(bad)
     with pytest.raises(BoardError, match="not a offboard one|a bigballs board"):
-        load_board(resources.files("hardware").joinpath("bigballs-board.toml"), game="offboard")
+        load_board(resources.files("hardware").joinpath("boards/bigballs.toml"), game="offboard")
