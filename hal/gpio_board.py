@@ -1,0 +1,367 @@
+"""The gpio backend: a board wired straight to a Raspberry Pi, through gpiozero.
+
+One object is all five interfaces (like the simulated board): Sensors (`cells`, `frames()`),
+Lights and DieDisplay (`show(LightFrame | DieState)`), Buttons (`presses()`) and Buzzer
+(`play(cue)`).
+
+- Sensors: the reed-switch matrix of hal.matrix, on the Pi's pins or on MCP23017 expanders
+  (`[gpio] expander` in the board file). `frames()` scans every `scan_interval` seconds
+  (250 full scans a second by default), debounces each switch over `debounce` scans and
+  yields a Frame at the start and whenever the debounced occupancy changes. On a board
+  without diodes, cells that may be ghosts are logged and kept in `ghosts`.
+- Lights: the WS2812 chain through rpi_ws281x (the Pi extra), imported when show() first
+  needs it; tests pass `strip=` (anything with setPixelColor(index, 0xRRGGBB) and show()).
+  Colours come from hal.leds.chain, dimmed by hal.leds.capped to the board's budget_ma;
+  blinking LEDs blink at `blink_hz` (2 Hz: a quarter second on, a quarter off) while an
+  asyncio loop runs (or whenever `refresh()` is called). The dimming is worked out for the
+  "on" half, so steady LEDs keep one brightness through a blink.
+- DieDisplay: the die's pips are LEDs of the chain, shown from LightFrame.die_pips; a
+  DieState is only remembered (`die`).
+- Buttons: gpiozero Buttons (pulled up, to ground) with `bounce_time`; a press shorter
+  than `long_press` seconds (hold_time, 1 s) gives Press(long=False) when released, a longer
+  one gives Press(long=True) as soon as it has been held that long.
+- Buzzer: a gpiozero TonalBuzzer when the pin can do PWM (tunes), else a plain Buzzer (the
+  same rhythm, one pitch); each cue is a short pattern played in a background thread, a new
+  cue cutting off the one before.
+
+Pins are BCM numbers from the board file; `pin_factory` is handed to every gpiozero device
+(None: gpiozero's default, lgpio on a Pi; tests pass a MockFactory).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import logging
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+
+from .board import Board
+from .interfaces import Button, Cue, DieState, Frame, LightFrame, Press
+from .leds import RGB, capped, chain
+from .matrix import GpioMatrix, MatrixScanner, Mcp23017Matrix
+
+log = logging.getLogger(__name__)
+
+__all__ = ["CUE_PATTERNS", "GpioBoard"]
+
+# A cue: (note or None for a rest, seconds), played in order. Notes lie within the
+# TonalBuzzer's range here (A2-A6: mid A4, two octaves).
+CUE_PATTERNS: dict[Cue, tuple[tuple[str | None, float], ...]] = {
+    Cue.MOVE: (("A5", 0.05),),
+    Cue.ILLEGAL: (("B3", 0.15), (None, 0.05), ("B3", 0.15)),
+    Cue.CHOOSE: (("E5", 0.06), (None, 0.04), ("A5", 0.06)),
+    Cue.TAKEBACK: (("A5", 0.06), ("E5", 0.08)),
+    Cue.ROLL: (("C5", 0.03), (None, 0.03), ("E5", 0.03), (None, 0.03), ("G5", 0.03)),
+    Cue.REFUSED: (("B3", 0.12),),
+    Cue.READY: (("C5", 0.08), ("E5", 0.08), ("G5", 0.12)),
+    Cue.GAME_OVER: (("G5", 0.15), ("E5", 0.15), ("C5", 0.3)),
+}
+
+_WS281X_CHANNEL_1 = (13, 19, 41, 45, 53)  # PWM1 pins; the others (12, 18, 10, 21) use channel 0
+
+
+class GpioBoard:
+    def __init__(self, board: Board, *, pin_factory=None, clock: Callable[[], float] = time.monotonic,
+                 scan_interval: float = 0.004, debounce: int = 3, strip=None, bus=None,
+                 settle: float = 0.0, blink_hz: float = 2.0, bounce_time: float | None = 0.02,
+                 long_press: float = 1.0) -> None:
+        self.board = board
+        self.cells = board.cells
+        self.clock = clock
+        self.scan_interval = scan_interval
+        self.blink_hz = blink_hz
+        self.pin_factory = pin_factory
+        self.occupied: frozenset[str] = frozenset()
+        self.ghosts: frozenset[str] = frozenset()  # cells that may be phantoms (no diodes)
+        self.lights = LightFrame()
+        self.die = DieState()
+        self.cues: list[Cue] = []
+        self.pixels: list[RGB] | None = None  # what the chain shows now
+        self._by_sensor = {address: cell for cell, address in board.sensor.items()}
+        self._strip = strip
+        self._phases: tuple[list[RGB], list[RGB]] = ([(0, 0, 0)] * board.led_count,) * 2
+        self._blinking = False
+        self._blink_task: asyncio.Task | None = None
+        self._own_bus = None
+        self._devices: list = []
+        self._buttons: dict[Button, object] = {}
+        self._held: set[Button] = set()
+        self._presses: collections.deque[Press] = collections.deque(maxlen=64)
+        self._press_loop: asyncio.AbstractEventLoop | None = None
+        self._press_event: asyncio.Event | None = None
+        self._buzzer = None
+        self.tonal = False
+        self._player: threading.Thread | None = None
+        self._player_stop = threading.Event()
+        try:
+            self.scanner = MatrixScanner(self._matrix_source(bus, settle), diodes=board.diodes,
+                                         debounce=debounce)
+            self._make_buttons(bounce_time, long_press)
+            self._make_buzzer()
+        except Exception:
+            self.close()
+            raise
+
+    # --- construction ------------------------------------------------------------------------
+    def _matrix_source(self, bus, settle: float):
+        gpio, board = self.board.gpio, self.board
+        if gpio.expander is not None:
+            number, addresses = gpio.expander
+            if bus is None:
+                import smbus2  # the I2C bus of the Pi; tests pass a fake bus
+
+                bus = self._own_bus = smbus2.SMBus(number)
+            return Mcp23017Matrix(bus, addresses, board.rows, board.columns, open_drain=not board.diodes)
+        if not gpio.rows or not gpio.columns:
+            raise ValueError(f"{board.source}: [gpio] names no row and column pins (nor an expander)")
+        return GpioMatrix(gpio.rows, gpio.columns, pin_factory=self.pin_factory,
+                          open_drain=not board.diodes, settle=settle)
+
+    def _make_buttons(self, bounce_time: float | None, long_press: float) -> None:
+        from gpiozero import Button as GpioButton
+
+        for kind, pin in ((Button.DIE, self.board.gpio.die_button), (Button.OK, self.board.gpio.ok_button)):
+            if pin is None:
+                continue
+            device = GpioButton(pin, pull_up=True, bounce_time=bounce_time, hold_time=long_press,
+                                pin_factory=self.pin_factory)
+            self._devices.append(device)
+            device.when_pressed = lambda kind=kind: self._held.discard(kind)
+            device.when_held = lambda kind=kind: self._on_held(kind)
+            device.when_released = lambda kind=kind: self._on_released(kind)
+            self._buttons[kind] = device
+
+    def _make_buzzer(self) -> None:
+        from gpiozero import Buzzer, TonalBuzzer
+        from gpiozero.exc import PinPWMError
+        from gpiozero.tones import Tone
+
+        pin = self.board.gpio.buzzer
+        if pin is None:
+            return
+        try:
+            self._buzzer = TonalBuzzer(pin, mid_tone=Tone("A4"), octaves=2, pin_factory=self.pin_factory)
+            self.tonal = True
+        except PinPWMError:  # this pin (or pin factory) cannot do PWM: beeps of one pitch
+            self._buzzer = Buzzer(pin, pin_factory=self.pin_factory)
+        self._devices.append(self._buzzer)
+
+    # --- Sensors ---------------------------------------------------------------------------------
+    async def frames(self) -> AsyncIterator[Frame]:
+        """Scan for ever; a Frame at the start (once the first `debounce` scans agree) and at
+        every change of the debounced occupancy. One consumer at a time."""
+        loop = asyncio.get_running_loop()
+        scanner = self.scanner
+        interval = self.scan_interval
+        # An I2C scan waits on the bus for milliseconds (the GIL released): off the loop's
+        # thread. A scan of the Pi's own pins is Python work, cheaper where it is.
+        threaded = isinstance(scanner.source, Mcp23017Matrix)
+        last: frozenset[str] | None = None
+        scans = 0
+        failures = 0
+        due = loop.time()
+        while True:
+            try:
+                closed = await asyncio.to_thread(scanner.scan) if threaded else scanner.scan()
+            except OSError as error:  # an I2C hiccup (a loose cable): report it, keep trying
+                failures += 1
+                if failures == 1 or failures % 100 == 0:
+                    log.warning("the sensor matrix cannot be read (%s); retrying (%d failed scans)",
+                                error, failures)
+                await asyncio.sleep(max(interval, 0.05))
+                due = loop.time()
+                continue
+            if failures:
+                log.warning("the sensor matrix reads again after %d failed scans", failures)
+                failures = 0
+            scans += 1
+            if scans >= scanner.debounce:
+                cells = frozenset(c for i in closed if (c := self._by_sensor.get(i)) is not None)
+                if cells != last:
+                    last = self.occupied = cells
+                    self._note_ghosts()
+                    yield Frame(self.clock(), cells)
+            due += interval
+            now = loop.time()
+            if due < now - 10 * interval:  # far behind (a slow bus, a busy loop): start afresh
+                due = now
+            await asyncio.sleep(max(0.0, due - now))
+
+    def _note_ghosts(self) -> None:
+        ghosts = frozenset(c for i in self.scanner.ghosts if (c := self._by_sensor.get(i)) is not None)
+        if ghosts != self.ghosts and ghosts:
+            log.warning("possible ghost readings on %s: this matrix has no diodes, and closed"
+                        " switches on the corners of a rectangle make a missing one read closed",
+                        ", ".join(sorted(ghosts)))
+        self.ghosts = ghosts
+
+    # --- Lights and DieDisplay -------------------------------------------------------------------
+    def show(self, what: LightFrame | DieState) -> None:
+        if isinstance(what, DieState):
+            self.die = what  # the pips themselves come with the light frame
+            return
+        if not isinstance(what, LightFrame):
+            raise TypeError(f"a board shows a LightFrame or a DieState, not {type(what).__name__}")
+        self.lights = what
+        colours, blinking = chain(what, self.board, blink_on=True)
+        on = capped(colours, self.board.budget_ma)
+        off = [(0, 0, 0) if blinks else colour for colour, blinks in zip(on, blinking)]
+        self._phases = (on, off)
+        self._blinking = any(blinking)
+        self.refresh()
+        if self._blinking and self._blink_task is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # no loop: blinking follows refresh() calls
+            self._blink_task = loop.create_task(self._blink())
+
+    def blink_on(self) -> bool:
+        """Whether blinking LEDs are in their lit half now."""
+        return int(self.clock() * 2 * self.blink_hz) % 2 == 0
+
+    def refresh(self) -> None:
+        """Put the current blink phase on the chain (only the LEDs that change)."""
+        colours = self._phases[0] if not self._blinking or self.blink_on() else self._phases[1]
+        if colours == self.pixels:
+            return
+        strip = self._get_strip()
+        for index, colour in enumerate(colours):
+            if self.pixels is None or self.pixels[index] != colour:
+                r, g, b = colour
+                strip.setPixelColor(index, (r << 16) | (g << 8) | b)  # rpi_ws281x.Color(r, g, b)
+        strip.show()
+        self.pixels = list(colours)
+
+    async def _blink(self) -> None:
+        half = 1.0 / (2 * self.blink_hz)
+        try:
+            while self._blinking:
+                await asyncio.sleep(half - (self.clock() % half) + 0.001)
+                self.refresh()
+        finally:
+            self._blink_task = None
+
+    def _get_strip(self):
+        if self._strip is None:
+            try:
+                from rpi_ws281x import PixelStrip  # the Pi extra: only a Pi has the hardware
+            except ImportError as error:
+                raise RuntimeError("the WS2812 chain needs rpi_ws281x (pip install 'reedboard[pi]'),"
+                                   " or pass strip=") from error
+            pin = self.board.gpio.leds
+            strip = PixelStrip(self.board.led_count, pin, 800_000, 10, False, 255,
+                               1 if pin in _WS281X_CHANNEL_1 else 0)
+            strip.begin()
+            self._strip = strip
+        return self._strip
+
+    # --- Buttons ---------------------------------------------------------------------------------
+    def _on_held(self, kind: Button) -> None:
+        self._held.add(kind)
+        self._emit(Press(self.clock(), kind, True))
+
+    def _on_released(self, kind: Button) -> None:
+        if kind in self._held:
+            self._held.discard(kind)  # its long press was given when it had been held long enough
+        else:
+            self._emit(Press(self.clock(), kind, False))
+
+    def _emit(self, press: Press) -> None:
+        """From any thread (gpiozero calls back from its own threads)."""
+        self._presses.append(press)
+        loop, event = self._press_loop, self._press_event
+        if loop is not None and event is not None:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # the loop has closed
+                pass
+
+    async def presses(self) -> AsyncIterator[Press]:
+        self._press_loop = asyncio.get_running_loop()
+        self._press_event = event = asyncio.Event()
+        try:
+            while True:
+                while self._presses:
+                    yield self._presses.popleft()
+                event.clear()
+                if not self._presses:
+                    await event.wait()
+        finally:
+            self._press_loop = self._press_event = None
+
+    # --- Buzzer ----------------------------------------------------------------------------------
+    def play(self, cue: Cue) -> None:
+        self.cues.append(cue)
+        if self._buzzer is None:
+            return
+        self._stop_player()
+        self._player_stop = stop = threading.Event()
+        self._player = threading.Thread(target=self._play_pattern, args=(CUE_PATTERNS[cue], stop),
+                                        name=f"buzzer {cue.value}", daemon=True)
+        self._player.start()
+
+    def _play_pattern(self, pattern, stop: threading.Event) -> None:
+        buzzer = self._buzzer
+        try:
+            for note, seconds in pattern:
+                if note is None:
+                    self._silence(buzzer)
+                elif self.tonal:
+                    buzzer.play(note)
+                else:
+                    buzzer.on()
+                if stop.wait(seconds):
+                    break
+        finally:
+            try:
+                self._silence(buzzer)
+            except Exception:  # closed under us
+                pass
+
+    def _silence(self, buzzer) -> None:
+        if self.tonal:
+            buzzer.stop()
+        else:
+            buzzer.off()
+
+    def _stop_player(self) -> None:
+        if self._player is not None:
+            self._player_stop.set()
+            self._player.join(timeout=1.0)
+            self._player = None
+
+    def wait_quiet(self, timeout: float = 2.0) -> None:
+        """Wait until the cue being played has finished."""
+        if self._player is not None:
+            self._player.join(timeout)
+
+    # --- life ------------------------------------------------------------------------------------
+    def close(self) -> None:
+        self._blinking = False
+        if self._blink_task is not None:
+            self._blink_task.cancel()
+        self._stop_player()
+        if self._strip is not None and self.pixels is not None:
+            try:
+                self._phases = ([(0, 0, 0)] * self.board.led_count,) * 2
+                self.refresh()
+            except Exception:  # pragma: no cover - the strip went away
+                pass
+        for device in self._devices:
+            device.close()
+        self._devices.clear()
+        scanner = getattr(self, "scanner", None)
+        if scanner is not None:
+            scanner.close()
+        if self._own_bus is not None:
+            self._own_bus.close()
+            self._own_bus = None
+
+    def __enter__(self) -> GpioBoard:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,933 @@
+"""The gpio backend on gpiozero's mock pins: the real scanning code against a simulated matrix.
+
+The simulated matrix is a small circuit model (Circuit): rows, columns and the reed switches
+that magnets have closed, with or without a diode in series with each switch. Given how each
+row is driven (low, high, or released), it works out which columns are pulled low: a column
+is low when a path of closed switches leads from it to a row driven low, through released
+rows and other columns on the way. A diode lets current through a switch only from the
+column into the row, so with diodes the path is one switch long; without them current can
+run backwards through a switch (row into column), which is what makes ghosts.
+
+Two adapters put the circuit under the real code:
+- MatrixPins: MockPin subclasses. Whenever a row pin's level or direction changes (the
+  scanner driving its DigitalOutputDevice), the circuit is re-evaluated and every column
+  MockPin is driven low (drive_low) or left to its pull-up (drive_high), as real wires would.
+- FakeMcpBus: two (or more) MCP23017s behind an smbus2-like bus: registers are kept; reading
+  GPIOB evaluates the circuit from the IODIRA/OLATA settings, the pull-ups (GPPUB) and IPOLB.
+
+Every test passes its own MockFactory (pin_factory=...): nothing relies on an environment
+default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import sys
+import time
+from collections import deque
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from controller.games import GAMES
+from controller.signals import PALETTE
+from hal.board import Board, GpioPins, load_board
+from hal.gpio_board import CUE_PATTERNS, GpioBoard
+from hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
+from hal.leds import PIP_COLOUR, PIPS, current_ma
+from hal.matrix import (GPIOB, GPPUB, IODIRA, IPOLB, OLATA, GpioMatrix, MatrixScanner,
+                        Mcp23017Matrix, possible_ghosts)
+
+# --------------------------------------------------------------------------------------------
+# The simulated matrix
+# --------------------------------------------------------------------------------------------
+
+
+class Circuit:
+    """Reed switches in a matrix; rows driven "low", "high" or "float" (released)."""
+
+    def __init__(self, rows: int, columns: int, diodes: bool = True) -> None:
+        self.rows, self.columns, self.diodes = rows, columns, diodes
+        self.closed: set[tuple[int, int]] = set()
+        self.shorts = 0  # evaluations in which a row driven high met a row driven low
+
+    def _neighbours(self, node):
+        kind, i = node
+        if kind == "c":  # column -> row: the way current flows (through the diode)
+            return [("r", r) for r in range(self.rows) if (r, i) in self.closed]
+        if self.diodes:  # row -> column would be backwards through a diode: blocked
+            return []
+        return [("c", c) for c in range(self.columns) if (i, c) in self.closed]
+
+    def path(self, column: int, drive) -> list | None:
+        """The path of current from `column` (its pull-up) to a row driven low, or None."""
+        start = ("c", column)
+        came = {start: None}
+        queue = deque([start])
+        while queue:
+            node = queue.popleft()
+            for nxt in self._neighbours(node):
+                if nxt in came:
+                    continue
+                came[nxt] = node
+                if nxt[0] == "r" and drive[nxt[1]] == "high":
+                    continue  # a strongly driven high row: no path through it
+                if nxt[0] == "r" and drive[nxt[1]] == "low":
+                    path = [nxt]
+                    while came[path[-1]] is not None:
+                        path.append(came[path[-1]])
+                    return path[::-1]
+                queue.append(nxt)
+        return None
+
+    def levels(self, drive) -> list[bool]:
+        """Each column's level: False (low) when a path leads to a row driven low."""
+        for r, state in enumerate(drive):
+            if state == "high" and not self.diodes:
+                # A high row joined to a low row through closed switches: two outputs shorted.
+                seen, queue = {("r", r)}, deque([("r", r)])
+                while queue:
+                    node = queue.popleft()
+                    for nxt in self._neighbours(node):
+                        if nxt not in seen:
+                            seen.add(nxt)
+                            queue.append(nxt)
+                if any(drive[i] == "low" for kind, i in seen if kind == "r"):
+                    self.shorts += 1
+                    break
+        return [self.path(c, drive) is None for c in range(self.columns)]
+
+    def place(self, index: int) -> None:
+        self.closed.add(divmod(index, self.columns))
+
+    def lift(self, index: int) -> None:
+        self.closed.discard(divmod(index, self.columns))
+
+
+class RowPin(MockPin):
+    """A row's pin: every change of level or direction re-settles the matrix."""
+
+    def __init__(self, factory, info, matrix=None):
+        self.matrix = None
+        super().__init__(factory, info)
+        self.matrix = matrix
+
+    def _set_function(self, value):
+        super()._set_function(value)
+        if self.matrix is not None:
+            self.matrix.settle()
+
+    def _change_state(self, value):
+        changed = super()._change_state(value)
+        if changed and self.matrix is not None:
+            self.matrix.settle()
+        return changed
+
+
+class ColumnPin(MockPin):
+    """A column's pin: setting its pull re-settles the matrix (the pull-up drives it high)."""
+
+    def __init__(self, factory, info, matrix=None):
+        self.matrix = None
+        super().__init__(factory, info)
+        self.matrix = matrix
+
+    def _set_pull(self, value):
+        super()._set_pull(value)
+        if self.matrix is not None:
+            self.matrix.settle()
+
+
+class MatrixPins:
+    """A Circuit wired to mock pins: column pins follow the driven row and the magnets."""
+
+    def __init__(self, factory: MockFactory, row_pins, column_pins, circuit: Circuit) -> None:
+        self.circuit = circuit
+        self.rows = [factory.pin(p, pin_class=RowPin, matrix=self) for p in row_pins]
+        self.columns = [factory.pin(p, pin_class=ColumnPin, matrix=self) for p in column_pins]
+        self.settles = 0
+
+    def drive(self) -> list[str]:
+        return ["float" if pin.function == "input" else "high" if pin.state else "low" for pin in self.rows]
+
+    def settle(self) -> None:
+        self.settles += 1
+        for pin, high in zip(self.columns, self.circuit.levels(self.drive())):
+            if pin.function != "input":
+                continue
+            if not high or pin.pull != "up":  # pulled low, or floating: reads low (a fault)
+                pin.drive_low()
+            else:
+                pin.drive_high()
+
+    def place(self, *indices: int) -> None:
+        for index in indices:
+            self.circuit.place(index)
+        self.settle()
+
+    def lift(self, *indices: int) -> None:
+        for index in indices:
+            self.circuit.lift(index)
+        self.settle()
+
+
+class FakeMcpBus:
+    """MCP23017s on an I2C bus (smbus2's read_byte_data/write_byte_data), wired to a Circuit:
+    rows on the GPA pins, columns on the GPB pins, chips in address order."""
+
+    def __init__(self, addresses, circuit: Circuit) -> None:
+        self.addresses = list(addresses)
+        self.circuit = circuit
+        self.registers = {}
+        for address in self.addresses:
+            regs = bytearray(0x16)
+            regs[0x00] = regs[0x01] = 0xFF  # IODIRA/B: inputs at power-on
+            self.registers[address] = regs
+        self.transactions = 0
+        self.closed = False
+
+    def _chip(self, address):
+        if address not in self.registers:
+            raise OSError(121, "Remote I/O error")  # nobody answers at this address
+        return self.registers[address]
+
+    def write_byte_data(self, address, register, value):
+        self.transactions += 1
+        regs = self._chip(address)
+        if register in (0x12, 0x13):  # writing GPIO writes the output latch
+            register += 2
+        regs[register] = value & 0xFF
+
+    def drive(self) -> list[str]:
+        drive = []
+        for r in range(self.circuit.rows):
+            regs = self.registers[self.addresses[r // 8]]
+            bit = 1 << (r % 8)
+            if regs[IODIRA] & bit:
+                drive.append("float")
+            else:
+                drive.append("high" if regs[OLATA] & bit else "low")
+        return drive
+
+    def read_byte_data(self, address, register):
+        self.transactions += 1
+        regs = self._chip(address)
+        if register != GPIOB:
+            return regs[register]
+        chip = self.addresses.index(address)
+        levels = self.circuit.levels(self.drive())
+        value = 0
+        for bit in range(8):
+            column = 8 * chip + bit
+            pulled_up = regs[GPPUB] >> bit & 1
+            high = pulled_up and (column >= self.circuit.columns or levels[column])
+            value |= int(bool(high)) << bit
+        return value ^ regs[IPOLB]
+
+    def close(self):
+        self.closed = True
+
+
+class FakeStrip:
+    """rpi_ws281x's PixelStrip, as far as the board uses it."""
+
+    def __init__(self, count: int) -> None:
+        self.pixels = [0] * count
+        self.shows = 0
+        self.writes = 0
+
+    def setPixelColor(self, index, colour):  # noqa: N802 - rpi_ws281x's name
+        self.pixels[index] = colour
+        self.writes += 1
+
+    def show(self):
+        self.shows += 1
+
+    def rgb(self, index):
+        colour = self.pixels[index]
+        return (colour >> 16 & 255, colour >> 8 & 255, colour & 255)
+
+
+class FakeClock:
+    def __init__(self, t: float = 100.0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+# --------------------------------------------------------------------------------------------
+# Boards
+# --------------------------------------------------------------------------------------------
+
+BIGBALLS = load_board(game="bigballs")
+OFFBOARD = load_board(game="offboard")
+# Free BCM pins of a mock Pi 3 for an all-GPIO offboard matrix (no 2/3: fixed pull-ups;
+# 12 buzzer, 18 LEDs, 24 ok button).
+SPARE_PINS = [4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 25, 26, 27]
+
+
+def start_position(board: Board) -> frozenset[str]:
+    return frozenset(GAMES[board.game]().occupied())
+
+
+def on_pins(board: Board) -> Board:
+    """The board with its matrix wired straight to the Pi's pins."""
+    if board.gpio.rows:
+        return board
+    pins = [p for p in SPARE_PINS if p not in (board.gpio.die_button, board.gpio.ok_button)]
+    rows, columns = pins[:board.rows], pins[board.rows:board.rows + board.columns]
+    return dataclasses.replace(board, gpio=dataclasses.replace(board.gpio, rows=tuple(rows),
+                                                               columns=tuple(columns), expander=None))
+
+
+def on_expander(board: Board) -> Board:
+    """The board with its matrix on two MCP23017 (as the offboard default)."""
+    return dataclasses.replace(board, gpio=dataclasses.replace(board.gpio, rows=(), columns=(),
+                                                               expander=(1, (0x20, 0x21))))
+
+
+def rig(board: Board, **kwargs):
+    """A GpioBoard on mock pins with the simulated matrix behind it: (board, matrix)."""
+    factory = MockFactory()
+    circuit = Circuit(board.rows, board.columns, board.diodes)
+    if board.gpio.expander is not None:
+        matrix = FakeMcpBus(board.gpio.expander[1], circuit)
+        kwargs.setdefault("bus", matrix)
+    else:
+        matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, circuit)
+    kwargs.setdefault("strip", FakeStrip(board.led_count))
+    return GpioBoard(board, pin_factory=factory, **kwargs), matrix
+
+
+def place(matrix, board: Board, cells) -> None:
+    for cell in cells:
+        matrix.circuit.place(board.sensor[cell])
+    if isinstance(matrix, MatrixPins):
+        matrix.settle()
+
+
+def lift(matrix, board: Board, cells) -> None:
+    for cell in cells:
+        matrix.circuit.lift(board.sensor[cell])
+    if isinstance(matrix, MatrixPins):
+        matrix.settle()
+
+
+def cells_of(board: Board, indices) -> frozenset[str]:
+    return frozenset(board.cell_at(i) for i in indices)
+
+
+def first_frames(gpio: GpioBoard, count: int = 1, between=None, timeout: float = 2.0) -> list[Frame]:
+    """The first `count` frames of gpio.frames(); `between(frames)` runs after each one."""
+
+    async def main():
+        frames = []
+        stream = gpio.frames()
+        try:
+            async for frame in stream:
+                frames.append(frame)
+                if len(frames) == count:
+                    break
+                if between is not None:
+                    between(frames)
+        finally:
+            await stream.aclose()
+        return frames
+
+    return asyncio.run(asyncio.wait_for(main(), timeout))
+
+
+@pytest.fixture
+def closing():
+    boards = []
+    yield boards.append
+    for board in boards:
+        board.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The scan itself
+# --------------------------------------------------------------------------------------------
+
+
+def test_every_single_magnet_reads_at_its_own_sensor(closing):
+    board = BIGBALLS
+    gpio, matrix = rig(board)
+    closing(gpio)
+    scanner = gpio.scanner
+    assert scanner.read_raw() == frozenset()
+    for cell in board.cells:
+        place(matrix, board, [cell])
+        assert scanner.read_raw() == {board.sensor[cell]}, cell
+        lift(matrix, board, [cell])
+    assert scanner.read_raw() == frozenset()
+
+
+def test_rows_are_active_low_and_columns_pulled_up():
+    factory = MockFactory()
+    matrix = GpioMatrix([5, 6], [17, 27], pin_factory=factory)
+    try:
+        rows = [factory.pin(5), factory.pin(6)]
+        assert all(p.function == "output" and p.state for p in rows)  # idle rows driven high
+        assert all(factory.pin(p).pull == "up" for p in (17, 27))
+        rows[0].clear_states()
+        matrix.read()
+        rows[0].assert_states([True, False, True])  # selected (low), then idle again
+    finally:
+        matrix.close()
+
+
+@pytest.mark.parametrize("board", [BIGBALLS, on_pins(OFFBOARD)], ids=["bigballs", "offboard"])
+def test_start_position_on_pins(board, closing):
+    gpio, matrix = rig(board)
+    closing(gpio)
+    place(matrix, board, start_position(board))
+    (frame,) = first_frames(gpio)
+    assert frame.occupied == start_position(board)
+    assert gpio.scanner.last_operations == board.rows * (board.columns + 2)
+
+
+@pytest.mark.parametrize("board", [OFFBOARD, on_expander(BIGBALLS)], ids=["offboard", "bigballs"])
+def test_start_position_on_mcp23017_expanders(board, closing):
+    gpio, bus = rig(board)
+    closing(gpio)
+    place(bus, board, start_position(board))
+    (frame,) = first_frames(gpio)
+    assert frame.occupied == start_position(board)
+    # Rows and columns set up: row pins of chip 0 outputs, column pull-ups on.
+    assert bus.registers[0x20][GPPUB] == (1 << min(8, board.columns)) - 1
+    assert bus.registers[0x21][GPPUB] == (1 << max(0, board.columns - 8)) - 1
+    assert bus.drive() == ["high"] * board.rows  # after a scan every row is idle again
+    # Per row one write and one read per chip with columns, and a last release.
+    chips = (board.columns + 7) // 8
+    assert gpio.scanner.last_operations == board.rows * (1 + chips) + 1
+
+
+def test_expander_scan_counts_bus_transactions():
+    circuit = Circuit(8, 10)
+    bus = FakeMcpBus([0x20, 0x21], circuit)
+    source = Mcp23017Matrix(bus, [0x20, 0x21], 8, 10)
+    before = bus.transactions
+    source.read()
+    assert bus.transactions - before == source.operations == 8 * 3 + 1
+
+
+def test_expander_at_a_missing_address_is_an_error():
+    bus = FakeMcpBus([0x20], Circuit(4, 7))
+    with pytest.raises(OSError):
+        Mcp23017Matrix(bus, [0x27], 4, 7)
+    with pytest.raises(ValueError, match="take up to 8 rows"):
+        Mcp23017Matrix(bus, [0x20], 8, 10)
+
+
+def test_rows_spanning_two_expanders():
+    circuit = Circuit(12, 3)
+    bus = FakeMcpBus([0x20, 0x21], circuit)
+    scanner = MatrixScanner(Mcp23017Matrix(bus, [0x20, 0x21], 12, 3), debounce=1)
+    for index in (0, 7 * 3 + 2, 8 * 3 + 1, 11 * 3 + 2):
+        circuit.place(index)
+    assert scanner.read_raw() == {0, 23, 25, 35}
+    assert bus.drive() == ["high"] * 12
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.sampled_from(BIGBALLS.cells)))
+def test_with_diodes_the_scan_reads_exactly_the_magnets(cells):
+    board = BIGBALLS
+    factory = MockFactory()
+    circuit = Circuit(board.rows, board.columns, diodes=True)
+    pins = MatrixPins(factory, board.gpio.rows, board.gpio.columns, circuit)
+    scanner = MatrixScanner(GpioMatrix(board.gpio.rows, board.gpio.columns, pin_factory=factory), debounce=1)
+    try:
+        pins.place(*(board.sensor[c] for c in cells))
+        assert cells_of(board, scanner.read_raw()) == cells
+        assert circuit.shorts == 0
+    finally:
+        scanner.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Debounce
+# --------------------------------------------------------------------------------------------
+
+
+def test_a_switch_bouncing_for_one_scan_is_not_reported(closing):
+    board = BIGBALLS
+    gpio, matrix = rig(board, debounce=3)
+    closing(gpio)
+    scanner = gpio.scanner
+    a1, b2 = board.sensor["a1"], board.sensor["b2"]
+    place(matrix, board, ["a1"])
+    assert [scanner.scan() for _ in range(3)] == [set(), set(), {a1}]  # three agreeing scans
+    # b2 closes for one scan only (a passing magnet, a bounce): never reported.
+    place(matrix, board, ["b2"])
+    assert scanner.scan() == {a1}
+    lift(matrix, board, ["b2"])
+    assert [scanner.scan() for _ in range(5)] == [{a1}] * 5
+    # a1 opens for one scan (a bounce while the piece settles): still there.
+    lift(matrix, board, ["a1"])
+    assert scanner.scan() == {a1}
+    place(matrix, board, ["a1"])
+    assert [scanner.scan() for _ in range(5)] == [{a1}] * 5
+    # Chatter: closed, open, closed, closed, closed: the count starts again after each flip.
+    seen = []
+    for closed in (True, False, True, True, True):
+        (place if closed else lift)(matrix, board, ["b2"])
+        seen.append(b2 in scanner.scan())
+    assert seen == [False, False, False, False, True]
+
+
+def test_debounce_one_reports_at_once(closing):
+    gpio, matrix = rig(BIGBALLS, debounce=1)
+    closing(gpio)
+    place(matrix, BIGBALLS, ["c1"])
+    assert gpio.scanner.scan() == {BIGBALLS.sensor["c1"]}
+    with pytest.raises(ValueError):
+        MatrixScanner(gpio.scanner.source, debounce=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Ghosts
+# --------------------------------------------------------------------------------------------
+
+NO_DIODES = dataclasses.replace(BIGBALLS, diodes=False)
+
+
+def test_without_diodes_three_corners_make_a_phantom_fourth(closing):
+    board = NO_DIODES
+    gpio, matrix = rig(board, debounce=1)
+    closing(gpio)
+    # a1 (row 0, column 0), b1 (0, 1) and a2 (row 1, column 0): the fourth corner is b2 (1, 1).
+    assert [divmod(board.sensor[c], board.columns) for c in ("a1", "b1", "a2", "b2")] == \
+        [(0, 0), (0, 1), (1, 0), (1, 1)]
+    place(matrix, board, ["a1", "b1", "a2"])
+    assert cells_of(board, gpio.scanner.read_raw()) == {"a1", "b1", "a2", "b2"}
+    # The physics: with row 1 selected, column 1's current goes down b1 into row 0 (released),
+    # up a1 backwards (row 0 into column 0) and down a2 into row 1.
+    drive = ["float", "low", "float", "float"]
+    path = matrix.circuit.path(1, drive)
+    assert path == [("c", 1), ("r", 0), ("c", 0), ("r", 1)]
+    assert ("r", 0) in path and path.index(("c", 0)) == path.index(("r", 0)) + 1  # backwards
+    assert matrix.circuit.shorts == 0  # idle rows are released, never driven high
+
+
+def test_the_scanner_flags_every_corner_of_a_ghost_rectangle(closing, caplog):
+    board = NO_DIODES
+    gpio, matrix = rig(board)
+    closing(gpio)
+    place(matrix, board, ["a1", "b1", "a2", "e3"])
+    with caplog.at_level(logging.WARNING, logger="hal.gpio_board"):
+        (frame,) = first_frames(gpio)
+    assert frame.occupied == {"a1", "b1", "a2", "b2", "e3"}  # what the sensors read ...
+    assert gpio.ghosts == {"a1", "b1", "a2", "b2"}  # ... and which of it cannot be trusted
+    assert "possible ghost" in caplog.text and "b2" in caplog.text
+
+
+def test_with_diodes_the_same_magnets_read_as_placed(closing):
+    gpio, matrix = rig(BIGBALLS, debounce=1)
+    closing(gpio)
+    place(matrix, BIGBALLS, ["a1", "b1", "a2"])
+    assert cells_of(BIGBALLS, gpio.scanner.scan()) == {"a1", "b1", "a2"}
+    assert gpio.scanner.ghosts == frozenset()
+    assert matrix.circuit.path(1, ["float", "low", "float", "float"]) is None
+
+
+def test_without_diodes_rows_driven_high_would_short_two_outputs():
+    factory = MockFactory()
+    circuit = Circuit(4, 7, diodes=False)
+    pins = MatrixPins(factory, BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, circuit)
+    pins.place(0, 7)  # a1 and a2: one column, two rows
+    push_pull = GpioMatrix(BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, pin_factory=factory, open_drain=False)
+    push_pull.read()
+    assert circuit.shorts > 0  # row 1 high, row 0 low, joined through a1 and a2
+    push_pull.close()
+    circuit.shorts = 0
+    open_drain = GpioMatrix(BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, pin_factory=factory, open_drain=True)
+    assert open_drain.read() == [1, 1, 0, 0]
+    assert circuit.shorts == 0
+    open_drain.close()
+
+
+def test_ghosts_on_expanders_without_diodes(closing):
+    board = dataclasses.replace(OFFBOARD, diodes=False)
+    gpio, bus = rig(board, debounce=1)
+    closing(gpio)
+    # A1 (row 0, column 0), A2 (0, 1), B6 (sensor 10: row 1, column 0); the phantom is C1 (1, 1).
+    assert [divmod(board.sensor[c], board.columns) for c in ("A1", "A2", "B6", "C1")] == \
+        [(0, 0), (0, 1), (1, 0), (1, 1)]
+    place(bus, board, ["A1", "A2", "B6"])
+    read = cells_of(board, gpio.scanner.scan())
+    assert read == {"A1", "A2", "B6", "C1"}
+    assert cells_of(board, gpio.scanner.ghosts) == read
+    assert bus.circuit.shorts == 0
+    assert bus.registers[0x20][OLATA] == 0x00 and bus.registers[0x20][IODIRA] == 0xFF  # released
+
+
+def test_possible_ghosts_of_a_chain_of_switches():
+    columns = 5
+    # An L-shaped chain (0,0)-(0,3) , (2,3)-(2,4) , (4,4): reads as the full 3x3 block.
+    assert possible_ghosts({0, 3}, columns) == frozenset()
+    square = {0 * 5 + 1, 0 * 5 + 2, 3 * 5 + 1, 3 * 5 + 2}
+    assert possible_ghosts(square | {4 * 5 + 4}, columns) == square
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sets(st.tuples(st.integers(0, 3), st.integers(0, 6)), max_size=10))
+def test_without_diodes_every_phantom_is_flagged(switches):
+    factory = MockFactory()
+    circuit = Circuit(4, 7, diodes=False)
+    pins = MatrixPins(factory, BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, circuit)
+    scanner = MatrixScanner(GpioMatrix(BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, pin_factory=factory,
+                                       open_drain=True), diodes=False, debounce=1)
+    try:
+        placed = {r * 7 + c for r, c in switches}
+        pins.place(*placed)
+        read = scanner.scan()
+        assert placed <= read
+        assert read - placed <= scanner.ghosts  # nothing phantom goes unflagged
+        assert scanner.ghosts <= read
+        assert circuit.shorts == 0
+    finally:
+        scanner.close()
+
+
+# --------------------------------------------------------------------------------------------
+# The frames() stream
+# --------------------------------------------------------------------------------------------
+
+
+def test_frames_follow_a_moving_magnet(closing):
+    board = BIGBALLS
+    gpio, matrix = rig(board)
+    closing(gpio)
+    start = start_position(board)
+    place(matrix, board, start)
+
+    def move(frames):
+        lift(matrix, board, ["a1"])
+        place(matrix, board, ["d1"])
+
+    started = time.monotonic()
+    frames = first_frames(gpio, count=2, between=move, timeout=1.0)
+    assert time.monotonic() - started < 0.5
+    assert frames[0].occupied == start
+    assert frames[1].occupied == (start - {"a1"}) | {"d1"}  # both in one debounced change
+    assert frames[1].t >= frames[0].t
+
+
+def test_frames_scan_at_least_200_times_a_second(closing):
+    gpio, _ = rig(BIGBALLS)
+    closing(gpio)
+
+    async def main():
+        stream = gpio.frames()
+        await stream.__anext__()  # the first frame
+        scans = gpio.scanner.scans
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(stream.__anext__(), 0.4)
+        return (gpio.scanner.scans - scans) / (time.monotonic() - started)
+
+    rate = asyncio.run(main())
+    assert rate >= 200
+
+
+def test_a_board_without_matrix_pins_is_refused():
+    board = dataclasses.replace(BIGBALLS, gpio=GpioPins())
+    with pytest.raises(ValueError, match="row and column pins"):
+        GpioBoard(board, pin_factory=MockFactory(), strip=FakeStrip(36))
+
+
+# --------------------------------------------------------------------------------------------
+# Lights and the die
+# --------------------------------------------------------------------------------------------
+
+
+def test_light_frame_on_the_chain(closing):
+    board = BIGBALLS
+    strip = FakeStrip(board.led_count)
+    gpio, _ = rig(board, strip=strip, clock=FakeClock(100.0))
+    closing(gpio)
+    gpio.show(LightFrame(cells={"a1": Light("movable"), "c2": Light("last")}, die_pips=3, turn="red"))
+    assert strip.rgb(board.led["a1"]) == PALETTE["movable"]
+    assert strip.rgb(board.led["c2"]) == PALETTE["last"]
+    assert strip.rgb(board.turn_led) == PALETTE["red"]
+    lit_pips = {i for i, led in enumerate(board.die_pips) if strip.rgb(led) == PIP_COLOUR}
+    assert lit_pips == set(PIPS[3])
+    others = set(range(board.led_count)) - {board.led["a1"], board.led["c2"], board.turn_led} - set(board.die_pips)
+    assert all(strip.rgb(i) == (0, 0, 0) for i in others)
+    assert strip.shows == 1
+    # Only what changes is written again.
+    writes = strip.writes
+    gpio.show(LightFrame(cells={"a1": Light("movable"), "c2": Light("last")}, die_pips=3, turn="white"))
+    assert strip.writes == writes + 1 and strip.shows == 2
+    gpio.show(LightFrame(cells={"a1": Light("movable"), "c2": Light("last")}, die_pips=3, turn="white"))
+    assert strip.shows == 2
+
+
+def test_leds_are_dimmed_to_the_budget(closing):
+    board = dataclasses.replace(BIGBALLS, budget_ma=500.0)
+    strip = FakeStrip(board.led_count)
+    gpio, _ = rig(board, strip=strip)
+    closing(gpio)
+    everything = LightFrame(cells={cell: Light("winner") for cell in board.cells}, die_pips=6, turn="white")
+    gpio.show(everything)
+    drawn = current_ma([strip.rgb(i) for i in range(board.led_count)])
+    assert 450 < drawn <= 500
+    assert strip.rgb(board.led["a1"])[0] < PALETTE["winner"][0]  # dimmed, evenly
+    roomy = dataclasses.replace(BIGBALLS, budget_ma=100_000.0)
+    gpio2, _ = rig(roomy)
+    closing(gpio2)
+    gpio2.show(everything)
+    assert gpio2.pixels[roomy.led["a1"]] == PALETTE["winner"]
+
+
+def test_blinking_at_two_hertz_keeps_steady_leds_steady(closing):
+    board = dataclasses.replace(BIGBALLS, budget_ma=300.0)  # capped: the factor must not flicker
+    clock = FakeClock(100.0)
+    strip = FakeStrip(board.led_count)
+    gpio, _ = rig(board, strip=strip, clock=clock)
+    closing(gpio)
+    gpio.show(LightFrame(cells={"a1": Light("fill", blink=True), "b1": Light("movable"),
+                                "c1": Light("choose", blink=True)}))
+    a1, b1 = board.led["a1"], board.led["b1"]
+    seen = []
+    for t in (100.0, 100.1, 100.26, 100.4, 100.51, 100.74, 100.76):
+        clock.t = t
+        gpio.refresh()
+        seen.append((strip.rgb(a1) != (0, 0, 0), strip.rgb(b1)))
+    assert [on for on, _ in seen] == [True, True, False, False, True, True, False]  # 0.25 s halves
+    assert len({steady for _, steady in seen}) == 1 and seen[0][1] != (0, 0, 0)
+    # No blinking light: refresh changes nothing.
+    gpio.show(LightFrame(cells={"b1": Light("movable")}))
+    shows = strip.shows
+    clock.t += 0.25
+    gpio.refresh()
+    assert strip.shows == shows
+
+
+def test_blinking_runs_by_itself_in_a_loop(closing):
+    strip = FakeStrip(BIGBALLS.led_count)
+    gpio, _ = rig(BIGBALLS, strip=strip)
+    closing(gpio)
+    a1 = BIGBALLS.led["a1"]
+
+    async def main():
+        gpio.show(LightFrame(cells={"a1": Light("fill", blink=True)}))
+        states = set()
+        for _ in range(14):
+            await asyncio.sleep(0.05)
+            states.add(strip.rgb(a1) == (0, 0, 0))
+        gpio.show(LightFrame())
+        await asyncio.sleep(0.3)
+        return states
+
+    assert asyncio.run(main()) == {True, False}
+    assert gpio._blink_task is None
+
+
+def test_the_die_shows_through_the_light_frame(closing):
+    strip = FakeStrip(BIGBALLS.led_count)
+    gpio, _ = rig(BIGBALLS, strip=strip)
+    closing(gpio)
+    gpio.show(DieState(DieFace.VALUE, 4))
+    assert gpio.die == DieState(DieFace.VALUE, 4)
+    gpio.show(LightFrame(die_pips=4))
+    lit = [i for i, led in enumerate(BIGBALLS.die_pips) if strip.rgb(led) == PIP_COLOUR]
+    assert lit == [0, 1, 5, 6]
+    with pytest.raises(TypeError):
+        gpio.show("four")
+
+
+def test_rpi_ws281x_is_imported_only_when_the_chain_is_lit(closing, monkeypatch):
+    monkeypatch.setitem(sys.modules, "rpi_ws281x", None)  # as on a PC: not installed
+    gpio, _ = rig(BIGBALLS, strip=None)
+    closing(gpio)
+    gpio.show(DieState(DieFace.ROLLING))  # nothing to light yet
+    with pytest.raises(RuntimeError, match="rpi_ws281x"):
+        gpio.show(LightFrame(cells={"a1": Light("movable")}))
+
+
+# --------------------------------------------------------------------------------------------
+# Buttons
+# --------------------------------------------------------------------------------------------
+
+
+def test_buttons_short_and_long_presses(closing):
+    factory = MockFactory()
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36), long_press=0.2, clock=FakeClock(5.0))
+    closing(gpio)
+    die, ok = factory.pin(BIGBALLS.gpio.die_button), factory.pin(BIGBALLS.gpio.ok_button)
+    assert die.pull == "up" and die.bounce == pytest.approx(0.02)
+
+    async def main():
+        got = []
+
+        async def pump():
+            async for press in gpio.presses():
+                got.append(press)
+
+        task = asyncio.create_task(pump())
+        await asyncio.sleep(0.01)
+        ok.drive_low()  # pressed (to ground)
+        await asyncio.sleep(0.05)
+        ok.drive_high()
+        await asyncio.sleep(0.02)
+        assert got == [Press(5.0, Button.OK, False)]
+        die.drive_low()
+        await asyncio.sleep(0.3)  # held past long_press: the long press comes while still held
+        assert got[1:] == [Press(5.0, Button.DIE, True)]
+        die.drive_high()  # the release after a long press gives nothing more
+        await asyncio.sleep(0.1)
+        assert len(got) == 2
+        die.drive_low()
+        await asyncio.sleep(0.02)
+        die.drive_high()
+        await asyncio.sleep(0.02)
+        task.cancel()
+        return got
+
+    assert asyncio.run(main()) == [Press(5.0, Button.OK, False), Press(5.0, Button.DIE, True),
+                                   Press(5.0, Button.DIE, False)]
+
+
+def test_long_press_is_one_second_by_default(closing):
+    factory = MockFactory()
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
+    closing(gpio)
+    assert [b.hold_time for b in gpio._buttons.values()] == [1.0, 1.0]
+
+
+def test_presses_before_anyone_listens_are_kept(closing):
+    factory = MockFactory()
+    gpio = GpioBoard(OFFBOARD, pin_factory=factory, bus=FakeMcpBus([0x20, 0x21], Circuit(8, 10)),
+                     strip=FakeStrip(OFFBOARD.led_count), clock=FakeClock(1.0))
+    closing(gpio)
+    assert set(gpio._buttons) == {Button.OK}  # the offboard board has no die button
+    ok = factory.pin(OFFBOARD.gpio.ok_button)
+    ok.drive_low()
+    ok.drive_high()
+
+    async def main():
+        stream = gpio.presses()
+        press = await asyncio.wait_for(stream.__anext__(), 1.0)
+        await stream.aclose()
+        return press
+
+    assert asyncio.run(main()) == Press(1.0, Button.OK, False)
+
+
+# --------------------------------------------------------------------------------------------
+# The buzzer
+# --------------------------------------------------------------------------------------------
+
+
+class RecordingPWMPin(MockPWMPin):
+    def __init__(self, factory, info):
+        super().__init__(factory, info)
+        self.tones: list[float | None] = []
+
+    def _set_frequency(self, value):
+        super()._set_frequency(value)
+        if not self.tones or self.tones[-1] != value:
+            self.tones.append(value)
+
+
+def test_tonal_buzzer_plays_each_cue_as_a_tune(closing):
+    from gpiozero.tones import Tone
+
+    factory = MockFactory(pin_class=RecordingPWMPin)  # pins that can do PWM, as lgpio's
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
+    pin = factory.pin(BIGBALLS.gpio.buzzer)
+    closing(gpio)
+    assert gpio.tonal
+    for cue in Cue:
+        pin.tones.clear()
+        gpio.play(cue)
+        gpio.wait_quiet()
+        steps = [None if note is None else Tone(note).frequency for note, _ in CUE_PATTERNS[cue]]
+        expected = [f for i, f in enumerate(steps + [None]) if i == 0 or steps[i - 1] != f]
+        assert pin.tones == expected, cue  # each note (a rest: silence), and silent at the end
+    assert gpio.cues == list(Cue)
+
+
+def test_plain_buzzer_beeps_the_rhythm(closing):
+    factory = MockFactory()  # plain MockPin: no PWM, so no TonalBuzzer
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
+    closing(gpio)
+    assert not gpio.tonal
+    pin = factory.pin(BIGBALLS.gpio.buzzer)
+    pin.clear_states()
+    gpio.play(Cue.ILLEGAL)  # beep, rest, beep
+    gpio.wait_quiet()
+    assert [s.state for s in pin.states] == [False, True, False, True, False]
+    durations = [s.timestamp for s in pin.states[1:]]
+    assert durations[1] == pytest.approx(0.15, abs=0.05)  # the first beep's length
+
+
+def test_a_new_cue_cuts_off_the_last(closing):
+    factory = MockFactory(pin_class=RecordingPWMPin)  # pins that can do PWM, as lgpio's
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
+    pin = factory.pin(BIGBALLS.gpio.buzzer)
+    closing(gpio)
+    started = time.monotonic()
+    gpio.play(Cue.GAME_OVER)  # 0.6 s
+    time.sleep(0.05)
+    pin.tones.clear()
+    gpio.play(Cue.MOVE)
+    gpio.wait_quiet()
+    assert time.monotonic() - started < 0.4
+    assert [f for f in pin.tones if f is not None] == [880.0]
+
+
+def test_a_board_without_buzzer_only_remembers_cues(closing):
+    board = dataclasses.replace(BIGBALLS, gpio=dataclasses.replace(BIGBALLS.gpio, buzzer=None))
+    gpio = GpioBoard(board, pin_factory=MockFactory(), strip=FakeStrip(36))
+    closing(gpio)
+    gpio.play(Cue.READY)
+    gpio.wait_quiet()
+    assert gpio.cues == [Cue.READY]
+
+
+def test_close_darkens_the_chain_and_frees_the_pins():
+    factory = MockFactory()
+    strip = FakeStrip(BIGBALLS.led_count)
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=strip)
+    gpio.show(LightFrame(cells={"a1": Light("movable")}))
+    gpio.close()
+    assert strip.pixels == [0] * BIGBALLS.led_count
+    again = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))  # the pins are free again
+    again.close()
+
+
+def test_close_keeps_an_injected_bus_open():
+    bus = FakeMcpBus([0x20, 0x21], Circuit(8, 10))
+    gpio = GpioBoard(OFFBOARD, pin_factory=MockFactory(), bus=bus, strip=FakeStrip(74))
+    gpio.close()
+    assert not bus.closed
+    assert bus.registers[0x20][IODIRA] == 0xFF  # rows released
+
+
+def test_a_bus_error_is_reported_and_the_scan_goes_on(closing, caplog):
+    board = OFFBOARD
+    gpio, bus = rig(board)
+    closing(gpio)
+    place(bus, board, ["A1"])
+    real_read = bus.read_byte_data
+    failures = iter([True, True])
+
+    def flaky(address, register):
+        if register == GPIOB and next(failures, False):
+            raise OSError(121, "Remote I/O error")
+        return real_read(address, register)
+
+    bus.read_byte_data = flaky
+    with caplog.at_level(logging.WARNING, logger="hal.gpio_board"):
+        (frame,) = first_frames(gpio)
+    assert frame.occupied == {"A1"}
+    assert "cannot be read" in caplog.text and "reads again" in caplog.text
