@@ -1,0 +1,316 @@
+# The board's main loop logic: scan, buttons, lights, buzzer and the serial protocol.
+#
+# Everything it touches is handed in (the scanner's pins, the LED chain, the buzzer's PWM,
+# the button pins, a `write` function for outgoing lines and a clock), so the same code
+# runs on the Pico (main.py), on a PC under CPython or the MicroPython unix port (tests),
+# and behind a pty as the fake board (hal/fakeboard.py).
+
+import binascii
+
+import protocol
+
+FIRMWARE = "reedboard-0.1.0"  # the firmware's version, sent in H (no spaces)
+HEARTBEAT_MS = 500  # S at least this often ("at least once a second")
+LONG_PRESS_MS = 1000  # a button held this long is a long press
+BLINK_MS = 250  # blinking LEDs: 250 ms on, 250 ms off (2 Hz)
+DIE_FACES = ("blank", "rolling", "error", "1", "2", "3", "4", "5", "6")
+BOARD_TYPES = "HSCBE"  # what the board sends: such lines coming in are echoes, not orders
+MAX_ERROR_TEXT = 200
+OFF = (0, 0, 0)
+
+# The buzzer's cues: (frequency in Hz, milliseconds) notes, frequency 0 for a rest.
+TUNES = {
+    "move": ((1760, 40),),
+    "illegal": ((220, 150), (0, 60), (220, 150)),
+    "choose": ((988, 60), (0, 40), (1319, 60)),
+    "takeback": ((1319, 60), (0, 40), (988, 60)),
+    "roll": ((1568, 25), (0, 25), (1568, 25), (0, 25), (1568, 25)),
+    "refused": ((165, 250),),
+    "ready": ((523, 90), (659, 90), (784, 140)),
+    "game-over": ((784, 150), (659, 150), (523, 150), (392, 300)),
+}
+
+
+class Button:
+    """A push button to ground on a pin with a pull-up (pressed reads 0).
+
+    Debounced by `debounce` consecutive equal readings. poll() returns "long" once the
+    button has been held `long_ms` (while still held), "short" when it is let go sooner,
+    otherwise None.
+    """
+
+    def __init__(self, name, pin, debounce=3, long_ms=LONG_PRESS_MS):
+        self.name = name
+        self.pin = pin
+        self.debounce = debounce
+        self.long_ms = long_ms
+        self.pressed = False  # debounced
+        self._differs = 0
+        self._down = 0
+        self._long_sent = False
+
+    def poll(self, now, clock):
+        reading = not self.pin.value()
+        if reading != self.pressed:
+            self._differs += 1
+            if self._differs >= self.debounce:
+                self._differs = 0
+                self.pressed = reading
+                if reading:
+                    self._down = now
+                    self._long_sent = False
+                elif not self._long_sent:
+                    return "short"
+                return None
+        else:
+            self._differs = 0
+        if self.pressed and not self._long_sent and clock.ticks_diff(now, self._down) >= self.long_ms:
+            self._long_sent = True
+            return "long"
+        return None
+
+
+class Tunes:
+    """Plays the cues' notes on a PWM output (machine.PWM: freq(), duty_u16()) without
+    blocking: step() moves on to the next note when one is over."""
+
+    def __init__(self, pwm, clock, volume=32768):
+        self.pwm = pwm
+        self.clock = clock
+        self.volume = volume  # duty_u16 while a note sounds (32768: a square wave)
+        self.cue = None  # the cue playing, None when quiet
+        self._notes = ()
+        self._index = 0
+        self._until = 0
+        self._silence()
+
+    def play(self, cue, now):
+        self.cue = cue
+        self._notes = TUNES[cue]
+        self._index = -1
+        self._next(now)
+
+    def step(self, now):
+        if self.cue is not None and self.clock.ticks_diff(now, self._until) >= 0:
+            self._next(self._until)
+
+    def _next(self, at):
+        self._index += 1
+        if self._index >= len(self._notes):
+            self.cue = None
+            self._silence()
+            return
+        freq, ms = self._notes[self._index]
+        if freq:
+            self.pwm.freq(freq)
+            self.pwm.duty_u16(self.volume)
+        else:
+            self._silence()
+        self._until = self.clock.ticks_add(at, ms)
+
+    def _silence(self):
+        self.pwm.duty_u16(0)
+
+
+class App:
+    """The board: call start() once, then feed() what comes in and step() often (every few
+    milliseconds: each step scans the matrix once).
+
+    scanner: a scanner.Scanner; leds: a neopixel.NeoPixel-like chain (len, [i] = (r, g, b),
+    write()); write: called with each outgoing line (str, "\\n" included); clock: has
+    ticks_ms(), ticks_diff(a, b) and ticks_add(t, ms) (MicroPython's time module does);
+    buttons: Button objects; buzzer: a PWM object or None; die: an object with show(face)
+    for a die display of its own, or None (the die's pips are then LEDs of the chain, lit by
+    the host's L frames, and D is only remembered).
+    """
+
+    def __init__(self, scanner, leds, write, clock, buttons=(), buzzer=None, die=None,
+                 firmware=FIRMWARE, heartbeat_ms=HEARTBEAT_MS, blink_ms=BLINK_MS):
+        self.scanner = scanner
+        self.leds = leds
+        self.write = write
+        self.clock = clock
+        self.buttons = list(buttons)
+        self.tunes = Tunes(buzzer, clock) if buzzer is not None else None
+        self.die_display = die
+        self.firmware = firmware
+        self.heartbeat_ms = heartbeat_ms
+        self.blink_ms = blink_ms
+        self.rows = len(scanner.rows)
+        self.columns = len(scanner.columns)
+        self.led_count = len(leds)
+        self.colours = bytearray(3 * self.led_count)  # the last L frame, r g b per LED
+        self.blinking = bytearray(self.led_count)
+        self.blink_on = True
+        self.die = "blank"
+        self.cue = None  # the last cue asked for
+        self.bad_lines = 0  # dropped: broke the framing rules (or came from a board)
+        self.errors = 0  # E lines sent
+        self.started = False
+        self._reader = protocol.LineReader()
+        self._seq = protocol.Seq()
+        self._last_state = 0
+        self._blink_at = 0
+
+    # -- the loop ---------------------------------------------------------------------
+
+    def start(self):
+        """At boot: read the matrix as it is, dark LEDs, then H and S."""
+        now = self.clock.ticks_ms()
+        self.scanner.prime()
+        self._blink_at = self.clock.ticks_add(now, self.blink_ms)
+        self._show()
+        self.started = True
+        self.hello()
+
+    def step(self):
+        if not self.started:
+            self.start()
+        clock = self.clock
+        now = clock.ticks_ms()
+        events = self.scanner.scan()
+        if events:
+            self.send_changes(events)
+        for button in self.buttons:
+            press = button.poll(now, clock)
+            if press is not None:
+                self.send("B", (button.name, press))
+        if clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
+            self.send_state()
+        late = clock.ticks_diff(now, self._blink_at)
+        if late >= 0:
+            self.blink_on = not self.blink_on
+            if late >= self.blink_ms:  # fell behind (a long pause): start the beat again
+                self._blink_at = clock.ticks_add(now, self.blink_ms)
+            else:
+                self._blink_at = clock.ticks_add(self._blink_at, self.blink_ms)
+            if any(self.blinking):
+                self._show()
+        if self.tunes is not None:
+            self.tunes.step(now)
+
+    def feed(self, data):
+        """Bytes (or text) from the host, any amount: every whole line in it is handled."""
+        for line in self._reader.feed(data):
+            self.handle(line)
+
+    # -- sending ----------------------------------------------------------------------
+
+    def send(self, kind, fields=()):
+        self.write(protocol.encode(kind, self._seq.next(), fields))
+
+    def hello(self):
+        self.send("H", (str(protocol.VERSION), self.firmware, str(self.rows), str(self.columns),
+                        str(self.led_count)))
+        self.send_state()
+
+    def send_state(self):
+        self._last_state = self.clock.ticks_ms()
+        self.send("S", (protocol.bitmap(self.scanner.state, self.scanner.count),))
+
+    def send_changes(self, events):
+        fields = []
+        size = 0
+        for index, occupied in events:
+            field = str(index) + ("+" if occupied else "-")
+            if size + len(field) + 1 > protocol.MAX_LINE - 16:
+                self.send("C", fields)
+                fields = []
+                size = 0
+            fields.append(field)
+            size += len(field) + 1
+        if fields:
+            self.send("C", fields)
+
+    def error(self, text):
+        """E: a host line that cannot be obeyed, which and why."""
+        clean = []
+        for c in text[:MAX_ERROR_TEXT]:
+            clean.append(c if " " <= c <= "~" and c != "*" else "?")
+        words = [w for w in "".join(clean).split(" ") if w]
+        self.errors += 1
+        self.send("E", (" ".join(words) or "?",))
+
+    # -- receiving --------------------------------------------------------------------
+
+    def handle(self, line):
+        """One whole line from the host."""
+        try:
+            kind, _seq, fields = protocol.parse(line)
+        except protocol.BadLine:
+            self.bad_lines += 1
+            return
+        if kind == "V":
+            self._on_hello(fields)
+        elif kind == "R":
+            if fields:
+                self.error("bad R: it takes no payload")
+            else:
+                self.send_state()
+        elif kind == "L":
+            self._on_lights(fields)
+        elif kind == "D":
+            self._on_die(fields)
+        elif kind == "Z":
+            self._on_cue(fields)
+        elif kind in BOARD_TYPES:
+            self.bad_lines += 1  # our own kind of line coming back: an echo, never answered
+        else:
+            self.error("unknown line type " + kind)
+
+    def _on_hello(self, fields):
+        if fields != [str(protocol.VERSION)]:
+            self.error("V: this board speaks protocol %d, not %s" % (
+                protocol.VERSION, " ".join(fields) or "an unnamed one"))
+        self.hello()
+
+    def _on_lights(self, fields):
+        if len(fields) != 2:
+            self.error("bad L: COLOURS BLINK expected, %d fields" % len(fields))
+            return
+        colours, blink = fields
+        if len(colours) % 6 or not protocol.is_hex(colours, lower_only=False):
+            self.error("bad L: colours are 6 hex digits per LED")
+            return
+        if len(colours) // 6 != self.led_count:
+            self.error("bad L: %d colours for %d LEDs" % (len(colours) // 6, self.led_count))
+            return
+        try:
+            blinking = protocol.parse_bitmap(blink, self.led_count)
+        except ValueError as error:
+            self.error("bad L: blink bitmap: %s" % error)
+            return
+        self.colours = bytearray(binascii.unhexlify(colours))
+        self.blinking = blinking
+        self._show()
+
+    def _on_die(self, fields):
+        if len(fields) != 1 or fields[0] not in DIE_FACES:
+            self.error("bad D: %s (blank, rolling, error or 1-6)" % " ".join(fields))
+            return
+        self.die = fields[0]
+        if self.die_display is not None:
+            self.die_display.show(self.die)
+
+    def _on_cue(self, fields):
+        if len(fields) != 1 or fields[0] not in TUNES:
+            self.error("bad Z: unknown cue %s" % " ".join(fields))
+            return
+        self.cue = fields[0]
+        if self.tunes is not None:
+            self.tunes.play(self.cue, self.clock.ticks_ms())
+
+    # -- lights -----------------------------------------------------------------------
+
+    def colour(self, index):
+        """What LED `index` shows now, blinking included."""
+        if self.blinking[index] and not self.blink_on:
+            return OFF
+        c = self.colours
+        return (c[3 * index], c[3 * index + 1], c[3 * index + 2])
+
+    def _show(self):
+        leds = self.leds
+        for i in range(self.led_count):
+            leds[i] = self.colour(i)
+        leds.write()

@@ -1,0 +1,349 @@
+"""A fake board behind a real pty: the Pico firmware's own logic (firmware/app.py,
+scanner.py, protocol.py) running on the host, so the serial backend and people can talk to
+"a board" without one.
+
+The fake holds a reed-switch matrix wired as the board file says, with the pieces of the
+game's start position on it, and an LED chain that records every frame it was told to show.
+`reedboard fake-board GAME` runs main(): it prints `port: /dev/pts/N` first, then takes
+`lift CELL`, `place CELL`, `press die|ok [long]` and `quit` on standard input.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import select
+import sys
+import threading
+import time
+import tty
+import types
+from collections import deque
+from pathlib import Path
+
+from .board import Board, load_board
+
+FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+_FIRMWARE_MODULES = ("protocol", "scanner", "app")
+_loaded: types.SimpleNamespace | None = None
+_load_lock = threading.Lock()
+
+STEP_S = 0.004  # the fake Pico's loop: one matrix scan every 4 ms or so
+PRESS_S = 0.15  # how long `press` holds a button down
+LONG_PRESS_S = 1.3  # ... and `press ... long`
+OUT_LIMIT = 1 << 16  # bytes waiting for a reader; past that (nobody listens) they are dropped
+COMMANDS = "lift CELL, place CELL, press die|ok [long], quit"
+
+
+class FakeBoardError(ValueError):
+    """A command the fake board cannot carry out; the message says why."""
+
+
+def firmware() -> types.SimpleNamespace:
+    """The firmware's modules (protocol, scanner, app), imported from firmware/ once, without
+    leaving those plain top-level names in sys.modules or firmware/ on sys.path."""
+    global _loaded
+    with _load_lock:
+        if _loaded is None:
+            if not (FIRMWARE / "app.py").is_file():
+                raise FakeBoardError(f"no firmware in {FIRMWARE}: the fake board runs from a source checkout")
+            saved = {name: sys.modules.pop(name) for name in _FIRMWARE_MODULES if name in sys.modules}
+            sys.path.insert(0, str(FIRMWARE))
+            try:
+                _loaded = types.SimpleNamespace(**{name: importlib.import_module(name) for name in _FIRMWARE_MODULES})
+            finally:
+                sys.path.remove(str(FIRMWARE))
+                for name in _FIRMWARE_MODULES:
+                    sys.modules.pop(name, None)
+                sys.modules.update(saved)
+        return _loaded
+
+
+class HostClock:
+    """MicroPython's ticks on the host's monotonic clock (milliseconds, wrapping at 2**30)."""
+
+    PERIOD = 1 << 30
+
+    def ticks_ms(self) -> int:
+        return int(time.monotonic() * 1000) & (self.PERIOD - 1)
+
+    def ticks_diff(self, a: int, b: int) -> int:
+        half = self.PERIOD // 2
+        return ((a - b + half) & (self.PERIOD - 1)) - half
+
+    def ticks_add(self, t: int, delta: int) -> int:
+        return (t + delta) & (self.PERIOD - 1)
+
+
+class FakeMatrix:
+    """Reed switches with diodes: the column pins read low while the row the scanner drives
+    has a magnet on that column."""
+
+    def __init__(self, rows: int, columns: int, magnets=()):
+        self.width = columns
+        self.magnets: set[int] = set(magnets)  # sensor indices with a piece on them
+        self.driven: int | None = None
+        self.rows = [_RowPin(self, r) for r in range(rows)]
+        self.columns = [_ColumnPin(self, c) for c in range(columns)]
+
+
+class _RowPin:
+    def __init__(self, matrix: FakeMatrix, row: int):
+        self.matrix, self.row = matrix, row
+
+    def value(self, level=None):
+        if level is None:
+            return 0 if self.matrix.driven == self.row else 1
+        if not level:
+            self.matrix.driven = self.row
+        elif self.matrix.driven == self.row:
+            self.matrix.driven = None
+        return None
+
+
+class _ColumnPin:
+    def __init__(self, matrix: FakeMatrix, column: int):
+        self.matrix, self.column = matrix, column
+
+    def value(self, level=None):
+        m = self.matrix
+        return 0 if m.driven is not None and m.driven * m.width + self.column in m.magnets else 1
+
+
+class _ButtonPin:
+    """A button to ground with a pull-up: 1 when let go, 0 while pressed."""
+
+    def __init__(self):
+        self.level = 1
+
+    def value(self, level=None):
+        return self.level
+
+
+class FakeChain:
+    """A WS2812 chain as neopixel.NeoPixel shows it to the firmware; keeps every frame it
+    was told to show (the latest `keep`)."""
+
+    def __init__(self, count: int, keep: int = 1000):
+        self.pixels: list[tuple[int, int, int]] = [(0, 0, 0)] * count
+        self.frames: deque[tuple[tuple[int, int, int], ...]] = deque(maxlen=keep)
+
+    def __len__(self) -> int:
+        return len(self.pixels)
+
+    def __setitem__(self, index: int, colour) -> None:
+        self.pixels[index] = tuple(colour)
+
+    def __getitem__(self, index: int):
+        return self.pixels[index]
+
+    def write(self) -> None:
+        self.frames.append(tuple(self.pixels))
+
+
+class FakeBoard:
+    """The firmware on a fake matrix and LED chain, served on a pty.
+
+    Use start()/stop() or `with FakeBoard("bigballs") as fake:`; open `fake.port` with
+    pyserial. lift()/place() move pieces (cells as named by the game), press() pushes a
+    button; `frames` are the LED frames shown so far, `received` the host's lines (decoded)
+    and `sent` the board's.
+    """
+
+    def __init__(self, game: str, board_path: str | Path | None = None, *, debounce: int = 3,
+                 step_s: float = STEP_S):
+        from controller.games import GAMES
+
+        self.board: Board = load_board(board_path, game=game)
+        self.game = game
+        self.step_s = step_s
+        fw = firmware()
+        self.protocol = fw.protocol
+        start = GAMES[game]().occupied()
+        self.matrix = FakeMatrix(self.board.rows, self.board.columns, {self.board.sensor[c] for c in start})
+        self.chain = FakeChain(self.board.led_count)
+        self._pins = {"die": _ButtonPin(), "ok": _ButtonPin()}
+        buttons = [fw.app.Button(name, pin, debounce) for name, pin in self._pins.items()]
+        scanner = fw.scanner.Scanner(self.matrix.rows, self.matrix.columns, debounce)
+        self.app = fw.app.App(scanner, self.chain, self._queue, HostClock(), buttons, None,
+                              firmware=fw.app.FIRMWARE + "-fake")
+        self.received: deque = deque(maxlen=1000)  # (TYPE, SEQ, FIELDS) of the host's good lines
+        self.sent: deque[str] = deque(maxlen=1000)  # the board's lines, as sent
+        self._by_name = {cell.lower(): cell for cell in self.board.cells}
+        self._reader = fw.protocol.LineReader()
+        self._out = bytearray()
+        self._releases: dict[str, float] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._master = self._slave = -1
+        self.port: str | None = None
+
+    # -- running ------------------------------------------------------------------------
+
+    def start(self) -> FakeBoard:
+        if self._thread is not None:
+            return self
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)  # no echo, no newline translation: bytes as sent
+        os.set_blocking(self._master, False)
+        self.port = os.ttyname(self._slave)
+        self._stop.clear()
+        self.app.start()  # H and S, waiting in the pty for whoever opens it
+        self._flush()
+        self._thread = threading.Thread(target=self._run, name=f"fake-board {self.port}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join(timeout=2)
+            self._thread = None
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+
+    def __enter__(self) -> FakeBoard:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                ready, _, _ = select.select([self._master], [], [], self.step_s)
+            except (OSError, ValueError):
+                return
+            if ready:
+                try:
+                    data = os.read(self._master, 4096)
+                except BlockingIOError:
+                    data = b""
+                except OSError:
+                    return
+                for line in self._reader.feed(data):
+                    decoded = self.protocol.decode(line)
+                    if decoded is not None:
+                        self.received.append(decoded)
+                    self.app.handle(line)
+            with self._lock:
+                now = time.monotonic()
+                for name, at in list(self._releases.items()):
+                    if now >= at:
+                        self._pins[name].level = 1
+                        del self._releases[name]
+                self.app.step()
+            self._flush()
+
+    def _queue(self, line: str) -> None:
+        self.sent.append(line)
+        self._out += line.encode()
+        if len(self._out) > OUT_LIMIT:  # nobody reads the port: drop, as a Pico would
+            self._out.clear()
+
+    def _flush(self) -> None:
+        while self._out:
+            try:
+                written = os.write(self._master, self._out)
+            except OSError:  # the pty is full (nobody reads) or closed: try again later
+                return
+            del self._out[:written]
+
+    # -- the pieces and buttons ---------------------------------------------------------------
+
+    def cell(self, name: str) -> str:
+        """The board's name for a cell (any letter case); FakeBoardError if there is none."""
+        cell = self._by_name.get(name.lower())
+        if cell is None:
+            raise FakeBoardError(f"no cell {name!r} on the {self.game} board")
+        return cell
+
+    @property
+    def occupied(self) -> frozenset[str]:
+        by_sensor = {self.board.sensor[c]: c for c in self.board.cells}
+        return frozenset(by_sensor[s] for s in set(self.matrix.magnets) if s in by_sensor)
+
+    def lift(self, name: str) -> None:
+        cell = self.cell(name)
+        with self._lock:
+            if self.board.sensor[cell] not in self.matrix.magnets:
+                raise FakeBoardError(f"{cell} is empty: nothing to lift")
+            self.matrix.magnets.discard(self.board.sensor[cell])
+
+    def place(self, name: str) -> None:
+        cell = self.cell(name)
+        with self._lock:
+            if self.board.sensor[cell] in self.matrix.magnets:
+                raise FakeBoardError(f"{cell} is occupied already")
+            self.matrix.magnets.add(self.board.sensor[cell])
+
+    def press(self, button: str, long: bool = False) -> None:
+        if button not in self._pins:
+            raise FakeBoardError(f"no button {button!r}: press die or press ok")
+        with self._lock:
+            self._pins[button].level = 0
+            self._releases[button] = time.monotonic() + (LONG_PRESS_S if long else PRESS_S)
+
+    # -- what it shows ----------------------------------------------------------------------
+
+    @property
+    def frames(self) -> list[tuple[tuple[int, int, int], ...]]:
+        """Every LED frame written to the chain (the latest 1000), oldest first."""
+        return list(self.chain.frames)
+
+    @property
+    def leds(self) -> tuple[tuple[int, int, int], ...]:
+        """What the chain shows now."""
+        frames = self.chain.frames
+        return frames[-1] if frames else tuple(self.chain.pixels)
+
+    def wait_for(self, predicate, timeout: float = 2.0) -> bool:
+        """Poll `predicate()` until it is true or `timeout` seconds have passed."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if predicate():
+                return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.005)
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def command(self, text: str) -> str | None:
+        """Carry out one command line; None when done, else a one-line message why not.
+        (`quit` is the caller's.)"""
+        words = text.split()
+        try:
+            if len(words) == 2 and words[0] == "lift":
+                self.lift(words[1])
+            elif len(words) == 2 and words[0] == "place":
+                self.place(words[1])
+            elif words[:1] == ["press"] and len(words) in (2, 3) and words[2:] in ([], ["long"]):
+                self.press(words[1], long=len(words) == 3)
+            else:
+                return f"unknown command {text.strip()!r}: {COMMANDS}"
+        except FakeBoardError as error:
+            return str(error)
+        return None
+
+
+def main(game: str, board_path: str | Path | None = None, stdin=None, stdout=None) -> int:
+    """`reedboard fake-board GAME [--board FILE]`: serve a fake board until `quit` or the end
+    of standard input. The first line printed is `port: /dev/pts/N`."""
+    stdin = sys.stdin if stdin is None else stdin
+    stdout = sys.stdout if stdout is None else stdout
+    with FakeBoard(game, board_path) as fake:
+        print(f"port: {fake.port}", file=stdout, flush=True)
+        while True:
+            line = stdin.readline()
+            if not line or line.strip() == "quit":
+                break
+            if not line.strip():
+                continue
+            message = fake.command(line)
+            if message is not None:
+                print(message, file=stdout, flush=True)
+    return 0

