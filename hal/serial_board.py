@@ -1,0 +1,734 @@
+"""The serial backend: a board whose Raspberry Pi Pico scans it and talks firmware/PROTOCOL.md.
+
+One SerialBoard is the board's Sensors, Lights, DieDisplay, Buttons and Buzzer at once.
+
+Threads and asyncio
+-------------------
+A reader thread owns the port: it opens it (again and again while it is missing), reads bytes,
+cuts them into lines and hands each line to a HostLink, the pure protocol state machine (which
+keeps the occupancy, checks sequence numbers and asks for `R`). What the link decides (frames,
+presses, a refusal) goes to every async iterator made by frames() or presses() through its
+event loop's call_soon_threadsafe, so the referee's loop never blocks on the port and never
+sees a half-updated state. Lines to the board (V, R, L, D, Z) go through a queue to a writer
+thread, so show() and play() never block the caller, even on a stalled port; the writer gives
+each line its sequence number as it writes it.
+
+Keeping in step
+---------------
+A frame is yielded only while the host is in step with the board: after an `S`, and after each
+`C` whose sequence number follows the last accepted line. A lost line (a gap in the board's
+sequence numbers, whatever the next line's type) makes the host send `R` and trust nothing
+until the next `S`; a repeated sequence number is a duplicate and is dropped. Frames are
+yielded when the occupancy changes (and once after the first `S`); a new iterator starts with
+the current occupancy if the host is in step.
+
+Greeting and reconnecting
+-------------------------
+The host sends `V 1` when it opens the port, whenever it has heard no valid line for 3 s, and
+every 3 s until the board has answered `H`; lines before the first `H` of a connection are not
+trusted. An `H` with another protocol version (or another matrix size than the board file's)
+refuses the board: the port is closed, frames() and presses() raise BoardRefused with the
+reason. When the port fails (a pulled cable), the reader closes it, tries to open it again every
+0.5 s (with port "auto", looking for the Pico again each time, since a re-plugged Pico may get
+another device name), greets the board anew and sends it the last light frame and die display.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import re
+import threading
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+
+import serial
+
+from .board import Board
+from .interfaces import Button, Cue, DieFace, DieState, Frame, LightFrame, Press
+from .leds import capped, chain
+from .protocol import (
+    MAX_LINE,
+    VERSION,
+    Line,
+    LineSplitter,
+    SeqCounter,
+    after,
+    decode,
+    decode_bitmap,
+    encode,
+    encode_bitmap,
+)
+
+log = logging.getLogger(__name__)
+
+PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which a Pico running MicroPython reports
+SILENCE = 3.0  # s without a valid line before the host greets the board again
+RETRY = 0.5  # s between attempts to open a missing port
+REQUEST_EVERY = 1.0  # s: while out of step, R at most this often
+READ_TIMEOUT = 0.05  # s: how long one read waits, so the reader notices stop and silence
+WRITE_TIMEOUT = 1.0  # s: a write that takes longer means the port is gone or stalled
+
+_INDEX = re.compile(r"([0-9]{1,5})([+-])")
+_NUMBER = re.compile(r"[0-9]{1,5}")
+_BUTTONS = {"die": Button.DIE, "ok": Button.OK}
+_KINDS = {"short": False, "long": True}
+
+
+class SerialBoardError(RuntimeError):
+    """The board on the serial port cannot be used; the message says what was tried."""
+
+
+class BoardRefused(SerialBoardError):
+    """The board answered, but speaks another protocol version or describes another board."""
+
+
+@dataclass
+class Stats:
+    lines_ok: int = 0  # well-formed lines from the board
+    lines_bad: int = 0  # lines dropped for breaking a rule (format, CRC, payload, length)
+    gaps: int = 0  # times a sequence number was skipped (lines lost)
+    duplicates: int = 0  # lines dropped for repeating the last accepted sequence number
+    reconnects: int = 0  # times the port was opened again after it failed
+    requests: int = 0  # R lines sent
+    greetings: int = 0  # V lines sent
+    lines_sent: int = 0  # lines written to the port
+    board_errors: int = 0  # E lines: the board could not obey a line
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What the board said in its H line."""
+
+    version: str
+    firmware: str
+    rows: int
+    columns: int
+    leds: int
+
+
+def find_port() -> str | None:
+    """The device of the first Raspberry Pi Pico on USB (vendor id 0x2E8A), or None."""
+    picos = [port.device for port in _comports() if getattr(port, "vid", None) == PICO_VID]
+    return sorted(picos)[0] if picos else None
+
+
+def _comports() -> list:
+    try:
+        from serial.tools import list_ports
+
+        return list(list_ports.comports())
+    except Exception:  # no /sys, no permissions...: nothing found
+        return []
+
+
+# --- what goes into L and D lines ---------------------------------------------------------------
+
+def light_payload(frame: LightFrame, board: Board) -> str:
+    """The payload of the L line for a light frame: each LED's colour (full brightness, dimmed
+    evenly to the board's current budget) as rrggbb in chain order, then the blink bitmap."""
+    colours, blinking = chain(frame, board)
+    colours = capped(colours, board.budget_ma)
+    text = "".join(f"{r:02x}{g:02x}{b:02x}" for r, g, b in colours)
+    blink = encode_bitmap((i for i, on in enumerate(blinking) if on), board.led_count)
+    return f"{text} {blink}"
+
+
+def die_payload(state: DieState) -> str:
+    """The payload of the D line for a die display state."""
+    if state.face is DieFace.VALUE:
+        if state.value not in range(1, 7):
+            raise ValueError(f"a die shows 1 to 6, not {state.value!r}")
+        return str(state.value)
+    return {DieFace.BLANK: "blank", DieFace.ROLLING: "rolling", DieFace.ERROR: "error"}[state.face]
+
+
+# --- the protocol state machine ---------------------------------------------------------------------
+
+class HostLink:
+    """The host's side of the protocol, without I/O: lines from the board in (feed), lines to
+    the board out (`send(type, payload)`), and frames, presses and a refusal out (`emit`).
+
+    It keeps the board's occupancy from S and C lines, and is `in_step` only while that
+    occupancy is the board's: a frame is emitted only then, and only when it changed."""
+
+    def __init__(self, board: Board, send: Callable[[str, str], object],
+                 emit: Callable[[object], object], *, stats: Stats | None = None,
+                 on_hello: Callable[[Hello], object] | None = None, name: str = "the board",
+                 timer: Callable[[], float] = time.monotonic,
+                 request_every: float = REQUEST_EVERY) -> None:
+        self.board = board
+        self.sensor_count = board.rows * board.columns
+        self._cell_of = {address: cell for cell, address in board.sensor.items()}
+        self._send = send
+        self._emit = emit
+        self._on_hello = on_hello
+        self.stats = stats if stats is not None else Stats()
+        self.name = name
+        self._timer = timer
+        self._request_every = request_every
+        self.sensors: frozenset[int] = frozenset()  # the board's occupied sensors, as last known
+        self.emitted: frozenset[str] | None = None  # the occupancy of the last frame emitted
+        self.hello: Hello | None = None
+        self.refused: str | None = None
+        self.last_error: str | None = None  # the text of the last E line
+        self.reset()
+
+    def reset(self) -> None:
+        """A new connection: nothing is trusted until the board has said H and then S."""
+        self.greeted = False
+        self.in_step = False
+        self.last_seq: int | None = None
+        self._last_request: float | None = None
+
+    @property
+    def occupied(self) -> frozenset[str]:
+        """The occupied cells as last known (the board's own only while `in_step`)."""
+        return frozenset(self._cell_of[s] for s in self.sensors if s in self._cell_of)
+
+    def feed(self, raw: bytes, t: float) -> bool:
+        """One line from the board (with its newline), received at `t`. True if it was a valid
+        line (the board was heard), False if it was dropped as bad. Never raises."""
+        if self.refused is not None:
+            return False
+        line = decode(raw)
+        content = None if line is None else self._check(line)
+        if content is None:
+            self.stats.lines_bad += 1
+            return False
+        self.stats.lines_ok += 1
+        if line.type == "H":
+            self._hello(line, content)
+            return True
+        if not self.greeted:  # heard, but not trusted before this connection's H
+            return True
+        gap = False
+        if self.last_seq is not None:
+            if line.seq == self.last_seq:
+                self.stats.duplicates += 1
+                return True
+            gap = line.seq != after(self.last_seq)
+        self.last_seq = line.seq
+        if gap:
+            self.stats.gaps += 1
+        if line.type == "S":  # the whole state: in step again, whatever came before
+            self.sensors = content
+            self.in_step = True
+            self._last_request = None
+            self._emit_if_changed(t)
+            return True
+        if gap:  # a line was lost: it may have been a C
+            self.in_step = False
+        if line.type == "C":
+            if self.in_step:
+                sensors = set(self.sensors)
+                for index, occupied in content:
+                    if occupied:
+                        sensors.add(index)
+                    else:
+                        sensors.discard(index)
+                self.sensors = frozenset(sensors)
+                self._emit_if_changed(t)
+        elif line.type == "B":
+            button, long = content
+            self._emit(Press(t, button, long))
+        elif line.type == "E":
+            self.stats.board_errors += 1
+            level = logging.DEBUG if line.payload == self.last_error else logging.WARNING  # no floods
+            self.last_error = line.payload
+            log.log(level, "%s could not obey a line: %s", self.name, line.payload)
+        if not self.in_step:
+            self._request()
+        return True
+
+    def _check(self, line: Line):
+        """The line's content if its payload is right for its type, else None (a bad line)."""
+        fields = line.fields
+        if line.type == "S":
+            return decode_bitmap(fields[0], self.sensor_count) if len(fields) == 1 else None
+        if line.type == "C":
+            changes = []
+            for field in fields:
+                match = _INDEX.fullmatch(field)
+                if match is None or int(match[1]) >= self.sensor_count:
+                    return None
+                changes.append((int(match[1]), match[2] == "+"))
+            return changes or None
+        if line.type == "B":
+            if len(fields) != 2 or fields[0] not in _BUTTONS or fields[1] not in _KINDS:
+                return None
+            return _BUTTONS[fields[0]], _KINDS[fields[1]]
+        if line.type == "E":
+            return fields
+        if line.type == "H":
+            if not fields:
+                return None
+            if fields[0] != str(VERSION):  # another version: its other fields are its own business
+                return Hello(fields[0], fields[1] if len(fields) > 1 else "?", 0, 0, 0)
+            if len(fields) != 5 or not all(_NUMBER.fullmatch(f) for f in fields[2:]):
+                return None
+            return Hello(fields[0], fields[1], int(fields[2]), int(fields[3]), int(fields[4]))
+        return None  # the host's own types (an echo?) or unknown ones
+
+    def _hello(self, line: Line, hello: Hello) -> None:
+        board = self.board
+        if hello.version != str(VERSION):
+            self._refuse(f"{self.name}: the board speaks protocol version {hello.version} (firmware "
+                         f"{hello.firmware}) and this controller speaks version {VERSION}: "
+                         "flash the firmware that matches this controller, or update the controller")
+            return
+        if (hello.rows, hello.columns) != (board.rows, board.columns):
+            self._refuse(f"{self.name}: the board's firmware ({hello.firmware}) scans a "
+                         f"{hello.rows}x{hello.columns} matrix but {board.source} says "
+                         f"{board.rows}x{board.columns}: configure the firmware or the board file so they agree")
+            return
+        if hello.leds != board.led_count and (self.hello is None or self.hello.leds != hello.leds):
+            log.warning("%s: the firmware drives %d LEDs but %s says %d", self.name, hello.leds,
+                        board.source, board.led_count)
+        self.hello = hello
+        self.greeted = True
+        self.in_step = False  # until the S that follows H
+        self.last_seq = line.seq
+        if self._on_hello is not None:
+            self._on_hello(hello)
+
+    def _refuse(self, message: str) -> None:
+        self.refused = message
+        self.in_step = False
+        log.error("%s", message)
+        self._emit(BoardRefused(message))
+
+    def _emit_if_changed(self, t: float) -> None:
+        occupied = self.occupied
+        if self.emitted is None or occupied != self.emitted:
+            self.emitted = occupied
+            self._emit(Frame(t, occupied))
+
+    def _request(self) -> None:
+        now = self._timer()
+        if self._last_request is None or now - self._last_request >= self._request_every:
+            self._last_request = now
+            self.stats.requests += 1
+            self._send("R", "")
+
+
+# --- the backend ----------------------------------------------------------------------------------
+
+_CLOSED = object()  # tells an iterator that the board was closed
+
+
+@dataclass(eq=False)
+class _Subscriber:
+    kind: type
+    loop: asyncio.AbstractEventLoop
+    queue: asyncio.Queue
+
+
+class SerialBoard:
+    """A board behind a Pico on a serial port: Sensors, Lights, DieDisplay, Buttons, Buzzer."""
+
+    def __init__(self, board: Board, port: str | None = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
+                 silence: float = SILENCE, retry: float = RETRY) -> None:
+        self.board = board
+        self.cells = board.cells
+        self.port = port or board.port  # a device, a pyserial URL, or "auto"
+        self.stats = Stats()
+        self.device: str | None = None  # what was opened last
+        self.connected = False
+        self.refused: str | None = None
+        self._clock = clock
+        self._factory = serial_factory
+        self._silence = silence
+        self._retry = retry
+        self._lock = threading.RLock()  # the link's state and the subscribers
+        self._write_lock = threading.Lock()  # the port, between reader and writer
+        self._show_lock = threading.Lock()  # last light frame / die state and their sending
+        self._outbox: queue.SimpleQueue = queue.SimpleQueue()
+        self._seq = SeqCounter()
+        self._ser = None
+        self._write_failed = False
+        self._subscribers: list[_Subscriber] = []
+        self._threads: list[threading.Thread] = []
+        self._stop = threading.Event()
+        self._last_lights: str | None = None
+        self._last_die: str | None = None
+        self._heard = 0.0
+        self._greeted_at = 0.0
+        self._open_error: str | None = None
+        self._link = HostLink(board, self._send, self._dispatch, stats=self.stats,
+                              on_hello=self._hello, name=self._name(self.port))
+        if len(f"L 00 {'0' * 6 * board.led_count} {'0' * ((board.led_count + 3) // 4)}*00\n") > MAX_LINE:
+            log.error("%d LEDs do not fit in one L line of %d bytes: the lights stay dark",
+                      board.led_count, MAX_LINE)
+
+    # --- state ------------------------------------------------------------------------------------
+    @property
+    def in_step(self) -> bool:
+        """True while the occupancy is the board's (after an S, with no line lost since)."""
+        return self._link.in_step
+
+    @property
+    def occupied(self) -> frozenset[str]:
+        """The occupied cells as last known; the board's own only while `in_step`."""
+        return self._link.occupied
+
+    @property
+    def firmware(self) -> Hello | None:
+        """The board's last H line."""
+        return self._link.hello
+
+    @property
+    def last_error(self) -> str | None:
+        """The text of the board's last E line."""
+        return self._link.last_error
+
+    # --- life cycle ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the reader and writer threads (frames() and presses() do it themselves)."""
+        with self._lock:
+            if self._threads or self.refused is not None:
+                return
+            self._stop.clear()
+            self._outbox = queue.SimpleQueue()  # nothing left over from before a close()
+            self._threads = [threading.Thread(target=self._read_loop, name="reedboard-serial-reader", daemon=True),
+                             threading.Thread(target=self._write_loop, name="reedboard-serial-writer", daemon=True)]
+            for thread in self._threads:
+                thread.start()
+
+    def close(self) -> None:
+        """Stop the threads, close the port and end every iterator."""
+        self._stop.set()
+        self._outbox.put(None)
+        for thread in self._threads:
+            if thread is not threading.current_thread():
+                thread.join(timeout=2.0)
+        self._threads = []
+        self._close_port()
+        with self._lock:
+            for sub in list(self._subscribers):
+                self._deliver(sub, _CLOSED)
+
+    def __enter__(self) -> SerialBoard:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # --- Sensors and Buttons ------------------------------------------------------------------
+    def frames(self) -> AsyncIterator[Frame]:
+        """The occupancy, whenever it changes (starting with the current one if in step).
+        Raises BoardRefused if the board was refused."""
+        return self._stream(Frame)
+
+    def presses(self) -> AsyncIterator[Press]:
+        """The button presses. Raises BoardRefused if the board was refused."""
+        return self._stream(Press)
+
+    async def _stream(self, kind: type) -> AsyncIterator:
+        sub = self._subscribe(kind)
+        try:
+            while True:
+                item = await sub.queue.get()
+                if item is _CLOSED:
+                    return
+                if isinstance(item, BoardRefused):
+                    raise BoardRefused(str(item))
+                yield item
+        finally:
+            with self._lock:
+                if sub in self._subscribers:
+                    self._subscribers.remove(sub)
+
+    def _subscribe(self, kind: type) -> _Subscriber:
+        self.start()
+        sub = _Subscriber(kind, asyncio.get_running_loop(), asyncio.Queue())
+        with self._lock:
+            refused = self.refused or self._link.refused
+            if refused is not None:
+                raise BoardRefused(refused)
+            if kind is Frame and self._link.in_step:
+                sub.queue.put_nowait(Frame(self._clock(), self._link.occupied))
+            self._subscribers.append(sub)
+        return sub
+
+    def _dispatch(self, item: object) -> None:
+        """From the link (on the reader thread, under self._lock): to the iterators."""
+        for sub in list(self._subscribers):
+            if isinstance(item, BoardRefused) or isinstance(item, sub.kind):
+                self._deliver(sub, item)
+
+    def _deliver(self, sub: _Subscriber, item: object) -> None:
+        try:
+            sub.loop.call_soon_threadsafe(sub.queue.put_nowait, item)
+        except RuntimeError:  # its loop is closed: nobody listens any more
+            if sub in self._subscribers:
+                self._subscribers.remove(sub)
+
+    # --- Lights, DieDisplay, Buzzer -------------------------------------------------------------
+    def show(self, what: LightFrame | DieState) -> None:
+        """Lights.show and DieDisplay.show in one: a LightFrame sends L, a DieState sends D."""
+        if isinstance(what, LightFrame):
+            self.show_lights(what)
+        elif isinstance(what, DieState):
+            self.show_die(what)
+        else:
+            raise TypeError(f"a board shows a LightFrame or a DieState, not {type(what).__name__}")
+
+    def show_lights(self, frame: LightFrame) -> None:
+        payload = light_payload(frame, self.board)
+        with self._show_lock:
+            self._last_lights = payload
+            self._send("L", payload)
+
+    def show_die(self, state: DieState) -> None:
+        payload = die_payload(state)
+        with self._show_lock:
+            self._last_die = payload
+            self._send("D", payload)
+
+    def play(self, cue: Cue) -> None:
+        self._send("Z", Cue(cue).value)
+
+    # --- doctor ---------------------------------------------------------------------------------
+    def probe(self, timeout: float = 3.0) -> frozenset[str]:
+        """Open the port, greet the board and wait for its H and S: the occupied cells.
+        Raises SerialBoardError (BoardRefused for a board of another version) saying what was
+        tried. With the threads running, waits for them to be in step instead."""
+        if self._threads:
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and not self.in_step and self.refused is None:
+                time.sleep(0.02)
+            if self.refused is not None:
+                raise BoardRefused(self.refused)
+            if not self.in_step:
+                raise SerialBoardError(f"{self._name(self.device or self.port)}: not in step with the board "
+                                       f"after {timeout:g} s ({self._describe(self.stats, self.connected, self._link)})")
+            return self.occupied
+        port = self._resolve(raise_if_missing=True)
+        try:
+            ser = self._factory(port, baudrate=self.board.baudrate, timeout=READ_TIMEOUT,
+                                write_timeout=WRITE_TIMEOUT)
+        except Exception as error:
+            raise SerialBoardError(f"cannot open {port}: {error}") from None
+        stats = Stats()
+        seq = SeqCounter()
+
+        def send(type: str, payload: str) -> None:
+            ser.write(encode(type, seq.next(), payload))
+
+        link = HostLink(self.board, send, lambda item: None, stats=stats, name=self._name(port))
+        splitter = LineSplitter()
+        heard = 0
+        try:
+            try:
+                send("V", str(VERSION))
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline:
+                    data = ser.read(getattr(ser, "in_waiting", 0) or 1)
+                    heard += len(data)
+                    for raw in splitter.feed(data):
+                        link.feed(raw, self._clock())
+                        if link.refused is not None:
+                            raise BoardRefused(link.refused)
+                        if link.in_step:
+                            self._link.hello = link.hello
+                            return link.occupied
+            except SerialBoardError:
+                raise
+            except Exception as error:
+                raise SerialBoardError(f"{port} failed while talking to the board: {error}") from None
+        finally:
+            try:
+                ser.close()
+            except Exception:
+                pass
+        stats.lines_bad += splitter.overlong
+        what = (f"opened {port} at {self.board.baudrate} baud and sent V {VERSION}, but in {timeout:g} s "
+                + ("heard nothing: is the Pico running the reedboard firmware?" if heard == 0 else
+                   self._describe(stats, True, link)))
+        raise SerialBoardError(what)
+
+    @staticmethod
+    def _describe(stats: Stats, connected: bool, link: HostLink | None = None) -> str:
+        if not connected:
+            return "the port is not open"
+        if stats.lines_ok == 0:
+            return (f"heard {stats.lines_bad} bad line(s) and no valid one: another program or firmware "
+                    "on this port, or a noisy cable?")
+        if link is not None and not link.greeted:
+            return f"heard {stats.lines_ok} valid line(s) but no H (hello)"
+        return f"heard {stats.lines_ok} valid line(s) but no S (the full state) after H"
+
+    def _resolve(self, raise_if_missing: bool = False) -> str | None:
+        if self.port != "auto":
+            return self.port
+        port = find_port()
+        if port is None and raise_if_missing:
+            seen = ", ".join(f"{p.device} ({getattr(p, 'description', '') or 'no description'}, "
+                             + (f"vendor id {p.vid:04x})" if getattr(p, "vid", None) is not None else "not USB)")
+                             for p in _comports())
+            raise SerialBoardError("no Raspberry Pi Pico found on USB (looked for vendor id "
+                                   f"{PICO_VID:04x} among serial ports: {seen or 'none'}); "
+                                   "plug it in or name its port in the board file's [serial] port")
+        return port
+
+    @staticmethod
+    def _name(port: str) -> str:
+        return "the board on an automatically found port" if port == "auto" else f"the board on {port}"
+
+    # --- the threads --------------------------------------------------------------------------
+    def _send(self, type: str, payload: str) -> None:
+        self._outbox.put((type, payload))
+
+    def _write_loop(self) -> None:
+        while not self._stop.is_set():
+            item = self._outbox.get()
+            if item is None:
+                return
+            type, payload = item
+            with self._write_lock:
+                ser = self._ser
+                if ser is None:
+                    continue  # no port: L and D are sent again after the next H
+                try:
+                    line = encode(type, self._seq.next(), payload)
+                except ValueError as error:
+                    log.error("cannot send %s: %s", type, error)
+                    continue
+                try:
+                    ser.write(line)
+                except Exception as error:  # the port failed: the reader reconnects
+                    log.debug("write failed: %s", error)
+                    self._write_failed = True
+                    continue
+                self.stats.lines_sent += 1
+                if type == "V":
+                    self.stats.greetings += 1
+
+    def _read_loop(self) -> None:
+        splitter = LineSplitter()
+        lost = False  # the port failed before: the next open is a reconnect
+        while not self._stop.is_set():
+            if self._ser is None:
+                if not self._open(reconnect=lost):
+                    self._stop.wait(self._retry)
+                    continue
+                splitter.clear()
+            ser = self._ser
+            try:
+                data = ser.read(getattr(ser, "in_waiting", 0) or 1)
+            except Exception as error:  # SerialException, OSError, ... : the port is gone
+                data = None
+                self._lose(f"read failed: {error}")
+            if data is None or self._write_failed:
+                if data is not None:
+                    self._lose("write failed")
+                lost = True
+                self._stop.wait(self._retry)
+                continue
+            if data:
+                self._take(splitter, data)
+                if self._link.refused is not None:
+                    self._refuse(self._link.refused)
+                    return
+            now = time.monotonic()
+            if ((not self._link.greeted or now - self._heard >= self._silence)
+                    and now - self._greeted_at >= self._silence):
+                self._greet()
+
+    def _take(self, splitter: LineSplitter, data: bytes) -> None:
+        overlong = splitter.overlong
+        lines = splitter.feed(data)
+        with self._lock:
+            self.stats.lines_bad += splitter.overlong - overlong
+            for raw in lines:
+                try:
+                    heard = self._link.feed(raw, self._clock())
+                except Exception:  # a bug in the link must not kill the reader
+                    log.exception("dropped a line that broke the protocol handler: %r", raw[:80])
+                    self.stats.lines_bad += 1
+                    continue
+                if heard:
+                    self._heard = time.monotonic()
+                if self._link.refused is not None:
+                    return
+
+    def _open(self, reconnect: bool) -> bool:
+        port = self._resolve()
+        if port is None:
+            self._note_open_error("no Raspberry Pi Pico found on USB (vendor id 2e8a)")
+            return False
+        try:
+            ser = self._factory(port, baudrate=self.board.baudrate, timeout=READ_TIMEOUT,
+                                write_timeout=WRITE_TIMEOUT)
+        except Exception as error:
+            self._note_open_error(f"cannot open {port}: {error}")
+            return False
+        with self._write_lock:
+            self._ser = ser
+            self._write_failed = False
+        self._open_error = None
+        self.device = port
+        self.connected = True
+        self._link.name = self._name(port)
+        if reconnect:
+            self.stats.reconnects += 1
+            log.warning("%s is back", self._link.name)
+        with self._lock:
+            self._link.reset()
+        self._heard = time.monotonic()
+        self._greet()
+        return True
+
+    def _note_open_error(self, message: str) -> None:
+        if message != self._open_error:  # once per outage, not every half second
+            log.warning("%s; trying again every %g s", message, self._retry)
+            self._open_error = message
+
+    def _greet(self) -> None:
+        self._greeted_at = time.monotonic()
+        self._send("V", str(VERSION))
+
+    def _hello(self, hello: Hello) -> None:
+        """The board said H (it may have rebooted): show it what it showed before."""
+        with self._show_lock:
+            if self._last_lights is not None:
+                self._send("L", self._last_lights)
+            if self._last_die is not None:
+                self._send("D", self._last_die)
+
+    def _lose(self, why: str) -> None:
+        log.warning("%s vanished (%s); trying to open it again every %g s", self._link.name, why, self._retry)
+        self._close_port()
+        with self._lock:
+            self._link.reset()
+
+    def _close_port(self) -> None:
+        with self._write_lock:
+            ser, self._ser = self._ser, None
+            self._write_failed = False
+        self.connected = False
+        if ser is not None:
+            try:
+                ser.close()
+            except Exception:
+                pass
+        while True:  # what was queued for the old port is dropped (L and D are kept to resend)
+            try:
+                item = self._outbox.get_nowait()
+            except queue.Empty:
+                break
+            if item is None:
+                self._outbox.put(None)
+                break
+
+    def _refuse(self, message: str) -> None:
+        self.refused = message
+        self._stop.set()
+        self._outbox.put(None)
+        self._close_port()
