@@ -13,7 +13,6 @@ The gpio backend scans every 4 ms: at least 200 full scans a second are needed.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 
 from gpiozero.pins.mock import MockFactory
