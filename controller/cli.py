@@ -12,6 +12,7 @@ from .games import GAMES, BigBalls, Game, LayoutError, MoveError, OffBoard, Setu
 from .games.bigballs import parse_setup
 from .journal import JournalError
 from .trace import TraceError
+from hal.board import BoardError
 
 
 class UsageError(Exception):
@@ -64,7 +65,23 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser("export", help="print a journaled game's record in the rules' notation")
     export.add_argument("journal", metavar="JOURNAL_FILE")
     export.set_defaults(run=_run_export)
+
+    doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
+    _add_hal_options(doctor)
+    doctor.set_defaults(run=_run_doctor)
+
+    fake = commands.add_parser("fake-board", help="run the Pico firmware on this computer behind a pty")
+    fake.add_argument("game", choices=sorted(GAMES))
+    fake.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
+    fake.set_defaults(run=_run_fake_board)
     return parser
+
+
+def _add_hal_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--hal", choices=("gpio", "serial", "sim"),
+                        help="the board backend (default: try serial, then gpio)")
+    parser.add_argument("--port", metavar="PORT", help="serial: the Pico's port (default: found on USB)")
+    parser.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
 
 
 def new_game(args: argparse.Namespace) -> Game:
@@ -145,6 +162,18 @@ def _run_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_doctor(args: argparse.Namespace) -> int:
+    from .doctor import doctor
+
+    return doctor(args.hal, args.port, args.board)
+
+
+def _run_fake_board(args: argparse.Namespace) -> int:
+    from hal.fakeboard import main as fake_board
+
+    return fake_board(args.game, args.board) or 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
@@ -152,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             raise UsageError("reedboard: choose a command (see reedboard --help)")
         return args.run(args)
-    except (UsageError, SetupError, LayoutError, MoveError, TraceError, JournalError) as error:
+    except (UsageError, SetupError, LayoutError, MoveError, TraceError, JournalError, BoardError) as error:
         message = str(error)
         print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
         return 2

@@ -1,0 +1,75 @@
+"""`reedboard doctor` and `reedboard fake-board`: which backend answers and what it senses."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from controller.cli import main
+from controller.games import BigBalls
+
+START = [c for c in BigBalls().cells if c in BigBalls().occupied()]
+
+
+def reedboard(*args, **kwargs):
+    return subprocess.Popen([sys.executable, "-m", "controller.cli", *args], text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+@pytest.fixture
+def fake_board():
+    process = reedboard("fake-board", "bigballs", stdin=subprocess.PIPE)
+    first = process.stdout.readline()
+    assert first.startswith("port: /dev/pts/"), first
+    yield process, first.split()[1]
+    process.stdin.write("quit\n")
+    process.stdin.close()
+    process.wait(timeout=10)
+
+
+def test_doctor_reads_the_start_position_from_the_fake_board(fake_board):
+    process, port = fake_board
+    doctor = reedboard("doctor", "--hal", "serial", "--port", port)
+    out, err = doctor.communicate(timeout=30)
+    assert doctor.returncode == 0, err
+    lines = out.splitlines()
+    assert lines[0] == f"backend: serial (Pico on {port})"
+    assert lines[-1] == "occupied: " + " ".join(START) and len(START) == 18
+    process.stdin.write("lift a5\n")
+    process.stdin.flush()
+    doctor = reedboard("doctor", "--hal", "serial", "--port", port)
+    out, _ = doctor.communicate(timeout=30)
+    assert out.splitlines()[-1] == "occupied: " + " ".join(c for c in START if c != "a5")
+
+
+def test_doctor_on_the_simulated_board(capsys):
+    assert main(["doctor", "--hal", "sim"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "occupied: " + " ".join(START)
+
+
+def test_doctor_says_what_it_tried_when_no_board_answers(capsys, tmp_path):
+    assert main(["doctor", "--hal", "serial", "--port", str(tmp_path / "ttyNONE")]) == 1
+    out = capsys.readouterr().out
+    assert "no board could be reached" in out and "ttyNONE" in out
+    assert main(["doctor", "--hal", "gpio"]) == 1
+    assert "gpio: no GPIO pins here" in capsys.readouterr().out
+
+
+def test_doctor_with_a_bad_board_file_is_a_usage_error(capsys, tmp_path):
+    bad = tmp_path / "board.toml"
+    bad.write_text("[board]\ngame = 'bigballs'\n")
+    assert main(["doctor", "--hal", "sim", "--board", str(bad)]) == 2
+    assert "board.toml: missing [matrix] table" in capsys.readouterr().err
+
+
+def test_fake_board_refuses_bad_commands():
+    process = reedboard("fake-board", "offboard", stdin=subprocess.PIPE)
+    assert process.stdout.readline().startswith("port: ")
+    out, err = process.communicate("lift Z9\nwiggle\nquit\n", timeout=10)
+    assert process.returncode == 0
+    assert len((out + err).strip().splitlines()) == 2 and "Z9" in out + err
+
+
+def test_firmware_folder_is_where_the_fake_board_looks():
+    assert (Path(__file__).resolve().parent.parent / "firmware" / "app.py").exists()
