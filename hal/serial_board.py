@@ -480,18 +480,21 @@ class SerialBoard:
             raise TypeError(f"a board shows a LightFrame or a DieState, not {type(what).__name__}")
 
     def show_lights(self, frame: LightFrame) -> None:
+        self.start()  # the first thing shown opens the link too
         payload = light_payload(frame, self.board)
         with self._show_lock:
             self._last_lights = payload
             self._send("L", payload)
 
     def show_die(self, state: DieState) -> None:
+        self.start()
         payload = die_payload(state)
         with self._show_lock:
             self._last_die = payload
             self._send("D", payload)
 
     def play(self, cue: Cue) -> None:
+        self.start()
         self._send("Z", Cue(cue).value)
 
     # --- doctor ---------------------------------------------------------------------------------

@@ -1,0 +1,155 @@
+"""One contract for every board backend: sim, gpio (on mock pins) and serial (the firmware
+behind a pty). The referee never asks which one it has, so each must behave the same."""
+
+import asyncio
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.games import BigBalls
+from hal.board import load_board
+from hal.fakeboard import FakeBoard
+from hal.gpio_board import GpioBoard
+from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
+from hal.leds import capped, chain
+from hal.mock_matrix import Circuit, FakeStrip, MatrixPins
+from hal.serial_board import SerialBoard
+from hal.sim import SimBoard
+
+BOARD = load_board(game="bigballs")
+START = frozenset(BigBalls().occupied())
+
+
+class SimRig:
+    def __init__(self):
+        self.device = SimBoard(BOARD, START)
+
+    def place(self, cell):
+        self.device.place(cell)
+
+    def lift(self, cell):
+        self.device.lift(cell)
+
+    def press_die(self):
+        self.device.press(Button.DIE)
+
+    def leds(self):
+        return capped(chain(self.device.lights, BOARD)[0], BOARD.budget_ma)
+
+    def close(self):
+        pass
+
+
+class GpioRig:
+    def __init__(self):
+        self.factory = MockFactory()
+        self.matrix = MatrixPins(self.factory, BOARD.gpio.rows, BOARD.gpio.columns,
+                                 Circuit(BOARD.rows, BOARD.columns, BOARD.diodes))
+        for cell in START:
+            self.matrix.place(BOARD.sensor[cell])
+        self.strip = FakeStrip(BOARD.led_count)
+        self.device = GpioBoard(BOARD, pin_factory=self.factory, strip=self.strip)
+
+    def place(self, cell):
+        self.matrix.place(BOARD.sensor[cell])
+
+    def lift(self, cell):
+        self.matrix.lift(BOARD.sensor[cell])
+
+    def press_die(self):
+        pin = self.factory.pin(BOARD.gpio.die_button)
+        pin.drive_low()
+        time.sleep(0.05)
+        pin.drive_high()
+
+    def leds(self):
+        return [self.strip.rgb(i) for i in range(BOARD.led_count)]
+
+    def close(self):
+        self.device.close()
+
+
+class SerialRig:
+    def __init__(self):
+        self.fake = FakeBoard("bigballs").start()
+        self.device = SerialBoard(BOARD, self.fake.port)
+
+    def place(self, cell):
+        self.fake.place(cell)
+
+    def lift(self, cell):
+        self.fake.lift(cell)
+
+    def press_die(self):
+        self.fake.press("die")
+
+    def leds(self):
+        return list(self.fake.leds)
+
+    def close(self):
+        self.device.close()
+        self.fake.stop()
+
+
+@pytest.fixture(params=["sim", "gpio", "serial"])
+def rig(request):
+    rig = {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param]()
+    yield rig
+    rig.close()
+
+
+async def next_frame(stream, timeout=3.0):
+    return await asyncio.wait_for(stream.__anext__(), timeout)
+
+
+def test_the_board_senses_its_cells(rig):
+    assert tuple(rig.device.cells) == BOARD.cells
+
+
+def test_frames_report_the_pieces_and_every_change(rig):
+    async def run():
+        stream = rig.device.frames()
+        try:
+            first = await next_frame(stream)
+            rig.lift("a5")
+            lifted = await next_frame(stream)
+            rig.place("a4")
+            placed = await next_frame(stream)
+        finally:
+            await stream.aclose()
+        return first, lifted, placed
+
+    first, lifted, placed = asyncio.run(run())
+    assert first.occupied == START
+    assert lifted.occupied == START - {"a5"}
+    assert placed.occupied == (START - {"a5"}) | {"a4"}
+    assert first.t <= lifted.t <= placed.t
+
+
+def test_the_die_button_arrives_as_a_press(rig):
+    async def run():
+        stream = rig.device.presses()
+        try:
+            waiting = asyncio.ensure_future(stream.__anext__())
+            await asyncio.sleep(0.2)  # the stream is listening
+            await asyncio.get_running_loop().run_in_executor(None, rig.press_die)
+            return await asyncio.wait_for(waiting, 3.0)
+        finally:
+            await stream.aclose()
+
+    press = asyncio.run(run())
+    assert press.button is Button.DIE and not press.long
+
+
+def test_a_light_frame_reaches_the_leds_within_the_current_budget(rig):
+    frame = LightFrame({"a1": Light("movable"), "b2": Light("last"), "a7": Light("winner")}, die_pips=5, turn="white")
+    expected = capped(chain(frame, BOARD)[0], BOARD.budget_ma)
+    rig.device.show(frame)
+    rig.device.show(DieState(DieFace.VALUE, 5))
+    rig.device.play(Cue.MOVE)
+    deadline = time.monotonic() + 3
+    while rig.leds() != expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert rig.leds() == expected
+    assert expected[BOARD.led["a1"]] != (0, 0, 0) and expected[BOARD.led["c1"]] == (0, 0, 0)
