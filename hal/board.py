@@ -48,6 +48,7 @@ class Board:
     port: str = "auto"
     baudrate: int = 115200
     faults: dict = field(default_factory=dict)  # simulated board: declared faults
+    position: dict[str, tuple[float, float]] = field(default_factory=dict)  # cell -> (x, y) mm
     source: str = "a board file"
 
     def cell_at(self, sensor: int) -> str | None:
@@ -116,16 +117,33 @@ def parse_board(data: dict, source: str) -> Board:
     sensor: dict[str, int] = {}
     led: dict[str, int] = {}
     by_lower = {c.lower(): c for c in cells}
-    for name, pair in wiring.items():
+    position: dict[str, tuple[float, float]] = {}
+    for name, entry in wiring.items():
         cell = by_lower.get(name.lower())
         if cell is None:
             raise BoardError(f"{at}[cells] {name}: no such cell on the {game} board")
         if cell in sensor:
             raise BoardError(f"{at}[cells] {cell} is given twice")
-        if not isinstance(pair, list) or len(pair) != 2:
-            raise BoardError(f"{at}[cells] {cell}: write [sensor, led], e.g. {cell} = [0, 0]")
-        sensor[cell] = integer(pair[0], f"{cell}'s sensor")
-        led[cell] = integer(pair[1], f"{cell}'s LED")
+        if isinstance(entry, list) and len(entry) == 2:  # the short form: [sensor, led]
+            sensor[cell] = integer(entry[0], f"{cell}'s sensor")
+            led[cell] = integer(entry[1], f"{cell}'s LED")
+        elif isinstance(entry, dict):
+            extra = set(entry) - {"row", "column", "led", "x", "y"}
+            if extra or not {"row", "column", "led"} <= set(entry):
+                raise BoardError(f"{at}[cells] {cell}: write {{ row = 0, column = 0, led = 0, x = 0.0, y = 0.0 }}")
+            row = integer(entry["row"], f"{cell}'s matrix row")
+            column = integer(entry["column"], f"{cell}'s matrix column")
+            if row >= rows or column >= columns:
+                raise BoardError(f"{at}{cell} at row {row}, column {column} is outside the {rows}x{columns} matrix")
+            sensor[cell] = row * columns + column
+            led[cell] = integer(entry["led"], f"{cell}'s LED")
+            if "x" in entry or "y" in entry:
+                x, y = entry.get("x"), entry.get("y")
+                if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (x, y)):
+                    raise BoardError(f"{at}{cell}: x and y are millimetres on the board, both numbers")
+                position[cell] = (float(x), float(y))
+        else:
+            raise BoardError(f"{at}[cells] {cell}: write {{ row = 0, column = 0, led = 0 }} or [sensor, led]")
         if sensor[cell] >= rows * columns:
             raise BoardError(f"{at}{cell}'s sensor {sensor[cell]} is outside the {rows}x{columns} matrix")
     missing = [c for c in cells if c not in sensor]
@@ -174,7 +192,7 @@ def parse_board(data: dict, source: str) -> Board:
         game=game, backend=backend, cells=cells, sensor=sensor, led=led, rows=rows, columns=columns,
         diodes=diodes, led_count=led_count, budget_ma=float(budget), die_pips=pips, turn_led=turn,
         gpio=pins, port=str(serial.get("port", "auto")), baudrate=integer(serial.get("baudrate", 115200), "baudrate", 1),
-        faults=dict(sim.get("faults", {})), source=source,
+        faults=dict(sim.get("faults", {})), source=source, position=position,
     )
 
 

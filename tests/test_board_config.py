@@ -23,15 +23,28 @@ def test_default_boards_wire_every_cell_once():
     assert load_board(game="bigballs").die_pips and load_board(game="offboard").gpio.expander == (1, (32, 33))
 
 
+def test_default_boards_place_every_cell_apart():
+    for game in ("bigballs", "offboard"):
+        board = load_board(game=game)
+        assert set(board.position) == set(board.cells)
+        points = list(board.position.values())
+        nearest = min(((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 for i, (ax, ay) in enumerate(points)
+                      for bx, by in points[i + 1:])
+        assert nearest >= 30  # mm: room for a hollow and its reed switch
+
+
 @pytest.mark.parametrize(
     "change, message",
     [
         (lambda d: d["cells"].pop("a1"), "misses a1"),
         (lambda d: d["cells"].__setitem__("h9", [40, 40]), "h9: no such cell"),
         (lambda d: d["cells"].__setitem__("b1", [0, 1]), "a1 and b1 share sensor 0"),
-        (lambda d: d["cells"].__setitem__("b1", [1, 0]), "a1 and b1 share LED 0"),
+        (lambda d: d["cells"]["b1"].__setitem__("led", 0), "a1 and b1 share LED 0"),
         (lambda d: d["cells"].__setitem__("b1", [99, 1]), "outside the 4x7 matrix"),
-        (lambda d: d["cells"].__setitem__("b1", "one"), "write \\[sensor, led\\]"),
+        (lambda d: d["cells"].__setitem__("b1", "one"), "b1: write .* or \\[sensor, led\\]"),
+        (lambda d: d["cells"]["b1"].__setitem__("row", 4), "b1 at row 4, column 1 is outside the 4x7 matrix"),
+        (lambda d: d["cells"]["b1"].pop("led"), "b1: write"),
+        (lambda d: d["cells"]["b1"].__setitem__("x", "left"), "x and y are millimetres"),
         (lambda d: d["leds"].__setitem__("count", 20), "beyond the chain"),
         (lambda d: d["leds"].__setitem__("turn", 3), "LED 3 is d1's"),
         (lambda d: d["leds"].__setitem__("die_pips", [28, 29]), "7 LEDs"),
