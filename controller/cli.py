@@ -66,6 +66,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("journal", metavar="JOURNAL_FILE")
     export.set_defaults(run=_run_export)
 
+    play = commands.add_parser("play", help="referee a game on the board, with its web view")
+    play.add_argument("game", choices=sorted(GAMES))
+    _add_hal_options(play)
+    play.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8000", type=_listen,
+                      help="where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)")
+    play.add_argument("--empty-board", action="store_true",
+                      help="simulated board: start empty, to try the set-up")
+    play.add_argument("--games-dir", metavar="DIR", help="where games are journaled (default: the user's data directory)")
+    play.add_argument("--resume", nargs="?", const="newest", metavar="JOURNAL",
+                      help="go on with an unfinished game (default: the newest of this game)")
+    play.set_defaults(run=_run_play)
+
     doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
     _add_hal_options(doctor)
     doctor.set_defaults(run=_run_doctor)
@@ -160,6 +172,19 @@ def _run_export(args: argparse.Namespace) -> int:
     for line in export_lines(args.journal):
         print(line)
     return 0
+
+
+def _listen(text: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"--listen takes HOST:PORT, e.g. 127.0.0.1:8000, not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def _run_play(args: argparse.Namespace) -> int:
+    from .play_command import play
+
+    return play(args)
 
 
 def _run_doctor(args: argparse.Namespace) -> int:

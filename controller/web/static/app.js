@@ -1,0 +1,611 @@
+// reedboard's web view: draws the board in SVG from the session's snapshots (pushed over a
+// WebSocket) and sends the page's actions as JSON POSTs. Plain JS, no build step.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const U = 64;                       // px between two neighbouring hollows
+const H = Math.sqrt(3) / 2;
+const $ = (sel, root = document) => root.querySelector(sel);
+const $$ = (sel, root = document) => Array.from(root.querySelectorAll(sel));
+
+const state = {
+  snap: null, seq: 0, control: false, tokenRequired: false, token: null,
+  boards: new Map(),                // svg element -> drawn board (cells, key)
+  replay: null, ply: 0, ws: null, retry: 500,
+};
+
+// --- the token (served beyond localhost): from ?token=..., kept for this tab --------------------
+(function takeToken() {
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token");
+  if (token) {
+    sessionStorage.setItem("reedboard-token", token);
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+  state.token = sessionStorage.getItem("reedboard-token");
+})();
+
+function headers(json) {
+  const h = {};
+  if (json) h["Content-Type"] = "application/json";
+  if (state.token) h["X-Reedboard-Token"] = state.token;
+  return h;
+}
+
+async function post(path, body) {
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", headers: headers(true), body: JSON.stringify(body || {}) });
+  } catch (error) {
+    toast("no connection to the board");
+    return null;
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    toast(data.error || response.statusText);
+    return null;
+  }
+  if (data && data.seq) render(data);
+  return data;
+}
+
+function toast(text) {
+  const el = $("[data-role=toast]");
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => { el.hidden = true; }, 3500);
+}
+
+// --- geometry --------------------------------------------------------------------------------------
+// Big Balls: hollow "c4" is column c, row 4; rows shrink by one towards a7 at the top.
+// Off Board: hole "E5" is row E (A at the bottom, Red's side), diagonal 5; rim points continue
+// the numbering one step beyond the edge.
+const GEOMETRY = {
+  bigballs: {
+    xy(cell) {
+      const i = cell.charCodeAt(0) - 97, r = Number(cell.slice(1));
+      return [(i + (r - 1) / 2) * U, -(r - 1) * H * U];
+    },
+  },
+  offboard: {
+    xy(cell) {
+      const r = cell.charCodeAt(0) - 65, d = Number(cell.slice(1));
+      return rim([r, d]);
+    },
+  },
+};
+
+function rim([r, d]) { return [(d - r / 2) * U, -r * H * U]; }
+
+function el(name, attrs = {}, parent = null) {
+  const node = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+// A polygon around the outer centres, pushed out by `out` (in px) from the centroid.
+function grown(corners, out) {
+  const cx = corners.reduce((s, p) => s + p[0], 0) / corners.length;
+  const cy = corners.reduce((s, p) => s + p[1], 0) / corners.length;
+  return corners.map(([x, y]) => {
+    const dx = x - cx, dy = y - cy, len = Math.hypot(dx, dy);
+    return [x + dx / len * out, y + dy / len * out];
+  });
+}
+
+const pts = (list) => list.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+
+// Gradients, patterns and filters, once for every board on the page (a definition inside a
+// hidden board would not paint the others).
+function ensureDefs() {
+  if (document.getElementById("board-defs")) return;
+  const holder = document.createElementNS(SVGNS, "svg");
+  holder.id = "board-defs";
+  holder.setAttribute("aria-hidden", "true");
+  holder.setAttribute("width", "0");
+  holder.setAttribute("height", "0");
+  holder.style.position = "absolute";
+  document.body.prepend(holder);
+  const d = el("defs", {}, holder);
+  d.innerHTML = `
+    <radialGradient id="g-black" cx="35%" cy="30%" r="75%">
+      <stop offset="0" stop-color="#6b6f78"/><stop offset=".45" stop-color="#24262b"/><stop offset="1" stop-color="#0b0c0e"/>
+    </radialGradient>
+    <radialGradient id="g-white" cx="35%" cy="30%" r="75%">
+      <stop offset="0" stop-color="#ffffff"/><stop offset=".6" stop-color="#ece6d8"/><stop offset="1" stop-color="#b9b09c"/>
+    </radialGradient>
+    <radialGradient id="g-ball" cx="35%" cy="30%" r="80%">
+      <stop offset="0" stop-color="#f3f6fb"/><stop offset=".35" stop-color="#9aa9bd"/><stop offset="1" stop-color="#3c4a5e"/>
+    </radialGradient>
+    <radialGradient id="g-red" cx="35%" cy="30%" r="75%">
+      <stop offset="0" stop-color="#ff9a8a"/><stop offset=".4" stop-color="#d8262c"/><stop offset="1" stop-color="#6e0c12"/>
+    </radialGradient>
+    <radialGradient id="g-yellow" cx="35%" cy="30%" r="75%">
+      <stop offset="0" stop-color="#fff6c2"/><stop offset=".4" stop-color="#f5c518"/><stop offset="1" stop-color="#8a6400"/>
+    </radialGradient>
+    <radialGradient id="g-hollow" cx="50%" cy="40%" r="60%">
+      <stop offset="0" stop-color="#2a1a0e"/><stop offset=".8" stop-color="#3b2615"/><stop offset="1" stop-color="#5a3b20"/>
+    </radialGradient>
+    <linearGradient id="g-wood" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="#c89058"/><stop offset=".5" stop-color="#a8703e"/><stop offset="1" stop-color="#8a5a30"/>
+    </linearGradient>
+    <pattern id="p-grain" width="220" height="18" patternUnits="userSpaceOnUse" patternTransform="rotate(-8)">
+      <path d="M0 6 C55 2 110 10 220 5" stroke="#7a4a22" stroke-opacity=".18" fill="none" stroke-width="2"/>
+      <path d="M0 14 C70 11 140 17 220 13" stroke="#e8b27a" stroke-opacity=".10" fill="none" stroke-width="1.5"/>
+    </pattern>
+    <filter id="f-glow" x="-60%" y="-60%" width="220%" height="220%">
+      <feGaussianBlur stdDeviation="5"/>
+    </filter>
+    <filter id="f-shadow" x="-40%" y="-40%" width="180%" height="180%">
+      <feDropShadow dx="1.5" dy="3" stdDeviation="2.2" flood-color="#000" flood-opacity=".55"/>
+    </filter>`;
+}
+
+// Draw an empty board (wood, hollows, sectors) for the game; returns what paint() needs.
+function buildBoard(svg, game, cells, sectors) {
+  svg.innerHTML = "";
+  ensureDefs();
+  const xy = GEOMETRY[game].xy;
+  const board = { game, cells: new Map(), sectorAt: new Map() };
+  const frame = el("g", { class: "frame" }, svg);
+  let outline;
+  if (game === "bigballs") {
+    const corners = [xy("a1"), xy("g1"), xy("a7")];
+    outline = grown(corners, 1.45 * U);
+    el("polygon", { points: pts(outline), class: "wood-edge" }, frame);
+    el("polygon", { points: pts(outline), class: "wood" }, frame);
+    el("polygon", { points: pts(outline), class: "grain" }, frame);
+    el("polygon", { points: pts(grown(corners, 0.62 * U)), class: "inlay" }, frame);
+    const [ax, ay] = xy("a7");
+    el("text", { x: ax, y: ay - 0.62 * U, class: "goal-label" }, frame).textContent = "a7";
+  } else {
+    const corners = ["A1", "A5", "E9", "I9", "I5", "E1"].map(xy);
+    outline = grown(corners, 2.45 * U);
+    el("polygon", { points: pts(outline), class: "wood-edge" }, frame);
+    el("polygon", { points: pts(outline), class: "wood" }, frame);
+    el("polygon", { points: pts(outline), class: "grain" }, frame);
+    el("polygon", { points: pts(grown(corners, 0.62 * U)), class: "inlay" }, frame);
+    const [cx, cy] = xy("E5");
+    for (const sector of sectors) drawSector(frame, sector, cx, cy, board);
+  }
+  const xs = outline.map((p) => p[0]), ys = outline.map((p) => p[1]);
+  const pad = 0.45 * U;
+  const minX = Math.min(...xs) - pad, minY = Math.min(...ys) - pad;
+  svg.setAttribute("viewBox", `${minX.toFixed(0)} ${minY.toFixed(0)} ${(Math.max(...xs) - minX + pad).toFixed(0)} ${(Math.max(...ys) - minY + pad).toFixed(0)}`);
+
+  const layer = el("g", { class: "cells" }, svg);
+  for (const cell of cells) {
+    const [x, y] = board.sectorAt.get(cell) || xy(cell);
+    const g = el("g", { class: "cell", "data-cell": cell, "data-light": "", "data-piece": "", transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})` }, layer);
+    el("circle", { class: "glow", r: 0.56 * U }, g);
+    el("circle", { class: "ring", r: 0.43 * U }, g);
+    el("circle", { class: "hollow", r: 0.34 * U }, g);
+    el("text", { class: "name", y: 4 }, g).textContent = cell;
+    const piece = el("g", { class: "piece" }, g);
+    el("circle", { class: "hit", r: 0.5 * U }, g);
+    board.cells.set(cell, { g, piece, key: "" });
+  }
+  return board;
+}
+
+function drawSector(frame, sector, cx, cy, board) {
+  // the sector's rim points in order along the rim (by angle, starting after the widest gap)
+  let points = sector.points.map(rim).map(([x, y]) => ({ x, y, a: Math.atan2(y - cy, x - cx) }));
+  points.sort((p, q) => p.a - q.a);
+  if (points.length > 1) {
+    let gap = -1, at = 0;
+    for (let i = 0; i < points.length; i++) {
+      const next = points[(i + 1) % points.length];
+      let g = next.a - points[i].a;
+      if (g <= 0) g += 2 * Math.PI;
+      if (g > gap) { gap = g; at = (i + 1) % points.length; }
+    }
+    points = points.slice(at).concat(points.slice(0, at));
+  }
+  const line = points.map((p) => [p.x, p.y]);
+  if (line.length === 1) line.push([line[0][0] + 0.01, line[0][1]]);
+  const mx = points.reduce((s, p) => s + p.x, 0) / points.length;
+  const my = points.reduce((s, p) => s + p.y, 0) / points.length;
+  const dx = mx - cx, dy = my - cy, len = Math.hypot(dx, dy);
+  const ux = dx / len, uy = dy / len;
+  const g = el("g", { class: `sector v${Math.min(sector.value, 3)}` }, frame);
+  el("polyline", { points: pts(line), class: "trough" }, g);
+  const lx = mx + ux * 0.72 * U, ly = my + uy * 0.72 * U;
+  el("circle", { cx: lx, cy: ly, r: 0.22 * U, class: "value-badge" }, g);
+  el("text", { x: lx, y: ly + 1, class: "value" }, g).textContent = `${sector.value}`;
+  board.sectorAt.set(sector.name, [mx, my]);
+}
+
+// --- pieces ------------------------------------------------------------------------------------------
+function pieceSVG(piece, cls) {
+  if (!piece) return "";
+  const r = 0.31 * U;
+  if (piece === "ball") {
+    return `<g class="pc ball ${cls}"><circle r="${0.4 * U}" fill="url(#g-ball)" class="body"/>`
+      + `<ellipse cx="${-0.13 * U}" cy="${-0.15 * U}" rx="${0.1 * U}" ry="${0.06 * U}" fill="#fff" opacity=".7"/></g>`;
+  }
+  if (piece === "R" || piece === "Y") {
+    const fill = piece === "R" ? "url(#g-red)" : "url(#g-yellow)";
+    return `<g class="pc ${piece === "R" ? "red" : "yellow"} ${cls}"><circle r="${0.35 * U}" fill="${fill}" class="body"/>`
+      + `<ellipse cx="${-0.11 * U}" cy="${-0.13 * U}" rx="${0.09 * U}" ry="${0.055 * U}" fill="#fff" opacity=".65"/></g>`;
+  }
+  const black = piece[0] === "B";
+  return `<g class="pc stone ${black ? "black" : "white"} ${cls}"><circle r="${r}" fill="url(#g-${black ? "black" : "white"})" class="body"/>`
+    + `<text class="num" y="1">${escapeHTML(piece.slice(1))}</text></g>`;
+}
+
+function escapeHTML(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// What a cell shows: the piece the controller believes is there; on the simulated board also
+// what physically stands there when it differs (lifted: a ghost; put down but not yet taken
+// as a move: a dashed piece); in the set-up, the piece still expected (a faint outline).
+function cellPicture(info, sim) {
+  const believed = info.piece || "", there = sim ? (info.sim || "") : believed, expected = info.expect || "";
+  if (believed && there === believed) return pieceSVG(believed, "");
+  let out = "";
+  if (believed) out += pieceSVG(believed, "lifted");
+  else if (expected && !there) out += pieceSVG(expected, "expected");
+  if (there) out += pieceSVG(there, believed ? "pending small" : "pending");
+  return out;
+}
+
+function paint(board, cells, palette, sim) {
+  for (const [cell, entry] of board.cells) {
+    const info = cells[cell] || { piece: "", light: "" };
+    const g = entry.g;
+    g.dataset.light = info.light || "";
+    g.dataset.piece = info.piece || "";
+    g.dataset.blink = info.blink ? "1" : "";
+    if (sim) g.dataset.sim = info.sim || ""; else delete g.dataset.sim;
+    const colour = info.light ? lightColour(info.light, palette) : "transparent";
+    g.style.setProperty("--light", colour);
+    const key = `${info.piece}|${sim ? info.sim : ""}|${info.expect || ""}|${sim}`;
+    if (key !== entry.key) {
+      entry.piece.innerHTML = cellPicture(info, sim);
+      entry.key = key;
+    }
+    g.classList.toggle("occupied", Boolean(info.piece || info.expect || (sim && info.sim)));
+  }
+}
+
+function lightColour(name, palette) {
+  if (name === "last") return "rgba(255,255,255,.55)";   // dim white on the LEDs; visible on screen
+  return (palette && palette[name]) || "#fff";
+}
+
+// --- the live view ------------------------------------------------------------------------------------
+function render(snap) {
+  if (!snap || !snap.seq || snap.seq <= state.seq) return;
+  state.seq = snap.seq;
+  state.snap = snap;
+  if (!snap.cells) return;
+  const svg = $("#board");
+  const key = snap.game + "|" + snap.order.join(",");
+  let board = state.boards.get(svg);
+  if (!board || board.key !== key) {
+    board = buildBoard(svg, snap.game, snap.order, snap.sectors);
+    board.key = key;
+    state.boards.set(svg, board);
+  }
+  paint(board, snap.cells, snap.palette, snap.sim);
+  document.body.dataset.game = snap.game;
+  document.body.dataset.phase = snap.phase;
+  $("[data-role=game-name]").textContent = snap.game === "bigballs" ? "· Big Balls" : "· Off Board";
+
+  // turn
+  const over = snap.phase === "over";
+  const turnLight = $("[data-role=turn-light]");
+  turnLight.style.background = snap.turn_light ? lightColour(snap.turn_light, snap.palette) : "#2b3036";
+  turnLight.dataset.colour = snap.turn_light || "";
+  const settingUp = snap.phase === "setup" || snap.phase === "identify";
+  $("[data-role=turn]").textContent = over ? "game over" : settingUp ? "setting up" : `${snap.turn} to move`;
+  $("[data-role=phase]").textContent = {
+    setup: `${snap.turn} moves first`, identify: "identifying the stones", play: "", rolled: `rolled ${snap.roll}`,
+    over: "",
+  }[snap.phase] || "";
+
+  // die
+  renderDie(snap);
+
+  // score
+  const scoreCard = $("[data-role=score-card]");
+  scoreCard.hidden = !snap.score;
+  if (snap.score) {
+    $("[data-role=score]").innerHTML = snap.players.map((p) =>
+      `<span class="score-${p}" data-player="${p}"><i></i>${p} <b>${snap.score[p]}</b></span>`).join("");
+    $("[data-role=waiting]").textContent = snap.waiting ? `a ${snap.waiting} ball waits to be put back` : "";
+  }
+
+  // messages
+  const message = $("[data-role=message]");
+  $("[data-role=status]").textContent = snap.error || snap.message;
+  const latest = snap.notes && snap.notes[0] ? snap.notes[0].text : "";
+  $("[data-role=event]").textContent = latest && latest !== snap.message ? latest : "";
+  message.dataset.kind = messageKind(snap, latest);
+
+  // record
+  $("[data-role=header]").innerHTML = (snap.header || []).slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
+  renderRecord($("[data-role=record]"), snap.record, snap.players, snap.record.length - 1);
+  $("[data-role=result]").textContent = snap.outcome ? `${snap.outcome.line}${snap.outcome.winner ? ` · ${snap.outcome.winner} wins` : " · draw"}` : "";
+
+  // notes
+  $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
+    `<li><span class="t">${n.t.toFixed(1)}s</span> ${escapeHTML(n.text)}</li>`).join("");
+  $("[data-role=journal]").textContent = snap.journal ? `journal: ${snap.journal}` : "";
+
+  // hands and box (simulated board)
+  renderTray(snap);
+
+  // controls
+  const resign = $$("[data-action=resign]");
+  snap.players.forEach((p, i) => { resign[i].dataset.player = p; resign[i].textContent = `${cap(p)} resigns`; });
+  const playing = snap.phase === "play" || snap.phase === "rolled";
+  for (const b of resign) b.disabled = !state.control || !playing;
+  $("[data-action=draw]").disabled = !state.control || !playing;
+  $("[data-action=die]").disabled = !state.control || snap.phase !== "play";
+  $("[data-action=ok]").disabled = !state.control || !snap.running;
+  const form = $("[data-role=new-game]");
+  if (!form.dataset.touched) {
+    form.elements.game.value = snap.game;
+    form.elements.takebacks.checked = snap.settings.takebacks;
+  }
+  document.body.dataset.control = state.control ? "1" : "";
+  positionCursor();
+}
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function messageKind(snap, latest) {
+  if (snap.error) return "error";
+  if (snap.phase === "over") return "over";
+  if (snap.message.startsWith("the board does not match")) return "illegal";
+  if (snap.message.startsWith("several moves fit")) return "choose";
+  if (snap.phase === "setup" || snap.phase === "identify") return "setup";
+  if (latest.startsWith("takeback") || latest.startsWith("amended")) return "takeback";
+  return "";
+}
+
+function renderDie(snap) {
+  const die = snap.die || { face: "blank", value: null, pips: 0 };
+  const display = $("[data-role=die]");
+  display.dataset.face = die.face;
+  display.dataset.value = die.value == null ? "" : String(die.value);
+  display.textContent = die.face === "value" ? String(die.value) : die.face === "error" ? "Err" : "";
+  display.title = { blank: "no roll", rolling: "rolling", value: `shows ${die.value}`, error: `error (the roll was ${die.value})` }[die.face];
+  const pips = $("[data-role=pips]");
+  pips.dataset.pips = String(die.pips || 0);
+  pips.dataset.rolling = die.face === "rolling" ? "1" : "";
+}
+
+function renderRecord(list, record, players, current) {
+  list.innerHTML = "";
+  record.forEach((move, i) => {
+    const li = document.createElement("li");
+    li.textContent = move;
+    li.dataset.player = players[i % 2];
+    li.dataset.ply = String(i + 1);
+    if (i === current) li.classList.add("current");
+    list.appendChild(li);
+  });
+  const cur = list.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+function miniPiece(piece) {
+  return `<svg viewBox="${-0.45 * U} ${-0.45 * U} ${0.9 * U} ${0.9 * U}" class="mini">${pieceSVG(piece, "")}</svg>`;
+}
+
+function renderTray(snap) {
+  const tray = $("[data-role=tray]");
+  tray.hidden = !snap.sim;
+  if (!snap.sim) return;
+  const hand = $("[data-role=hand]");
+  const selected = snap.selected == null ? 0 : snap.selected;
+  hand.innerHTML = snap.hand.length ? snap.hand.map((h, i) =>
+    `<button type="button" class="held${i === selected ? " selected" : ""}" data-hand="${i}" data-piece="${escapeHTML(h.piece)}"`
+    + ` title="${escapeHTML(h.piece)}${h.from ? " from " + h.from : ""}">${miniPiece(h.piece)}</button>`).join("")
+    : `<span class="empty-note">empty</span>`;
+  const box = $("[data-role=box]");
+  const counts = new Map();
+  snap.box.forEach((p, i) => { if (!counts.has(p)) counts.set(p, []); counts.get(p).push(i); });
+  box.innerHTML = snap.box.length ? Array.from(counts.entries()).map(([p, idx]) =>
+    `<button type="button" class="boxed" data-box="${idx[0]}" data-piece="${escapeHTML(p)}" title="take ${escapeHTML(p)}">`
+    + `${miniPiece(p)}${idx.length > 1 ? `<sub>×${idx.length}</sub>` : ""}</button>`).join("")
+    : `<span class="empty-note">empty</span>`;
+  $("[data-action=aside]").disabled = !state.control || !snap.hand.length;
+  const cursor = $("[data-role=cursor]");
+  const inHand = snap.hand.length ? snap.hand[selected] || snap.hand[0] : null;
+  cursor.innerHTML = inHand ? miniPiece(inHand.piece) : "";
+  cursor.dataset.piece = inHand ? inHand.piece : "";
+}
+
+// the piece in hand follows the pointer over the board
+let pointer = null;
+function positionCursor() {
+  const cursor = $("[data-role=cursor]");
+  const show = pointer && cursor.dataset.piece && state.control;
+  cursor.hidden = !show;
+  if (show) cursor.style.transform = `translate(${pointer[0] + 14}px, ${pointer[1] + 10}px)`;
+}
+
+// --- the live connection ------------------------------------------------------------------------------
+function connect() {
+  const conn = $("[data-role=connection]");
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  state.ws = ws;
+  ws.onopen = () => {
+    state.seq = 0;           // a restarted server counts from the start again
+    state.retry = 500;
+    conn.dataset.state = "live";
+    conn.textContent = "live";
+  };
+  ws.onmessage = (event) => render(JSON.parse(event.data));
+  ws.onclose = () => {
+    conn.dataset.state = "down";
+    conn.textContent = "reconnecting";
+    setTimeout(connect, state.retry);
+    state.retry = Math.min(state.retry * 2, 5000);
+  };
+}
+
+async function checkControl() {
+  try {
+    const response = await fetch("/api/auth", { headers: headers(false) });
+    const auth = await response.json();
+    state.control = auth.control;
+    state.tokenRequired = auth.token_required;
+  } catch (error) {
+    state.control = false;
+  }
+  $("[data-role=watching]").hidden = state.control;
+  document.body.dataset.control = state.control ? "1" : "";
+}
+
+// --- the page's actions ----------------------------------------------------------------------------------
+function wireLive() {
+  $("#board").addEventListener("click", (event) => {
+    const cell = event.target.closest("[data-cell]");
+    if (!cell || !state.control || !state.snap || !state.snap.sim) return;
+    post("/api/click", { cell: cell.dataset.cell });
+  });
+  const area = $("#live .board-area");
+  area.addEventListener("pointermove", (event) => {
+    const box = area.getBoundingClientRect();
+    pointer = [event.clientX - box.left, event.clientY - box.top];
+    positionCursor();
+  });
+  area.addEventListener("pointerleave", () => { pointer = null; positionCursor(); });
+  $("[data-role=hand]").addEventListener("click", (event) => {
+    const b = event.target.closest("[data-hand]");
+    if (b && state.control) post("/api/select", { index: Number(b.dataset.hand) });
+  });
+  $("[data-role=box]").addEventListener("click", (event) => {
+    const b = event.target.closest("[data-box]");
+    if (b && state.control) post("/api/take", { index: Number(b.dataset.box) });
+  });
+  $("[data-action=aside]").addEventListener("click", () => {
+    const snap = state.snap;
+    post("/api/aside", snap && snap.selected != null ? { index: snap.selected } : {});
+  });
+  $("[data-action=die]").addEventListener("click", () => post("/api/press", { button: "die" }));
+  $("[data-action=ok]").addEventListener("click", () => post("/api/press", { button: "ok" }));
+  for (const b of $$("[data-action=resign]")) {
+    b.addEventListener("click", () => {
+      if (confirm(`${cap(b.dataset.player)} resigns?`)) post("/api/resign", { player: b.dataset.player });
+    });
+  }
+  $("[data-action=draw]").addEventListener("click", () => {
+    if (confirm("Both players agree to a draw?")) post("/api/draw", {});
+  });
+  const form = $("[data-role=new-game]");
+  form.addEventListener("change", () => { form.dataset.touched = "1"; });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = {
+      game: form.elements.game.value || undefined,
+      empty: form.elements.empty.checked,
+      settings: { takebacks: form.elements.takebacks.checked },
+    };
+    const done = await post("/api/new", body);
+    if (done) { delete form.dataset.touched; form.closest("details").open = false; }
+  });
+}
+
+// --- past games ----------------------------------------------------------------------------------------------
+async function loadGames() {
+  const body = $("[data-role=games] tbody");
+  let games = [];
+  try { games = await (await fetch("/api/games")).json(); } catch (error) { toast("cannot list the games"); }
+  body.innerHTML = games.length ? games.map((g) => g.error
+    ? `<tr class="bad"><td colspan="4">${escapeHTML(g.name)}: ${escapeHTML(g.error)}</td><td></td></tr>`
+    : `<tr data-game="${escapeHTML(g.name)}"><td>${escapeHTML(g.started.replace("T", " ").slice(0, 19))}</td>`
+      + `<td>${g.game === "bigballs" ? "Big Balls" : "Off Board"}</td><td>${g.moves}</td>`
+      + `<td>${escapeHTML(g.result || "unfinished")}</td>`
+      + `<td><button type="button" data-open="${escapeHTML(g.name)}">Replay</button> `
+      + `<a href="/api/games/${encodeURIComponent(g.name)}/record" download>record</a></td></tr>`).join("")
+    : `<tr><td colspan="5" class="empty-note">no games yet</td></tr>`;
+}
+
+async function openGame(name) {
+  const response = await fetch(`/api/games/${encodeURIComponent(name)}`);
+  const data = await response.json();
+  if (!response.ok) { toast(data.error || "cannot open the game"); return; }
+  state.replay = data;
+  state.ply = data.record.length;
+  $("[data-role=replay]").hidden = false;
+  $("[data-role=replay-title]").textContent = `${data.game === "bigballs" ? "Big Balls" : "Off Board"}, ${data.started.replace("T", " ").slice(0, 16)}`;
+  const download = $("[data-role=replay-download]");
+  download.href = `/api/games/${encodeURIComponent(name)}/record`;
+  $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
+  $("[data-role=replay-result]").textContent = data.result || "unfinished";
+  const slider = $("[data-role=replay-slider]");
+  slider.max = String(data.record.length);
+  const svg = $("#replay-board");
+  const board = buildBoard(svg, data.game, data.cells, data.sectors);
+  state.boards.set(svg, board);
+  showPly(state.ply);
+  $("[data-role=replay]").scrollIntoView({ block: "start", behavior: "smooth" });
+}
+
+function showPly(ply) {
+  const data = state.replay;
+  if (!data) return;
+  ply = Math.max(0, Math.min(ply, data.record.length));
+  state.ply = ply;
+  const position = data.positions[ply];
+  const cells = {};
+  for (const cell of data.cells) {
+    cells[cell] = { piece: position.pieces[cell] || "", light: position.last.includes(cell) ? "last" : "" };
+  }
+  paint(state.boards.get($("#replay-board")), cells, {}, false);
+  $("[data-role=replay-ply]").textContent = `move ${ply} of ${data.record.length}`;
+  $("[data-role=replay-slider]").value = String(ply);
+  $("[data-role=replay-turn]").textContent = ply === data.record.length && data.result ? data.result : `${position.turn} to move`;
+  $("[data-role=replay-score]").textContent = position.score
+    ? data.players.map((p) => `${p} ${position.score[p]}`).join(" · ") : "";
+  renderRecord($("[data-role=replay-record]"), data.record, data.players, ply - 1);
+}
+
+function wireGames() {
+  $("[data-role=games]").addEventListener("click", (event) => {
+    const b = event.target.closest("[data-open]");
+    if (b) openGame(b.dataset.open);
+  });
+  const step = { first: () => 0, prev: () => state.ply - 1, next: () => state.ply + 1, last: () => Infinity };
+  for (const b of $$("[data-replay]")) b.addEventListener("click", () => showPly(step[b.dataset.replay]()));
+  $("[data-role=replay-slider]").addEventListener("input", (event) => showPly(Number(event.target.value)));
+  $("[data-role=replay-record]").addEventListener("click", (event) => {
+    const li = event.target.closest("li");
+    if (li) showPly(Number(li.dataset.ply));
+  });
+  document.addEventListener("keydown", (event) => {
+    if ($("#games").hidden || !state.replay || event.target.closest("input, textarea")) return;
+    if (event.key === "ArrowLeft") showPly(state.ply - 1);
+    if (event.key === "ArrowRight") showPly(state.ply + 1);
+  });
+}
+
+function wireTabs() {
+  for (const tab of $$("[data-tab]")) {
+    tab.addEventListener("click", () => {
+      for (const t of $$("[data-tab]")) t.classList.toggle("active", t === tab);
+      $("#live").hidden = tab.dataset.tab !== "live";
+      $("#games").hidden = tab.dataset.tab !== "games";
+      if (tab.dataset.tab === "games") loadGames();
+    });
+  }
+}
+
+wireTabs();
+wireLive();
+wireGames();
+checkControl().then(() => {
+  connect();
+  if (state.snap) { const s = state.snap; state.seq = 0; render(s); }
+});

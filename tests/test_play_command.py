@@ -1,0 +1,69 @@
+"""`reedboard play`: the simulated board when no hardware is found, and the web view's address."""
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from controller.cli import main
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "play", "offboard", "--listen", f"127.0.0.1:{port}",
+         "--games-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        while not lines or not lines[-1].startswith("web view: "):
+            line = process.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line.strip())
+        assert any("playing on the simulated board" in line for line in lines)
+        assert lines[-1] == f"web view: http://127.0.0.1:{port}/"
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as answer:
+                    state = json.load(answer)
+                break
+            except OSError:
+                time.sleep(0.1)
+        assert state["game"] == "offboard" and state["turn"] == "red"
+        assert list(tmp_path.glob("*-offboard.jsonl"))  # the game is journaled
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.mark.parametrize(
+    "argv, status, message",
+    [
+        (["play", "bigballs", "--listen", "nowhere"], 2, "--listen takes HOST:PORT"),
+        (["play", "bigballs", "--hal", "gpio"], 1, "no gpio board: gpio: no GPIO pins here"),
+        (["play", "bigballs", "--resume"], 2, "no unfinished bigballs game"),
+    ],
+)
+def test_play_refuses_what_it_cannot_do(capsys, tmp_path, argv, status, message):
+    assert main(argv + ["--games-dir", str(tmp_path)]) == status
+    captured = capsys.readouterr()
+    assert message in captured.out + captured.err
+
+
+def test_play_says_when_the_port_is_taken(capsys, tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["play", "bigballs", "--hal", "sim", "--listen", f"127.0.0.1:{port}",
+                     "--games-dir", str(tmp_path)]) == 1
+    assert "port is taken" in capsys.readouterr().out
