@@ -375,10 +375,15 @@ class Reconciler:
         if self._last is not None:  # the mover may be going on: another move from before?
             move, candidates, before, touched = self._last
             at_before = [c for c in candidates if c.result == S and c.move != move]
-            amend = [c for c in at_before if not c.needs & ~touched] or at_before
+            evident = [c for c in at_before if not c.needs & ~touched]
+            amend = evident or at_before
             if len(amend) == 1:
                 self._clear_guidance(t, events)
-                if self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move]):
+                # Wait when the frame may be something else still: a capture nobody touched,
+                # another move from before, or the next player's move under way.
+                if (not evident
+                        or self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move])
+                        or self._can_grow(S, base, self._candidates, exclude=[])):
                     self._schedule(t, ("amend", amend[0]))
                 else:
                     self._amend(t, amend[0], events)
