@@ -78,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="go on with an unfinished game (default: the newest of this game)")
     play.set_defaults(run=_run_play)
 
+    hardware = commands.add_parser("hardware", help="the board's drawings")
+    drawings = hardware.add_subparsers(dest="hardware_command", metavar="COMMAND", parser_class=_Parser, required=True)
+    draw = drawings.add_parser("draw", help="draw the drilling template, the matrix wiring and the LED chain (SVG)")
+    draw.add_argument("--board", metavar="FILE", help="a board file (default: both shipped boards)")
+    draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help="where to write (default hardware/drawings)")
+    draw.set_defaults(run=_run_draw)
+
     doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
     _add_hal_options(doctor)
     doctor.set_defaults(run=_run_doctor)
@@ -185,6 +192,17 @@ def _run_play(args: argparse.Namespace) -> int:
     from .play_command import play
 
     return play(args)
+
+
+def _run_draw(args: argparse.Namespace) -> int:
+    from hal.board import load_board
+    from hal.drawings import draw_all
+
+    boards = [load_board(args.board)] if args.board else [load_board(game=game) for game in sorted(GAMES)]
+    for board in boards:
+        for path in draw_all(board, args.out):
+            print(path)
+    return 0
 
 
 def _run_doctor(args: argparse.Namespace) -> int:

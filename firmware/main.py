@@ -16,7 +16,7 @@ import app
 import scanner
 
 # Which board this Pico sits in: (matrix rows, matrix columns, LEDs on the chain), as in
-# hardware/GAME-board.toml. Change GAME before copying the files if the board is Off Board.
+# hardware/boards/GAME.toml. Change GAME before copying the files if the board is Off Board.
 GAME = "bigballs"
 BOARDS = {
     "bigballs": (4, 7, 36),
