@@ -85,6 +85,20 @@ def build_parser() -> argparse.ArgumentParser:
     draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help="where to write (default hardware/drawings)")
     draw.set_defaults(run=_run_draw)
 
+    selftest = commands.add_parser("selftest", help="check every reed switch and LED with a magnet; write a report")
+    _add_hal_options(selftest)
+    selftest.add_argument("--report", metavar="FILE",
+                          help="where to write the report (default: selftest-GAME-TIMESTAMP.txt here)")
+    selftest.add_argument("--timeout", metavar="S", type=_seconds, default=20.0,
+                          help="seconds to wait for each magnet or ok press (default 20)")
+    selftest.set_defaults(run=_run_selftest)
+
+    calibrate = commands.add_parser("calibrate", help="learn which switch and LED belong to each hollow; write the board file")
+    _add_hal_options(calibrate)
+    calibrate.add_argument("--out", metavar="FILE",
+                           help="the board file to write (default: the --board file, or GAME.toml here)")
+    calibrate.set_defaults(run=_run_calibrate)
+
     doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
     _add_hal_options(doctor)
     doctor.set_defaults(run=_run_doctor)
@@ -203,6 +217,28 @@ def _run_draw(args: argparse.Namespace) -> int:
         for path in draw_all(board, args.out):
             print(path)
     return 0
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"a timeout is a positive number of seconds, not {text!r}")
+    return value
+
+
+def _run_selftest(args: argparse.Namespace) -> int:
+    from .selftest import selftest_command
+
+    return selftest_command(args.hal, args.port, args.board, args.report, args.timeout)
+
+
+def _run_calibrate(args: argparse.Namespace) -> int:
+    from .calibrate import calibrate_command
+
+    return calibrate_command(args.hal, args.port, args.board, args.out)
 
 
 def _run_doctor(args: argparse.Namespace) -> int:

@@ -1,0 +1,549 @@
+"""`reedboard calibrate`: learn which reed switch and which LED belong to each hollow.
+
+A builder need not solder the matrix and the LED chain in the board file's order: the
+calibration asks, and writes the board file.
+
+1. Switches: each hollow is named in turn, in board order ("put a magnet on a1", on the
+   terminal and as `prompt` for the web view); the switch that closes is recorded, by its
+   raw matrix address (row * columns + column). Then the magnet is taken away.
+2. LEDs: each LED of the chain (but the die pips and the turn light, which keep their
+   places from the old board file) lights alone, steady white; the builder puts a magnet
+   on the hollow that is lit, which the switches of step 1 name. An LED under no hollow:
+   the builder presses ok.
+
+Then the new board file is built: the old one with its [cells] table rewritten (positions
+kept; every other table and comment as it was). A map in which two hollows share a switch
+or an LED, or a hollow has none, is refused, saying which ("b1 and c1 share sensor 5").
+
+Raw sensors. The calibration must work on a board whose board file is wrong, so it never
+reads cells through the board file's map. Every backend turns matrix addresses into cells
+with its Board's `sensor` map and lights LEDs through its `led` map, so the backend is
+opened with `raw_board(board)`: the same board (matrix size, pins, port, LED chain), but
+whose "cells" are the matrix addresses themselves, named "sensor0".."sensorN-1" (an
+identity map over every address of the matrix), and whose LED map names every LED of the
+chain "led0".."ledM-1". Its frames then say which addresses are closed, and a light frame
+{"led7": ...} lights LED 7 alone: the serial backend (the Pico sends addresses), the gpio
+backend (the matrix scanner's addresses) and the simulated board all work unchanged.
+`open_calibration` opens any of them so.
+
+`Calibration` is the pure, time-driven state machine (frames of sensor addresses, presses,
+time in; light frames, die display states, cues and prompts out); `run_calibration` runs it
+over an open backend, with a simulated builder (selftest.SimBuilder) for --hal sim and tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import tomllib
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+from hal.board import Board, BoardError, parse_board
+from hal.interfaces import Cue, DieFace, DieState, LightFrame
+
+from .referee import Outputs
+from .selftest import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, drive, open_backend
+
+__all__ = [
+    "Settings", "Calibration", "CalibrationResult", "CalibrationRefused", "raw_board", "sensor_name",
+    "led_name", "sensor_index", "run_calibration", "open_calibration", "board_text", "check_map",
+    "calibrate_command",
+]
+
+SENSOR_PREFIX = "sensor"
+LED_PREFIX = "led"
+
+
+def sensor_name(address: int) -> str:
+    return f"{SENSOR_PREFIX}{address}"
+
+
+def led_name(index: int) -> str:
+    return f"{LED_PREFIX}{index}"
+
+
+def sensor_index(name: str) -> int | None:
+    if name.startswith(SENSOR_PREFIX) and name[len(SENSOR_PREFIX):].isdigit():
+        return int(name[len(SENSOR_PREFIX):])
+    return None
+
+
+def raw_board(board: Board) -> Board:
+    """The board as a backend sees it at the level of raw addresses: one "cell" per matrix
+    address ("sensor0".."sensorN-1", sensor = address) and one name per LED of the chain
+    ("led0".."ledM-1"). Everything else (matrix size, pins, port, chain length, pips) is kept."""
+    names = tuple(sensor_name(i) for i in range(board.rows * board.columns))
+    return replace(board, cells=names, sensor={name: i for i, name in enumerate(names)},
+                   led={led_name(j): j for j in range(board.led_count)}, position={}, faults={})
+
+
+def is_raw(board: Board) -> bool:
+    return all(sensor_index(c) is not None for c in board.cells)
+
+
+@dataclass(frozen=True)
+class Settings:
+    timeout: float = 60.0  # s to wait for each magnet
+    remove_timeout: float | None = None  # s to wait for a magnet to be taken away (None: timeout)
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "remove_timeout"):
+            value = getattr(self, name)
+            if value is None and name == "remove_timeout":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise ValueError(f"calibrate {name} must be a positive number of seconds, not {value!r}")
+
+    @property
+    def removal(self) -> float:
+        return self.timeout if self.remove_timeout is None else self.remove_timeout
+
+
+class CalibrationRefused(BoardError):
+    """A learned map that cannot be saved; `problems` says why, one line each."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("the map is not saved: " + "; ".join(self.problems))
+
+
+def _and(items: list) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def check_map(cells: Iterable[str], sensors: dict[str, frozenset[int]],
+              leds: dict[int, frozenset[str]]) -> list[str]:
+    """What keeps a learned map from being saved. `sensors`: each hollow -> the addresses that
+    closed with a magnet on it; `leds`: each LED -> the hollows it was found under."""
+    cells = list(cells)
+    order = {c: k for k, c in enumerate(cells)}
+    problems = []
+    by_sensor: dict[int, list[str]] = defaultdict(list)
+    for cell in cells:
+        closed = sensors.get(cell, frozenset())
+        if not closed:
+            problems.append(f"{cell}: no sensor closed with a magnet on it")
+        elif len(closed) > 1:
+            problems.append(f"{cell}: sensors {_and(sorted(closed))} closed together with a magnet on it")
+        else:
+            by_sensor[next(iter(closed))].append(cell)
+    for address, hollows in sorted(by_sensor.items(), key=lambda kv: order[kv[1][0]]):
+        if len(hollows) > 1:
+            problems.append(f"{_and(hollows)} share sensor {address}")
+    by_cell: dict[str, list[int]] = defaultdict(list)
+    for index in sorted(leds):
+        hollows = sorted(leds[index], key=lambda c: order.get(c, len(order)))
+        if len(hollows) > 1:
+            problems.append(f"{_and(hollows)} share LED {index}")
+        for hollow in hollows:
+            by_cell[hollow].append(index)
+    for cell in cells:
+        found = by_cell.get(cell, [])
+        if not found:
+            problems.append(f"{cell}: no LED was found under it")
+        elif len(found) > 1:
+            problems.append(f"{cell}: LEDs {_and(found)} were both found under it")
+    return problems
+
+
+def _old_text(board: Board) -> str | None:
+    """The text of the board file the board was loaded from, if it can be read."""
+    source = board.source
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except OSError:
+        pass
+    if source.startswith("hardware/"):
+        try:
+            return resources.files("hardware").joinpath(source[len("hardware/"):]).read_text(encoding="utf-8")
+        except (OSError, ModuleNotFoundError):
+            pass
+    return None
+
+
+def _number(value: float) -> str:
+    return repr(float(value))
+
+
+def cell_lines(board: Board, sensor: dict[str, int], led: dict[str, int]) -> list[str]:
+    lines = []
+    for cell in board.cells:
+        row, column = divmod(sensor[cell], board.columns)
+        text = f"{cell} = {{ row = {row}, column = {column}, led = {led[cell]}"
+        if cell in board.position:
+            x, y = board.position[cell]
+            text += f", x = {_number(x)}, y = {_number(y)}"
+        lines.append(text + " }")
+    return lines
+
+
+def _fresh_text(board: Board, cells: list[str]) -> str:
+    """A whole board file, for an old board whose file cannot be read."""
+    lines = ["# A board file written by `reedboard calibrate`.", "", "[board]", f'game = "{board.game}"',
+             f'backend = "{board.backend}"', "", "[matrix]", f"rows = {board.rows}", f"columns = {board.columns}",
+             f"diodes = {'true' if board.diodes else 'false'}", "", "[leds]", f"count = {board.led_count}",
+             f"budget_ma = {board.budget_ma:g}"]
+    if board.die_pips:
+        lines.append(f"die_pips = [{', '.join(map(str, board.die_pips))}]")
+    if board.turn_led is not None:
+        lines.append(f"turn = {board.turn_led}")
+    lines += ["", "[cells]"] + cells
+    gpio = board.gpio
+    if gpio.rows or gpio.expander:
+        lines += ["", "[gpio]"]
+        if gpio.expander:
+            bus, addresses = gpio.expander
+            lines.append(f"expander = {{ bus = {bus}, addresses = [{', '.join(map(str, addresses))}] }}")
+        else:
+            lines.append(f"rows = [{', '.join(map(str, gpio.rows))}]")
+            lines.append(f"columns = [{', '.join(map(str, gpio.columns))}]")
+        lines.append(f"leds = {gpio.leds}")
+        for name in ("die_button", "ok_button", "buzzer"):
+            if getattr(gpio, name) is not None:
+                lines.append(f"{name} = {getattr(gpio, name)}")
+    lines += ["", "[serial]", f'port = "{board.port}"', f"baudrate = {board.baudrate}"]
+    return "\n".join(lines) + "\n"
+
+
+def board_text(board: Board, sensor: dict[str, int], led: dict[str, int], old_text: str | None = None) -> str:
+    """The board file with this wiring: the old file's text with its [cells] table rewritten
+    (comments, positions and every other table kept), or a whole new file when there is none."""
+    cells = cell_lines(board, sensor, led)
+    if old_text is None:
+        return _fresh_text(board, cells)
+    lines = old_text.splitlines()
+    header = next((k for k, line in enumerate(lines) if line.strip().split("#")[0].strip() == "[cells]"), None)
+    if header is None:
+        return old_text.rstrip("\n") + "\n\n[cells]\n" + "\n".join(cells) + "\n"
+    end = next((k for k in range(header + 1, len(lines)) if lines[k].lstrip().startswith("[")), len(lines))
+    body = lines[header + 1:end]
+    entries = [k for k, line in enumerate(body) if line.strip() and not line.lstrip().startswith("#")]
+    if entries:
+        body = body[:entries[0]] + cells + body[entries[-1] + 1:]
+    else:
+        body = cells + body
+    return "\n".join(lines[:header + 1] + body + lines[end:]) + "\n"
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    board: Board  # the old board file
+    sensors: dict[str, frozenset[int]]  # hollow -> the addresses that closed
+    leds: dict[int, frozenset[str]]  # LED -> the hollows it was found under
+    problems: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def sensor(self) -> dict[str, int]:
+        """Each hollow with exactly one address -> that address."""
+        return {c: next(iter(s)) for c, s in self.sensors.items() if len(s) == 1}
+
+    @property
+    def led(self) -> dict[str, int]:
+        found: dict[str, list[int]] = defaultdict(list)
+        for index, hollows in sorted(self.leds.items()):
+            for hollow in hollows:
+                found[hollow].append(index)
+        return {c: v[0] for c, v in found.items() if len(v) == 1}
+
+    def text(self, old_text: str | None = None) -> str:
+        """The new board file; CalibrationRefused when the map cannot be saved."""
+        if self.problems:
+            raise CalibrationRefused(self.problems)
+        board = self.board
+        text = board_text(board, self.sensor, self.led, old_text if old_text is not None else _old_text(board))
+        try:
+            check = parse_board(tomllib.loads(text), board.source)
+        except (BoardError, tomllib.TOMLDecodeError) as error:
+            raise CalibrationRefused([str(error)]) from None
+        if check.sensor != self.sensor or check.led != self.led:  # pragma: no cover - a bug here
+            raise CalibrationRefused(["the written board file does not read back as the learned map"])
+        return text
+
+    def save(self, path: str | Path) -> Path:
+        text = self.text()
+        path = Path(path)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+
+# ------------------------------------------------------------------------------------------------
+# The state machine
+# ------------------------------------------------------------------------------------------------
+
+class Calibration:
+    """Frames carry sensor addresses (ints); LEDs are lit by raw names (led_name)."""
+
+    def __init__(self, board: Board, settings: Settings | None = None, *, outputs: Outputs | None = None,
+                 on_prompt: Callable[[Prompt], None] | None = None) -> None:
+        self.board = board
+        self.settings = settings or Settings()
+        self.outputs = outputs or Outputs()
+        self.on_prompt = on_prompt
+        self.prompt = Prompt(0, "idle", "not started")
+        self.sensors: dict[str, frozenset[int]] = {}
+        self.leds: dict[int, frozenset[str]] = {}
+        self.notes: list[str] = []
+        self.ignored: set[int] = set()  # addresses closed with no magnet at the start
+        self.closed: frozenset[int] = frozenset()
+        self.now = 0.0
+        self.done = False
+        self.lights = LightFrame()
+        self.die = DieState()
+        self._phase = "idle"
+        self._deadline: float | None = None
+        self._then: Callable[[float], None] | None = None
+        self._cells: list[str] = []
+        self._cell: str | None = None
+        skip = set(board.die_pips) | ({board.turn_led} if board.turn_led is not None else set())
+        self._led_order = [j for j in range(board.led_count) if j not in skip]
+        self._queue: list[int] = []
+        self._led: int | None = None
+        self._serial = 0
+
+    # --- inputs ------------------------------------------------------------------------------
+    def start(self, t: float) -> None:
+        self.now = t
+        self._cells = list(self.board.cells)
+        self._cue(Cue.READY)
+        if self.closed:
+            self._remove(t, "take every magnet off the board", self._begin, clearing=True)
+        else:
+            self._begin(t)
+
+    def frame(self, t: float, sensors: Iterable[int]) -> None:
+        sensors = frozenset(sensors)
+        self.advance(t)
+        self.closed = sensors
+        if self.done:
+            return
+        closed = sensors - self.ignored
+        if self._phase == "place" and closed:
+            self._sensor_answered(t, closed)
+        elif self._phase == "find" and closed:
+            self._led_answered(t, closed)
+        elif self._phase == "remove" and not closed:
+            then, self._then = self._then, None
+            self._deadline = None
+            then(t)
+
+    def press(self, t: float, button: str) -> None:
+        self.advance(t)
+        if self.done or button != "ok":
+            return
+        if self._phase == "find":
+            self.leds[self._led] = frozenset()
+            self.notes.append(f"LED {self._led}: under no hollow (ok pressed)")
+            self._cue(Cue.MOVE)
+            self._next_led(t)
+
+    def advance(self, t: float) -> None:
+        while not self.done and self._deadline is not None and self._deadline <= t:
+            due, self._deadline = self._deadline, None
+            self.now = max(self.now, due)
+            self._timeout(due)
+        self.now = max(self.now, t)
+
+    def next_deadline(self) -> float | None:
+        return None if self.done else self._deadline
+
+    # --- the steps ---------------------------------------------------------------------------
+    def _timeout(self, t: float) -> None:
+        if self._phase == "place":
+            self.sensors[self._cell] = frozenset()
+            self._cue(Cue.REFUSED)
+            self._next_cell(t)
+        elif self._phase == "find":
+            self.leds[self._led] = frozenset()
+            self.notes.append(f"LED {self._led}: no magnet was put down while it was lit")
+            self._cue(Cue.REFUSED)
+            self._next_led(t)
+        elif self._phase == "remove":
+            stuck = sorted(self.closed - self.ignored)
+            for address in stuck:
+                self.notes.append(f"sensor {address} stays closed with no magnet: not used")
+            self.ignored.update(stuck)
+            self._cue(Cue.ILLEGAL)
+            then, self._then = self._then, None
+            then(t)
+
+    def _begin(self, t: float) -> None:
+        self._next_cell(t)
+
+    def _next_cell(self, t: float) -> None:
+        if not self._cells:
+            self._queue = list(self._led_order)
+            self._cue(Cue.READY)
+            self._next_led(t)
+            return
+        if self.closed - self.ignored:
+            self._remove(t, "take the magnet off the board", self._next_cell)
+            return
+        cell = self._cell = self._cells.pop(0)
+        self._phase = "place"
+        self._deadline = t + self.settings.timeout
+        self._show(LightFrame(), DieState(DieFace.VALUE, 1))
+        done = len(self.board.cells) - len(self._cells)
+        self._ask(Prompt(1, "place", f"step 1 of 2 ({done}/{len(self.board.cells)}): put a magnet on {cell}",
+                         cell=cell))
+
+    def _sensor_answered(self, t: float, closed: frozenset[int]) -> None:
+        cell = self._cell
+        self.sensors[cell] = closed
+        taken = [c for c, s in self.sensors.items() if c != cell and s & closed]
+        self._cue(Cue.MOVE if len(closed) == 1 and not taken else Cue.ILLEGAL)
+        self._remove(t, f"take the magnet off {cell}", self._next_cell)
+
+    def _next_led(self, t: float) -> None:
+        if not self._queue:
+            self._finish(t)
+            return
+        if self.closed - self.ignored:
+            self._remove(t, "take the magnet off the board", self._next_led)
+            return
+        index = self._led = self._queue.pop(0)
+        self._phase = "find"
+        self._deadline = t + self.settings.timeout
+        self._show(LightFrame({led_name(index): TEST_LIGHT}), DieState(DieFace.VALUE, 2))
+        done = len(self._led_order) - len(self._queue)
+        self._ask(Prompt(2, "find", f"step 2 of 2 ({done}/{len(self._led_order)}): put a magnet on the hollow"
+                                    f" that is lit (LED {index}); lit, but under no hollow? press ok", led=index))
+
+    def _led_answered(self, t: float, closed: frozenset[int]) -> None:
+        index = self._led
+        hollows = frozenset(c for c, s in self.sensors.items() if len(s) == 1 and s <= closed)
+        self.leds[index] = hollows
+        if not hollows:
+            self.notes.append(f"LED {index}: the magnet closed sensor {_and(sorted(closed))},"
+                              f" which no hollow answered with in step 1")
+        self._cue(Cue.MOVE if len(hollows) == 1 else Cue.ILLEGAL)
+        self._remove(t, "take the magnet off the lit hollow", self._next_led, lit=index)
+
+    def _remove(self, t: float, text: str, then: Callable[[float], None], *, clearing: bool = False,
+                lit: int | None = None) -> None:
+        self._phase = "remove"
+        self._then = then
+        self._deadline = t + self.settings.removal
+        self._show(LightFrame({led_name(lit): REMOVE_LIGHT} if lit is not None else {}), None)
+        self._ask(Prompt(self.prompt.step, "remove", text, cell=None if clearing else self._cell))
+
+    def _finish(self, t: float) -> None:
+        self._phase = "done"
+        self._deadline = None
+        self.done = True
+        result = self.result()
+        self._show(LightFrame(), DieState() if result.ok else DieState(DieFace.ERROR))
+        self._cue(Cue.GAME_OVER if result.ok else Cue.ILLEGAL)
+        summary = "the map is complete" if result.ok else "the map cannot be saved: " + "; ".join(result.problems)
+        self._ask(Prompt(0, "done", f"calibration done: {summary}"))
+
+    def result(self) -> CalibrationResult:
+        problems = check_map(self.board.cells, self.sensors, self.leds)
+        return CalibrationResult(self.board, dict(self.sensors), dict(self.leds), tuple(problems), tuple(self.notes))
+
+    # --- outputs -----------------------------------------------------------------------------
+    def _show(self, lights: LightFrame, die: DieState | None) -> None:
+        self.lights = lights
+        if self.outputs.lights:
+            self.outputs.lights(lights)
+        if die is not None and die != self.die:
+            self.die = die
+            if self.outputs.die:
+                self.outputs.die(die)
+
+    def _cue(self, cue: Cue) -> None:
+        if self.outputs.buzzer:
+            self.outputs.buzzer(cue)
+
+    def _ask(self, prompt: Prompt) -> None:
+        self._serial += 1
+        self.prompt = replace(prompt, serial=self._serial)
+        if self.on_prompt:
+            self.on_prompt(self.prompt)
+
+
+# ------------------------------------------------------------------------------------------------
+# The runner, opening a board, the command
+# ------------------------------------------------------------------------------------------------
+
+def _addresses(occupied: frozenset[str]) -> frozenset[int]:
+    return frozenset(i for name in occupied if (i := sensor_index(name)) is not None)
+
+
+async def run_calibration(device, board: Board, settings: Settings | None = None, *, builder=None,
+                          on_prompt: Callable[[Prompt], None] | None = None,
+                          clock: Callable[[], float] | None = None) -> CalibrationResult:
+    """Calibrate over a backend opened with raw_board(board); `board` is the old board file."""
+    device_board = getattr(device, "board", None)
+    if isinstance(device_board, Board) and not is_raw(device_board):
+        raise ValueError("calibration reads raw sensor addresses: open the backend with raw_board(board)")
+    show = device.show
+    machine = Calibration(board, settings, outputs=Outputs(lights=show, die=show, buzzer=device.play),
+                          on_prompt=on_prompt)
+    await drive(machine, device, builder=builder, clock=clock, translate=_addresses)
+    return machine.result()
+
+
+def sim_hands(device, truth: Board):
+    """Hands at a raw SimBoard whose hollows are really wired as `truth` says."""
+    from hal.faults import SimHands
+
+    return SimHands(device, truth, where=lambda hollow: sensor_name(truth.sensor[hollow]))
+
+
+def open_calibration(hal: str | None, board_path: str | None = None, port: str | None = None) -> Opened:
+    """The backend opened at raw level; with "sim", a simulated board really wired as the board
+    file says, and a simulated builder."""
+    from hal.sim import SimBoard
+
+    def sim(board: Board) -> Opened:
+        device = SimBoard(raw_board(board))
+        return Opened("sim", board, device, SimBuilder(sim_hands(device, board)), "the simulated board")
+
+    return open_backend(hal, board_path, port, raw_board, sim)
+
+
+def calibrate_command(hal: str | None, port: str | None, board_path: str | None, out_path: str | None,
+                      *, timeout: float | None = None, out=None) -> int:
+    """`reedboard calibrate`: 0 when the board file was written, 1 when no board answered or the
+    map was refused (each problem on a line)."""
+    from hal.backends import NoBoard
+
+    out = out or sys.stdout
+    try:
+        opened = open_calibration(hal, board_path, port)
+    except NoBoard as error:
+        print("reedboard calibrate: no board could be reached. Tried:", file=out)
+        for attempt in error.tried:
+            print(f"  - {attempt}", file=out)
+        return 1
+    board = opened.board
+    settings = Settings(timeout=timeout) if timeout is not None else Settings()
+    print(f"calibrating the {board.game} board ({board.source}) on {opened.backend} ({opened.detail})",
+          file=out, flush=True)
+    try:
+        result = asyncio.run(run_calibration(opened.device, board, settings, builder=opened.builder,
+                                             on_prompt=lambda p: print(p.text, file=out, flush=True)))
+    finally:
+        opened.close()
+    for note in result.notes:
+        print(f"note: {note}", file=out)
+    path = Path(out_path or board_path or f"{board.game}.toml")
+    try:
+        result.save(path)
+    except CalibrationRefused as refused:
+        print("reedboard calibrate: the map is not saved:", file=out)
+        for problem in refused.problems:
+            print(f"  - {problem}", file=out)
+        return 1
+    print(f"board file written to {path}", file=out)
+    return 0

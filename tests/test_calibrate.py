@@ -1,0 +1,277 @@
+"""`reedboard calibrate` (controller/calibrate.py): learning which switch and which LED belong
+to each hollow, on a board wired in another order than its board file says.
+
+The board really wired in a shuffled order (a seeded random permutation of the matrix
+addresses and of the LED chain) is calibrated from the default board file, on the simulated
+board and on a GpioBoard over the mock matrix; a simulated builder who knows the true wiring
+answers. The learned board file must give back the true wiring, keep the positions and the
+rest of the file, and a builder who answers two hollows with one switch must be refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import random
+import tomllib
+from importlib import resources
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.calibrate import (Calibration, CalibrationRefused, CalibrationResult, Settings, board_text,
+                                  calibrate_command, check_map, led_name, raw_board, run_calibration,
+                                  sim_hands)
+from controller.referee import Outputs
+from controller.selftest import SimBuilder
+from hal.board import Board, load_board, parse_board
+from hal.faults import MockHands
+from hal.gpio_board import GpioBoard
+from hal.interfaces import Cue, DieFace, Light, LightFrame
+from hal.mock_matrix import Circuit, FakeStrip, MatrixPins
+from hal.sim import SimBoard
+
+BOARD = load_board(game="bigballs")
+BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
+FAST = Settings(timeout=3.0)  # nothing times out here: a long wait costs nothing
+
+
+def shuffled(board: Board, seed: int) -> Board:
+    """The board as really wired: its cells on a random permutation of the matrix addresses
+    and of the LEDs that are not die pips or the turn light."""
+    rng = random.Random(seed)
+    sensors = rng.sample(range(board.rows * board.columns), len(board.cells))
+    free = [j for j in range(board.led_count) if j not in board.die_pips and j != board.turn_led]
+    leds = rng.sample(free, len(board.cells))
+    return dataclasses.replace(board, sensor=dict(zip(board.cells, sensors)), led=dict(zip(board.cells, leds)))
+
+
+def sim_rig(truth: Board):
+    device = SimBoard(raw_board(BOARD))
+    return device, sim_hands(device, truth), lambda: None
+
+
+def gpio_rig(truth: Board):
+    factory = MockFactory()
+    matrix = MatrixPins(factory, BOARD.gpio.rows, BOARD.gpio.columns, Circuit(BOARD.rows, BOARD.columns, BOARD.diodes))
+    strip = FakeStrip(BOARD.led_count)
+    device = GpioBoard(raw_board(BOARD), pin_factory=factory, strip=strip, scan_interval=0.0005, debounce=2,
+                       bounce_time=None)
+    return device, MockHands(factory, matrix, strip, truth, hold=0.005, rest=0.002), device.close
+
+
+def calibrate(rig, truth: Board, mistakes=None) -> tuple[CalibrationResult, object]:
+    device, hands, close = rig(truth)
+    try:
+        result = asyncio.run(run_calibration(device, BOARD, FAST,
+                                             builder=SimBuilder(hands, poll=0.0005, mistakes=mistakes)))
+    finally:
+        close()
+    return result, device
+
+
+def test_the_raw_board_names_every_matrix_address_and_every_led():
+    raw = raw_board(BOARD)
+    assert raw.cells == tuple(f"sensor{i}" for i in range(28))
+    assert raw.sensor["sensor17"] == 17 and raw.led["led35"] == 35 and len(raw.led) == 36
+    assert (raw.rows, raw.columns, raw.gpio, raw.led_count, raw.die_pips) == (
+        BOARD.rows, BOARD.columns, BOARD.gpio, BOARD.led_count, BOARD.die_pips)
+
+
+@pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_calibrating_a_shuffled_board_learns_its_wiring(rig, seed):
+    truth = shuffled(BOARD, seed)
+    assert truth.sensor != BOARD.sensor and truth.led != BOARD.led
+    result, device = calibrate(rig, truth)
+    assert result.ok, result.problems
+    assert result.sensor == truth.sensor and result.led == truth.led
+    assert result.notes == ()
+    text = result.text()
+    learned = parse_board(tomllib.loads(text), "learned.toml")
+    assert learned.sensor == truth.sensor and learned.led == truth.led
+    assert learned.position == BOARD.position  # positions kept from the old file
+    assert (learned.gpio, learned.die_pips, learned.turn_led, learned.led_count) == (
+        BOARD.gpio, BOARD.die_pips, BOARD.turn_led, BOARD.led_count)
+    assert Cue.GAME_OVER in device.cues and device.die.face is DieFace.BLANK
+
+
+def test_the_new_board_file_is_the_old_one_with_its_cells_rewritten():
+    truth = shuffled(BOARD, 3)
+    text = board_text(BOARD, truth.sensor, truth.led, BOARD_TEXT)
+    old, new = BOARD_TEXT.splitlines(), text.splitlines()
+    cells_at = old.index(next(line for line in old if line.startswith("[cells]")))
+    assert new[:cells_at + 1] == old[:cells_at + 1]  # everything up to [cells], comments too
+    assert new[cells_at + 1 + 28:] == old[cells_at + 1 + 28:]  # and everything after
+    row, column = divmod(truth.sensor["a1"], 7)
+    assert new[cells_at + 1] == f"a1 = {{ row = {row}, column = {column}, led = {truth.led['a1']}, x = 30.0, y = 30.0 }}"
+    # the wiring the board file already has gives the very same file
+    assert board_text(BOARD, BOARD.sensor, BOARD.led, BOARD_TEXT) == BOARD_TEXT
+
+
+def test_a_board_file_that_cannot_be_read_is_written_whole():
+    truth = shuffled(BOARD, 4)
+    text = board_text(BOARD, truth.sensor, truth.led, None)
+    learned = parse_board(tomllib.loads(text), "fresh.toml")
+    assert (learned.sensor, learned.led, learned.position) == (truth.sensor, truth.led, BOARD.position)
+    assert (learned.gpio, learned.die_pips, learned.turn_led, learned.budget_ma) == (
+        BOARD.gpio, BOARD.die_pips, BOARD.turn_led, BOARD.budget_ma)
+
+
+@pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
+def test_a_builder_who_answers_two_hollows_with_one_sensor_is_refused(rig, tmp_path):
+    truth = shuffled(BOARD, 5)
+    result, _ = calibrate(rig, truth, mistakes={"c1": "b1"})  # asked for c1, the magnet goes on b1
+    assert not result.ok
+    assert result.problems[0] == f"b1 and c1 share sensor {truth.sensor['b1']}"
+    assert f"b1 and c1 share LED {truth.led['b1']}" in result.problems
+    path = tmp_path / "board.toml"
+    with pytest.raises(CalibrationRefused, match=f"b1 and c1 share sensor {truth.sensor['b1']}"):
+        result.save(path)
+    assert not path.exists()
+
+
+def test_check_map_names_every_problem():
+    cells = ["a1", "b1", "c1", "d1"]
+    sensors = {"a1": frozenset({3}), "b1": frozenset({5}), "c1": frozenset({5}), "d1": frozenset()}
+    leds = {0: frozenset({"a1"}), 1: frozenset({"b1", "c1"}), 2: frozenset({"a1"})}
+    assert check_map(cells, sensors, leds) == [
+        "d1: no sensor closed with a magnet on it",
+        "b1 and c1 share sensor 5",
+        "b1 and c1 share LED 1",
+        "a1: LEDs 0 and 2 were both found under it",
+        "d1: no LED was found under it",
+    ]
+    assert check_map(["a1"], {"a1": frozenset({1, 2})}, {0: frozenset({"a1"})}) == [
+        "a1: sensors 1 and 2 closed together with a magnet on it"]
+
+
+def test_the_machine_in_virtual_time():
+    board = BOARD
+    truth = shuffled(board, 6)
+    shown, asked = [], []
+    machine = Calibration(board, Settings(timeout=10), outputs=Outputs(lights=shown.append), on_prompt=asked.append)
+    t = 0.0
+    machine.frame(t, {9})  # a magnet left on the board
+    machine.start(t)
+    assert machine.prompt.action == "remove" and machine.prompt.text == "take every magnet off the board"
+    by_led = {j: c for c, j in truth.led.items()}
+    while not machine.done:
+        t += 0.1
+        prompt = machine.prompt
+        if prompt.action == "remove":
+            machine.frame(t, set())
+        elif prompt.action == "place":
+            machine.frame(t, {truth.sensor[prompt.cell]})
+        elif prompt.action == "find":
+            [lit] = machine.lights.cells
+            assert lit == led_name(prompt.led) and machine.lights.cells[lit] == Light("choose")
+            hollow = by_led.get(prompt.led)
+            if hollow is None:
+                machine.press(t, "ok")
+            else:
+                machine.frame(t, {truth.sensor[hollow]})
+    result = machine.result()
+    assert result.ok and result.sensor == truth.sensor and result.led == truth.led
+    places = [p.cell for p in asked if p.action == "place"]
+    assert places == list(board.cells)  # every hollow by name, in board order
+    finds = [p.led for p in asked if p.action == "find"]
+    assert finds == list(range(28))  # every LED but the die pips and the turn light
+    assert asked[1].text == "step 1 of 2 (1/28): put a magnet on a1" and asked[-1].action == "done"
+    assert LightFrame() in shown
+
+
+def test_an_unanswered_hollow_leaves_the_map_unsaved():
+    machine = Calibration(BOARD, Settings(timeout=1))
+    machine.frame(0.0, set())
+    machine.start(0.0)
+    machine.advance(1.0)  # nothing on a1
+    assert machine.sensors["a1"] == frozenset() and machine.prompt.cell == "b1"
+    machine.advance(200.0)  # nobody answers at all
+    assert machine.done
+    assert "a1: no sensor closed with a magnet on it" in machine.result().problems
+
+
+def test_a_backend_opened_with_the_board_files_map_is_refused():
+    with pytest.raises(ValueError, match="raw_board"):
+        asyncio.run(run_calibration(SimBoard(BOARD), BOARD, FAST))
+
+
+def test_the_command_writes_the_board_file(tmp_path):
+    old = tmp_path / "board.toml"
+    old.write_text(BOARD_TEXT.replace('backend = "serial"', 'backend = "sim"'))
+    new = tmp_path / "learned.toml"
+    out = io.StringIO()
+    assert calibrate_command("sim", None, str(old), str(new), timeout=3.0, out=out) == 0
+    assert new.read_text() == old.read_text()  # the simulated board is wired as its file says
+    printed = out.getvalue()
+    assert "step 1 of 2 (1/28): put a magnet on a1" in printed and f"board file written to {new}" in printed
+
+
+def test_the_command_writes_over_the_board_file_by_default(tmp_path):
+    old = tmp_path / "board.toml"
+    old.write_text(BOARD_TEXT)
+    assert calibrate_command("sim", None, str(old), None, timeout=3.0, out=io.StringIO()) == 0
+    assert load_board(old).sensor == BOARD.sensor
+
+
+class FakeBoardHands:
+    """Hands at the fake Pico (hal.fakeboard) behind a pty: magnets on its matrix by address."""
+
+    def __init__(self, fake, device, truth: Board) -> None:
+        from hal.faults import led_names
+
+        self.fake, self.device, self.truth = fake, device, truth
+        self._names = led_names(truth)
+
+    async def put(self, hollow: str) -> None:
+        with self.fake._lock:
+            self.fake.matrix.magnets.add(self.truth.sensor[hollow])
+
+    async def take(self, hollow: str) -> None:
+        with self.fake._lock:
+            self.fake.matrix.magnets.discard(self.truth.sensor[hollow])
+
+    async def press_ok(self) -> None:
+        from hal.fakeboard import PRESS_S
+
+        self.fake.press("ok")
+        await asyncio.sleep(PRESS_S + 0.02)
+
+    async def look(self) -> None:
+        """Until the Pico's LEDs show the light frame sent last (the serial link takes a while)."""
+        for _ in range(200):
+            sent = self.device._last_lights
+            if sent is not None:
+                text = sent.split()[0]
+                colours = tuple(tuple(int(text[k + i:k + i + 2], 16) for i in (0, 2, 4))
+                                for k in range(0, len(text), 6))
+                if tuple(self.fake.leds) == colours:
+                    return
+            await asyncio.sleep(0.005)
+
+    def lit(self) -> set[str]:
+        return {self._names.get(i, f"LED {i}") for i, colour in enumerate(self.fake.leds) if any(colour)}
+
+
+def test_calibrating_over_serial_reads_the_picos_raw_addresses():
+    from controller.calibrate import open_calibration
+    from hal.fakeboard import FakeBoard
+
+    truth = shuffled(BOARD, 8)
+    fake = FakeBoard("bigballs").start()
+    try:
+        with fake._lock:
+            fake.matrix.magnets.clear()  # the fake starts with the game's pieces on
+        opened = open_calibration("serial", None, fake.port)
+        try:
+            assert opened.backend == "serial" and opened.board == BOARD and opened.builder is None
+            result = asyncio.run(run_calibration(opened.device, opened.board, Settings(timeout=2),
+                                                 builder=SimBuilder(FakeBoardHands(fake, opened.device, truth))))
+        finally:
+            opened.close()
+    finally:
+        fake.stop()
+    assert result.ok, result.problems
+    assert result.sensor == truth.sensor and result.led == truth.led

@@ -1,0 +1,317 @@
+"""`reedboard selftest` (controller/selftest.py) and declared faults (hal/faults.py).
+
+The self-test runs against the simulated board and against a GpioBoard on MockFactory pins
+over the mock matrix (hal/mock_matrix), each with faults declared as a board file's
+[sim.faults] declares them; a simulated builder answers the prompts. Every fault kind
+alone, all of them together, and none: the self-test finds each declared fault and
+nothing else. The pure state machine is also driven in virtual time, without any backend.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import io
+import re
+from importlib import resources
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from controller.referee import Outputs
+from controller.selftest import (Prompt, Report, Settings, SelfTest, SimBuilder, default_report_path,
+                                 run_selftest, selftest_board, selftest_command)
+from hal.board import load_board
+from hal.faults import (Chatter, DarkStrip, FaultError, FaultySimBoard, MockHands, SimHands, dark_leds,
+                        faulty_circuit, parse_faults)
+from hal.gpio_board import GpioBoard
+from hal.interfaces import Cue, DieFace, Light, LightFrame
+from hal.mock_matrix import FakeStrip, MatrixPins
+from hal.sim import SimBoard
+
+BOARD = load_board(game="bigballs")
+BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
+# Short waits keep the suite fast; a removal never times out here, so its wait is long (a
+# loaded machine must not turn a slow scan into a fault).
+FAST = Settings(watch=0.25, timeout=0.4, remove_timeout=3.0)
+
+CASES = {
+    "none": {},
+    "stuck_closed": {"stuck_closed": ["c3"]},
+    "stuck_open": {"stuck_open": ["d1"]},
+    "chatter": {"chatter": ["b2"]},
+    "swapped": {"swapped": [["a2", "e3"]]},
+    "dark": {"dark": ["b4", "pip3", "turn"]},
+    "all": {"stuck_closed": ["c3", "a7"], "stuck_open": ["d1"], "chatter": ["b2"],
+            "swapped": [["a2", "e3"], ["f1", "g1"]], "dark": ["b4", "pip1", "turn"]},
+}
+
+
+def expected(faults: dict) -> set[tuple[str, tuple[str, ...]]]:
+    """The findings a self-test must report for declared faults, and nothing else."""
+    order = BOARD.cells.index
+    found = {("stuck-closed", (c,)) for c in faults.get("stuck_closed", [])}
+    found |= {("stuck-open", (c,)) for c in faults.get("stuck_open", [])}
+    found |= {("chatter", (c,)) for c in faults.get("chatter", [])}
+    found |= {("swapped", tuple(sorted(pair, key=order))) for pair in faults.get("swapped", [])}
+    found |= {("dark", (c,)) for c in faults.get("dark", [])}
+    return found
+
+
+def with_faults(faults: dict):
+    return dataclasses.replace(BOARD, faults=faults)
+
+
+# --------------------------------------------------------------------------------------------
+# Declared faults: parsing
+# --------------------------------------------------------------------------------------------
+
+def test_declared_faults_are_read():
+    faults = parse_faults(with_faults(CASES["all"]))
+    assert faults.stuck_closed == {"c3", "a7"} and faults.stuck_open == {"d1"} and faults.chatter == {"b2"}
+    assert faults.swapped == (("a2", "e3"), ("f1", "g1"))
+    assert faults.swap == {"a2": "e3", "e3": "a2", "f1": "g1", "g1": "f1"}
+    assert faults.dark == {"b4", "pip1", "turn"}
+    assert faults.count() == 9
+    assert not parse_faults(BOARD)
+
+
+def test_a_board_file_declares_faults_in_its_sim_faults_table(tmp_path):
+    text = BOARD_TEXT + '\n[sim.faults]\nstuck_open = ["D1"]\nswapped = [["a2", "e3"]]\n'
+    path = tmp_path / "faulty.toml"
+    path.write_text(text)
+    faults = parse_faults(load_board(path))
+    assert faults.stuck_open == {"d1"} and faults.swapped == (("a2", "e3"),)
+
+
+@pytest.mark.parametrize("faults, message", [
+    ({"stuck": ["a1"]}, "unknown fault kind 'stuck'"),
+    ({"stuck_open": ["z9"]}, "stuck_open: no cell 'z9' on the bigballs board"),
+    ({"stuck_open": "a1"}, "stuck_open must be a list"),
+    ({"chatter": ["a1"], "stuck_open": ["a1"]}, "a1 is in two kinds of fault: stuck_open and chatter"),
+    ({"stuck_open": ["a1", "a1"]}, "a1 is given twice in stuck_open"),
+    ({"stuck_closed": ["b1"], "swapped": [["a1", "b1"]]}, "b1 is in two kinds of fault: stuck_closed and swapped"),
+    ({"dark": ["a1"], "stuck_open": ["a1"]}, "a1 is in two kinds of fault: stuck_open and dark"),
+    ({"swapped": [["a1"]]}, "swapped: ['a1'] is not a pair of cells"),
+    ({"swapped": [["a1", "b1", "c1"]]}, "is not a pair of cells"),
+    ({"swapped": ["a1", "b1"]}, "swapped: 'a1' is not a pair of cells"),
+    ({"swapped": [["a1", "A1"]]}, "swapped: [a1, a1] is not a pair of two different cells"),
+    ({"swapped": [["a1", "b1"], ["b1", "c1"]]}, "b1 is in two swapped pairs"),
+    ({"swapped": [["a1", "q7"]]}, "swapped: no cell 'q7'"),
+    ({"dark": ["pip8"]}, "dark: no cell or LED 'pip8'"),
+    (["a1"], "must be a table of fault kinds"),
+])
+def test_faults_that_cannot_be_used_are_named(faults, message):
+    with pytest.raises(FaultError) as error:
+        parse_faults(with_faults(faults))
+    assert message in str(error.value)
+    assert str(error.value).startswith("hardware/boards/bigballs.toml: [sim.faults] ")
+
+
+def test_chatter_is_seeded_and_flickers_faster_than_a_person():
+    a, b = Chatter(["x", "y"], seed=3), Chatter(["y", "x"], seed=3)
+    times = [100 + k * 0.01 for k in range(200)]
+    assert [a.flipped("x", t) for t in times] == [b.flipped("x", t) for t in times]
+    flips = sum(1 for t0, t1 in zip(times, times[1:]) if a.flipped("y", t0) != a.flipped("y", t1))
+    assert 8 <= flips <= 40  # 2 s: a burst every 0.07-0.22 s
+    assert Chatter(["x"], seed=4).next_change(5.0) > 5.0
+
+
+# --------------------------------------------------------------------------------------------
+# The state machine in virtual time
+# --------------------------------------------------------------------------------------------
+
+def run_virtual(test: SelfTest, closes: dict[str, str | None], dark: set[str] = frozenset(),
+                stuck: set[str] = frozenset()):
+    """Answer every prompt at once in virtual time: a magnet on a hollow closes closes[hollow]
+    (the hollow itself by default; None: nothing); dark LEDs are not seen."""
+    t = 0.0
+    test.frame(t, stuck)
+    test.start(t)
+    t += test.settings.watch
+    test.advance(t)
+    prompts = []
+    while not test.done:
+        prompt = test.prompt
+        prompts.append(prompt)
+        t += 0.1
+        lit = [c for c in test.lights.cells if c not in dark] + (["turn"] if test.lights.turn and "turn" not in dark else [])
+        if prompt.action == "place":
+            closed = closes.get(prompt.cell, prompt.cell)
+            if closed is None:
+                test.advance(t + test.settings.timeout)
+            else:
+                test.frame(t, set(stuck) | {closed})
+        elif prompt.action == "remove":
+            test.frame(t, stuck)
+        elif prompt.action == "find":
+            if lit:
+                test.frame(t, set(stuck) | {closes.get(lit[0], lit[0])})
+            else:
+                test.advance(t + test.settings.timeout)
+        elif prompt.action == "ok":
+            if lit:
+                test.press(t, "ok")
+            else:
+                test.advance(t + test.settings.timeout)
+        assert test.prompt.serial > prompt.serial  # every answer moves on
+    return prompts
+
+
+def test_the_machine_asks_for_every_hollow_then_every_led():
+    shown, dice, cues, asked = [], [], [], []
+    test = SelfTest(BOARD, Settings(watch=2, timeout=5),
+                    outputs=Outputs(lights=shown.append, die=dice.append, buzzer=cues.append),
+                    on_prompt=asked.append)
+    prompts = run_virtual(test, {})
+    assert test.report().findings == () and test.report().summary == "no faults"
+    places = [p.cell for p in prompts if p.action == "place"]
+    assert places == list(BOARD.cells)
+    finds = [p.led for p in prompts if p.action == "find"]
+    assert finds == [BOARD.led[c] for c in BOARD.cells]
+    oks = [p.cell for p in prompts if p.action == "ok"]
+    assert oks == [f"pip{k}" for k in range(1, 8)] + ["turn"]
+    assert asked[0].step == 1 and asked[0].action == "hands-off" and asked[-1].action == "done"
+    assert LightFrame({"a1": Light("place", blink=True)}) in shown  # step 2: the hollow blinks green
+    assert LightFrame({"pip4": Light("choose")}) in shown and LightFrame(turn="white") in shown
+    assert [d.value for d in dice[:3]] == [1, 2, 3] and dice[-1].face is DieFace.BLANK
+    assert cues[0] is Cue.READY and cues[-1] is Cue.GAME_OVER and Cue.ILLEGAL not in cues
+    assert prompts[0].as_dict()["text"].startswith("step 2 of 3: put a magnet on a1")
+
+
+def test_the_machine_tells_crossed_from_swapped_and_learns_which_switch_answers():
+    # a magnet on a1 closes b1's switch (one way); c1 and d1 answer for each other
+    test = SelfTest(BOARD, Settings(watch=1, timeout=5))
+    prompts = run_virtual(test, {"a1": "b1", "c1": "d1", "d1": "c1"})
+    assert test.report().kinds() == {("crossed", ("a1", "b1")), ("swapped", ("c1", "d1"))}
+    assert "crossed: a magnet on a1 closes the switch of b1's (sensor 1) instead of its own (sensor 0)" \
+        in test.report().text()
+    step3 = {p.cell: p.action for p in prompts if p.step == 3 and p.action in ("find", "ok")}
+    # b1's switch answered for two hollows: neither can confirm its LED with a magnet
+    assert step3["a1"] == step3["b1"] == "ok" and step3["c1"] == step3["d1"] == "find"
+
+
+def test_the_machine_finds_stuck_chattering_and_dark_in_virtual_time():
+    test = SelfTest(BOARD, Settings(watch=1, timeout=5))
+    test.frame(0.0, {"a7"})
+    test.start(0.0)
+    test.frame(0.3, {"a7", "c2"})
+    test.frame(0.35, {"a7"})
+    test.advance(1.0)
+    assert test.ignored == {"a7", "c2"}
+    assert test.prompt == Prompt(2, "place", "step 2 of 3: put a magnet on a1", cell="a1", serial=2)
+    test.advance(6.0)  # a1: nothing within the timeout
+    assert test.prompt.cell == "b1" and test.answers == {"a1": frozenset()}
+    run = 6.0
+    while test.prompt.step == 2:  # the rest answer with their own switch
+        run += 0.1
+        test.frame(run, {"a7", test.prompt.cell} if test.prompt.action == "place" else {"a7"})
+    # switch findings come in board order once every hollow has answered
+    assert [f.kind for f in test.report().findings] == ["chatter", "stuck-closed", "stuck-open"]
+    assert test.report().findings[-1].cells == ("a1",)
+
+
+def test_an_unanswered_removal_marks_the_switch_stuck_closed():
+    test = SelfTest(BOARD, Settings(watch=1, timeout=5, remove_timeout=2))
+    test.frame(0.0, set())
+    test.start(0.0)
+    test.advance(1.0)
+    test.frame(1.5, {"a1"})
+    assert test.prompt.action == "remove" and test.prompt.cell == "a1"
+    test.advance(3.6)
+    assert test.prompt.cell == "b1" and "a1" in test.ignored
+    assert "stuck closed: a1 (sensor 0) stays closed after the magnet was taken away" in test.report().text()
+
+
+def test_a_report_has_one_line_per_finding_and_a_summary():
+    test = SelfTest(BOARD, Settings(watch=1, timeout=5))
+    run_virtual(test, {"g1": None}, dark={"b4"})
+    text = test.report().text()
+    assert text.splitlines() == ["stuck open: g1 (sensor 6) did not close with a magnet on it",
+                                 "dark LED: b4's LED (LED 19) does not light", "2 faults"]
+    assert Report("bigballs", "x", ()).text() == "no faults\n"
+
+
+# --------------------------------------------------------------------------------------------
+# On the simulated board and on the gpio mock, with declared faults
+# --------------------------------------------------------------------------------------------
+
+def sim_rig(faults: dict):
+    board = with_faults(faults)
+    device = FaultySimBoard(SimBoard(selftest_board(board)), parse_faults(board), seed=1)
+    return device, SimBuilder(SimHands(device, board), poll=0.0005), lambda: None
+
+
+def gpio_rig(faults: dict):
+    board = with_faults(faults)
+    declared = parse_faults(board)
+    factory = MockFactory()
+    matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, faulty_circuit(board, declared, seed=1))
+    strip = FakeStrip(board.led_count)
+    device = GpioBoard(selftest_board(board), pin_factory=factory, strip=DarkStrip(strip, dark_leds(board, declared)),
+                       scan_interval=0.0005, debounce=2, bounce_time=None)
+    hands = MockHands(factory, matrix, strip, board, hold=0.005, rest=0.002)
+    return device, SimBuilder(hands, poll=0.0005), device.close
+
+
+@pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_the_selftest_finds_each_declared_fault_and_nothing_else(rig, case):
+    device, builder, close = rig(CASES[case])
+    try:
+        report = asyncio.run(run_selftest(device, BOARD, FAST, builder=builder))
+    finally:
+        close()
+    assert report.kinds() == expected(CASES[case]), report.text()
+    lines = report.text().splitlines()
+    assert len(lines) == len(report.findings) + 1
+    if case == "none":
+        assert lines == ["no faults"]
+    else:
+        count = len(expected(CASES[case]))
+        assert lines[-1] == (f"{count} faults" if count > 1 else "1 fault")
+    assert Cue.GAME_OVER in device.cues and device.die.face is (DieFace.BLANK if case == "none" else DieFace.ERROR)
+
+
+def test_a_backend_that_cannot_light_one_pip_alone_is_refused():
+    with pytest.raises(ValueError, match="selftest_board"):
+        asyncio.run(run_selftest(SimBoard(BOARD), BOARD, FAST))
+
+
+# --------------------------------------------------------------------------------------------
+# The command
+# --------------------------------------------------------------------------------------------
+
+def test_the_command_writes_the_report_file(tmp_path):
+    board = tmp_path / "faulty.toml"
+    board.write_text(BOARD_TEXT + '\n[sim.faults]\nstuck_open = ["d1"]\ndark = ["turn"]\n')
+    report = tmp_path / "report.txt"
+    out = io.StringIO()
+    status = selftest_command("sim", None, str(board), str(report), 0.4, watch=0.25, out=out)
+    assert status == 1
+    assert report.read_text().splitlines() == [
+        "stuck open: d1 (sensor 3) did not close with a magnet on it",
+        "dark LED: the turn light (LED 35) does not light",
+        "2 faults",
+    ]
+    printed = out.getvalue()
+    assert "step 2 of 3: put a magnet on a1" in printed and printed.rstrip().endswith(f"report written to {report}")
+    assert "2 faults\n" in printed
+
+
+def test_the_command_reports_no_faults_to_a_default_file_in_the_current_directory(tmp_path, monkeypatch):
+    board = tmp_path / "good.toml"
+    board.write_text(BOARD_TEXT)
+    monkeypatch.chdir(tmp_path)
+    assert selftest_command("sim", None, str(board), None, 0.4, watch=0.25, out=io.StringIO()) == 0
+    [written] = tmp_path.glob("selftest-bigballs-*.txt")
+    assert re.fullmatch(r"selftest-bigballs-\d{8}-\d{6}\.txt", written.name)
+    assert written.read_text() == "no faults\n"
+    assert default_report_path("offboard").name.startswith("selftest-offboard-")
+
+
+def test_the_command_says_when_the_declared_faults_are_wrong(tmp_path):
+    board = tmp_path / "bad.toml"
+    board.write_text(BOARD_TEXT + '\n[sim.faults]\nswapped = [["a1", "a1"]]\n')
+    with pytest.raises(FaultError, match=r"not a pair of two different cells"):
+        selftest_command("sim", None, str(board), str(tmp_path / "r.txt"), 0.25, out=io.StringIO())
