@@ -752,7 +752,7 @@ class PlaySession:
             expected = {c: p for c, p in believed.items() if p and c not in stable}
             believed = {c: (p if c in stable else "") for c, p in believed.items()}
         elif referee.phase is Phase.IDENTIFY:
-            known = getattr(referee, "_identified", {})
+            known = referee.identified
             for colour, hollows in START_HOLLOWS.items():
                 for hollow in hollows:
                     number = known.get(colour, {}).get(hollow)

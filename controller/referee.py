@@ -166,6 +166,11 @@ class Referee:
         return self._now
 
     @property
+    def identified(self) -> dict[str, dict[str, int]]:
+        """Identify set-up: the stones known so far, {colour: {hollow: number}}."""
+        return {colour: dict(known) for colour, known in self._identified.items()}
+
+    @property
     def roll(self) -> int | None:
         """The die's value while a stone move for it is due (Big Balls)."""
         return self._roll

@@ -17,7 +17,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from controller.games import BigBalls, OffBoard  # noqa: E402
+from controller.games import OffBoard  # noqa: E402
 from controller.games.offboard_layout import parse_layout  # noqa: E402
 from tracebuild import TraceBuilder  # noqa: E402
 
