@@ -582,28 +582,17 @@ def open_backend(hal: str | None, board_path: str | None, port: str | None,
                  transform: Callable[[Board], Board], sim: Callable[[Board], Opened]) -> Opened:
     """Open the backend asked for (or serial, then gpio) with transform(board) as its board;
     for "sim", sim(board) makes it. Raises hal.backends.NoBoard saying what was tried."""
-    from hal.backends import NoBoard, candidate_boards, open_gpio, open_serial
+    from hal.backends import NoBoard, candidate_boards, find_board
     from hal.board import BoardError
 
-    try:
-        boards = candidate_boards(board_path, None)
-    except BoardError as error:
-        raise NoBoard([str(error)]) from None
-    order = [hal] if hal else ["serial", "gpio"]
-    tried = []
-    for backend in order:
+    if hal == "sim":
         try:
-            if backend == "sim":
-                return sim(boards[0])
-            if backend in ("serial", "gpio"):
-                changed = [transform(b) for b in boards]
-                original = {id(c): b for c, b in zip(changed, boards)}
-                found = open_serial(changed, port) if backend == "serial" else open_gpio(changed[:1])
-                return Opened(found.backend, original[id(found.board)], found.device, None, found.detail)
-            tried.append(f"{backend}: no such backend (gpio, serial or sim)")
-        except LookupError as error:
-            tried.append(str(error))
-    raise NoBoard(tried)
+            board = candidate_boards(board_path, None)[0]
+        except BoardError as error:
+            raise NoBoard([str(error)]) from None
+        return sim(board)  # declared faults that make no sense are a FaultError, not "no board"
+    found = find_board(hal, board_path, port, wiring=transform)
+    return Opened(found.backend, found.board, found.device, None, found.detail)
 
 
 def open_selftest(hal: str | None, board_path: str | None = None, port: str | None = None, *,

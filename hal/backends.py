@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .board import Board, BoardError, load_board
@@ -98,20 +98,25 @@ def open_sim(boards: list[Board], occupied: Iterable[str] = ()) -> Found:
 
 
 def find_board(hal: str | None, board_path: str | None = None, port: str | None = None,
-               game: str | None = None, sim_occupied: Iterable[str] = ()) -> Found:
-    """Open the backend asked for, or try serial then gpio; NoBoard says what was tried."""
+               game: str | None = None, sim_occupied: Iterable[str] = (), *,
+               wiring: Callable[[Board], Board] | None = None) -> Found:
+    """Open the backend asked for, or try serial then gpio; NoBoard says what was tried.
+
+    `wiring` gives the board the hardware backends are opened with (the self-test and the
+    calibration read raw sensors so); the Found still names the board file's board."""
     try:
         boards = candidate_boards(board_path, game)
     except BoardError as error:
         raise NoBoard([str(error)]) from None
+    wired = [wiring(b) for b in boards] if wiring else boards
     order = [hal] if hal else ["serial", "gpio"]
     tried = []
     for backend in order:
         try:
-            if backend == "serial":
-                return open_serial(boards, port)
-            if backend == "gpio":
-                return open_gpio(boards)
+            if backend in ("serial", "gpio"):
+                found = open_serial(wired, port) if backend == "serial" else open_gpio(wired)
+                found.board = boards[next(i for i, b in enumerate(wired) if b is found.board)]
+                return found
             if backend == "sim":
                 return open_sim(boards, sim_occupied)
             tried.append(f"{backend}: no such backend (gpio, serial or sim)")
