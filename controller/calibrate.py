@@ -28,7 +28,7 @@ backend (the matrix scanner's addresses) and the simulated board all work unchan
 
 `Calibration` is the pure, time-driven state machine (frames of sensor addresses, presses,
 time in; light frames, die display states, cues and prompts out); `run_calibration` runs it
-over an open backend, with a simulated builder (selftest.SimBuilder) for --hal sim and tests.
+over an open backend, with a simulated builder (guide.SimBuilder) for --hal sim and tests.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from hal.board import Board, BoardError, parse_board
 from hal.interfaces import Cue, DieFace, DieState, LightFrame
 
 from .referee import Outputs
-from .selftest import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, drive, open_backend
+from .guide import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, drive, open_backend
 
 __all__ = [
     "Settings", "Calibration", "CalibrationResult", "CalibrationRefused", "raw_board", "sensor_name",
@@ -280,7 +280,7 @@ class CalibrationResult:
 # The state machine
 # ------------------------------------------------------------------------------------------------
 
-class Calibration:
+class Calibration(Steps):
     """Frames carry sensor addresses (ints); LEDs are lit by raw names (led_name)."""
 
     def __init__(self, board: Board, settings: Settings | None = None, *, outputs: Outputs | None = None,
@@ -345,16 +345,6 @@ class Calibration:
             self.notes.append(f"LED {self._led}: under no hollow (ok pressed)")
             self._cue(Cue.MOVE)
             self._next_led(t)
-
-    def advance(self, t: float) -> None:
-        while not self.done and self._deadline is not None and self._deadline <= t:
-            due, self._deadline = self._deadline, None
-            self.now = max(self.now, due)
-            self._timeout(due)
-        self.now = max(self.now, t)
-
-    def next_deadline(self) -> float | None:
-        return None if self.done else self._deadline
 
     # --- the steps ---------------------------------------------------------------------------
     def _timeout(self, t: float) -> None:

@@ -24,7 +24,7 @@ from controller.calibrate import (Calibration, CalibrationRefused, CalibrationRe
                                   calibrate_command, check_map, led_name, raw_board, run_calibration,
                                   sim_hands)
 from controller.referee import Outputs
-from controller.selftest import SimBuilder
+from controller.guide import SimBuilder
 from hal.board import Board, load_board, parse_board
 from hal.faults import MockHands
 from hal.gpio_board import GpioBoard

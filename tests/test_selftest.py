@@ -19,8 +19,8 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from controller.referee import Outputs
-from controller.selftest import (Prompt, Report, Settings, SelfTest, SimBuilder, default_report_path,
-                                 run_selftest, selftest_board, selftest_command)
+from controller.guide import Prompt, SimBuilder
+from controller.selftest import (Report, Settings, SelfTest, default_report_path, run_selftest, selftest_board, selftest_command)
 from hal.board import load_board
 from hal.faults import (Chatter, DarkStrip, FaultError, FaultySimBoard, MockHands, SimHands, dark_leds,
                         faulty_circuit, parse_faults)

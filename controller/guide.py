@@ -1,0 +1,195 @@
+"""Guiding a builder step by step at the board: what the self-test and the calibration share.
+
+A guide is a pure, time-driven machine (frames, presses and the passing of time in; light
+frames, die display states, buzzer cues and prompts out) with at most one deadline at a
+time; `drive` runs one on any board backend in asyncio, and `SimBuilder` plays the
+builder on a simulated board, answering the prompts by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from hal.board import Board
+from hal.interfaces import Frame, Light, Press
+
+TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
+ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
+REMOVE_LIGHT = Light("empty", blink=True)  # vermillion blinking: take it away
+
+
+class Steps:
+    """The clock of a guide: at most one deadline; subclasses say what a timeout means."""
+
+    done = False
+    now = 0.0
+    _deadline: float | None = None
+
+    def advance(self, t: float) -> None:
+        while not self.done and self._deadline is not None and self._deadline <= t:
+            due, self._deadline = self._deadline, None
+            self.now = max(self.now, due)
+            self._timeout(due)
+        self.now = max(self.now, t)
+
+    def next_deadline(self) -> float | None:
+        return None if self.done else self._deadline
+
+    def _timeout(self, t: float) -> None:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the builder is asked to do now.
+
+    action: "hands-off" (touch nothing), "place" (a magnet on `cell`), "remove" (take the
+    magnets away), "find" (a magnet on the hollow that is lit; ok if the lit LED is under
+    no hollow), "ok" (press ok if the LED is lit), "done"; `idle` before the start.
+    `cell` is the hollow named or tested, `led` the LED lit (step 3), `serial` counts prompts.
+    """
+
+    step: int
+    action: str
+    text: str
+    cell: str | None = None
+    led: int | None = None
+    serial: int = 0
+
+    def as_dict(self) -> dict:
+        return {"step": self.step, "action": self.action, "text": self.text, "cell": self.cell,
+                "led": self.led, "serial": self.serial}
+
+
+async def drive(machine, device, *, builder=None, clock: Callable[[], float] | None = None,
+                translate: Callable[[frozenset[str]], Iterable] | None = None, poll: float = 0.05) -> None:
+    """Feed a machine (SelfTest, Calibration) the device's frames, presses and time until it is
+    done; a simulated builder (anything with `async run(machine)`) answers alongside."""
+    clock = clock or getattr(device, "clock", None) or time.monotonic
+    queue: asyncio.Queue = asyncio.Queue()
+
+    async def pump(stream) -> None:
+        async for item in stream:
+            await queue.put(item)
+
+    tasks = [asyncio.create_task(pump(device.frames()))]
+    if hasattr(device, "presses"):
+        tasks.append(asyncio.create_task(pump(device.presses())))
+    try:
+        first = await queue.get()  # the board as it is now, before the first prompt
+        while not isinstance(first, Frame):
+            first = await queue.get()
+        machine.frame(first.t, translate(first.occupied) if translate else first.occupied)
+        machine.start(max(clock(), first.t))
+        if builder is not None:
+            tasks.append(asyncio.create_task(builder.run(machine)))
+        while not machine.done:
+            deadline = machine.next_deadline()
+            timeout = poll if deadline is None else min(poll, max(0.0, deadline - clock()))
+            try:
+                item = await asyncio.wait_for(queue.get(), timeout)
+            except TimeoutError:
+                machine.advance(max(clock(), machine.now))
+                continue
+            t = max(item.t, machine.now)
+            if isinstance(item, Frame):
+                machine.frame(t, translate(item.occupied) if translate else item.occupied)
+            elif isinstance(item, Press):
+                machine.press(t, item.button.value)
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+class SimBuilder:
+    """A simulated builder: answers each prompt with its hands (hal.faults SimHands, MockHands).
+
+    It reads the prompt as a person reads the terminal: it puts a magnet on the hollow named
+    ("place"), takes its magnets away ("remove"), puts a magnet on the hollow it sees lit
+    ("find"; ok when the lit LED is under no hollow) and presses ok when it sees the LED lit
+    ("ok"). It cannot see a dark LED. `look`: how long it waits before it looks at the LEDs
+    (for a backend whose LEDs follow a light frame only after a while, as over serial); hands
+    with an async `look()` are awaited instead of guessing. `mistakes` (hollow -> hollow) makes it put the magnet
+    elsewhere when a hollow is named: a builder's slip, for tests.
+    """
+
+    def __init__(self, hands, *, poll: float = 0.001, look: float = 0.0,
+                 mistakes: dict[str, str] | None = None) -> None:
+        self.hands = hands
+        self.poll = poll
+        self.look = look  # s before looking at the LEDs: a backend whose lights follow late (serial)
+        self.mistakes = dict(mistakes or {})
+        self.holding: set[str] = set()
+
+    async def run(self, machine) -> None:
+        handled = None
+        while True:
+            prompt = machine.prompt
+            if prompt.serial != handled:
+                handled = prompt.serial
+                await self.answer(prompt)
+            if prompt.action == "done":
+                return
+            await asyncio.sleep(self.poll)
+
+    async def answer(self, prompt: Prompt) -> None:
+        hands = self.hands
+        if prompt.action == "remove":
+            for hollow in sorted(self.holding):
+                await hands.take(hollow)
+            self.holding.clear()
+        elif prompt.action == "place" and prompt.cell is not None:
+            await self._put(self.mistakes.get(prompt.cell, prompt.cell))
+        elif prompt.action in ("find", "ok"):
+            if self.look:
+                await asyncio.sleep(self.look)
+            if hasattr(hands, "look"):  # hands that can tell when the LEDs have caught up
+                await hands.look()
+            lit = hands.lit()
+            hollows = sorted(h for h in lit if h in hands.truth.cells)
+            if prompt.action == "find" and hollows:
+                await self._put(hollows[0])
+            elif lit:
+                await hands.press_ok()
+
+    async def _put(self, hollow: str) -> None:
+        if hollow not in self.holding:
+            await self.hands.put(hollow)
+            self.holding.add(hollow)
+
+
+@dataclass
+class Opened:
+    backend: str
+    board: Board  # the board file as loaded
+    device: object
+    builder: SimBuilder | None = None
+    detail: str = ""
+
+    def close(self) -> None:
+        close = getattr(self.device, "close", None)
+        if close:
+            close()
+
+
+def open_backend(hal: str | None, board_path: str | None, port: str | None,
+                 transform: Callable[[Board], Board], sim: Callable[[Board], Opened]) -> Opened:
+    """Open the backend asked for (or serial, then gpio) with transform(board) as its board;
+    for "sim", sim(board) makes it. Raises hal.backends.NoBoard saying what was tried."""
+    from hal.backends import NoBoard, candidate_boards, find_board
+    from hal.board import BoardError
+
+    if hal == "sim":
+        try:
+            board = candidate_boards(board_path, None)[0]
+        except BoardError as error:
+            raise NoBoard([str(error)]) from None
+        return sim(board)  # declared faults that make no sense are a FaultError, not "no board"
+    found = find_board(hal, board_path, port, wiring=transform)
+    return Opened(found.backend, found.board, found.device, None, found.detail)
