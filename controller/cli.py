@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -260,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             raise UsageError("reedboard: choose a command (see reedboard --help)")
         return args.run(args)
+    except BrokenPipeError:  # the output went to a pipe that closed (`| head`): not an error
+        sys.stdout = open(os.devnull, "w")
+        return 0
     except (UsageError, SetupError, LayoutError, MoveError, TraceError, JournalError, BoardError) as error:
         message = str(error)
         print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
