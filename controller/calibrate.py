@@ -503,7 +503,7 @@ def open_calibration(hal: str | None, board_path: str | None = None, port: str |
 
 
 def calibrate_command(hal: str | None, port: str | None, board_path: str | None, out_path: str | None,
-                      *, timeout: float | None = None, out=None) -> int:
+                      *, timeout: float | None = None, out=None, listen: tuple[str, int] | None = None) -> int:
     """`reedboard calibrate`: 0 when the board file was written, 1 when no board answered or the
     map was refused (each problem on a line)."""
     from hal.backends import NoBoard
@@ -520,9 +520,30 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
     settings = Settings(timeout=timeout) if timeout is not None else Settings()
     print(f"calibrating the {board.game} board ({board.source}) on {opened.backend} ({opened.detail})",
           file=out, flush=True)
+    shown: list[Prompt] = []
+
+    def on_prompt(prompt: Prompt) -> None:
+        shown[:] = [prompt]
+        print(prompt.text, file=out, flush=True)
+
+    async def calibrate() -> CalibrationResult:
+        server = None
+        if listen is not None:  # the prompts in a web page too, for the builder at the board
+            from .web.guide_page import guide_server
+
+            server = guide_server(board, lambda: shown[0] if shown else None, "calibration", *listen)
+            serving = asyncio.create_task(server.serve())
+            print(f"web view: http://{listen[0]}:{listen[1]}/", file=out, flush=True)
+        try:
+            return await run_calibration(opened.device, board, settings, builder=opened.builder,
+                                         on_prompt=on_prompt)
+        finally:
+            if server is not None:
+                server.should_exit = True
+                await serving
+
     try:
-        result = asyncio.run(run_calibration(opened.device, board, settings, builder=opened.builder,
-                                             on_prompt=lambda p: print(p.text, file=out, flush=True)))
+        result = asyncio.run(calibrate())
     finally:
         opened.close()
     for note in result.notes:

@@ -98,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_hal_options(calibrate)
     calibrate.add_argument("--out", metavar="FILE",
                            help="the board file to write (default: the --board file, or GAME.toml here)")
+    calibrate.add_argument("--listen", metavar="HOST:PORT", type=_listen,
+                           help="also show the prompts in a web page (e.g. 127.0.0.1:8000)")
     calibrate.set_defaults(run=_run_calibrate)
 
     doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
@@ -239,7 +241,7 @@ def _run_selftest(args: argparse.Namespace) -> int:
 def _run_calibrate(args: argparse.Namespace) -> int:
     from .calibrate import calibrate_command
 
-    return calibrate_command(args.hal, args.port, args.board, args.out)
+    return calibrate_command(args.hal, args.port, args.board, args.out, listen=args.listen)
 
 
 def _run_doctor(args: argparse.Namespace) -> int:

@@ -275,3 +275,21 @@ def test_calibrating_over_serial_reads_the_picos_raw_addresses():
         fake.stop()
     assert result.ok, result.problems
     assert result.sensor == truth.sensor and result.led == truth.led
+
+
+def test_the_prompts_are_shown_in_a_web_page_too():
+    from starlette.testclient import TestClient
+
+    from controller.guide import Prompt
+    from controller.web.guide_page import guide_app
+    from hal.board import load_board
+
+    board = load_board(game="offboard")
+    current = [None]
+    client = TestClient(guide_app(board, lambda: current[0], "calibration"))
+    page = client.get("/").text
+    assert 'data-role="prompt"' in page and '"S12"' in page and '"E5"' in page
+    assert client.get("/api/prompt").json()["action"] == "idle"
+    current[0] = Prompt(1, "place", "put a magnet on C3", cell="C3", serial=4)
+    assert client.get("/api/prompt").json() == {"step": 1, "action": "place", "text": "put a magnet on C3",
+                                                "cell": "C3", "led": None, "serial": 4}
