@@ -110,6 +110,7 @@ class Referee:
         self._identified: dict[str, dict[str, int]] = {}
         self._asking: tuple[str, int] | None = None  # identify: (colour, number) asked for
         self._step_index = 0  # guided shuffle: the step being placed
+        self._movable: tuple = (None, frozenset())  # (position and roll, the cells that may move)
         self.reconciler = Reconciler(game, self.settings, roll=pending_roll)
         self.phase = Phase.SETUP
         self._now = 0.0
@@ -208,9 +209,11 @@ class Referee:
             self._handle(self.reconciler.advance(due))
             self._now = due
             self._show(due)
-        self._handle(self.reconciler.advance(t))
+        events = self.reconciler.advance(t)
+        self._handle(events)
         self._now = max(self._now, t)
-        self._show(t)
+        if events:
+            self._show(t)
 
     def next_deadline(self) -> float | None:
         times = [x for x in (self.reconciler.next_deadline(), self._rolling_until) if x is not None]
@@ -398,8 +401,14 @@ class Referee:
         return replace(view, movable=self._movable_cells())
 
     def _movable_cells(self) -> frozenset[str]:
-        """Cells of the pieces that may move now (Big Balls before a roll: the big balls)."""
-        return frozenset().union(*(self.game.footprint(m).empties for m in self.game.turn_moves(self._roll)))
+        """Cells of the pieces that may move now (Big Balls before a roll: the big balls).
+        Kept until the position or the roll changes: views are built on every frame."""
+        stack = self.game.move_stack
+        key = (len(stack), stack[-1] if stack else None, self._roll)
+        if self._movable[0] != key:
+            moves = self.game.turn_moves(self._roll)
+            self._movable = (key, frozenset().union(*(self.game.footprint(m).empties for m in moves)))
+        return self._movable[1]
 
     def _winner_cells(self, outcome: Outcome) -> frozenset[str]:
         if outcome.winner is None:

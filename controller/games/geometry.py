@@ -26,6 +26,7 @@ class Grid:
         self.directions: tuple[str, ...] = tuple(name for name, _ in directions)
         at = {c: i for i, c in enumerate(self.coords)}
         self._index = {name.lower(): i for i, name in enumerate(self.names)}
+        self._direction_index = {name.lower(): d for d, name in enumerate(self.directions)}
         if len(self._index) != len(self.names) or len(at) != len(self.coords):
             raise ValueError("every cell needs its own coordinate and name")
 
@@ -62,8 +63,8 @@ class Grid:
     def direction(self, name: str) -> int:
         """The direction called `name` (case does not matter)."""
         try:
-            return [d.lower() for d in self.directions].index(name.lower())
-        except ValueError:
+            return self._direction_index[name.lower()]
+        except (KeyError, AttributeError):
             raise ValueError(
                 f"no direction {name!r}; directions are {', '.join(self.directions)}"
             ) from None
