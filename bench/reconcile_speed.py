@@ -120,21 +120,6 @@ def by_hand(game, move, victim_first: bool) -> list[tuple[str, str]]:
     return [("lift", first), ("lift", second), ("place", move.dst)]
 
 
-def amend_trap(last, board, actions) -> bool:
-    """Whether the hands pass through the result of another move of the previous player: the
-    reconciler would take it for that player going on (a known bug), so the bench avoids it."""
-    if last is None:
-        return False
-    before, previous = last
-    others = {result_of(before, m) for m in before.turn_moves(getattr(previous, "roll", None)) if m != previous}
-    board = set(board)
-    for kind, cell in actions[:-1]:
-        (board.discard if kind == "lift" else board.add)(cell)
-        if frozenset(board) in others:
-            return True
-    return False
-
-
 def mid_game(make, rng: random.Random, plies: int):
     game = make()
     for _ in range(plies):
@@ -150,28 +135,21 @@ def play(game, rng: random.Random, moves: int, *, pick, gap, pause) -> tuple[Han
     Returns the hands, the moves played and for each the time of its last physical change."""
     game = game.copy()
     hands = Hands(game.occupied())
-    played, last_change, last = [], [], None
+    played, last_change = [], []
     for _ in range(moves):
         options = game.turn_moves(None) if isinstance(game, BigBalls) else game.legal_moves()
         if isinstance(game, OffBoard):  # two push-offs leaving the same board are asked about
             results = [result_of(game, m) for m in options]
             options = [m for m, r in zip(options, results) if results.count(r) == 1]
-        choice = None
-        while options and choice is None:
-            move = pick(game, options)
-            actions = by_hand(game, move, rng.random() < 0.5)
-            if amend_trap(last, game.occupied(), actions):
-                options.remove(move)
-            else:
-                choice = move
-        if choice is None:
+        if not options:
             break
+        choice = pick(game, options)
+        actions = by_hand(game, choice, rng.random() < 0.5)
         hands.t += pause(rng)
         for i, (kind, cell) in enumerate(actions):
             hands.act(kind, cell, 0.0 if i == 0 else gap(rng))
         played.append(choice)
         last_change.append(hands.t)
-        last = (game.copy(), choice)
         game.push(choice)
     return hands, played, last_change
 
@@ -302,6 +280,30 @@ def commit_delays(count: int, rng: random.Random) -> bool:
     return ok
 
 
+# --- 3. through the whole referee ---------------------------------------------------------------------------
+def referee_frames(rng: random.Random) -> None:
+    """A live board sends frames that change nothing most of the time; what each one costs
+    the referee (reconciler, view, light frame) bounds how fast a board may scan."""
+    from controller.referee import Referee
+
+    game = mid_game(OffBoard, rng, 20)
+    referee = Referee(game)
+    referee.start(0.0)
+    board, t = game.occupied(), 0.0
+    for _ in range(10):
+        t += 0.005
+        referee.frame(t, board)
+    count, best = 4000, float("inf")
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for _ in range(count):
+            t += 0.005
+            referee.frame(t, board)
+        best = min(best, time.perf_counter() - start)
+    print(f"3. Frames through the whole referee (Off Board mid-game, nothing changing): {count / best:,.0f} frames/s,"
+          f" {best / count * 1e6:.0f} us/frame")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=200, help="Off Board moves in the frames-per-second trace")
@@ -315,6 +317,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     fps_ok = frames_per_second(args.moves, rng)
     delay_ok = commit_delays(args.delay_moves, rng)
+    referee_frames(rng)
     print(f"targets: frames/s {'met' if fps_ok else 'MISSED'}, commit delay {'met' if delay_ok else 'MISSED'}")
 
 
