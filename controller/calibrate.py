@@ -442,23 +442,7 @@ class Calibration(Steps):
 
     # --- outputs -----------------------------------------------------------------------------
     def _show(self, lights: LightFrame, die: DieState | None) -> None:
-        self.lights = lights
-        if self.outputs.lights:
-            self.outputs.lights(lights)
-        if die is not None and die != self.die:
-            self.die = die
-            if self.outputs.die:
-                self.outputs.die(die)
-
-    def _cue(self, cue: Cue) -> None:
-        if self.outputs.buzzer:
-            self.outputs.buzzer(cue)
-
-    def _ask(self, prompt: Prompt) -> None:
-        self._serial += 1
-        self.prompt = replace(prompt, serial=self._serial)
-        if self.on_prompt:
-            self.on_prompt(self.prompt)
+        self._output(lights, die)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -12,10 +12,10 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hal.board import Board
-from hal.interfaces import Frame, Light, Press
+from hal.interfaces import Cue, DieState, Frame, Light, LightFrame, Press
 
 TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
 ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
@@ -41,6 +41,26 @@ class Steps:
 
     def _timeout(self, t: float) -> None:
         raise NotImplementedError
+
+    # What a guide shows: subclasses set outputs, on_prompt, prompt, lights, die and _serial.
+    def _output(self, lights: LightFrame, die: DieState | None) -> None:
+        self.lights = lights
+        if self.outputs.lights:
+            self.outputs.lights(lights)
+        if die is not None and die != self.die:
+            self.die = die
+            if self.outputs.die:
+                self.outputs.die(die)
+
+    def _cue(self, cue: Cue) -> None:
+        if self.outputs.buzzer:
+            self.outputs.buzzer(cue)
+
+    def _ask(self, prompt: Prompt) -> None:
+        self._serial += 1
+        self.prompt = replace(prompt, serial=self._serial)
+        if self.on_prompt:
+            self.on_prompt(self.prompt)
 
 
 @dataclass(frozen=True)

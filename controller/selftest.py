@@ -387,25 +387,9 @@ class SelfTest(Steps):
         return f"sensor {self.board.sensor[cell]}" if cell in self.board.sensor else "an unknown sensor"
 
     def _show(self, lights: LightFrame, step: int | None, die: DieState | None = None) -> None:
-        self.lights = lights
-        if self.outputs.lights:
-            self.outputs.lights(lights)
-        if die is None and step is not None:
+        if die is None and step is not None:  # the die display tells the step
             die = DieState(DieFace.VALUE, step)
-        if die is not None and die != self.die:
-            self.die = die
-            if self.outputs.die:
-                self.outputs.die(die)
-
-    def _cue(self, cue: Cue) -> None:
-        if self.outputs.buzzer:
-            self.outputs.buzzer(cue)
-
-    def _ask(self, prompt: Prompt) -> None:
-        self._serial += 1
-        self.prompt = replace(prompt, serial=self._serial)
-        if self.on_prompt:
-            self.on_prompt(self.prompt)
+        self._output(lights, die)
 
 
 # ------------------------------------------------------------------------------------------------
