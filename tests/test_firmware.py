@@ -73,75 +73,9 @@ def test_firmware_check(check):
     with _firmware_in_place():
         check()
 
-PERIOD = 1 << 30  # MicroPython's ticks wrap here
-
-
-class FakeClock:
-    def __init__(self, ms: int = 0):
-        self.ms = ms % PERIOD
-
-    def ticks_ms(self) -> int:
-        return self.ms
-
-    def ticks_diff(self, a: int, b: int) -> int:
-        return ((a - b + PERIOD // 2) & (PERIOD - 1)) - PERIOD // 2
-
-    def ticks_add(self, t: int, delta: int) -> int:
-        return (t + delta) % PERIOD
-
-    def advance(self, ms: int) -> None:
-        self.ms = (self.ms + ms) % PERIOD
-
-
-class Matrix:
-    """Row pins driven by the scanner; a column pin reads low while a driven row has a
-    magnet (closed switch and its diode) on that column."""
-
-    def __init__(self, rows: int, columns: int):
-        self.rows = [machine.Pin(r, machine.Pin.OUT, value=1) for r in range(rows)]
-        self.magnets: set[int] = set()
-        self.columns = []
-        for c in range(columns):
-            pin = machine.Pin(100 + c, machine.Pin.IN, machine.Pin.PULL_UP)
-            pin.source = lambda c=c: 0 if any(
-                row.value() == 0 and r * columns + c in self.magnets for r, row in enumerate(self.rows)) else 1
-            self.columns.append(pin)
-
-
-class Rig:
-    def __init__(self, rows=4, columns=7, leds=36, magnets=(), debounce=3, clock_ms=0):
-        self.matrix = Matrix(rows, columns)
-        self.matrix.magnets.update(magnets)
-        self.scanner = scanner.Scanner(self.matrix.rows, self.matrix.columns, debounce)
-        self.leds = neopixel.NeoPixel(machine.Pin(22, machine.Pin.OUT), leds)
-        self.pwm = machine.PWM(machine.Pin(20))
-        self.die_pin = machine.Pin(18, machine.Pin.IN, machine.Pin.PULL_UP)
-        self.ok_pin = machine.Pin(19, machine.Pin.IN, machine.Pin.PULL_UP)
-        self.clock = FakeClock(clock_ms)
-        self.out: list[str] = []
-        buttons = [app.Button("die", self.die_pin, debounce), app.Button("ok", self.ok_pin, debounce)]
-        self.app = app.App(self.scanner, self.leds, self.out.append, self.clock, buttons, self.pwm)
-
-    def lines(self, kinds: str | None = None) -> list[tuple]:
-        sent = [protocol.decode(line) for line in self.out]
-        self.out.clear()
-        assert None not in sent
-        return [line for line in sent if kinds is None or line[0] in kinds]
-
-    def send(self, kind: str, seq: int = 0, fields=()) -> None:
-        self.app.feed(protocol.encode(kind, seq, list(fields)))
-
-    def steps(self, n: int, ms: int = 5) -> None:
-        for _ in range(n):
-            self.clock.advance(ms)
-            self.app.step()
-
-
-def started(**kw) -> Rig:
-    rig = Rig(**kw)
-    rig.app.start()
-    rig.lines()
-    return rig
+# The rig the firmware's own checks use: pins, a matrix with magnets, a clock that wraps.
+runner = fw.run_micropython
+FakeClock, Matrix, Rig, started = runner.FakeClock, runner.Matrix, runner.Rig, runner.started
 
 
 def with_crc(body: str) -> str:
