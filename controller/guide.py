@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from hal.board import Board
 from hal.interfaces import Cue, DieState, Frame, Light, LightFrame, Press
 
+from .live import inputs, next_input
+
 TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
 ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
 REMOVE_LIGHT = Light("empty", blink=True)  # vermillion blinking: take it away
@@ -90,41 +92,26 @@ async def drive(machine, device, *, builder=None, clock: Callable[[], float] | N
     """Feed a machine (SelfTest, Calibration) the device's frames, presses and time until it is
     done; a simulated builder (anything with `async run(machine)`) answers alongside."""
     clock = clock or getattr(device, "clock", None) or time.monotonic
-    queue: asyncio.Queue = asyncio.Queue()
-
-    async def pump(stream) -> None:
-        async for item in stream:
-            await queue.put(item)
-
-    tasks = [asyncio.create_task(pump(device.frames()))]
-    if hasattr(device, "presses"):
-        tasks.append(asyncio.create_task(pump(device.presses())))
-    try:
+    streams = [device.frames()] + ([device.presses()] if hasattr(device, "presses") else [])
+    async with inputs(*streams) as queue:
         first = await queue.get()  # the board as it is now, before the first prompt
         while not isinstance(first, Frame):
             first = await queue.get()
         machine.frame(first.t, translate(first.occupied) if translate else first.occupied)
         machine.start(max(clock(), first.t))
-        if builder is not None:
-            tasks.append(asyncio.create_task(builder.run(machine)))
-        while not machine.done:
-            deadline = machine.next_deadline()
-            timeout = poll if deadline is None else min(poll, max(0.0, deadline - clock()))
-            try:
-                item = await asyncio.wait_for(queue.get(), timeout)
-            except TimeoutError:
-                machine.advance(max(clock(), machine.now))
-                continue
-            t = max(item.t, machine.now)
-            if isinstance(item, Frame):
-                machine.frame(t, translate(item.occupied) if translate else item.occupied)
-            elif isinstance(item, Press):
-                machine.press(t, item.button.value)
-    finally:
-        for task in tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        helper = asyncio.create_task(builder.run(machine)) if builder is not None else None
+        try:
+            while not machine.done:
+                item = await next_input(queue, machine, clock, poll)
+                if isinstance(item, Frame):
+                    machine.frame(item.t, translate(item.occupied) if translate else item.occupied)
+                elif isinstance(item, Press):
+                    machine.press(item.t, item.button.value)
+        finally:
+            if helper is not None:
+                helper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await helper
 
 
 class SimBuilder:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import random
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -64,35 +65,48 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
                    pending_roll=resumed.pending_roll, rng=rng)
 
 
-async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None, *,
-              clock: Callable[[], float] = time.monotonic, stop: asyncio.Event | None = None,
-              poll: float = 0.05) -> None:
-    """Referee the game until `stop` is set: frames, presses and timers in one loop."""
+@contextlib.asynccontextmanager
+async def inputs(*streams) -> AsyncIterator[asyncio.Queue]:
+    """One queue fed by several async streams (frames, presses) while the block runs."""
     queue: asyncio.Queue = asyncio.Queue()
 
     async def pump(stream) -> None:
         async for item in stream:
             await queue.put(item)
 
-    sources = [sensors.frames()] + ([buttons.presses()] if buttons is not None else [])
-    tasks = [asyncio.create_task(pump(source)) for source in sources]
-    referee.start(clock())
+    tasks = [asyncio.create_task(pump(stream)) for stream in streams]
     try:
-        while stop is None or not stop.is_set():
-            deadline = referee.next_deadline()
-            timeout = poll if deadline is None else min(poll, max(0.0, deadline - clock()))
-            try:
-                item = await asyncio.wait_for(queue.get(), timeout)
-            except TimeoutError:
-                referee.advance(max(clock(), referee.now))
-                continue
-            t = max(item.t, referee.now)  # a queued input is never older than what was decided
-            if isinstance(item, Frame):
-                referee.frame(t, item.occupied)
-            elif isinstance(item, Press):
-                referee.press(t, item.button.value)
+        yield queue
     finally:
         for task in tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+async def next_input(queue: asyncio.Queue, machine, clock: Callable[[], float], poll: float):
+    """The next frame or press, at a time never older than what the machine (a referee, a
+    guide) has decided; None after letting its timers run when nothing came in time."""
+    deadline = machine.next_deadline()
+    timeout = poll if deadline is None else min(poll, max(0.0, deadline - clock()))
+    try:
+        item = await asyncio.wait_for(queue.get(), timeout)
+    except TimeoutError:
+        machine.advance(max(clock(), machine.now))
+        return None
+    return dataclasses.replace(item, t=max(item.t, machine.now))
+
+
+async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None, *,
+              clock: Callable[[], float] = time.monotonic, stop: asyncio.Event | None = None,
+              poll: float = 0.05) -> None:
+    """Referee the game until `stop` is set: frames, presses and timers in one loop."""
+    streams = [sensors.frames()] + ([buttons.presses()] if buttons is not None else [])
+    async with inputs(*streams) as queue:
+        referee.start(clock())
+        while stop is None or not stop.is_set():
+            item = await next_input(queue, referee, clock, poll)
+            if isinstance(item, Frame):
+                referee.frame(item.t, item.occupied)
+            elif isinstance(item, Press):
+                referee.press(item.t, item.button.value)
