@@ -7,10 +7,11 @@ matrix, row * columns + column; its LED is its index on the WS2812 chain.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+
+from controller.tomlfile import parse_toml, read_toml
 
 BACKENDS = ("gpio", "serial", "sim")
 
@@ -207,16 +208,10 @@ def load_board(path: str | Path | None = None, game: str | None = None) -> Board
         except (FileNotFoundError, ModuleNotFoundError):
             raise BoardError(f"no default board for {game!r}") from None
         source = f"hardware/{name}"
+        data = parse_toml(text, source, BoardError)
     else:
         source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise BoardError(f"{source}: cannot read the board file ({error})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise BoardError(f"{source}: not valid TOML ({error})") from None
+        data = read_toml(path, BoardError, "the board file")
     board = parse_board(data, source)
     if game is not None and board.game != game:
         raise BoardError(f"{source}: a {board.game} board, not a {game} one")

@@ -12,11 +12,11 @@ Such an exit ends at an off-board point next to the hexagon. There are 30 such r
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from ..tomlfile import parse_toml, read_toml
 from .geometry import Grid
 
 ROWS = "ABCDEFGHI"
@@ -211,14 +211,8 @@ def load_layout(path: str | Path | None = None) -> Layout:
     if path is None:
         text = resources.files(__package__).joinpath("data/offboard.toml").read_text(encoding="utf-8")
         source = "the default board"
+        data = parse_toml(text, source, LayoutError)
     else:
         source = str(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise LayoutError(f"{source}: cannot read the board file ({error})") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise LayoutError(f"{source}: not valid TOML ({error})") from None
+        data = read_toml(path, LayoutError, "the board file")
     return parse_layout(data, source)

@@ -1,0 +1,22 @@
+"""Reading a TOML file that people write by hand, with errors that name the file."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+
+def read_toml(path: str | Path, error: type[ValueError], what: str = "the file") -> dict:
+    """The file's tables; `error` (naming the file) when it cannot be read or is not TOML."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as problem:
+        raise error(f"{path}: cannot read {what} ({problem})") from None
+    return parse_toml(text, str(path), error)
+
+
+def parse_toml(text: str, source: str, error: type[ValueError]) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as problem:
+        raise error(f"{source}: not valid TOML ({problem})") from None
