@@ -540,5 +540,11 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
         for problem in refused.problems:
             print(f"  - {problem}", file=out)
         return 1
+    except OSError as error:
+        from .cli import UsageError
+
+        print(result.text(), file=out)  # the learned map is not lost
+        raise UsageError(f"reedboard: cannot write the board file to {path}"
+                         f" ({error.strerror or error}); its text is printed above") from None
     print(f"board file written to {path}", file=out)
     return 0

@@ -7,6 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from . import __version__
 from .games import GAMES, BigBalls, Game, LayoutError, MoveError, OffBoard, SetupError, divide, load_layout
@@ -21,8 +22,24 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    """Options are read wherever they stand, before, between or after the positionals
+    (`show bigballs "1 e1xf1" --first white`), as a new user writes them."""
+
+    _intermixing = False
+
     def error(self, message: str) -> None:  # one line instead of argparse's usage dump
         raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+
+    def parse_known_args(self, args=None, namespace=None):
+        # argparse cannot intermix with subcommands; a command's own parser has none, and the
+        # intermixed parse calls back in here for its two passes.
+        if self._intermixing or self._subparsers is not None:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
 
 def _depth(text: str) -> int:
@@ -170,7 +187,6 @@ def _run_show(args: argparse.Namespace) -> int:
         try:
             game.play(text)
         except MoveError as error:
-            print(game.diagram(), file=sys.stderr)
             raise MoveError(f"move {number} ({text}) is not played: {error}") from None
     print(game.diagram())
     return 0
@@ -205,9 +221,50 @@ def _listen(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _cannot_write(path: Path, directory: bool = False) -> str | None:
+    """Why `path` could not be written (made, for a directory, with its parents), or None.
+
+    Asked before a long run, so that its result is not lost at the end; it writes nothing."""
+    if directory and path.exists() and not path.is_dir():
+        return f"{path} is a file, not a directory"
+    if not directory and path.is_dir():
+        return f"{path} is a directory, not a file"
+    parent = path if directory else path.parent
+    existing = parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is a file, not a directory"
+    if existing != parent and not directory:  # a report or board file is written, not its directory
+        return f"the directory {parent} does not exist"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{existing} cannot be written in (permission denied)"
+    if not directory and path.exists() and not os.access(path, os.W_OK):
+        return f"{path} cannot be written (permission denied)"
+    return None
+
+
+def _check_output(path: str | Path | None, what: str, option: str, directory: bool = False) -> None:
+    """Refuse an output place that cannot be written; None: a default file in this directory."""
+    target = Path(path) if path is not None else Path.cwd()
+    problem = _cannot_write(target, directory or path is None)
+    if problem:
+        where = f"to {target}" if path is not None else "here, in the current directory"
+        raise UsageError(f"reedboard: cannot write {what} {where}: {problem}; choose another {option}")
+
+
+def _check_board_file(path: str | None, game: str | None = None) -> None:
+    """Read the --board wiring file first, so that a wrong one is named before anything starts."""
+    if path is not None:
+        from hal.board import load_board
+
+        load_board(path, game=game)
+
+
 def _run_play(args: argparse.Namespace) -> int:
     from .play_command import play
 
+    _check_board_file(args.board, args.game)
     return play(args)
 
 
@@ -215,6 +272,7 @@ def _run_draw(args: argparse.Namespace) -> int:
     from hal.board import load_board
     from hal.drawings import draw_all
 
+    _check_output(args.out, "the drawings", "--out directory", directory=True)
     boards = [load_board(args.board)] if args.board else [load_board(game=game) for game in sorted(GAMES)]
     for board in boards:
         for path in draw_all(board, args.out):
@@ -235,18 +293,23 @@ def _seconds(text: str) -> float:
 def _run_selftest(args: argparse.Namespace) -> int:
     from .selftest import selftest_command
 
+    _check_board_file(args.board)
+    _check_output(args.report, "the self-test report", "--report file")
     return selftest_command(args.hal, args.port, args.board, args.report, args.timeout)
 
 
 def _run_calibrate(args: argparse.Namespace) -> int:
     from .calibrate import calibrate_command
 
+    _check_board_file(args.board)
+    _check_output(args.out or args.board, "the board file", "--out file")
     return calibrate_command(args.hal, args.port, args.board, args.out, listen=args.listen)
 
 
 def _run_doctor(args: argparse.Namespace) -> int:
     from .doctor import doctor
 
+    _check_board_file(args.board)
     return doctor(args.hal, args.port, args.board)
 
 
@@ -273,4 +336,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m controller.cli` runs this file as __main__, a second copy of the module: the
+    # errors the other modules raise are controller.cli's, so run that copy's main().
+    from controller.cli import main as imported_main
+
+    sys.exit(imported_main())

@@ -465,7 +465,13 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     finally:
         opened.close()
     path = Path(report_path) if report_path else default_report_path(board.game)
-    report.write(path)
-    out.write(report.text())
+    out.write(report.text())  # printed first: a report that cannot be written is not lost
+    try:
+        report.write(path)
+    except OSError as error:
+        from .cli import UsageError
+
+        raise UsageError(f"reedboard: cannot write the self-test report to {path}"
+                         f" ({error.strerror or error}); it is printed above") from None
     print(f"report written to {path}", file=out)
     return 0 if not report.findings else 1

@@ -190,8 +190,20 @@ def _json_object(path, number: int, line: str) -> dict:
     return value
 
 
+def _journal_not_trace(path) -> str:
+    """What to do with a game journal given where a trace belongs."""
+    from .journal import trace_path  # the journal builds on this module
+
+    trace = trace_path(path)
+    other = f", or replay its trace: reedboard replay {trace}" if trace.exists() else ""
+    return (f"this is a game journal (the moves of a game), not a trace (what the board reported):"
+            f" print its record with reedboard export {path}{other}")
+
+
 def _check_header(path, number: int, header: dict) -> dict[str, str]:
     """Validate the header; return the game's cells by lower-case name (names are case-blind)."""
+    if header.get("type") == "header" and "version" in header:  # a games journal's header line
+        raise TraceError(path, None, _journal_not_trace(path))
     if "game" not in header:
         hint = " (this line is an event)" if "t" in header else ""
         raise TraceError(path, number, f'missing header: the first line must name the "game"{hint}')

@@ -85,6 +85,10 @@ def parse_board(data: dict, source: str) -> Board:
         return value
 
     unknown = set(data) - {"board", "matrix", "leds", "cells", "gpio", "serial", "sim"}
+    if "board" not in data and {"start", "sector"} & set(data):  # the file show and perft take
+        raise BoardError(f"{at}this is an Off Board definition (the start position and the sectors,"
+                         " for show and perft), not a board wiring file: give the wiring of the board,"
+                         " like hardware/boards/offboard.toml, or leave --board out for that one")
     if unknown:
         raise BoardError(f"{at}unknown table [{sorted(unknown)[0]}]")
     board = table("board")

@@ -32,7 +32,8 @@ __all__ = ["DrawingError", "Power", "draw_all", "leds_svg", "matrix_svg", "power
 
 
 class DrawingError(BoardError):
-    """A board that cannot be drawn (a cell without a position, for a drawing that needs one)."""
+    """A board that cannot be drawn (a cell without a position, for a drawing that needs one),
+    or drawings that cannot be written where they were asked for."""
 
 
 # ----------------------------------------------------------------------------------------------
@@ -766,10 +767,13 @@ def leds_svg(board: Board) -> str:
 def draw_all(board: Board, out_dir: str | Path) -> list[Path]:
     """Write `<game>-template.svg`, `<game>-matrix.svg` and `<game>-leds.svg` into out_dir."""
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     written = []
-    for kind, draw in (("template", template_svg), ("matrix", matrix_svg), ("leds", leds_svg)):
-        path = out / f"{board.game}-{kind}.svg"
-        path.write_bytes(draw(board).encode("utf-8"))
-        written.append(path)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for kind, draw in (("template", template_svg), ("matrix", matrix_svg), ("leds", leds_svg)):
+            path = out / f"{board.game}-{kind}.svg"
+            path.write_bytes(draw(board).encode("utf-8"))
+            written.append(path)
+    except OSError as error:  # a place that cannot be written: one line, not a traceback
+        raise DrawingError(f"cannot write the drawings to {out}: {error.strerror or error}") from None
     return written

@@ -110,6 +110,11 @@ def _parse_exit(text: object, where: str) -> tuple[int, int]:
 def parse_layout(data: dict, source: str) -> Layout:
     """Validate a parsed definition (the TOML's tables) into a Layout."""
     at = f"{source}: "
+    if {"board", "matrix", "cells"} & set(data):  # the file play and doctor take
+        raise LayoutError(f"{at}this is a board wiring file (which switch and LED belong to each hole,"
+                          " for play and doctor), not an Off Board definition: give an Off Board"
+                          " definition of the start position and the sectors, like"
+                          " controller/games/data/offboard.toml, or leave --board out for that one")
     unknown = set(data) - {"start", "sector"}
     if unknown:
         raise LayoutError(f"{at}unknown table {sorted(unknown)[0]!r} (expected [start] and [[sector]])")
@@ -203,7 +208,26 @@ def parse_layout(data: dict, source: str) -> Layout:
     unused = [s.name for i, s in enumerate(sectors) if i not in exit_sector.values()]
     if unused:
         raise LayoutError(f"{at}sector {unused[0]} takes no exit")
-    return Layout(position["red"], position["yellow"], tuple(sectors), exit_sector, source)
+    layout = Layout(position["red"], position["yellow"], tuple(sectors), exit_sector, source)
+    _refuse_a_decided_start(layout, at)
+    return layout
+
+
+def _refuse_a_decided_start(layout: Layout, at: str) -> None:
+    """A definition whose game would be over before its first move is no board to play on."""
+    from .base import Termination
+    from .offboard import WIN_POINTS, OffBoard  # the game builds on this module
+
+    outcome = OffBoard(layout).outcome()
+    if outcome is None:
+        return
+    if outcome.termination is Termination.UNREACHABLE:
+        total = sum(sector.value for sector in layout.sectors)
+        raise LayoutError(f"{at}the sectors are worth {total} points in all: no one could reach"
+                          f" {WIN_POINTS} points, so every game would be drawn before it starts;"
+                          " give the sectors more points")
+    raise LayoutError(f"{at}the game would be over before its first move ({outcome.termination.value}):"
+                      " red has no move from this start position")
 
 
 def load_layout(path: str | Path | None = None) -> Layout:
