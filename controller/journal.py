@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from .clock import ClockSettings
 from .games import BigBalls, Game, Layout, MoveError, OffBoard
 from .games.bigballs import DEFAULT_BALLS
 from .games.offboard_layout import exit_name
@@ -29,7 +30,7 @@ from .trace import game_from_header
 VERSION = 1
 SUFFIX = ".jsonl"
 TRACE_SUFFIX = ".trace.jsonl"
-HEADER_KEYS = {"type", "version", "game", "first", "setup", "balls", "board", "settings", "started"}
+HEADER_KEYS = {"type", "version", "game", "first", "setup", "balls", "board", "settings", "started", "clock"}
 ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
     "roll": {"t": (int, float), "player": (str,), "value": (int,)},
     "move": {"t": (int, float), "move": (str,)},
@@ -37,6 +38,9 @@ ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its ke
     "amend": {"t": (int, float), "old": (str,), "new": (str,)},
     "result": {"t": (int, float), "result": (str,), "reason": (str,), "winner": (str, type(None))},
     "resume": {"resumed": (str,)},  # the controller started again; `t` restarts from here
+}
+OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "move": {"clock": (dict,)},  # with a game clock: each player's time left after the move
 }
 
 
@@ -98,12 +102,15 @@ class Journal:
         self._file = file
 
     @classmethod
-    def create(cls, games_dir: str | Path, game: Game, settings: Mapping, now: datetime) -> Journal:
+    def create(cls, games_dir: str | Path, game: Game, settings: Mapping, now: datetime,
+               clock: ClockSettings | None = None) -> Journal:
         """Start the journal of a new game (before its first move) in `games_dir`."""
         if game.move_stack:
             raise ValueError("start the journal before the first move")
         header = {"type": "header", "version": VERSION, **game_header(game),
                   "settings": dict(settings), "started": now.isoformat(timespec="seconds")}
+        if clock is not None:
+            header["clock"] = {"minutes": clock.minutes, "increment": clock.increment}
         games_dir = Path(games_dir)
         games_dir.mkdir(parents=True, exist_ok=True)
         stem = f"{now:%Y%m%d-%H%M%S}-{game.name}"
@@ -144,8 +151,11 @@ class Journal:
     def append_roll(self, t: float, player: str, value: int) -> None:
         self._write({"type": "roll", "t": t, "player": player, "value": value})
 
-    def append_move(self, t: float, move_text: str) -> None:
-        self._write({"type": "move", "t": t, "move": move_text})
+    def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None) -> None:
+        entry = {"type": "move", "t": t, "move": move_text}
+        if clock is not None:
+            entry["clock"] = dict(clock)
+        self._write(entry)
 
     def append_takeback(self, t: float, move_text: str) -> None:
         self._write({"type": "takeback", "t": t, "move": move_text})
@@ -205,6 +215,8 @@ class Resumed:
     game: Game  # the position after every recorded move
     pending_roll: int | None  # the die value showing, when the player had rolled but not moved
     finished: bool  # a result was recorded
+    clock: ClockSettings | None = None  # the game clock, if the game had one
+    clock_remaining: dict[str, float] | None = None  # each player's time after the last move
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -286,6 +298,11 @@ def _check_header(path: Path, header: dict) -> None:
         raise JournalError(path, 1, '"settings" must be an object')
     if not isinstance(header.get("started", ""), str):
         raise JournalError(path, 1, '"started" must be an ISO time string')
+    if "clock" in header:
+        try:
+            _clock_settings(header["clock"])
+        except (TypeError, ValueError) as error:
+            raise JournalError(path, 1, f'"clock": {error}') from None
     try:
         game_from_header(header)
     except ValueError as error:
@@ -297,7 +314,11 @@ def _check_entry(path: Path, number: int, entry: dict) -> None:
     fields = ENTRY_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
         raise JournalError(path, number, f"unknown entry type {kind!r} (expected {', '.join(ENTRY_FIELDS)})")
-    keys = set(entry) - {"type"}
+    optional = OPTIONAL_FIELDS.get(kind, {})
+    keys = set(entry) - {"type"} - {k for k in optional if k in entry}
+    for key, types in optional.items():
+        if key in entry and not isinstance(entry[key], types):
+            raise JournalError(path, number, f"{kind} entry: {key} {entry[key]!r} has the wrong type")
     if keys != set(fields):
         missing, extra = sorted(set(fields) - keys), sorted(keys - set(fields))
         problem = f"missing {missing[0]!r}" if missing else f"unknown key {extra[0]!r}"
@@ -328,6 +349,7 @@ def rebuild(contents: JournalContents) -> Resumed:
     numbers = contents.line_numbers or list(range(2, len(contents.entries) + 2))
     pending: int | None = None
     finished = False
+    remaining: dict[str, float] | None = None
     for number, entry in zip(numbers, contents.entries):
         kind = entry["type"]
         if kind == "resume":
@@ -340,9 +362,9 @@ def rebuild(contents: JournalContents) -> Resumed:
             elif kind == "move":
                 _play(game, entry["move"], pending)
                 pending = None
+                remaining = entry.get("clock", remaining)
             elif kind == "takeback":
-                _take_back(game, entry["move"])
-                pending = None  # the die roll of an undone stone move is undone too
+                pending = _take_back(game, entry["move"])  # no free re-roll: the move's roll stays
             elif kind == "amend":
                 _take_back(game, entry["old"])
                 _play(game, entry["new"], None)
@@ -352,7 +374,14 @@ def rebuild(contents: JournalContents) -> Resumed:
                 finished = True
         except ValueError as error:  # MoveError, GameOverError and the checks below
             raise JournalError(path, number, str(error)) from None
-    return Resumed(game, pending, finished)
+    clock = _clock_settings(contents.header["clock"]) if "clock" in contents.header else None
+    return Resumed(game, pending, finished, clock, remaining)
+
+
+def _clock_settings(data: object) -> ClockSettings:
+    if not isinstance(data, dict) or set(data) != {"minutes", "increment"}:
+        raise ValueError("a clock is {\"minutes\": M, \"increment\": S}")
+    return ClockSettings(data["minutes"], data["increment"])
 
 
 def _roll(game: Game, player: str, value: int) -> int:
@@ -374,7 +403,8 @@ def _play(game: Game, text: str, pending_roll: int | None) -> None:
     game.push(move)
 
 
-def _take_back(game: Game, text: str) -> None:
+def _take_back(game: Game, text: str) -> int | None:
+    """Undo the last move, which must be `text`; the die value it was made with, if any."""
     if not game.move_stack:
         raise ValueError(f"takes back {text!r}, but no move was made")
     last = game.pop()
@@ -384,6 +414,7 @@ def _take_back(game: Game, text: str) -> None:
         same = False
     if not same:
         raise ValueError(f"takes back {text!r}, but the last move was {game.format_move(last)}")
+    return game.roll_of(last)
 
 
 def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
@@ -393,6 +424,10 @@ def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
         game.resign(game.other(winner))
     elif reason == "agreed":
         game.agree_draw()
+    elif reason == "time":
+        if winner not in game.players:
+            raise ValueError(f"a loss on time needs the winner, {' or '.join(game.players)}; got {winner!r}")
+        game.lose_on_time(game.other(winner))
     outcome = game.outcome()
     if outcome is None:
         raise ValueError(f"the result says {result} {reason}, but the game is not over")
@@ -403,23 +438,56 @@ def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
 
 
 # --- listing and exporting ---------------------------------------------------------------------
-def unfinished_games(games_dir: str | Path) -> list[Path]:
-    """The journals with no result line, newest first (damaged ones too: resuming says why)."""
+def unfinished_games(games_dir: str | Path, *, include_unplayed: bool = True) -> list[Path]:
+    """The journals with no result line, newest first (damaged ones too: resuming says why).
+
+    include_unplayed=False leaves out the games given up before their first move (see
+    `discard_if_unplayed`): there is nothing in them to go on with."""
     games_dir = Path(games_dir)
     if not games_dir.is_dir():
         return []
     journals = [p for p in games_dir.glob(f"*{SUFFIX}") if not p.name.endswith(TRACE_SUFFIX)]
-    unfinished = [p for p in journals if not _has_result(p)]
+    unfinished = []
+    for path in journals:
+        types = _entry_types(path)
+        if "result" not in (types or []) and (include_unplayed or not _unplayed(types)):
+            unfinished.append(path)
     # The name starts with the start time; the modification time breaks ties within a second.
     return sorted(unfinished, key=lambda p: (p.name[:15], p.stat().st_mtime_ns), reverse=True)
 
 
-def _has_result(path: Path) -> bool:
+def discard_if_unplayed(path: str | Path) -> bool:
+    """Remove the journal of a game given up before its first move, and its trace; True if removed.
+
+    A roll alone is no move. A journal with a result, or with a line that cannot be read (it
+    may have been a move), is kept."""
+    path = Path(path)
+    if not _unplayed(_entry_types(path)):
+        return False
+    for file in (path, trace_path(path)):  # the journal first: it is what would be offered
+        try:
+            file.unlink()
+        except FileNotFoundError:
+            pass
+    _sync_directory(path.parent)
+    return True
+
+
+def _entry_types(path: Path) -> list[str | None] | None:
+    """The type of each line of a journal, None for a line that is not a JSON object;
+    None when the file cannot be read."""
     try:
         lines = path.read_bytes().split(b"\n")
     except OSError:
+        return None
+    return [entry.get("type") if (entry := _parse(line)) is not None else None for line in lines if line.strip()]
+
+
+def _unplayed(types: list[str | None] | None) -> bool:
+    """A whole journal whose header is followed by no move, takeback, amend or result."""
+    if not types or types[0] != "header" or None in types:
         return False
-    return any((entry := _parse(line)) is not None and entry.get("type") == "result" for line in lines)
+    return not {"move", "takeback", "amend", "result"} & set(types)
 
 
 def export_lines(path: str | Path) -> list[str]:

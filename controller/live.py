@@ -18,6 +18,7 @@ from pathlib import Path
 
 from hal.interfaces import Buttons, Frame, Press, Sensors
 
+from .clock import ClockSettings
 from .games import Game
 from .journal import Journal, game_header, read_journal, rebuild, trace_path
 from .reconcile import Settings
@@ -36,19 +37,20 @@ def new_referee(
     outputs: Outputs | None = None,
     now: Callable[[], datetime] = lambda: datetime.now().astimezone(),
     rng: random.Random | None = None,
+    clock: ClockSettings | None = None,
 ) -> Referee:
     """A referee for a new game whose journal and trace go into games_dir once it is set up."""
     settings = settings or Settings()
     recorder = FlightRecorder()
 
     def open_journal(game: Game) -> Journal:
-        journal = Journal.create(games_dir, game, asdict(settings), now())
+        journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         recorder.begin(journal.trace_path, {**game_header(game), "settings": timing})
         return journal
 
     return Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
-                   outputs=outputs, setup=setup, rng=rng)
+                   outputs=outputs, setup=setup, rng=rng, clock=clock)
 
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
@@ -62,7 +64,8 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
     if trace_path(path).exists():
         recorder.resume(trace_path(path), t)
     return Referee(resumed.game, settings=settings, journal=journal, recorder=recorder, outputs=outputs,
-                   pending_roll=resumed.pending_roll, rng=rng)
+                   pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
+                   clock_remaining=resumed.clock_remaining)
 
 
 @contextlib.asynccontextmanager

@@ -38,13 +38,14 @@ from hal.interfaces import Button, Cue, DieState, LightFrame, Press
 from hal.sim import SimBoard
 
 from . import live
+from .clock import ClockSettings
 from .games import GAMES, BigBalls, Game, OffBoard
 from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS
 from .games.offboard_layout import RIM_POINTS, Layout
 from .journal import SUFFIX, TRACE_SUFFIX, JournalError, default_games_dir, read_journal, rebuild
 from .reconcile import Settings
 from .record import header_lines, record_lines, result_line, starting_position
-from .referee import Die, Outputs, Referee
+from .referee import SETUP_MODES, Die, Outputs, Referee
 from .signals import PALETTE
 from .view import Phase
 
@@ -54,6 +55,8 @@ __all__ = [
 ]
 
 NOTES_SHOWN = 12  # the newest notes in a snapshot
+CHOSEN_MODES = ("auto", "shuffle", "identify")  # the Big Balls set-up modes a player may choose
+KEEP = object()  # new_game(clock=KEEP): the clock setting of the game before
 
 
 class ActionError(ValueError):
@@ -291,11 +294,12 @@ class PlaySession:
       starts from it again: a Big Balls arrangement, an Off Board custom board).
     backend: the board (hal interfaces); None for a new simulated board. On a SimBoard the
       page's clicks move pieces; on other boards only the buttons and the game actions work.
-    setup: Big Balls set-up mode ("given", "shuffle", "identify"); None chooses: on a
-      simulated board that starts full, the arrangement is drawn by the shuffle (with `rng`)
-      and the pieces are put in place; otherwise the guided shuffle runs on the board.
+    setup: Big Balls set-up mode: "auto" (the default: from what is on the board; a simulated
+      board starts full, its stones unsorted, and they are identified), "shuffle", "identify",
+      or "given" (the arrangement of `game`, or numbers in board order, is taken as placed).
     empty: a simulated board starts empty, with every piece in the box, so that the set-up
       can be tried.
+    clock: a game clock for each new game (None: no clock).
     rng: draws the shuffled arrangement (and the die, unless `die` is given).
     die: the referee's die (e.g. ScriptedDie([4, 2]) to force rolls in tests).
     resume: the journal of an unfinished game to go on with (the board is guided back).
@@ -314,10 +318,14 @@ class PlaySession:
         die: Die | None = None,
         clock: Callable[[], float] = time.monotonic,
         resume: str | Path | None = None,
+        game_clock: ClockSettings | None = None,
     ) -> None:
+        if setup is not None and setup not in SETUP_MODES:
+            raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
         self.games_dir = Path(games_dir) if games_dir is not None else default_games_dir()
         self.settings = settings or Settings()
         self.setup_mode = setup
+        self.game_clock = game_clock
         self.empty = empty
         self.rng = rng
         self.die = die
@@ -383,19 +391,11 @@ class PlaySession:
     def _fresh_game(self) -> tuple[Game, str, bool]:
         """A new game, its set-up mode, and whether the simulated board starts with it in place."""
         game = self._fresh_template()
-        on_sim = self.sim is not None
+        in_place = self.sim is not None and not self.empty
         if not isinstance(game, BigBalls):
-            return game, "given", on_sim and not self.empty
-        mode = self.setup_mode
-        if mode is None:
-            if on_sim and not self.empty:
-                if self._start is None:  # the guided shuffle's draw, with the pieces put in place
-                    game = _drawn(game, self.rng)
-                return game, "given", True
-            mode = "given" if self._start is not None else "shuffle"
-        if mode == "identify":
-            return game, mode, on_sim and not self.empty
-        return game, mode, on_sim and not self.empty and mode == "given"
+            return game, "given", in_place
+        mode = self.setup_mode or ("given" if self._start is not None else "auto")
+        return game, mode, in_place
 
     # --- running ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -428,9 +428,9 @@ class PlaySession:
         else:
             game, mode, in_place = self._fresh_game()
             referee = live.new_referee(game, self.games_dir, settings=self.settings, setup=mode,
-                                       outputs=outputs, rng=self.rng)
+                                       outputs=outputs, rng=self.rng, clock=self.game_clock)
             if self.sim is not None:
-                if in_place and mode == "identify":
+                if in_place and mode != "given":  # the stones stand as they fell: unsorted
                     self._arrange_sim(_identify_layout(game, self.rng), [])
                 elif in_place:
                     self._arrange_sim(pieces(game), [])
@@ -470,6 +470,13 @@ class PlaySession:
                 if close is not None:
                     with contextlib.suppress(Exception):
                         close()
+            # A game given up before its first move leaves no unfinished game to offer.
+            path = getattr(referee.journal, "path", None)
+            if path is not None:
+                from .journal import discard_if_unplayed
+
+                with contextlib.suppress(OSError):
+                    discard_if_unplayed(path)
 
     def _arrange_sim(self, placed: dict[str, str], box: list[str]) -> None:
         """Put the simulated board's pieces as given (between games: nobody is listening)."""
@@ -626,13 +633,19 @@ class PlaySession:
         return referee.game
 
     async def new_game(self, game: str | None = None, *, empty: bool | None = None,
-                       settings: Settings | None = None) -> dict:
+                       settings: Settings | None = None, setup: str | None = None, clock=KEEP) -> dict:
         """Start a new game (the one playing stays in the journal, resumable if unfinished).
 
         `game` switches between Big Balls and Off Board (simulated board only); `empty`
-        starts the simulated board empty; `settings` apply from this game on."""
+        starts the simulated board empty; `settings` apply from this game on; `setup` is the
+        Big Balls set-up mode (auto, shuffle, identify); `clock` a ClockSettings, or None for
+        no clock (left out: as before)."""
         if game is not None and game not in GAMES:
             raise ActionError(f"no game {game!r}: {' or '.join(sorted(GAMES))}", 400)
+        if setup is not None and setup not in CHOSEN_MODES:
+            raise ActionError(f"set-up mode is one of {', '.join(CHOSEN_MODES)}, not {setup!r}", 400)
+        if clock is not KEEP and clock is not None and not isinstance(clock, ClockSettings):
+            raise ActionError("the clock is minutes and an increment, or none", 400)
         switching = game is not None and game != self.kind
         if switching and self.sim is None:
             raise ActionError(f"this board is a {self.kind} board", 409)
@@ -645,6 +658,10 @@ class PlaySession:
             self.empty = bool(empty)
         if settings is not None:
             self.settings = settings
+        if setup is not None:
+            self.setup_mode = setup
+        if clock is not KEEP:
+            self.game_clock = clock
         self._resume = None
         self._body = None
         self._begin()
@@ -695,7 +712,7 @@ class PlaySession:
     def _build(self) -> dict:
         referee = self.referee
         if referee is None:
-            return {"game": self.kind, "phase": "starting", "sim": self.sim is not None}
+            return {"game": self.kind, "phase": "starting", "sim": self.sim is not None, "prompt": {"kind": "starting"}}
         game = referee.game
         view = referee.view()
         believed, expected = self._beliefs(referee, view)
@@ -727,8 +744,12 @@ class PlaySession:
             "record": [game.format_move(m) for m in game.move_stack],
             "outcome": _outcome(game) if over else None,
             "message": view.message,
+            "prompt": {"kind": view.prompt.kind, **view.prompt.data} if view.prompt else {"kind": "starting"},
             "choices": [str(m) for m in referee.reconciler.choosing],
-            "notes": [{"t": round(n.t - self._t0, 3), "text": n.text} for n in referee.notes[-NOTES_SHOWN:]][::-1],
+            "notes": self._notes(referee),
+            "clock": referee.clock_state(self._now()),
+            "setup_mode": referee.setup_mode,
+            "setup_modes": list(CHOSEN_MODES) if isinstance(game, BigBalls) else [],
             "cue": {"name": self.cue, "n": self.cues},
             "journal": referee.journal.path.name if getattr(referee.journal, "path", None) else None,
             "settings": asdict(self.settings),
@@ -743,9 +764,17 @@ class PlaySession:
             snapshot["box"] = list(self.box)
         return snapshot
 
+    def _notes(self, referee: Referee) -> list[dict]:
+        """The newest notes first, each with its number in the game (n), kind and data."""
+        first = max(0, len(referee.notes) - NOTES_SHOWN)
+        return [{"t": round(n.t - self._t0, 3), "text": n.text, "kind": n.kind, "n": first + i + 1, "data": n.data}
+                for i, n in enumerate(referee.notes[first:])][::-1]
+
     def _beliefs(self, referee: Referee, view) -> tuple[dict[str, str], dict[str, str]]:
         """What the controller believes stands on each cell, and (set-up) what it still expects."""
         believed = pieces(referee.game)
+        if not referee.stones_known:  # numbers not yet identified are not made up
+            believed = {c: (p[0] + "?" if p[:1] in ("B", "W") and p[1:].isdigit() else p) for c, p in believed.items()}
         expected: dict[str, str] = {}
         if referee.phase is Phase.SETUP:
             stable = referee.reconciler.stable

@@ -10,19 +10,24 @@ How it decides, in short (the rules are numbered as in the design note):
   is the *stable* frame. The *baseline* is the occupancy of the game's position.
 - Every move the player may make now is indexed by the occupancy it leaves (its result).
   A stable frame equal to a result is a candidate; a capture whose target stays occupied
-  also needs its target *touched* (seen empty since the board last equalled the baseline),
-  unless no target was touched at all (a swap quicker than the debounce) (rules 1, 2).
+  also needs its target *touched* (seen empty since the board last equalled the baseline)
+  (rules 1, 2).
+- Such a board with no target touched is a piece held in the hand: it is *held*, and
+  stillness never turns it into a move. A swap quicker than the debounce is recorded when
+  the next player starts (resolve_held: the die; or a board that only makes sense after
+  that capture) or on the ok button, if exactly one capture fits; several are asked (rule 2).
 - A candidate is committed at once when no other move can still grow out of the frame;
   otherwise once the board has been still for the settle time. After a commit, if the
   mover goes on and the board equals the result of another move from the previous
-  position, the commit is replaced (amended) (rule 3).
+  position, the commit is replaced (amended); a capture needs its target touched since the
+  commit (rule 3).
 - A piece lifted and put back is only a touch (rule 4). A frame that fits no move and is on
   the way to none is signalled after the grace time with the cells to fill and to empty;
   nothing is accepted until the board is back on the baseline or on a legal result (rule 5).
 - Several candidates for one frame are shown; lifting and replacing a piece that belongs
   to exactly one of them chooses it (rule 6). The board back on the previous position for
-  the settle time takes the last move back (rule 7). expect() guides the board to a
-  position before play or on resume (rule 8).
+  the settle time takes the last move back, and the die value it was made with stays
+  (rule 7). expect() guides the board to a position before play or on resume (rule 8).
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ class Amended:
 class TakenBack:
     t: float
     move: Hashable
+    roll: int | None = None  # the die value the move was made with: the player moves again with it
 
 
 @dataclass(frozen=True)
@@ -151,6 +157,8 @@ class Reconciler:
         self._choosing: tuple[int, list[_Candidate]] | None = None
         self._choice_lifted = 0
         self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
+        self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
+        self._hand_cache: tuple = (None, None)
         self._new_turn()
 
     # --- the public face ---------------------------------------------------------------
@@ -158,6 +166,11 @@ class Reconciler:
     def stable(self) -> frozenset[str]:
         """The debounced occupancy."""
         return self._names_of(self._stable)
+
+    @property
+    def settled(self) -> bool:
+        """No cell is waiting out its debounce time: the stable frame is the board as it is."""
+        return not self._pending
 
     @property
     def at_baseline(self) -> bool:
@@ -178,6 +191,34 @@ class Reconciler:
     @property
     def choice_paths(self) -> tuple[frozenset[str], ...]:
         return tuple(self._names_of(c.path) for c in self._choosing[1]) if self._choosing else ()
+
+    @property
+    def held(self) -> tuple[Hashable, ...]:
+        """Captures the board shows with none of their targets touched: a piece in the hand,
+        or a swap quicker than the debounce. Only the next player or the ok button decides."""
+        return tuple(c.move for c in self._held)
+
+    @property
+    def in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        """(lifted, destinations) when the board is the position with only pieces lifted that
+        some move may start with: where those moves may put them (capture targets included)."""
+        key = (self._stable, self._base, self._guidance, self._choosing is None, self._target)
+        if self._hand_cache[0] != key:
+            self._hand_cache = (key, self._find_in_hand())
+        return self._hand_cache[1]
+
+    def _find_in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        S, base = self._stable, self._base
+        gone = base & ~S
+        if not gone or S & ~base or self._guidance or self._choosing or self._target is not None:
+            return None
+        fitting = [c for c in self._candidates if not gone & ~c.may_empty]
+        if not fitting:
+            return None
+        where = 0
+        for c in fitting:
+            where |= c.may_fill | c.needs
+        return self._names_of(gone), self._names_of(where & ~gone)
 
     @property
     def expected(self) -> frozenset[str] | None:
@@ -227,10 +268,29 @@ class Reconciler:
         return self._reconsider(t)
 
     def confirm(self, t: float) -> list[Event]:
-        """The ok button: a single candidate waiting for the settle time counts now."""
+        """The ok button: a single candidate waiting for the settle time counts now, and so
+        does a held capture (rule 2)."""
         events: list[Event] = []
         if self._settle_action and self._settle_action[0] in ("commit", "amend"):
             self._do_settle(t, events)
+        elif self._held:
+            events += self.resolve_held(t)
+        return events
+
+    def resolve_held(self, t: float) -> list[Event]:
+        """The next player starts (or ok): a board held as a piece in the hand with no capture
+        target touched is the quick swap it shows: committed if exactly one capture fits,
+        asked otherwise. Nothing happens when no such board is shown."""
+        events: list[Event] = []
+        if not self._held or self._stable != self._held[0].result or self._pending:
+            return events
+        held, self._held = self._held, []
+        self._settle_at = self._settle_action = None
+        if len(held) == 1:
+            self._commit(t, held[0], events)
+            self._last = None  # the next player has started: no more amending
+        else:
+            self._ask(t, self._stable, held, events)
         return events
 
     def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
@@ -277,8 +337,12 @@ class Reconciler:
         """Index the moves allowed now, and what a takeback would look like."""
         self._base = self._mask(self.game.occupied())
         self._touched = 0
+        self._held = []
         over = self.game.outcome() is not None
         self._by_result, self._candidates = self._index([] if over else self.game.turn_moves(self.roll), self._base)
+        self._turn_cells = 0  # every cell a move of this turn may empty
+        for c in self._candidates:
+            self._turn_cells |= c.may_empty
         self._undo = None  # (baseline before the last move, the reverse of its footprint)
         if self.settings.takebacks and self.game.move_stack:
             move = self.game.pop()
@@ -341,11 +405,10 @@ class Reconciler:
 
         if S == base:
             self._grace_at = None
+            self._held = []
             if self._guidance is not None:
                 self._guidance = None
                 events.append(Cleared(t))
-            if self._amend_by_touch(t, S, events):
-                return events
             if self._touched:
                 events.append(Touched(t, self._names_of(self._touched)))
             self._touched = 0
@@ -354,13 +417,11 @@ class Reconciler:
             return events
 
         at_result = self._by_result.get(S, [])
-        matches = [c for c in at_result if not c.needs & ~self._touched] or at_result
-        # No capture target touched: a swap quicker than the debounce, or a piece lifted on
-        # its way to a capture. Only the settle time tells them apart.
-        quick_swap = bool(at_result) and not any(not c.needs & ~self._touched for c in at_result)
+        matches = [c for c in at_result if not c.needs & ~self._touched]
         if matches:
+            self._held = []
             self._clear_guidance(t, events)
-            growing = quick_swap or self._can_grow(S, base, self._candidates, exclude=matches)
+            growing = self._can_grow(S, base, self._candidates, exclude=matches)
             if len(matches) == 1:
                 if growing:
                     self._schedule(t, ("commit", matches[0]))
@@ -371,18 +432,26 @@ class Reconciler:
             else:
                 self._ask(t, S, matches, events)
             return events
+        if at_result:
+            # Only the source is empty and no capture target was touched: a piece held in the
+            # hand while its player thinks, or a swap quicker than the debounce (rule 2).
+            # Stillness never decides; the next player or the ok button does.
+            self._held = at_result
+            self._clear_guidance(t, events)
+            return events
+        if self._held and self._after_held(t, S, events):
+            return events
 
         if self._last is not None:  # the mover may be going on: another move from before?
             move, candidates, before, touched = self._last
-            at_before = [c for c in candidates if c.result == S and c.move != move]
-            evident = [c for c in at_before if not c.needs & ~touched]
-            amend = evident or at_before
+            # A capture whose target stays occupied needs that target touched since the
+            # commit: the next player lifting the piece just moved is no amendment (rule 3).
+            amend = [c for c in candidates if c.result == S and c.move != move and not c.needs & ~touched]
             if len(amend) == 1:
                 self._clear_guidance(t, events)
-                # Wait when the frame may be something else still: a capture nobody touched,
-                # another move from before, or the next player's move under way.
-                if (not evident
-                        or self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move])
+                # Wait when the frame may be something else still: another move from before,
+                # or the next player's move under way.
+                if (self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move])
                         or self._can_grow(S, base, self._candidates, exclude=[])):
                     self._schedule(t, ("amend", amend[0]))
                 else:
@@ -403,22 +472,28 @@ class Reconciler:
             self._grace_at = None
         return events
 
-    def _amend_by_touch(self, t: float, S: int, events: list[Event]) -> bool:
-        """A capture accepted as a quick swap, then its true target touched: amend to it.
-
-        Captures from one source leave the same occupancy, so after such a commit the board
-        is back on the baseline; only the touch tells which piece was really taken."""
-        if self._last is None:
+    def _after_held(self, t: float, S: int, events: list[Event]) -> bool:
+        """A held quick swap, then a board that fits nothing of this turn but makes sense
+        after that capture (the next player's move under way): the capture is recorded, and
+        the board is decided afresh in the next player's turn (rule 2)."""
+        held = self._held
+        # The next player starts by lifting a piece: only pieces gone beyond the held board
+        # count (a piece put down could as well be the mover going back), and none that a
+        # move of this turn could involve (the mover may be choosing between two stones).
+        if len(held) != 1 or S & ~held[0].result or (held[0].result & ~S) & self._turn_cells:
             return False
-        move, candidates, before, touched = self._last
-        committed = next((c for c in candidates if c.move == move), None)
-        if committed is None or not committed.needs or not committed.needs & ~touched:
-            return False  # the commit had its evidence
-        evident = [c for c in candidates if c.result == S and c.move != move and c.needs
-                   and not c.needs & ~touched]
-        if len(evident) != 1:
+        self.game.push(held[0].move)
+        try:
+            after = self._mask(self.game.occupied())
+            _, following = self._index(self.game.turn_moves(None), after)
+        finally:
+            self.game.pop()
+        if S != after and not any(c.result == S for c in following) and not self._can_grow(S, after, following, []):
             return False
-        self._amend(t, evident[0], events)
+        self._held = []
+        self._commit(t, held[0], events)
+        self._last = None  # the next player has started: no more amending
+        events.extend(self._on_stable(t))
         return True
 
     def _can_grow(self, S: int, base: int, candidates: list[_Candidate], exclude: list[_Candidate]) -> bool:
@@ -462,10 +537,10 @@ class Reconciler:
             self._ask(t, action[1], action[2], events)
         elif action[0] == "takeback":
             move = self.game.pop()
-            self.roll = None  # the die roll of an undone stone move is undone too
+            self.roll = self.game.roll_of(move)  # no free re-roll: the player moves again with it
             self._last = None
             self._new_turn()
-            events.append(TakenBack(t, move))
+            events.append(TakenBack(t, move, self.roll))
 
     def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         self._last = (candidate.move, self._candidates, self._base, self._touched)

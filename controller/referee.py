@@ -10,8 +10,14 @@ Turn flow. Big Balls: either a big-ball move, or the die button, a roll, then a 
 for that roll. Off Board: line moves, and the re-placement of a waiting ball.
 Set-up. Off Board: the lights show where the balls go until the board matches. Big Balls:
 a given arrangement (replays, tests), a guided shuffle (the controller draws the numbers
-and lights each stone's hollow in turn while the die shows its number), or identify (the
-players place their shuffled stones, then lift and put back each number the die asks for).
+and lights each stone's hollow in turn while the die shows its number), identify (the
+players place their shuffled stones, then lift and put back each number the die asks for),
+or auto: start from what is on the board (every start hollow filled: identify; an empty
+board: the guided shuffle; anything in between is guided to the nearer of the two).
+
+What the players are asked is a Prompt (controller.view), and every note has a kind and
+its data: the page and the speech read those; the English words come from
+controller.prompts. An optional game clock (controller.clock) runs from the first move.
 """
 
 from __future__ import annotations
@@ -19,21 +25,23 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from hal.interfaces import Cue, DieState, LightFrame
 
-from . import signals
+from . import prompts, signals
+from .clock import ClockSettings, GameClock
 from .games import BigBalls, Game, Outcome
 from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS
 from .reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
 )
-from .view import Phase, View
+from .view import Phase, Prompt, View
 
 ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
-SETUP_MODES = ("given", "shuffle", "identify")
+SETUP_MODES = ("auto", "given", "shuffle", "identify")
+START_CELLS = frozenset(DEFAULT_BALLS).union(*START_HOLLOWS.values())  # Big Balls: every start hollow
 
 
 class Die:
@@ -64,10 +72,14 @@ class Outputs:
 
 @dataclass(frozen=True)
 class Note:
-    """One line of what the players were shown, for replay --events and the web view."""
+    """One line of what the players were shown, for replay --events and the web view:
+    `kind` and `data` say it as data (ready, roll, move, amend, takeback, illegal, clear,
+    choose, touch, refused, identified, low_time, over, setup, info)."""
 
     t: float
     text: str
+    kind: str = "info"
+    data: dict = field(default_factory=dict, compare=False)
 
     def __str__(self) -> str:
         return f"{self.t:9.3f}  {self.text}"
@@ -87,9 +99,13 @@ class Referee:
         setup: str = "given",
         rng: random.Random | None = None,
         pending_roll: int | None = None,
+        clock: ClockSettings | None = None,
+        clock_remaining: dict[str, float] | None = None,
     ) -> None:
         if setup not in SETUP_MODES:
             raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
+        if setup == "auto" and not isinstance(game, BigBalls):
+            setup = "given"  # pieces without identities: the lights guide to the start position
         if setup != "given" and not isinstance(game, BigBalls):
             raise ValueError("only Big Balls has shuffled stones to set up")
         self.game = game
@@ -102,6 +118,9 @@ class Referee:
         self.notes: list[Note] = []
         self._rng = rng
         self._setup_mode = setup
+        # auto, shuffle and identify first read the board: an empty board is shuffled, a full
+        # start identified, anything else guided to what the mode needs first
+        self._reading = setup in ("auto", "shuffle", "identify")
         self._roll = pending_roll
         self._rolling_until: float | None = None
         self._last_move_cells: frozenset[str] = frozenset()
@@ -111,6 +130,11 @@ class Referee:
         self._asking: tuple[str, int] | None = None  # identify: (colour, number) asked for
         self._step_index = 0  # guided shuffle: the step being placed
         self._movable: tuple = (None, frozenset())  # (position and roll, the cells that may move)
+        self._kept_rolls: dict[int, int] = {}  # moves played -> a roll undone by a takeback, to show again
+        self._seen_frame = False
+        self._auto_target: frozenset[str] | None = None  # auto set-up: the board asked for, once read
+        self.clock = GameClock(clock, game.players, clock_remaining) if clock else None
+        self._low_warned: set[str] = set()
         self.reconciler = Reconciler(game, self.settings, roll=pending_roll)
         self.phase = Phase.SETUP
         self._now = 0.0
@@ -120,13 +144,54 @@ class Referee:
         """Show the set-up and wait for the board to match it."""
         self._now = t
         if self._setup_mode == "shuffle":
-            self._draw_arrangement()
+            self._draw_arrangement()  # drawn now; its first hollow is lit once the board is clear
             self._steps = self._shuffle_steps()
-            self._next_setup_step(t)
+        if self._reading:
+            self.reconciler.listening = False  # nothing counts until the board has been read
         else:
             self._handle(self.reconciler.expect(t))
-        self._note(t, self._setup_message())
+        self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=self._setup_mode)
         self._show(t)
+
+    @property
+    def setup_mode(self) -> str:
+        """The set-up mode; "auto" until the board has said which it is."""
+        return self._setup_mode
+
+    def _steer_auto(self, t: float) -> None:
+        """Big Balls set-up from what is on the board, once it has been read: a full start is
+        identified, an empty board shuffled (as far as the mode allows), anything else guided
+        to what comes first: the start hollows filled, or the board cleared."""
+        rec = self.reconciler
+        if not self._reading or self.phase is not Phase.SETUP or not self._seen_frame or not rec.settled:
+            return
+        board, mode = rec.stable, self._setup_mode
+        if board == START_CELLS and mode in ("auto", "identify"):
+            self._reading = False
+            self._setup_mode = "identify"
+            self._note(t, "every start hollow is filled: now each stone is identified", "setup", mode="identify")
+            self._begin_identify(t)
+        elif not board and mode in ("auto", "shuffle"):
+            self._reading = False
+            if mode == "auto":
+                self._setup_mode = "shuffle"
+                self._draw_arrangement()
+                self._steps = self._shuffle_steps()
+            self._step_index = 0
+            self._next_setup_step(t)
+            self._note(t, prompts.describe(self._setup_prompt()), "setup", mode="shuffle")
+        else:
+            if mode == "identify":
+                target = START_CELLS
+            elif mode == "shuffle":
+                target = frozenset()
+            else:  # nearer: more pieces rightly on start hollows than pieces to take away
+                right = len(board & START_CELLS) - len(board - START_CELLS)
+                target = START_CELLS if 2 * right >= len(START_CELLS) else frozenset()
+            if target != self._auto_target:
+                self._auto_target = target
+                self._handle(rec.expect(t, target))
+                self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=mode)
 
     def _draw_arrangement(self) -> None:
         rng = self._rng or random.SystemRandom()
@@ -149,8 +214,10 @@ class Referee:
         self._handle(self.reconciler.expect(t, target))
 
     def _replace_game(self, game: Game) -> None:
+        listening = self.reconciler.listening
         self.game = game
         self.reconciler = Reconciler(game, self.settings, board=self.reconciler.stable)
+        self.reconciler.listening = listening
 
     def _begin_play(self, t: float) -> None:
         self.phase = Phase.ROLLED if self._roll is not None else Phase.PLAY
@@ -158,7 +225,9 @@ class Referee:
         if self.journal is None and self._open_journal is not None:
             self.journal = self._open_journal(self.game)
         self._cue(Cue.READY)
-        self._note(t, f"ready: {self.game.turn} to move")
+        self._note(t, f"ready: {self.game.turn} to move", "ready", player=self.game.turn)
+        if self.clock is not None and self.game.move_stack and self.clock.running is None:
+            self.clock.start(t, self.game.turn)  # a game resumed: the player to move thinks on
         self._check_over(t)
 
     @property
@@ -176,13 +245,31 @@ class Referee:
         """The die's value while a stone move for it is due (Big Balls)."""
         return self._roll
 
+    @property
+    def stones_known(self) -> bool:
+        """Whether the identities of the pieces are known (not while stones wait to be identified)."""
+        if self.phase is Phase.IDENTIFY:
+            return False
+        return not (self.phase is Phase.SETUP and self._setup_mode in ("auto", "identify"))
+
+    @property
+    def reading(self) -> bool:
+        """Set-up: the board is still being read to choose how to set it up."""
+        return self._reading and self.phase is Phase.SETUP
+
+    def clock_state(self, t: float | None = None) -> dict | None:
+        """The game clock for views, as of `t` (default: the latest time told), or None when off."""
+        return None if self.clock is None else self.clock.as_dict(self._now if t is None else t)
+
     # --- inputs -------------------------------------------------------------------------------
     def frame(self, t: float, occupied: Iterable[str]) -> None:
         occupied = frozenset(occupied)
         if self.recorder is not None:
             self.recorder.frame(t, occupied)
         self.advance(t)
+        self._seen_frame = True
         self._handle(self.reconciler.feed(t, occupied))
+        self._steer_auto(t)
         self._show(t)
 
     def press(self, t: float, button: str, roll: int | None = None) -> None:
@@ -199,7 +286,7 @@ class Referee:
         self._show(t)
 
     def advance(self, t: float) -> None:
-        """Let time run to t (timers of the reconciler and the die animation)."""
+        """Let time run to t (timers of the reconciler, the die animation and the clock)."""
         while True:
             due = self.next_deadline()
             if due is None or due > t:
@@ -208,22 +295,45 @@ class Referee:
                 self._rolling_until = None
             self._handle(self.reconciler.advance(due))
             self._now = due
+            self._tick_clock(due)
+            self._steer_auto(due)
             self._show(due)
         events = self.reconciler.advance(t)
         self._handle(events)
         self._now = max(self._now, t)
+        self._steer_auto(t)
         if events:
             self._show(t)
 
     def next_deadline(self) -> float | None:
-        times = [x for x in (self.reconciler.next_deadline(), self._rolling_until) if x is not None]
+        times = [self.reconciler.next_deadline(), self._rolling_until]
+        if self.clock is not None and self.phase in (Phase.PLAY, Phase.ROLLED):
+            times += [self.clock.flag_at(), self.clock.low_at()]
+        times = [x for x in times if x is not None]
         return min(times) if times else None
+
+    def _tick_clock(self, t: float) -> None:
+        """The clock's deadlines: a low-time warning once per player, and the flag."""
+        clock = self.clock
+        if clock is None or self.phase not in (Phase.PLAY, Phase.ROLLED) or clock.running is None:
+            return
+        player = clock.running
+        flag_at = clock.flag_at()
+        if flag_at is not None and flag_at <= t:
+            clock.flag(t)
+            self.game.lose_on_time(player)
+            self._note(t, f"{player}'s time is up", "flag", player=player)
+            self._finish(t)
+        elif player not in self._low_warned and clock.remaining(t)[player] <= clock.settings.low_mark:
+            self._low_warned.add(player)
+            left = clock.remaining(t)[player]
+            self._note(t, f"{player}: {left:.0f} seconds left", "low_time", player=player, seconds=round(left))
 
     def resign(self, t: float, player: str) -> None:
         if self.phase is Phase.OVER:
             return
         self.game.resign(player)
-        self._note(t, f"{player} resigns")
+        self._note(t, f"{player} resigns", "resign", player=player)
         self._finish(t)
         self._show(t)
 
@@ -231,13 +341,17 @@ class Referee:
         if self.phase is Phase.OVER:
             return
         self.game.agree_draw()
-        self._note(t, "draw agreed")
+        self._note(t, "draw agreed", "draw")
         self._finish(t)
         self._show(t)
 
     # --- the die ---------------------------------------------------------------------------------
     def _press_die(self, t: float, given: int | None) -> int | None:
         """Roll if the rules allow it now; the value rolled, or None when refused."""
+        if self.reconciler.held and self.phase is Phase.ROLLED:
+            # The next player starts while the board shows a capture nobody saw the victim
+            # leave: that capture is the move made (rule 2), then the die is theirs.
+            self._handle(self.reconciler.resolve_held(t))
         game = self.game
         refusal = None
         if not isinstance(game, BigBalls):
@@ -246,6 +360,8 @@ class Referee:
             refusal = "the game is over"
         elif self.phase in (Phase.SETUP, Phase.IDENTIFY):
             refusal = "the set-up is not finished"
+        elif self.reconciler.choosing:
+            refusal = "first show which move was made (lift and put back a piece of it)"
         elif self.phase is Phase.ROLLED:
             refusal = f"the die already shows {self._roll}: move a stone for it"
         elif not game.can_roll():
@@ -253,30 +369,37 @@ class Referee:
         elif not self.reconciler.at_baseline:
             refusal = "put the pieces back first (see the lights), then roll"
         if refusal:
-            self._note(t, f"die refused: {refusal}")
+            self._note(t, f"die refused: {refusal}", "refused", reason=refusal)
             self._cue(Cue.REFUSED)
             return None
-        value = self.die.roll(given)
+        kept = self._kept_rolls.pop(len(game.move_stack), None)  # undone by a takeback: no re-roll
+        value = self.die.roll(given if given is not None else kept)
         if self.journal is not None:
             self.journal.append_roll(t, game.turn, value)  # the roll is on disk before any move
         self._roll = value
         self._rolling_until = t + ROLL_ANIMATION
         self.phase = Phase.ROLLED
         self._cue(Cue.ROLL)
-        self._note(t, f"{game.turn} rolls {value}: stone {' or '.join(map(str, game.movable_stones(value)))}")
+        stones = game.movable_stones(value)
+        self._note(t, f"{game.turn} rolls {value}: stone {' or '.join(map(str, stones))}", "roll",
+                   player=game.turn, value=value, stones=stones)
         self._handle(self.reconciler.set_roll(t, value))
         return value
 
     # --- what the reconciler said ----------------------------------------------------------------------
     def _handle(self, events: list) -> None:
+        cleared = False
         for event in events:
             t = event.t
             if isinstance(event, Committed):
                 self._last_move_cells = self._last_move()
                 self._roll = None
+                mover = self.game.other(self.game.turn)
+                if self.clock is not None and not self.clock.flagged:
+                    self.clock.moved(t, mover, self.game.turn)
                 if self.journal is not None:
-                    self.journal.append_move(t, str(event.move))
-                self._note(t, f"move {event.move}")
+                    self.journal.append_move(t, str(event.move), clock=self._clock_entry(t))
+                self._note(t, f"move {event.move}", "move", player=mover, move=str(event.move))
                 self._cue(Cue.MOVE)
                 self.phase = Phase.PLAY
                 self._check_over(t)
@@ -284,27 +407,36 @@ class Referee:
                 self._last_move_cells = self._last_move()
                 if self.journal is not None:
                     self.journal.append_amend(t, str(event.old), str(event.new))
-                self._note(t, f"amended: {event.old} -> {event.new}")
+                self._note(t, f"amended: {event.old} -> {event.new}", "amend", old=str(event.old), new=str(event.new))
                 self._cue(Cue.MOVE)
                 self._check_over(t)
             elif isinstance(event, TakenBack):
-                self._roll = None
+                if self._roll is not None:  # the next player's roll, undone with the move: keep it
+                    self._kept_rolls[len(self.game.move_stack) + 1] = self._roll
+                self._roll = event.roll  # the die shows it again: the player moves again with it
                 self._rolling_until = None
                 self._last_move_cells = self._last_move()
+                if self.clock is not None and self.clock.running is not None:
+                    self.clock.switch(t, self.game.turn)
                 if self.journal is not None:
                     self.journal.append_takeback(t, str(event.move))
-                self._note(t, f"takeback: {event.move}")
+                again = f" (the die still shows {event.roll})" if event.roll else ""
+                self._note(t, f"takeback: {event.move}{again}", "takeback", move=str(event.move), roll=event.roll)
                 self._cue(Cue.TAKEBACK)
-                self.phase = Phase.PLAY
+                self.phase = Phase.ROLLED if event.roll is not None else Phase.PLAY
             elif isinstance(event, Illegal):
-                self._note(t, "illegal: " + _guidance_text(event.fill, event.empty))
+                pieces = self._piece_names(event.fill)
+                self._note(t, "illegal: " + prompts.put_back(event.fill, event.empty, pieces), "illegal",
+                           fill=sorted(event.fill), empty=sorted(event.empty), pieces=pieces)
                 self._cue(Cue.ILLEGAL)
             elif isinstance(event, Cleared):
-                self._note(t, "board agrees again")
+                cleared = True
+                self._note(t, "the board is right again", "clear")
             elif isinstance(event, Ambiguous):
-                self._note(t, "choose by touch: " + " | ".join(map(str, event.moves)))
+                self._note(t, "choose by touch: " + " | ".join(map(str, event.moves)), "choose",
+                           moves=[str(m) for m in event.moves])
                 self._cue(Cue.CHOOSE)
-            elif isinstance(event, Touched):
+            elif isinstance(event, Touched) and not cleared:  # a correction is no touch to report
                 self._on_touch(t, event.cells)
             elif isinstance(event, Progress):
                 pass  # the set-up lights follow the board; nothing to note
@@ -317,26 +449,35 @@ class Referee:
             if self._step_index < len(self._steps):
                 self._next_setup_step(t)
                 return
+        if self._reading:
+            return  # _steer_auto decides from the board itself
         if self._setup_mode == "identify" and self.phase is Phase.SETUP:
-            self.phase = Phase.IDENTIFY
-            self.reconciler.listening = False
-            self._ask_next_number(t)
+            self._begin_identify(t)
             return
         if self.phase is Phase.SETUP:
             self._begin_play(t)
 
     def _on_touch(self, t: float, cells: frozenset[str]) -> None:
+        if self.phase is Phase.SETUP:
+            return  # a hand tidying the board before the game: nothing to say
         if self.phase is not Phase.IDENTIFY or self._asking is None:
-            self._note(t, f"touched {' '.join(sorted(cells))}: no move")
+            self._note(t, f"{prompts.cells(cells)} put back: no move", "touch", cells=sorted(cells))
             return
         colour, number = self._asking
         hollows = [c for c in cells if c in START_HOLLOWS[colour] and c not in self._identified[colour]]
         if len(cells) != 1 or len(hollows) != 1:
-            self._note(t, f"touch {' '.join(sorted(cells))} refused: lift only {colour}'s stone {number}")
+            reason = f"lift only {colour}'s stone {number}, one stone at a time"
+            self._note(t, f"{prompts.cells(cells)}: {reason}", "refused", reason=reason)
             self._cue(Cue.REFUSED)
             return
         self._identified[colour][hollows[0]] = number
-        self._note(t, f"{colour} stone {number} is on {hollows[0]}")
+        self._note(t, f"{colour} stone {number} is on {hollows[0]}", "identified",
+                   player=colour, number=number, cell=hollows[0])
+        self._ask_next_number(t)
+
+    def _begin_identify(self, t: float) -> None:
+        self.phase = Phase.IDENTIFY
+        self.reconciler.listening = False
         self._ask_next_number(t)
 
     def _ask_next_number(self, t: float) -> None:
@@ -349,7 +490,8 @@ class Referee:
                 missing = []
             if missing:
                 self._asking = (colour, missing[0])
-                self._note(t, f"identify: {colour}, lift stone {missing[0]} and put it back")
+                self._note(t, f"identify: {colour}, lift stone {missing[0]} and put it back", "identify",
+                           player=colour, number=missing[0])
                 return
         self._asking = None
         self._replace_game(BigBalls(**self._identified, first=self.game.first))
@@ -364,10 +506,25 @@ class Referee:
         self.phase = Phase.OVER
         self.reconciler.listening = False
         self._roll = None
+        if self.clock is not None:
+            self.clock.stop(t)
+        result = outcome.result(self.game.players)
         if self.journal is not None:
-            self.journal.append_result(t, outcome.result(self.game.players), outcome.termination.value, outcome.winner)
-        self._note(t, f"game over: {outcome.result(self.game.players)} {outcome.termination.value}")
+            self.journal.append_result(t, result, outcome.termination.value, outcome.winner)
+        self._note(t, f"game over: {result} {outcome.termination.value}", "over",
+                   result=result, winner=outcome.winner, reason=outcome.termination.value)
         self._cue(Cue.GAME_OVER)
+
+    def _clock_entry(self, t: float) -> dict | None:
+        """Each player's time after a move, for the journal."""
+        if self.clock is None:
+            return None
+        return {p: round(v, 3) for p, v in self.clock.remaining(t).items()}
+
+    def _piece_names(self, cells: Iterable[str]) -> dict[str, str]:
+        """What belongs on each cell in the game's position, in words ("black stone 3")."""
+        known = self.stones_known
+        return {c: self.game.piece_name(c) if known else "piece" for c in cells}
 
     # --- what the players see --------------------------------------------------------------------------
     def view(self) -> View:
@@ -376,33 +533,85 @@ class Referee:
         view = View(
             game=game.name, phase=self.phase, turn=game.turn, cells=game.cells, occupied=game.occupied(),
             roll=self._roll, rolling=self._rolling_until is not None, players=game.players,
-            last_move=self._last_move_cells, outcome=outcome, message=self._message(),
+            last_move=self._last_move_cells, outcome=outcome,
         )
         if self.phase is Phase.SETUP:
             wanted = rec.expected
             if wanted is not None:
                 view = replace(view, fill=wanted - rec.stable, empty=rec.stable - wanted)
-            if self._setup_mode == "shuffle" and self._step_index < len(self._steps):
+            if self._setup_mode == "shuffle" and not self._reading and self._step_index < len(self._steps):
                 colour, number, hollow = self._steps[self._step_index]
                 # the stone's own hollow shows as "place", not as a plain gap to fill
                 view = replace(view, place=frozenset({hollow}), identify=number, fill=view.fill - {hollow})
-            return view
-        if self.phase is Phase.IDENTIFY and self._asking:
+        elif self.phase is Phase.IDENTIFY and self._asking:
             colour, number = self._asking
             open_hollows = frozenset(h for h in START_HOLLOWS[colour] if h not in self._identified.get(colour, {}))
-            return replace(view, identify=number, movable=open_hollows)
-        if outcome is not None:
-            return replace(view, winner_cells=self._winner_cells(outcome))
-        guidance = rec.guidance
-        if guidance:
-            view = replace(view, fill=guidance[0], empty=guidance[1])
+            view = replace(view, identify=number, movable=open_hollows)
+        elif outcome is not None:
+            view = replace(view, winner_cells=self._winner_cells(outcome))
+        else:
+            guidance = rec.guidance
+            if guidance:
+                view = replace(view, fill=guidance[0], empty=guidance[1])
+            if rec.choosing:
+                view = replace(view, choices=rec.choice_paths)
+            in_hand = rec.in_hand
+            view = replace(view, movable=self._movable_cells(), to=in_hand[1] if in_hand else frozenset())
+        prompt = self._prompt(view)
+        return replace(view, prompt=prompt, message=prompts.describe(prompt))
+
+    def _prompt(self, view: View) -> Prompt:
+        """What is asked of the players now, as data."""
+        game, rec, turn = self.game, self.reconciler, self.game.turn
+        if self.phase is Phase.SETUP:
+            return self._setup_prompt()
+        if self.phase is Phase.IDENTIFY and self._asking:
+            return Prompt("identify", {"player": self._asking[0], "number": self._asking[1]})
+        if self.phase is Phase.OVER:
+            outcome = game.outcome()
+            return Prompt("over", {"result": outcome.result(game.players), "winner": outcome.winner,
+                                   "reason": outcome.termination.value})
+        if rec.guidance:
+            fill, empty = rec.guidance
+            return Prompt("put_back", {"fill": sorted(fill), "empty": sorted(empty),
+                                       "pieces": self._piece_names(fill)})
         if rec.choosing:
-            view = replace(view, choices=rec.choice_paths)
-        return replace(view, movable=self._movable_cells())
+            return Prompt("choose", {"moves": [str(m) for m in rec.choosing]})
+        in_hand = rec.in_hand
+        if in_hand:
+            return Prompt("in_hand", {"player": turn, "cells": sorted(in_hand[0]), "to": sorted(in_hand[1])})
+        if self.phase is Phase.ROLLED:
+            return Prompt("move", {"player": turn, "roll": self._roll,
+                                   "stones": game.movable_stones(self._roll), "waiting": False})
+        if isinstance(game, BigBalls):
+            return Prompt("roll", {"player": turn})
+        return Prompt("move", {"player": turn, "roll": None, "stones": None,
+                               "waiting": bool(getattr(game, "waiting", None))})
+
+    def _setup_prompt(self) -> Prompt:
+        rec = self.reconciler
+        if self._reading:
+            wanted = rec.expected
+            if wanted is None:
+                return Prompt("reading")
+            if not wanted:
+                return Prompt("clear", {"cells": sorted(rec.stable)})
+            return Prompt("fill", {"cells": sorted(wanted - rec.stable), "empty": sorted(rec.stable - wanted)})
+        if self._setup_mode == "shuffle" and self._step_index < len(self._steps):
+            colour, number, hollow = self._steps[self._step_index]
+            piece = "ball" if number is None else f"{colour[0].upper()}{number}"
+            return Prompt("place", {"piece": piece, "player": colour, "number": number, "cell": hollow})
+        wanted = rec.expected
+        if wanted is None:
+            return Prompt("setup", {"fill": [], "empty": []})
+        return Prompt("setup", {"fill": sorted(wanted - rec.stable), "empty": sorted(rec.stable - wanted)})
 
     def _movable_cells(self) -> frozenset[str]:
-        """Cells of the pieces that may move now (Big Balls before a roll: the big balls).
+        """The stones the die chose (lit so the players see which); nothing before a roll or
+        in a game without a die: lighting every piece of the mover tells nobody anything.
         Kept until the position or the roll changes: views are built on every frame."""
+        if self._roll is None:
+            return frozenset()
         stack = self.game.move_stack
         key = (len(stack), stack[-1] if stack else None, self._roll)
         if self._movable[0] != key:
@@ -428,33 +637,6 @@ class Referee:
         game.push(move)
         return fp.empties | fp.fills | fp.captures
 
-    def _message(self) -> str:
-        if self.phase is Phase.SETUP:
-            return self._setup_message()
-        if self.phase is Phase.IDENTIFY and self._asking:
-            return f"{self._asking[0]}: lift stone {self._asking[1]} and put it back"
-        if self.phase is Phase.OVER:
-            outcome = self.game.outcome()
-            return f"game over: {outcome.result(self.game.players)} ({outcome.termination.value})"
-        if self.reconciler.guidance:
-            return "the board does not match: " + _guidance_text(*self.reconciler.guidance)
-        if self.reconciler.choosing:
-            return "several moves fit: lift and put back a piece of the one you made"
-        if self.phase is Phase.ROLLED:
-            return f"{self.game.turn} rolled {self._roll}: move stone {' or '.join(map(str, self.game.movable_stones(self._roll)))}"
-        if isinstance(self.game, BigBalls):
-            return f"{self.game.turn} to move: roll the die or move a big ball"
-        waiting = getattr(self.game, "waiting", None)
-        extra = ": put your waiting ball back, or move and drop it" if waiting else ""
-        return f"{self.game.turn} to move{extra}"
-
-    def _setup_message(self) -> str:
-        if self._setup_mode == "shuffle" and self._step_index < len(self._steps):
-            colour, number, hollow = self._steps[self._step_index]
-            what = "a big ball" if number is None else f"{colour} stone {number}"
-            return f"set-up: put {what} on {hollow}"
-        return "set-up: put the pieces where the lights show"
-
     def _show(self, t: float) -> None:
         view = self.view()
         frame, die = signals.light_frame(view), signals.die_state(view)
@@ -470,14 +652,5 @@ class Referee:
         if self.outputs.buzzer:
             self.outputs.buzzer(cue)
 
-    def _note(self, t: float, text: str) -> None:
-        self.notes.append(Note(t, text))
-
-
-def _guidance_text(fill: frozenset[str], empty: frozenset[str]) -> str:
-    parts = []
-    if fill:
-        parts.append("put a piece on " + " ".join(sorted(fill)))
-    if empty:
-        parts.append("take the piece from " + " ".join(sorted(empty)))
-    return "; ".join(parts) or "nothing"
+    def _note(self, t: float, text: str, kind: str = "info", **data) -> None:
+        self.notes.append(Note(t, text, kind, data))

@@ -18,7 +18,8 @@ Blinking means "do something here"; steady means "for your information".
                                                            the die shows here
     winner    amber, steady         view.winner_cells      game over: the winner's pieces
     draw      purple, steady        view.occupied          game over, drawn: every piece
-    movable   green, steady         view.movable           this piece may move now
+    to        white, steady         view.to                the piece in your hand may go here
+    movable   green, steady         view.movable           the die chose this stone
     last      dim white, steady     view.last_move         the cells the last move touched
 
 Colour-blind players: blue (fill) and vermillion (empty) are the pair that protan, deutan
@@ -31,7 +32,7 @@ for "last". A blink rhythm of its own for fill and for empty would help further,
 Light carries only a blink flag.
 
 Precedence: a cell in several sets shows the first that applies, in this order
-    fill > empty > choose > place > winner/draw > movable > last.
+    fill > empty > choose > place > winner/draw > to > movable > last.
 Guidance to get the board back (fill, empty) wins over everything; ambiguity wins over
 the normal play display. Winner and draw apply only in Phase.OVER with an outcome
 (winner None = draw). Cells not in view.cells are never lit; unlit cells are dark.
@@ -75,6 +76,7 @@ PALETTE: dict[str, tuple[int, int, int]] = {
     # cells: information (steady)
     "winner": (255, 140, 0),  # amber
     "draw": (160, 0, 255),  # purple
+    "to": (255, 255, 255),  # white, bright (steady: told from "choose" by the blink)
     "movable": (0, 255, 128),  # green
     "last": (48, 48, 48),  # dim white
     # players (turn indicator)
@@ -88,7 +90,7 @@ PALETTE: dict[str, tuple[int, int, int]] = {
 BLINKING: frozenset[str] = frozenset({"fill", "empty", "choose", "place"})
 
 # Cell colours, first wins when a cell is in several sets ("winner" and "draw" share a rank).
-PRECEDENCE: tuple[str, ...] = ("fill", "empty", "choose", "place", "winner", "draw", "movable", "last")
+PRECEDENCE: tuple[str, ...] = ("fill", "empty", "choose", "place", "winner", "draw", "to", "movable", "last")
 CELL_COLOURS: frozenset[str] = frozenset(PRECEDENCE)
 
 # Player -> palette name of the turn indicator.
@@ -108,7 +110,7 @@ def _layers(view: View) -> list[tuple[str, frozenset[str]]]:
             layers.append(("draw", view.occupied))
         else:
             layers.append(("winner", view.winner_cells))
-    layers += [("movable", view.movable), ("last", view.last_move)]
+    layers += [("to", view.to), ("movable", view.movable), ("last", view.last_move)]
     return layers
 
 

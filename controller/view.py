@@ -7,6 +7,7 @@ display and sounds; the web view shows it too. Cells are sensed cell names.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .games import Outcome
@@ -21,6 +22,19 @@ class Phase(enum.Enum):
 
 
 @dataclass(frozen=True)
+class Prompt:
+    """What is asked of the players now, as data: `kind` and its details (cells, player,
+    number ...). Views never read the English message; they read this.
+
+    kinds: clear (cells), fill (cells, empty), place (piece, cell), identify (player, number),
+    roll (player), move (player, roll, stones, waiting), in_hand (player, cells, to),
+    put_back (fill, empty, pieces), choose (moves), over (result, winner, reason)."""
+
+    kind: str
+    data: Mapping = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class View:
     game: str  # "bigballs" or "offboard"
     phase: Phase
@@ -29,7 +43,8 @@ class View:
     occupied: frozenset[str]  # where pieces stand in the game's position
     roll: int | None = None  # the die's value while a stone move is expected
     rolling: bool = False  # the die animation is running
-    movable: frozenset[str] = frozenset()  # cells of pieces that may move now
+    movable: frozenset[str] = frozenset()  # cells of the pieces the die chose
+    to: frozenset[str] = frozenset()  # where the piece in the hand may go
     last_move: frozenset[str] = frozenset()  # cells the last accepted move touched
     fill: frozenset[str] = frozenset()  # cells where a piece must be put
     empty: frozenset[str] = frozenset()  # cells a piece must be taken from
@@ -39,4 +54,5 @@ class View:
     outcome: Outcome | None = None
     winner_cells: frozenset[str] = frozenset()  # the winner's pieces (and a7) once over
     message: str = ""  # one line for people
+    prompt: Prompt | None = None
     players: tuple[str, str] = field(default=("black", "white"))

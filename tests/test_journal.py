@@ -207,14 +207,15 @@ def test_takebacks_and_amends_replay(tmp_path):
     assert state.game.diagram() == play.game.diagram()
 
 
-def test_a_takeback_undoes_the_roll_too(tmp_path):
+def test_a_takeback_keeps_the_roll_of_the_move(tmp_path):
     journal, play = new_journal(tmp_path, BigBalls(**SHUFFLED))
     play.move("4 a3-b3")
     journal.append_roll(play.tick(), "white", 5)
     play.takeback()
     journal.close()
     state = rebuild(read_journal(journal.path))
-    assert state.pending_roll is None and state.game.move_stack == [] and state.game.turn == "black"
+    # Black moves again with the 4 (no free re-roll); White's 5 is the referee's to show again.
+    assert state.pending_roll == 4 and state.game.move_stack == [] and state.game.turn == "black"
 
 
 def test_an_amend_of_a_stone_move_replays(tmp_path):

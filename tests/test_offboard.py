@@ -178,7 +178,8 @@ def test_a_push_into_a_full_sector_scores_nothing_and_the_ball_waits():
     move = g.parse_move("C7-D8x1")
     assert str(move) == "C7-D8x1 S5 full" and move.full and move.points == 0
     fp = g.footprint(move)
-    assert fp.empties == {"C7"} and fp.fills == set() and fp.passes == {"D8", "E9"}
+    assert fp.empties == {"C7"} and fp.fills == set() and fp.passes == {"D8"}
+    assert fp.captures == {"E9"}  # the pushed ball leaves no trace: its hole must be seen empty
     g.push(move)
     assert g.score("red") == 0 and g.waiting == "yellow"
     assert g.balls("yellow") == ["I9"]

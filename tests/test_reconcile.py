@@ -65,12 +65,40 @@ def test_a_capture_in_either_lift_order(victim_first):
     assert of(hands.events, Committed)[0].t == pytest.approx(landed + S.debounce)  # no other move fits
 
 
-def test_a_quick_swap_with_one_capture_possible_is_accepted_after_the_settle_time():
+def test_a_stone_held_in_the_hand_is_no_move_however_long():
+    game = BigBalls(black={"c3": 1}, white={"c4": 1, "g1": 2}, balls=[])  # c3 may only take c4
+    rec, hands = table(game, roll=1)
+    hands.lift("c3").wait(S.settle + S.grace + 5)  # the player thinks, stone in hand
+    assert hands.events == [] and game.move_stack == [] and rec.guidance is None
+    lifted, destinations = rec.in_hand
+    assert rec.held and lifted == {"c3"} and destinations == {m.dst for m in game.stone_moves(1)} and "c4" in destinations
+    hands.place("c3").settle()
+    assert moves(hands.events) == [] and rec.roll == 1 and not rec.held  # the roll is kept
+
+
+def test_a_quick_swap_is_recorded_when_the_next_player_rolls():
     game = BigBalls(black={"c3": 1}, white={"c4": 1, "g1": 2}, balls=[])
     rec, hands = table(game, roll=1)
-    hands.lift("c3")  # the capturing stone vanished; c4 was never seen empty
-    assert hands.events == []
-    hands.wait(S.settle + 0.1)
+    hands.lift("c3").wait(S.settle + 0.1)  # c4 was never seen empty: the stone knocked it out
+    assert moves(hands.events) == []
+    hands.events += rec.resolve_held(hands.t)  # White presses the die
+    assert moves(hands.events) == ["1 c3xc4"] and game.turn == "white"
+
+
+def test_a_quick_swap_is_recorded_when_the_next_players_move_begins():
+    game = BigBalls(black={"b3": 1}, white={"b4": 1, "g1": 2}, balls=["a5"])  # b3 may only take b4
+    rec, hands = table(game, roll=1)
+    hands.lift("b3").wait(S.settle + 0.1)
+    assert moves(hands.events) == []
+    hands.move("a5", "a4").settle()  # White rolls the big ball: only sensible after the capture
+    assert moves(hands.events) == ["1 b3xb4", "BB a5-a4"]
+
+
+def test_a_quick_swap_is_recorded_on_the_ok_button():
+    game = BigBalls(black={"c3": 1}, white={"c4": 1, "g1": 2}, balls=[])
+    rec, hands = table(game, roll=1)
+    hands.lift("c3").wait(0.1)
+    hands.events += rec.confirm(hands.t)
     assert moves(hands.events) == ["1 c3xc4"]
 
 
@@ -78,21 +106,15 @@ def test_a_quick_swap_with_several_captures_asks_and_a_touch_chooses():
     game = BigBalls()  # stone 1 on a1 can take a2 or b1
     rec, hands = table(game, roll=1)
     hands.lift("a1").wait(S.settle + 0.1)
+    assert hands.events == []  # a stone in the hand: nothing to ask yet
+    assert rec.in_hand == (frozenset({"a1"}), frozenset({"a2", "b1"}))
+    hands.events += rec.resolve_held(hands.t)  # the next player starts
     (ask,) = of(hands.events, Ambiguous)
     assert sorted(map(str, ask.moves)) == ["1 a1xa2", "1 a1xb1"]
     assert sorted(sorted(p) for p in ask.paths) == [["a2"], ["b1"]]
     assert game.move_stack == []
     hands.lift("b1").place("b1").settle()  # lift and put back the piece taken: that chooses
     assert moves(hands.events) == ["1 a1xb1"]
-
-
-def test_a_wrong_quick_swap_is_amended_when_the_true_target_is_touched():
-    game = BigBalls(black={"b2": 1}, white={"b3": 1, "g1": 2}, balls=["a3"])
-    rec, hands = table(game, roll=1)  # b2 may take a3 (a ball) or b3
-    hands.lift("b2").wait(S.settle + 0.1)
-    assert of(hands.events, Ambiguous)
-    hands.lift("b3").place("b3").settle()
-    assert moves(hands.events) == ["1 b2xb3"]
 
 
 # --- rule 3: moves in steps, amendment ----------------------------------------------------------------
@@ -194,12 +216,13 @@ def ambiguous_push_offs():
     return OffBoard(red=["C3", "B2", "C2"], yellow=["A1", "C1", "E5"], sectors={"S1": "red", "S11": "red"})
 
 
-def test_two_push_offs_leaving_no_trace_are_shown_and_a_touch_chooses():
+def test_two_push_offs_leaving_no_trace_are_held_then_asked_and_a_touch_chooses():
     game = ambiguous_push_offs()
     rec, hands = table(game)
     # Physically: the yellow ball goes off the board, the line slides; the sensors see only C3 empty.
-    hands.lift("C3").lift("C1").place("C1", after=0.05)
-    hands.wait(S.settle + 0.1)
+    hands.lift("C3").bounce("C1").wait(S.settle + S.grace + 0.1)
+    assert hands.events == [] and sorted(map(str, rec.held)) == ["C3-B2x1 S1 full", "C3-C2x1 S11 full"]
+    hands.events += rec.confirm(hands.t)  # the ok button: the move is made
     (ask,) = of(hands.events, Ambiguous)
     assert sorted(map(str, ask.moves)) == ["C3-B2x1 S1 full", "C3-C2x1 S11 full"]
     assert game.move_stack == []
@@ -208,10 +231,19 @@ def test_two_push_offs_leaving_no_trace_are_shown_and_a_touch_chooses():
     assert game.waiting == "yellow"
 
 
+def test_a_push_off_whose_pushed_ball_was_seen_leaving_needs_no_asking():
+    game = ambiguous_push_offs()
+    rec, hands = table(game)
+    hands.lift("C3").lift("C1").place("C1", after=0.05)  # C1 seen empty: the ball went off there
+    hands.wait(S.settle + 0.1)
+    assert moves(hands.events) == ["C3-C2x1 S11 full"] and of(hands.events, Ambiguous) == []
+
+
 def test_a_touch_on_a_cell_of_both_paths_chooses_nothing():
     game = OffBoard(red=["C3", "B2", "C2"], yellow=["A1", "C1", "E5"], sectors={"S1": "red", "S11": "red"})
     rec, hands = table(game)
     hands.lift("C3").wait(S.settle + 0.1)
+    hands.events += rec.confirm(hands.t)
     assert of(hands.events, Ambiguous)
     hands.lift("E5").place("E5").wait(1)  # on no path
     assert game.move_stack == []
@@ -230,15 +262,29 @@ def test_takeback_of_one_and_two_moves():
     assert game.move_stack == [] and game.turn == "black"
 
 
-def test_a_takeback_undoes_the_roll_of_a_stone_move():
+def test_a_takeback_keeps_the_roll_of_a_stone_move():
     game = BigBalls()
     rec, hands = table(game, roll=6)
     hands.move("a3", "a4").settle()
     assert moves(hands.events) == ["6 a3-a4"]
     hands.move("a4", "a3").wait(S.settle + 0.1)
-    assert of(hands.events, TakenBack) and rec.roll is None and game.turn == "black"
-    hands.move("a3", "a4").wait(S.grace + 0.1)  # without a new roll it is no move
-    assert of(hands.events, Illegal)
+    (back,) = of(hands.events, TakenBack)
+    assert back.roll == 6 and rec.roll == 6 and game.turn == "black"
+    hands.move("a3", "b3").settle()  # the same roll, another way: no new roll needed
+    assert moves(hands.events) == ["6 a3-a4", "6 a3-b3"]
+
+
+def test_the_next_player_lifting_the_piece_just_moved_is_no_amendment():
+    # Black's stone 4 goes b2-b3; White lifts it to take it with the big ball from b4 (BB b4xb3).
+    # With b3 empty the board equals Black's capture "4 b2xX" from before, but X was never touched.
+    game = BigBalls(black={"b2": 4, "a1": 1}, white={"a2": 2, "g1": 1}, balls=["b4"])
+    rec, hands = table(game, roll=4)
+    hands.move("b2", "b3").settle()
+    assert moves(hands.events) == ["4 b2-b3"]
+    hands.lift("b3").wait(S.settle + S.grace + 0.5)  # White holds Black's stone
+    assert of(hands.events, Amended) == [] and of(hands.events, Illegal) == []
+    hands.move("b4", "b3").wait(S.settle + 0.1)  # BB b4-c3 could still follow: the settle time
+    assert moves(hands.events) == ["4 b2-b3", "BB b4xb3"] and of(hands.events, Amended) == []
 
 
 def test_takebacks_can_be_forbidden():

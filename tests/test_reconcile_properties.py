@@ -150,10 +150,13 @@ class Table:
             elif isinstance(e, TakenBack):
                 assert shadow.move_stack and shadow.move_stack[-1] == e.move, f"{e} takes back no last move"
                 shadow.pop()
-                self.rolls.pop()
-                self.roll = None
+                self.roll = self.rolls.pop()  # no free re-roll: the move's die value stays (rule 7)
+                assert e.roll == self.roll, f"{e} does not keep the roll {self.roll}"
         if any(isinstance(e, (Committed, Amended)) for e in events):
-            assert rec.stable == rec.game.occupied(), "the stable board is not the position just accepted"
+            # A capture held with no target touched is recorded when the next player starts:
+            # the board then already shows pieces lifted beyond the position (rule 2).
+            assert rec.stable == rec.game.occupied() or rec.stable < rec.game.occupied(), (
+                "the stable board is not the position just accepted")
         assert rec.game.move_stack == shadow.move_stack
         assert rec.game.diagram() == shadow.diagram()
         assert rec.roll == self.roll
@@ -390,6 +393,36 @@ def test_legal_moves_played_by_hand_are_committed_exactly(game_name, start, prel
     assert [e.move for e in log if isinstance(e, Committed)] == played
     assert [e for e in log if isinstance(e, (Illegal, Amended, TakenBack))] == []
     assert table.rec.game.move_stack == before + played
+
+
+# --- property 3: a piece held in the hand and put back ------------------------------------------------
+# One piece at a time: two pieces lifted and one put back on the other's hollow is, to the
+# sensors, exactly a capture with its target touched.
+HOLDS = st.lists(st.tuples(INDEX, st.floats(0.0, 12.0), st.floats(0.0, 2.0)), min_size=1, max_size=4)
+
+
+@pytest.mark.parametrize("game_name", ["bigballs", "offboard"])
+@LEGAL_RUNS
+@given(start=st.integers(0, 100), prelude=st.lists(INDEX, max_size=12), roll=st.integers(1, 6), holds=HOLDS)
+def test_a_piece_held_and_put_back_is_never_a_move(game_name, start, prelude, roll, holds):
+    game = start_position(game_name, start, prelude)
+    if game.outcome() is not None:
+        return
+    table = Table(game)
+    hands = Hands(table, game.occupied())
+    if isinstance(game, BigBalls) and game.can_roll():
+        table.set_roll(hands.t, roll)
+    rolled = table.rec.roll
+    movers = sorted({c for m in game.turn_moves(rolled) for c in game.footprint(m).empties})
+    if not movers:
+        return
+    for pick, held_for, pause in holds:  # lift a piece that may move, think, put it back
+        cell = movers[pick % len(movers)]
+        hands.lift(cell, after=pause).wait(held_for).place(cell)
+    hands.wait(S.grace + S.settle + 0.1)
+    note("events: " + "; ".join(map(str, table.log)))
+    assert [e for e in table.log if isinstance(e, (Committed, Amended, TakenBack))] == []
+    assert table.rec.roll == rolled and table.rec.game.move_stack == game.move_stack
 
 
 def test_the_next_player_moving_on_the_ball_just_moved_is_no_amendment():

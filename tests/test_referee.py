@@ -32,7 +32,7 @@ class Journal:
 
     def __getattr__(self, name):
         if name.startswith("append_"):
-            return lambda *args: self.lines.append((name[7:],) + args)
+            return lambda *args, **extra: self.lines.append((name[7:],) + args)
         raise AttributeError(name)
 
 
@@ -40,6 +40,7 @@ def started(game, setup="given", rng=None, **kwargs):
     board = Board()
     referee = Referee(game, outputs=board.outputs, setup=setup, rng=rng, **kwargs)
     referee.start(0.0)
+    referee.frame(0.0, [])  # the board says what it holds as soon as it starts: nothing
     hands = Hands(referee, [])
     return referee, hands, board
 
@@ -108,6 +109,8 @@ def test_ambiguity_lights_the_candidates_paths():
     game = OffBoard(red=["C3", "B2", "C2"], yellow=["A1", "C1", "E5"], sectors={"S1": "red", "S11": "red"})
     referee, hands, board = set_up(game)
     hands.lift("C3").wait(1.0)
+    assert {"A1", "C1", "D4"} <= board.lit("to") and board.lit("choose") == set()  # a ball in the hand
+    referee.press(hands.t, "ok")  # the move is made: which of the two push-offs?
     assert board.lit("choose") == {"B2", "A1", "C2", "C1"} and Cue.CHOOSE in board.cues
 
 
@@ -151,7 +154,7 @@ def test_identify_asks_for_each_number_and_learns_the_arrangement():
     secret = {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},
               "white": {"e1": 2, "f1": 4, "g1": 6, "e2": 1, "f2": 3, "e3": 5}}
     hands.lift("g1").place("g1").settle()  # a white stone while Black's are asked for: refused
-    assert notes(referee)[-1].startswith("touch g1 refused") and board.frames[-1].die_pips == 1
+    assert referee.notes[-1].kind == "refused" and board.frames[-1].die_pips == 1
     for colour in ("black", "white"):
         for number in range(1, 6):  # the sixth needs no asking
             assert board.frames[-1].die_pips == number

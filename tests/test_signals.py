@@ -51,7 +51,7 @@ def test_nothing_to_show_leaves_every_cell_dark():
 @pytest.mark.parametrize(
     "field, colour, blink",
     [("fill", "fill", True), ("empty", "empty", True), ("place", "place", True),
-     ("movable", "movable", False), ("last_move", "last", False)],
+     ("to", "to", False), ("movable", "movable", False), ("last_move", "last", False)],
 )
 def test_each_cell_set_shows_its_colour_on_exactly_its_cells(field, colour, blink):
     cells = fs("a1", "c3", "a7")
@@ -103,13 +103,14 @@ SETTERS = {
     "place": lambda c: {"place": fs(c)},
     "winner": lambda c: {"outcome": WIN, "winner_cells": fs(c)},
     "draw": lambda c: {"outcome": DRAW, "occupied": fs(c)},
+    "to": lambda c: {"to": fs(c)},
     "movable": lambda c: {"movable": fs(c)},
     "last": lambda c: {"last_move": fs(c)},
 }
 
 
 def test_precedence_is_the_documented_order():
-    assert PRECEDENCE == ("fill", "empty", "choose", "place", "winner", "draw", "movable", "last")
+    assert PRECEDENCE == ("fill", "empty", "choose", "place", "winner", "draw", "to", "movable", "last")
     assert set(SETTERS) == set(PRECEDENCE)
 
 
@@ -312,7 +313,7 @@ def views(draw):
     return View(
         game=game, phase=draw(st.sampled_from(list(Phase))), turn=draw(st.sampled_from(players)), cells=cells,
         occupied=draw(subset), roll=draw(st.none() | st.integers(1, 6)), rolling=draw(st.booleans()),
-        movable=draw(subset), last_move=draw(subset), fill=draw(subset), empty=draw(subset),
+        movable=draw(subset), to=draw(subset), last_move=draw(subset), fill=draw(subset), empty=draw(subset),
         choices=tuple(draw(st.lists(subset, max_size=3))), identify=draw(st.none() | st.integers(1, 6)),
         place=draw(subset), outcome=draw(st.sampled_from([None, WIN, DRAW])), winner_cells=draw(subset),
         players=players,
@@ -341,7 +342,7 @@ def test_every_phase_with_everything_set_stays_on_the_board(game, phase):
     cells, players = GAMES[game]
     everything = frozenset(cells) | frozenset(FOREIGN)
     v = View(game=game, phase=phase, turn=players[1], cells=cells, occupied=everything, roll=3,
-             movable=everything, last_move=everything, fill=everything, empty=everything,
+             movable=everything, to=everything, last_move=everything, fill=everything, empty=everything,
              choices=(everything,), identify=2, place=everything, outcome=DRAW, winner_cells=everything,
              players=players)
     frame = light_frame(v)

@@ -31,6 +31,15 @@ def notes(name: str) -> list[tuple[float, str]]:
     return [(note.t, note.text) for note in replayed(name).notes]
 
 
+def kinds(name: str) -> list[tuple[str, dict]]:
+    """What the players were shown, as data: (kind, data) of each note."""
+    return [(note.kind, note.data) for note in replayed(name).notes]
+
+
+def moves_shown(name: str) -> list[str]:
+    return [data["move"] for kind, data in kinds(name) if kind == "move"]
+
+
 def test_every_scenario_has_a_trace_and_the_traces_are_current():
     assert sorted(make_traces.SCENARIOS) == NAMES
     for name, scenario in make_traces.SCENARIOS.items():
@@ -52,7 +61,8 @@ def test_the_replay_command_prints_the_record_and_the_events(capsys):
     assert out == (TRACES / "bigballs-illegal.record").read_text().splitlines()
     assert main(["replay", str(path), "--events"]) == 0
     out = capsys.readouterr().out
-    assert re.search(r"^\s+4\.820  illegal: put a piece on c4; take the piece from c2$", out, re.M)
+    assert re.search(r"^\s+4\.820  illegal: move the big ball from c2 back to c4$", out, re.M)
+    assert "put back: no move" not in out  # the correction is no touch to report
 
 
 def test_whole_games_end_by_the_rules():
@@ -78,12 +88,28 @@ def test_a_capture_in_either_lift_order(name):
     assert landing(name, "move 6 a3xa4") == pytest.approx(0.02 + 0.8)
 
 
-def test_a_quick_swap_is_accepted_after_the_settle_time():
+def test_a_quick_swap_is_recorded_when_the_next_player_starts():
     events = notes("bigballs-quick-swap")
     (t,) = [t for t, text in events if text == "move 6 a3xa4"]
-    lift = [e.t for e in read_trace(TRACES / "bigballs-quick-swap.jsonl").events
-            if hasattr(e, "occupied") and "a3" not in e.occupied][0]
-    assert t == pytest.approx(lift + 0.02 + 0.8)
+    frames = [e for e in read_trace(TRACES / "bigballs-quick-swap.jsonl").events if hasattr(e, "occupied")]
+    lifted = [e.t for e in frames if "a3" not in e.occupied][0]
+    white_starts = [e.t for e in frames if "b5" not in e.occupied][0]  # White lifts the big ball on b5
+    assert t == pytest.approx(white_starts + 0.02) and t - lifted > 3  # not on stillness alone
+    assert moves_shown("bigballs-quick-swap")[-2:] == ["6 a3xa4", "BB b5-b4"]
+
+
+def test_a_stone_held_in_the_hand_then_put_back_is_no_move_and_keeps_the_roll():
+    shown = kinds("bigballs-hesitate")
+    assert [d["cells"] for k, d in shown if k == "touch"] == [["a3"]]
+    assert [d["value"] for k, d in shown if k == "roll"] == [6]  # one roll: the same 6 moved the stone
+    assert moves_shown("bigballs-hesitate")[-1] == "6 a3-b3"
+    assert not any(k in ("illegal", "takeback", "amend") for k, _ in shown)
+
+
+def test_the_next_player_lifting_the_piece_just_moved_is_no_amendment():
+    shown = kinds("bigballs-capture-the-piece-just-moved")
+    assert moves_shown("bigballs-capture-the-piece-just-moved")[-2:] == ["6 a3-b3", "BB a4xb3"]
+    assert not any(k in ("amend", "illegal") for k, _ in shown)
 
 
 def test_a_five_ball_line_moved_ball_by_ball_is_one_move():
@@ -97,29 +123,35 @@ def test_amendments_are_shown():
 
 
 def test_touches_and_bumps_are_no_moves():
-    assert [x for _, x in notes("offboard-touch") if x.startswith("touched")] == ["touched E5: no move", "touched A1: no move"]
-    assert not any("illegal" in x for _, x in notes("offboard-bump") + notes("bigballs-bump"))
+    assert [d["cells"] for k, d in kinds("offboard-touch") if k == "touch"] == [["E5"], ["A1"]]
+    assert [x for _, x in notes("offboard-touch") if "no move" in x] == ["E5 put back: no move", "A1 put back: no move"]
+    assert not any(k == "illegal" for k, _ in kinds("offboard-bump") + kinds("bigballs-bump"))
 
 
 def test_illegal_moves_are_signalled_and_corrected():
-    for name, first in (("bigballs-illegal", "illegal: put a piece on c4; take the piece from c2"),
-                        ("offboard-illegal", "illegal: put a piece on D6; take the piece from D5")):
-        texts = [x for _, x in notes(name)]
-        assert first in texts and "board agrees again" in texts
-        assert texts.index(first) < texts.index("board agrees again")
+    for name, fill, empty, text in (
+            ("bigballs-illegal", ["c4"], ["c2"], "illegal: move the big ball from c2 back to c4"),
+            ("offboard-illegal", ["D6"], ["D5"], "illegal: move the yellow ball from D5 back to D6")):
+        shown = kinds(name)
+        illegal = [i for i, (k, d) in enumerate(shown) if k == "illegal" and (d["fill"], d["empty"]) == (fill, empty)]
+        cleared = [i for i, (k, _) in enumerate(shown) if k == "clear"]
+        assert illegal and cleared and illegal[0] < cleared[0], shown
+        assert text in [x for _, x in notes(name)]
 
 
 def test_a_stone_moved_before_the_roll_is_guided_back_then_the_roll_counts():
-    texts = [x for _, x in notes("bigballs-before-roll")]
-    assert texts[2].startswith("die refused") and texts[3].startswith("illegal: put a piece on a3")
-    assert texts[-2:] == ["black rolls 6: stone 6", "move 6 a3-b3"]
+    shown = kinds("bigballs-before-roll")
+    assert shown[2][0] == "refused" and shown[3] == ("illegal", shown[3][1]) and shown[3][1]["fill"] == ["a3"]
+    assert [x for _, x in notes("bigballs-before-roll")][-2:] == ["black rolls 6: stone 6", "move 6 a3-b3"]
 
 
 def test_ambiguity_is_asked_and_resolved_by_touch():
-    texts = [x for _, x in notes("offboard-ambiguous")]
-    assert "choose by touch: C3-B2x1 S4 full | C3-C2x1 S4 full" in texts
-    assert texts[-1] == "move C3-C2x1 S4 full"
-    assert "choose by touch: 1 a1xa2 | 1 a1xb1" in [x for _, x in notes("bigballs-ambiguous")]
+    asked = [d["moves"] for k, d in kinds("offboard-ambiguous") if k == "choose"]
+    assert asked == [["C3-B2x1 S4 full", "C3-C2x1 S4 full"]]
+    assert moves_shown("offboard-ambiguous")[-1] == "C3-C2x1 S4 full"
+    # Big Balls: a stone lifted with no victim seen is asked about once the ok button says it moved
+    asked = [d["moves"] for k, d in kinds("bigballs-ambiguous") if k == "choose"]
+    assert asked == [["1 a1xa2", "1 a1xb1"]] and moves_shown("bigballs-ambiguous")[0] == "1 a1xb1"
 
 
 def test_a_game_resumed_after_a_power_cut_replays_whole():
@@ -131,7 +163,9 @@ def test_a_game_resumed_after_a_power_cut_replays_whole():
 def test_takebacks_of_one_and_two_moves():
     assert [x for _, x in notes("offboard-takeback-two") if x.startswith("takeback")] == [
         "takeback: D6-D5", "takeback: E5-E6"]
-    assert [x for _, x in notes("bigballs-takeback-one") if x.startswith("takeback")] == ["takeback: 5 f2xe2"]
+    assert [d for k, d in kinds("bigballs-takeback-one") if k == "takeback"] == [{"move": "5 f2xe2", "roll": 5}]
+    # the die keeps its 5: White moves again with it and never rolls again
+    assert [d["value"] for k, d in kinds("bigballs-takeback-one") if k == "roll"] == [5]
 
 
 # --- bad input ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ FAST = Settings(settle=0.15, grace=0.3)
 def session_for(tmp_path, game="bigballs", **kwargs):
     kwargs.setdefault("settings", FAST)
     kwargs.setdefault("rng", random.Random(7))
+    kwargs.setdefault("setup", "given")  # the stones as they stand are known: play at once
     return PlaySession(game, games_dir=tmp_path / "games", **kwargs)
 
 
@@ -84,9 +85,9 @@ def test_the_page_its_files_and_the_snapshot(tmp_path):
         # the arrangement drawn by the shuffle is shown, and is the one journaled
         assert snapshot["header"][0] == "game bigballs" and snapshot["header"][1].startswith("black a1=")
         assert snapshot["journal"].endswith("-bigballs.jsonl")
-        # the lights are the light frame: before a roll the big balls that can roll may move
+        # the lights are the light frame: before a roll nothing needs pointing out
         lit = {cell: info["light"] for cell, info in snapshot["cells"].items() if info["light"]}
-        assert lit == {"a5": "movable", "b5": "movable", "c5": "movable"}
+        assert lit == {} and snapshot["prompt"] == {"kind": "roll", "player": "black"}
         assert snapshot["die"] == {"face": "blank", "value": None, "pips": 0}
         assert snapshot["turn_light"] == "black" and snapshot["record"] == []
         assert client.get("/api/auth").json() == {"control": True, "token_required": False}
@@ -191,8 +192,8 @@ def test_spectators_get_every_change_live(tmp_path):
                     assert seen["seq"] > first["seq"]
                     seen = ws.receive_json()
                 assert seen["cells"]["a4"]["piece"] == "ball" and seen["cells"]["a5"]["piece"] == ""
-                # a5 shows the last move; a4 holds a big ball that may move again (movable wins)
-                assert seen["cells"]["a5"]["light"] == "last" and seen["cells"]["a4"]["light"] == "movable"
+                # a5 and a4 show the last move
+                assert seen["cells"]["a5"]["light"] == "last" and seen["cells"]["a4"]["light"] == "last"
                 assert seen["turn"] == "white"
 
 
@@ -218,7 +219,9 @@ def test_a_big_balls_game_played_by_clicks(tmp_path):
         click(client, "d4")
         snapshot = wait_for(client, lambda s: s["cells"]["e3"]["light"] == "fill", what="the illegal board")
         assert snapshot["cells"]["d4"]["light"] == "empty" and snapshot["die"]["face"] == "error"
-        assert snapshot["message"].startswith("the board does not match")
+        assert snapshot["prompt"] == {"kind": "put_back", "fill": ["e3"], "empty": ["d4"],
+                                      "pieces": {"e3": "white stone 6"}}
+        assert snapshot["message"] == "move the white stone 6 from d4 back to e3"
         assert snapshot["cells"]["e3"]["piece"] == "W6" and snapshot["cells"]["d4"]["sim"] == "W6"
         click(client, "d4")
         click(client, "e3")
@@ -251,7 +254,7 @@ def test_a_big_balls_game_played_by_clicks(tmp_path):
 
 
 def test_the_guided_shuffle_set_up_by_clicks_on_an_empty_board(tmp_path):
-    session = session_for(tmp_path, empty=True)
+    session = session_for(tmp_path, empty=True, setup="auto")  # an empty board: the guided shuffle
     with client_for(session) as client:
         snapshot = wait_for(client, lambda s: s.get("phase") == "setup")
         steps = 0
@@ -273,6 +276,9 @@ def test_the_guided_shuffle_set_up_by_clicks_on_an_empty_board(tmp_path):
 def test_a_new_game_switches_the_simulated_board_and_keeps_the_old_one(tmp_path):
     with client_for(session_for(tmp_path)) as client:
         wait_for(client, playing)
+        click(client, "a5")  # a move, so that the game is kept
+        click(client, "a4")
+        wait_for(client, lambda s: s["record"] == ["BB a5-a4"])
         snapshot = client.post("/api/new", json={"game": "offboard", "settings": {"takebacks": False}}).json()
         assert snapshot["game"] == "offboard" and snapshot["settings"]["takebacks"] is False
         snapshot = wait_for(client, playing)
@@ -283,7 +289,8 @@ def test_a_new_game_switches_the_simulated_board_and_keeps_the_old_one(tmp_path)
         assert snapshot["phase"] == "setup" and len(snapshot["box"]) == 24
         assert {info["light"] for info in snapshot["cells"].values() if info.get("expect")} == {"fill"}
         names = [g["name"] for g in client.get("/api/games").json()]
-        assert len(names) == 2 and sum(n.endswith("-offboard.jsonl") for n in names) == 1
+        # the Big Balls game with its move is kept; the Off Board game given up unplayed is not
+        assert len(names) == 1 and names[0].endswith("-bigballs.jsonl")
 
 
 class StillBoard:

@@ -24,6 +24,7 @@ class Termination(enum.Enum):
     NO_MOVE = "no-move"  # the player to move has no legal move and loses
     RESIGN = "resign"
     AGREED = "agreed"
+    TIME = "time"  # a player's clock ran out
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,16 @@ class Game(ABC):
     def format_move(self, move: Hashable) -> str:
         return str(move)
 
+    def piece_name(self, cell: str) -> str:
+        """What stands on `cell` in this position, in a player's words ("black stone 3",
+        "big ball", "red ball"); "piece" when the game cannot say."""
+        return "piece"
+
+    def roll_of(self, move: Hashable) -> int | None:
+        """The die value `move` was made with (games with a die), else None. A takeback
+        keeps it: the player moves again with the same number."""
+        return None
+
     def play(self, text: str) -> Hashable:
         """Parse and push one move in notation; returns the move."""
         move = self.parse_move(text)
@@ -150,6 +161,12 @@ class Game(ABC):
         if player not in self.players:
             raise ValueError(f"no player {player!r}; players are {', '.join(self.players)}")
         return self._declare(Outcome(Termination.RESIGN, self.other(player)))
+
+    def lose_on_time(self, player: str) -> Outcome:
+        """Record that `player`'s clock ran out; the other player wins."""
+        if player not in self.players:
+            raise ValueError(f"no player {player!r}; players are {', '.join(self.players)}")
+        return self._declare(Outcome(Termination.TIME, self.other(player)))
 
     def agree_draw(self) -> Outcome:
         return self._declare(Outcome(Termination.AGREED, None))

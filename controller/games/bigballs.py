@@ -124,17 +124,26 @@ class BigBalls(Game):
 
         arrangement = {"black": DEFAULT_SETUP["black"] if black is None else black,
                        "white": DEFAULT_SETUP["white"] if white is None else white}
+        ball_hollows = DEFAULT_BALLS if balls is None else balls
         for colour_index, colour in enumerate(PLAYERS):
             for hollow, number in arrangement[colour].items():
                 if number not in NUMBERS or isinstance(number, bool):
                     raise SetupError(f"{colour} stone on {hollow}: number {number!r} is not 1-6")
                 if self._where[colour_index][number] >= 0:
                     raise SetupError(f"{colour} stone {number} is placed twice")
+                if hollow == NAMES[A7]:  # reaching a7 wins: a game cannot start there
+                    held = ("a big ball stands on a7 at the start, and a stone there would already have won"
+                            if NAMES[A7] in ball_hollows else "a stone on a7 has already won")
+                    raise SetupError(f"{colour} stone {number} on a7: {held}; put it on another hollow")
                 cell = self._place(hollow, colour_index * 6 + number)
                 self._where[colour_index][number] = cell
                 self._present[colour_index] |= 1 << (number - 1)
                 self._stones[colour_index] += 1
-        for hollow in DEFAULT_BALLS if balls is None else balls:
+        for hollow in ball_hollows:
+            stone = self.piece_at(hollow) if hollow in NAMES else None
+            if stone not in (None, "ball"):
+                raise SetupError(f"hollow {hollow} is given twice: a big ball starts there,"
+                                 f" so {stone[0]} stone {stone[1]} cannot stand there; put it on another hollow")
             self._balls.add(self._place(hollow, BALL))
 
     def _place(self, hollow: str, code: int) -> int:
@@ -233,6 +242,15 @@ class BigBalls(Game):
         if roll is None:
             return [] if self.outcome() is not None else self.big_ball_moves()
         return self.stone_moves(roll)
+
+    def piece_name(self, cell: str) -> str:
+        piece = self.piece_at(cell) if cell in NAMES else None
+        if piece is None:
+            return "piece"
+        return "big ball" if piece == "ball" else f"{piece[0]} stone {piece[1]}"
+
+    def roll_of(self, move: BigBallsMove) -> int | None:
+        return move.roll
 
     def can_roll(self) -> bool:
         """Whether the player to move has a stone to roll for."""

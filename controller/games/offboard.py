@@ -144,6 +144,12 @@ class OffBoard(Game):
     def balls(self, player: str) -> list[str]:
         return [NAMES[c] for c in sorted(self._balls[PLAYERS.index(player)])]
 
+    def piece_name(self, cell: str) -> str:
+        for player in self.players:
+            if cell in self.balls(player):
+                return f"{player} ball"
+        return "ball"
+
     def sector_holder(self, sector: str) -> str | None:
         """The colour of the ball in a sector, or None."""
         for s, code in zip(self.sectors, self._holder):
@@ -308,14 +314,22 @@ class OffBoard(Game):
         tail, d = GRID.index(move.tail), GRID.direction(move.direction)
         ray = RAYS[tail][d]
         front = move.balls - 1 + move.pushed
+        passes = {NAMES[c] for c in ray[:front]}
+        captures = set()
         if front < len(ray):
             fills = {NAMES[ray[front]]}
+        elif move.full:
+            # The ball pushed into a full sector leaves no trace, and the ball behind it takes
+            # its hole: a capture whose target stays occupied.
+            fills, captures = set(), {NAMES[ray[front - 1]]}
+            passes -= captures
         else:
-            fills = set() if move.full else {move.sector}
+            fills = {move.sector}
         return Footprint(
             empties=frozenset({move.tail}),
             fills=frozenset(fills),
-            passes=frozenset(NAMES[c] for c in ray[:front]),
+            captures=frozenset(captures),
+            passes=frozenset(passes),
         )
 
     # --- notation -----------------------------------------------------------------

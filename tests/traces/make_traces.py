@@ -110,6 +110,7 @@ def bb_before_roll() -> TraceBuilder:
 def bb_ambiguous() -> TraceBuilder:
     b = TraceBuilder.bigballs()
     b.wait(1.0).press("die", 1).lift("a1").wait(SETTLE + 0.5)  # stone 1 can take a2 or b1
+    b.press("ok")  # the capture was made (the victim knocked out unseen): which one is asked
     b.lift("b1").place("b1", after=0.4)  # the prompt: touching b1 says which
     b.game.push(b.game.parse_move("1 a1xb1"))
     return b.play("BB c5-c4")
@@ -124,7 +125,27 @@ def bb_takeback(count: int) -> TraceBuilder:
     if count == 2:
         b.lift("a4").place("a5", after=0.5).wait(SETTLE + 0.5)  # and Black's too
         b.game.pop()
-    return b.play("BB b5-b4")
+        return b.play("BB b5-b4")
+    return b.play("5 f2xe3", press_die=False)  # the die still shows 5: White moves again with it
+
+
+def bb_hesitate() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").wait(2.0).place("a3")  # stone 6 in the hand while Black thinks (a3xa4 is its only capture)
+    return b.play("6 a3-b3", press_die=False)  # then the real move, with the same roll
+
+
+def bb_capture_the_piece_just_moved() -> TraceBuilder:
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4").play("6 a3-b3")
+    # White lifts Black's stone from b3 and thinks: the board is what 6 a3xa4 would have left,
+    # but nobody touched a4. Then the big ball from a4 takes b3.
+    b.wait(b.think).lift("b3").wait(2.0)
+    b.lift("a4").place("b3")
+    b.game.push(b.game.parse_move("BB a4xb3"))
+    return b.wait(SETTLE + 0.5)
 
 
 def bb_game_to_a7(seed: int = 7) -> TraceBuilder:
@@ -215,7 +236,8 @@ def ob_ambiguous() -> TraceBuilder:
     b.play("D3-D2x1").play("E5-E6")  # D1 pushed off into S4
     b.wait(1.0).lift("C3").lift("A1", after=0.2).place("A1", after=0.01)  # quick: no trace but C3
     b.lift("A1", after=0.005).place("A1", after=0.005)  # (a bounce)
-    b.wait(SETTLE + 0.6).lift("C2").place("C2", after=0.4)  # the prompt: C2 says which
+    b.wait(SETTLE + 0.6).press("ok")  # Red says the move is made: which push-off is asked
+    b.lift("C2", after=0.3).place("C2", after=0.4)  # the prompt: C2 says which
     b.game.push(b.game.parse_move("C3-C2x1"))
     return b
 
@@ -262,6 +284,8 @@ SCENARIOS = {
     "bigballs-ambiguous": bb_ambiguous,
     "bigballs-takeback-one": lambda: bb_takeback(1),
     "bigballs-takeback-two": lambda: bb_takeback(2),
+    "bigballs-hesitate": bb_hesitate,
+    "bigballs-capture-the-piece-just-moved": bb_capture_the_piece_just_moved,
     "bigballs-game-to-a7": bb_game_to_a7,
     "bigballs-resume": bb_resume,
     "offboard-push-off-front-first": lambda: ob_push_off("front-first"),
