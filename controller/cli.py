@@ -87,10 +87,17 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="referee a game on the board, with its web view")
     play.add_argument("game", choices=sorted(GAMES))
     _add_hal_options(play)
-    play.add_argument("--listen", metavar="HOST:PORT", default="127.0.0.1:8000", type=_listen,
+    play.add_argument("--listen", metavar="HOST:PORT", type=_listen,
                       help="where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)")
     play.add_argument("--empty-board", action="store_true",
                       help="simulated board: start empty, to try the set-up")
+    play.add_argument("--setup-mode", choices=("auto", "shuffle", "identify"),
+                      help="bigballs: auto (default: from what is on the board: a full board is identified,"
+                           " an empty one shuffled), shuffle (guided), identify (lift each stone asked for)")
+    play.add_argument("--clock", metavar="MIN[+SEC]", type=_clock,
+                      help="a game clock per player: minutes, plus seconds added per move (e.g. 10+5; off: none)")
+    play.add_argument("--config", metavar="FILE",
+                      help="the configuration file (default: ~/.config/reedboard/config.toml when it exists)")
     play.add_argument("--games-dir", metavar="DIR", help="where games are journaled (default: the user's data directory)")
     play.add_argument("--resume", nargs="?", const="newest", metavar="JOURNAL",
                       help="go on with an unfinished game (default: the newest of this game)")
@@ -259,6 +266,17 @@ def _check_board_file(path: str | None, game: str | None = None) -> None:
         from hal.board import load_board
 
         load_board(path, game=game)
+
+
+def _clock(text: str):
+    from .clock import ClockSettings
+
+    if text.strip().lower() in ("off", "none", "0"):
+        return "off"
+    try:
+        return ClockSettings.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _run_play(args: argparse.Namespace) -> int:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from hal.backends import NoBoard, find_board
 
-from .cli import UsageError
+from .cli import UsageError, _listen
+from .config import ConfigError, load_play
 from .games import Game
 from .journal import JournalError, default_games_dir, read_journal, rebuild, unfinished_games
 from .record import result_line
@@ -31,8 +32,14 @@ def play(args: argparse.Namespace) -> int:
         print(f"reedboard: the web view needs its packages ({error.name} is missing):"
               " pip install 'reedboard[web]'")
         return 2
-    host, port = args.listen
-    games_dir = Path(args.games_dir) if args.games_dir else default_games_dir()
+    try:
+        config = load_play(args.config)
+        host, port = args.listen or _listen(config.listen or "127.0.0.1:8000")
+    except (ConfigError, argparse.ArgumentTypeError) as error:
+        raise UsageError(f"reedboard: {error}") from None
+    games_dir = Path(args.games_dir) if args.games_dir else config.games_dir or default_games_dir()
+    clock = config.clock if args.clock is None else (None if args.clock == "off" else args.clock)
+    setup = args.setup_mode or config.setup
     resume = _journal_to_resume(args, games_dir)
 
     backend = None
@@ -55,7 +62,7 @@ def play(args: argparse.Namespace) -> int:
         return 1
     token = None if host in LOOPBACK else secrets.token_urlsafe(16)
     session = PlaySession(args.game, games_dir=games_dir, backend=backend, empty=args.empty_board,
-                          resume=resume)
+                          resume=resume, setup=setup, settings=config.settings, game_clock=clock)
     for address in addresses_for_others(host):
         shown = f"[{address}]" if ":" in address else address
         print(f"web view: http://{shown}:{port}/" + (f"?token={token}" if token else ""))
