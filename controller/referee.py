@@ -308,7 +308,9 @@ class Referee:
     def next_deadline(self) -> float | None:
         times = [self.reconciler.next_deadline(), self._rolling_until]
         if self.clock is not None and self.phase in (Phase.PLAY, Phase.ROLLED):
-            times += [self.clock.flag_at(), self.clock.low_at()]
+            times.append(self.clock.flag_at())
+            if self.clock.running not in self._low_warned:
+                times.append(self.clock.low_at())
         times = [x for x in times if x is not None]
         return min(times) if times else None
 

@@ -87,6 +87,60 @@ def test_the_die_is_refused_when_it_cannot_be_obeyed():
     assert notes(off)[-1] == "die refused: this game has no die"
 
 
+def test_lifting_a_piece_lights_where_it_may_go_and_putting_it_back_clears_them():
+    referee, hands, board = set_up(BigBalls())
+    referee.press(hands.t + 0.1, "die", 3)
+    hands.wait(ROLL_ANIMATION + 0.2)
+    assert board.lit("movable") == {"c1"} and board.lit("to") == set()
+    hands.lift("c1").wait(2.0)  # the stone the roll chose, held while its player thinks
+    assert board.lit("to") == {"c2", "d1", "b1", "b2"}  # c2, d1 free; b1, b2 the stones it may take
+    view = referee.view()
+    assert view.prompt.kind == "in_hand" and view.prompt.data["cells"] == ["c1"]
+    assert "several" not in view.message and view.message.startswith("Black: put it on")
+    assert Cue.CHOOSE not in board.cues and Cue.ILLEGAL not in board.cues
+    hands.place("c1").wait(2.0)
+    assert board.lit("to") == set() and referee.game.move_stack == [] and referee.roll == 3
+    assert board.dice[-1].value == 3  # the roll stands: no move was made
+
+
+def test_off_board_lights_only_what_is_useful():
+    referee, hands, board = set_up(OffBoard())
+    assert board.lit("movable") == set()  # not all twelve red balls
+    hands.lift("C3").wait(0.1)
+    lit = board.lit("to")
+    assert lit and "C3" not in lit and lit <= set(OffBoard().cells) - set(OffBoard().occupied())
+
+
+def test_a_takeback_shows_the_roll_again_and_keeps_the_next_players_roll():
+    journal = Journal()
+    referee, hands, board = set_up(BigBalls(), journal=journal)
+    referee.press(hands.t + 0.1, "die", 6)
+    hands.wait(ROLL_ANIMATION + 0.2)
+    hands.move("a3", "a4").wait(1.0)
+    referee.press(hands.t, "die", 2)  # White rolls ...
+    hands.wait(ROLL_ANIMATION + 0.2)
+    hands.move("a4", "a3").wait(1.0)  # ... and Black takes the move back
+    assert referee.game.move_stack == [] and referee.phase is Phase.ROLLED and referee.roll == 6
+    assert board.dice[-1].face is DieFace.VALUE and board.dice[-1].value == 6
+    hands.move("a3", "b3").wait(1.0)  # Black moves again with the 6
+    assert [str(m) for m in referee.game.move_stack] == ["6 a3-b3"]
+    referee.press(hands.t, "die")  # White's die shows the 2 again: no new draw
+    assert referee.roll == 2
+    assert [line[0] for line in journal.lines] == ["roll", "move", "roll", "takeback", "move", "roll"]
+
+
+def test_a_quick_swap_is_recorded_when_the_next_player_presses_the_die():
+    game = BigBalls(black={"c3": 1}, white={"c4": 1, "g1": 2}, balls=[])
+    referee, hands, board = set_up(game)
+    referee.press(hands.t + 0.1, "die", 1)
+    hands.wait(ROLL_ANIMATION + 0.2)
+    hands.lift("c3").wait(5.0)  # the stone knocked White's out of c4 unseen: still a stone in hand
+    assert referee.game.move_stack == []
+    referee.press(hands.t, "die", 4)  # White starts
+    assert [str(m) for m in referee.game.move_stack] == ["1 c3xc4"] and referee.roll == 4
+    assert referee.game.turn == "white"
+
+
 def test_the_live_die_is_unpredictable_and_fair_enough():
     die = Die()
     rolls = [die.roll() for _ in range(600)]
