@@ -287,10 +287,15 @@ class Referee:
 
     def advance(self, t: float) -> None:
         """Let time run to t (timers of the reconciler, the die animation and the clock)."""
+        last_due, repeats = None, 0
         while True:
             due = self.next_deadline()
             if due is None or due > t:
                 break
+            repeats = repeats + 1 if due == last_due else 0
+            if repeats > 3:  # a timer that stays due would hold the board's loop for ever
+                raise RuntimeError(f"a deadline at {due} stays due after it fired")
+            last_due = due
             if self._rolling_until is not None and self._rolling_until <= due:
                 self._rolling_until = None
             self._handle(self.reconciler.advance(due))
@@ -326,10 +331,12 @@ class Referee:
             self.game.lose_on_time(player)
             self._note(t, f"{player}'s time is up", "flag", player=player)
             self._finish(t)
-        elif player not in self._low_warned and clock.remaining(t)[player] <= clock.settings.low_mark:
+        elif player not in self._low_warned and (clock.low_at() is None or clock.low_at() <= t):
+            # compared with the deadline itself: the time left, computed, may miss the mark by a rounding
             self._low_warned.add(player)
             left = clock.remaining(t)[player]
-            self._note(t, f"{player}: {left:.0f} seconds left", "low_time", player=player, seconds=round(left))
+            words = f"{left:.0f} seconds" if left >= 1.5 else "about a second" if left >= 0.5 else "under a second"
+            self._note(t, f"{player}: {words} left", "low_time", player=player, seconds=round(left))
 
     def resign(self, t: float, player: str) -> None:
         if self.phase is Phase.OVER:

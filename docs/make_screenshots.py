@@ -1,13 +1,16 @@
 """Screenshots of the web view for the documentation: docs/bigballs.png and docs/offboard.png.
 
-    .venv/bin/python docs/make_screenshots.py
+    .venv/bin/python docs/make_screenshots.py [--out DIR] [--more]
 
 Plays a few moves of each game by clicks on the simulated board in a real browser
-(Playwright driving Debian's chromium at /usr/bin/chromium) and saves the page.
+(Playwright driving Debian's chromium at /usr/bin/chromium) and saves the page. `--more`
+also saves the live game on a phone's screen (bigballs-phone.png, 390 x 844) and the rules
+pages (rules-bigballs.png, rules-offboard.png, whole pages).
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import tempfile
 import time
@@ -80,7 +83,27 @@ class Player:
         return ray[: move.balls - 1 + move.pushed]
 
 
+def rules_shots(page, out: Path) -> list[Path]:
+    """The rules page of each game, the whole page."""
+    written = []
+    page.click('[data-tab="rules"]')
+    for game in ("bigballs", "offboard"):
+        page.click(f'[data-rules-game="{game}"]')
+        expect(page.locator('[data-role="rules"]')).to_have_attribute("data-game", game, timeout=8000)
+        written.append(out / f"rules-{game}.png")
+        page.screenshot(path=str(written[-1]), full_page=True)
+    page.click('[data-tab="live"]')
+    return written
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description="remake the web view's screenshots")
+    parser.add_argument("--out", type=Path, default=HERE, help="the folder to write to (default: docs/)")
+    parser.add_argument("--more", action="store_true", help="also the phone's screen and the rules pages")
+    args = parser.parse_args()
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
     games_dir = Path(tempfile.mkdtemp(prefix="reedboard-screens-"))
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
@@ -90,7 +113,7 @@ def main() -> None:
         with served(session) as url:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.goto(url)
-            expect(page.locator('[data-cell="a5"]')).to_have_attribute("data-light", "movable", timeout=8000)
+            expect(page.locator('[data-role="message"]')).to_have_attribute("data-prompt", "roll", timeout=8000)
             player = Player(page, session)
             player.roll(1)
             player.move("1 c1-c2")
@@ -104,7 +127,17 @@ def main() -> None:
             player.roll(5)
             page.mouse.move(0, 0)
             time.sleep(0.3)
-            page.screenshot(path=str(HERE / "bigballs.png"))
+            written.append(out / "bigballs.png")
+            page.screenshot(path=str(written[-1]))
+            if args.more:
+                written += rules_shots(page, out)
+                phone = browser.new_page(viewport={"width": 390, "height": 844})
+                phone.goto(url)
+                expect(phone.locator('[data-role="record"] > li')).to_have_count(5, timeout=8000)
+                time.sleep(0.3)
+                written.append(out / "bigballs-phone.png")
+                phone.screenshot(path=str(written[-1]))
+                phone.close()
             page.close()
 
         session = PlaySession("offboard", games_dir=games_dir, settings=SETTINGS)
@@ -118,10 +151,11 @@ def main() -> None:
                 player.move(move)
             page.mouse.move(0, 0)
             time.sleep(0.3)
-            page.screenshot(path=str(HERE / "offboard.png"))
+            written.append(out / "offboard.png")
+            page.screenshot(path=str(written[-1]))
             page.close()
         browser.close()
-    print(f"wrote {HERE / 'bigballs.png'} and {HERE / 'offboard.png'}")
+    print("wrote " + ", ".join(str(path) for path in written))
 
 
 if __name__ == "__main__":

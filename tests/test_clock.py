@@ -98,3 +98,17 @@ def test_a_loss_on_time_replays_from_the_journal(tmp_path):
     referee.journal.close()
     state = rebuild(read_journal(path))
     assert state.finished and state.game.outcome().termination.value == "time"
+
+
+@pytest.mark.parametrize("minutes, increment", [(0.05, 0), (0.1, 0.3), (7 / 60, 1.1), (0.5, 0)])
+def test_every_clock_deadline_is_used_up_when_it_falls_due(minutes, increment):
+    # A deadline that stays due after it fired would spin the live loop for ever.
+    referee, hands = set_up(OffBoard(), ClockSettings(minutes, increment), t=1234.567)
+    hands.move("C3", "D3").wait(1)
+    for _ in range(50):
+        due = referee.next_deadline()
+        if due is None:
+            break
+        referee.advance(due)
+        assert referee.next_deadline() is None or referee.next_deadline() > due
+    assert referee.phase is Phase.OVER and referee.game.outcome().termination.value == "time"

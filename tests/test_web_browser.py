@@ -7,6 +7,7 @@ data-action="die"/"ok", data-role="die"/"record"/"message". They print how long 
 the simulated board takes to show on the page (not asserted).
 """
 
+import random
 import time
 import tomllib
 from importlib import resources
@@ -14,11 +15,14 @@ from pathlib import Path
 
 import pytest
 
+from controller.clock import ClockSettings
 from controller.games import BigBalls, OffBoard
 from controller.games.offboard_layout import parse_layout
 from controller.play import PlaySession, ScriptedDie
 from controller.reconcile import Settings
+from controller.signals import PALETTE
 from controller.web.background import served
+from controller.web.rules import rules_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -45,9 +49,11 @@ def browser():
 def open_page(browser):
     contexts = []
 
-    def open_page(url):
-        context = browser.new_context(viewport={"width": 1400, "height": 900})
+    def open_page(url, viewport=None, init_script=None):
+        context = browser.new_context(viewport=viewport or {"width": 1400, "height": 900})
         contexts.append(context)
+        if init_script:
+            context.add_init_script(init_script)
         page = context.new_page()
         errors = []
         page.on("pageerror", lambda error: errors.append(error))
@@ -105,15 +111,21 @@ def timed_click(page, name, condition_js):
     return shown, answered
 
 
+def wait_for_prompt(page, kind):
+    """Wait until the page shows what the board asks of the players now (the prompt's kind)."""
+    expect(page.locator('[data-role="message"]')).to_have_attribute("data-prompt", kind, timeout=TIMEOUT)
+
+
 def record(page):
-    return page.locator('[data-role="record"] > li').all_inner_texts()
+    """The moves in the move list, without their numbers."""
+    return page.locator('[data-role="record"] > li .move').all_inner_texts()
 
 
 def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3, 1]))
     with served(session) as url:
         page = open_page(url)
-        expect(cell(page, "a5")).to_have_attribute("data-light", "movable", timeout=TIMEOUT)
+        wait_for_prompt(page, "roll")
         assert cell(page, "a1").get_attribute("data-piece") == "B1"
         assert cell(page, "a7").get_attribute("data-piece") == "ball"
         assert cell(page, "d1").get_attribute("data-piece") == ""
@@ -147,15 +159,18 @@ def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_p
         expect(cell(page, "e3")).to_have_attribute("data-light", "fill", timeout=TIMEOUT)
         expect(cell(page, "d4")).to_have_attribute("data-light", "empty")
         expect(die).to_have_attribute("data-face", "error")
-        expect(page.locator('[data-role="message"]')).to_contain_text("does not match")
+        message = page.locator('[data-role="message"]')
+        wait_for_prompt(page, "put_back")
+        expect(message).to_have_attribute("data-kind", "illegal")  # the message's look, from the prompt
+        expect(message).to_contain_text("e3")
         assert cell(page, "e3").get_attribute("data-piece") == "W6"  # the controller's belief stands
         # ... and its correction
         click(page, "d4")
         click(page, "e3")
         expect(cell(page, "e3")).to_have_attribute("data-light", "", timeout=TIMEOUT)
         expect(die).to_have_text("1")
-        expect(page.locator('[data-role="message"] [data-role="status"]')).to_have_text(
-            "white rolled 1: move stone 1")
+        wait_for_prompt(page, "move")
+        expect(message).to_have_attribute("data-kind", "")
 
         # the capture: the captured stone lifted and put in the box, the capturer moved onto it
         click(page, "d1")
@@ -166,6 +181,8 @@ def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_p
         click(page, "d1")
         expect(page.locator('[data-role="record"] > li')).to_have_count(2, timeout=TIMEOUT)
         assert record(page) == ["3 c1-d1", "1 e1xd1"]
+        # the move list reads as a record: the move's number, a dot, the move
+        assert page.locator('[data-role="record"] > li').all_inner_texts() == ["1. 3 c1-d1", "2. 1 e1xd1"]
         expect(cell(page, "d1")).to_have_attribute("data-piece", "W1")
         expect(cell(page, "e1")).to_have_attribute("data-light", "last")
         assert not page.errors
@@ -185,7 +202,7 @@ def test_off_board_push_off_scores_and_spectators_watch(open_page, tmp_path):
         player = open_page(f"{url}/?token=t0ken")
         spectator = open_page(url)
         for page in (player, spectator):
-            expect(cell(page, "A3")).to_have_attribute("data-light", "movable", timeout=TIMEOUT)
+            wait_for_prompt(page, "move")
             assert cell(page, "A5").get_attribute("data-piece") == "Y"
             assert cell(page, "S3").get_attribute("data-piece") == ""
         expect(spectator.locator('[data-role="watching"]')).to_be_visible()
@@ -220,9 +237,219 @@ def test_off_board_push_off_scores_and_spectators_watch(open_page, tmp_path):
         player.click('[data-role="games"] [data-open]')
         replay = player.locator("#replay-board")
         expect(replay.locator('[data-cell="S3"]')).to_have_attribute("data-piece", "Y", timeout=TIMEOUT)
+        expect(player.locator('[data-role="replay-record"] > li')).to_have_text(["1. A3-A4x1 S3+3"])
         player.click('[data-replay="prev"]')
         expect(replay.locator('[data-cell="S3"]')).to_have_attribute("data-piece", "")
         expect(replay.locator('[data-cell="A3"]')).to_have_attribute("data-piece", "R")
         href = player.locator('[data-role="replay-download"]').get_attribute("href")
         text = player.evaluate("(href) => fetch(href).then(r => r.text())", href)
         assert text.splitlines()[-1] == "A3-A4x1 S3+3"
+
+
+LIGHT_NAMES = ["fill", "empty", "choose", "place", "to", "movable", "last", "winner", "draw"]
+
+
+def shown_cells(figure):
+    """Every cell of a drawn board: its piece and its light, as the page shows them."""
+    return figure.evaluate("""f => Object.fromEntries(Array.from(f.querySelectorAll('[data-cell]'),
+        c => [c.dataset.cell, [c.dataset.piece, c.dataset.light]]))""")
+
+
+def test_the_rules_page_draws_each_games_examples_and_the_lights(open_page, tmp_path):
+    session = PlaySession("offboard", games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url)
+        expect(cell(page, "B2")).to_have_attribute("data-piece", "R", timeout=TIMEOUT)
+        page.click('[data-tab="rules"]')
+        rules = page.locator('[data-role="rules"]')
+        expect(rules).to_have_attribute("data-game", "offboard", timeout=TIMEOUT)  # the game played comes first
+        expect(page.locator("#live")).to_be_hidden()
+        for game in ("offboard", "bigballs"):
+            if game == "bigballs":
+                page.click('[data-rules-game="bigballs"]')
+                expect(rules).to_have_attribute("data-game", "bigballs", timeout=TIMEOUT)
+            expected = rules_page(game)
+            expect(page.locator('[data-role="rules-title"]')).to_contain_text(expected["title"])
+            expect(page.locator('[data-role="rules-text"] li')).to_have_count(
+                sum(len(section["points"]) for section in expected["sections"]))
+            expect(rules.locator("figure[data-diagram]")).to_have_count(len(expected["diagrams"]))
+            for diagram in expected["diagrams"]:
+                figure = rules.locator(f'figure[data-diagram="{diagram["id"]}"]')
+                expect(figure.locator("figcaption")).to_contain_text(diagram["title"])
+                assert shown_cells(figure) == {
+                    c: [diagram["pieces"][c], diagram["lights"].get(c, "")] for c in diagram["cells"]}, diagram["id"]
+                arrows = figure.locator("[data-arrow]")
+                expect(arrows).to_have_count(1 if diagram["arrow"] else 0)
+                if diagram["arrow"]:
+                    expect(arrows).to_have_attribute("data-arrow", "-".join(diagram["arrow"]))
+            # the lights' meanings, each with the light's own colour
+            rows = page.locator('[data-role="lights"] [data-light-name]')
+            expect(rows).to_have_count(len(LIGHT_NAMES))
+            assert rows.evaluate_all("rows => rows.map((r) => r.dataset.lightName)") == LIGHT_NAMES
+            for name in ("fill", "empty", "movable", "winner"):
+                row = page.locator(f'[data-light-name="{name}"]')
+                colour = "#%02x%02x%02x" % PALETTE[name]
+                assert row.get_attribute("data-colour") == colour
+                assert row.locator(".swatch .cell").evaluate(
+                    "g => g.style.getPropertyValue('--light').trim()") == colour
+            expect(page.locator('[data-light-name="fill"]')).to_contain_text("Put the piece back here")
+            expect(page.locator('[data-light-name="fill"] .cell')).to_have_attribute("data-blink", "1")
+            expect(page.locator('[data-light-name="movable"] .cell')).to_have_attribute("data-blink", "")
+        page.click('[data-tab="live"]')
+        expect(page.locator("#rules")).to_be_hidden()
+        expect(cell(page, "B2")).to_be_visible()
+        assert not page.errors
+
+
+def test_the_page_fits_a_phone(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]))
+    with served(session) as url:
+        page = open_page(url, viewport={"width": 390, "height": 844})
+        wait_for_prompt(page, "roll")
+        page.click('[data-action="die"]')
+        expect(page.locator('[data-role="die"]')).to_have_text("3", timeout=TIMEOUT)
+        click(page, "c1")
+        click(page, "d1")
+        expect(page.locator('[data-role="record"] > li')).to_have_count(1, timeout=TIMEOUT)
+        page.locator(".new-game summary").click()
+        expect(page.locator('[data-role="new-game"]')).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        board = page.locator("#board").bounding_box()
+        assert board["width"] >= 390 - 4  # the board as wide as the screen
+        panel = page.locator("#live .panel").bounding_box()
+        assert panel["y"] >= board["y"] + board["height"]  # the panel below the board
+        page.click('[data-tab="rules"]')
+        expect(page.locator('[data-role="rules"]')).to_have_attribute("data-game", "bigballs", timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.click('[data-tab="games"]')
+        expect(page.locator('[data-role="games"] tr[data-game]')).to_have_count(1, timeout=TIMEOUT)
+        page.click('[data-role="games"] [data-open]')
+        expect(page.locator('[data-role="replay-record"] > li')).to_have_text(["1. 3 c1-d1"], timeout=TIMEOUT)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        assert not page.errors
+
+
+def test_a_stone_whose_number_is_not_known_yet_shows_a_question_mark(open_page, tmp_path):
+    session = PlaySession("bigballs", games_dir=tmp_path, settings=FAST, setup="identify", rng=random.Random(7))
+    with served(session) as url:
+        page = open_page(url)
+        expect(page.locator('#board [data-piece="B?"]')).to_have_count(6, timeout=TIMEOUT)
+        expect(page.locator('#board [data-piece="W?"]')).to_have_count(6)
+        # drawn as a stone with a "?" (the simulated board's real stone small beside it)
+        expect(cell(page, "a1").locator(".pc.stone.black.unknown:not(.lifted) .num")).to_have_text("?")
+        expect(cell(page, "e1").locator(".pc.stone.white.unknown:not(.lifted) .num")).to_have_text("?")
+        assert not page.errors
+
+
+# Replaces the browser's voice and counts the tones made, so that the test hears what the page says.
+RECORDER = """
+window.__spoken = [];
+window.__tones = 0;
+window.speechSynthesis.speak = (u) => window.__spoken.push({text: u.text, lang: u.lang, rate: u.rate});
+window.speechSynthesis.cancel = () => {};
+const RealAudioContext = window.AudioContext;
+window.AudioContext = class extends RealAudioContext {
+  createOscillator() { window.__tones += 1; return super.createOscillator(); }
+};
+"""
+
+
+def test_sound_and_speech_are_remembered_and_speak_the_chosen_language(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]))
+    with served(session) as url:
+        page = open_page(url, init_script=RECORDER)
+        wait_for_prompt(page, "roll")
+        setting = lambda name: page.locator(f'[data-setting="{name}"]')  # noqa: E731
+        stored = lambda: page.evaluate(  # noqa: E731
+            "['sound', 'speech', 'lang', 'rate'].map((k) => localStorage.getItem('reedboard-' + k))")
+        # off until the user turns them on
+        expect(setting("sound")).not_to_be_checked()
+        expect(setting("speech")).not_to_be_checked()
+        assert stored() == [None, None, None, None]
+
+        setting("sound").check()
+        page.wait_for_function("window.__tones > 0", timeout=TIMEOUT)  # a tone says sound is on
+        setting("lang").select_option("de")
+        setting("rate").evaluate("r => { r.value = '1.2'; r.dispatchEvent(new Event('change', {bubbles: true})); }")
+        setting("speech").check()
+        page.wait_for_function("window.__spoken.length > 0", timeout=TIMEOUT)
+        assert page.evaluate("window.__spoken")[-1] == {"text": "Sprachausgabe an.", "lang": "de-DE",
+                                                        "rate": pytest.approx(1.2)}
+        assert stored() == ["1", "1", "de", "1.2"]
+
+        page.reload()
+        wait_for_prompt(page, "roll")
+        expect(setting("sound")).to_be_checked()
+        expect(setting("speech")).to_be_checked()
+        expect(setting("lang")).to_have_value("de")
+        expect(setting("rate")).to_have_value("1.2")
+        assert stored() == ["1", "1", "de", "1.2"]
+        assert page.evaluate("window.__spoken") == []  # the notes there were at loading are not said
+
+        tones = page.evaluate("window.__tones")
+        page.click('[data-action="die"]')
+        expect(page.locator('[data-role="die"]')).to_have_text("3", timeout=TIMEOUT)
+        page.wait_for_function("window.__spoken.length > 0", timeout=TIMEOUT)
+        page.wait_for_function(f"window.__tones > {tones}", timeout=TIMEOUT)  # the roll's tone
+        spoken = page.evaluate("window.__spoken")
+        roll = page.evaluate("state.snap.notes.find((n) => n.kind === 'roll')")
+        assert roll["data"]["value"] == 3
+        assert spoken[0] == {"text": page.evaluate("(note) => phrase(note, 'de')", roll), "lang": "de-DE",
+                             "rate": pytest.approx(1.2)}
+        assert "3" in spoken[0]["text"] and "Schwarz" in spoken[0]["text"]
+        assert not page.errors
+
+
+def test_the_new_game_dialog_sends_the_set_up_mode_and_the_clock(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url)
+        wait_for_prompt(page, "roll")
+        clock = page.locator('[data-role="clock"]')
+        expect(clock).to_be_hidden()  # no clock unless one is chosen
+        page.locator(".new-game summary").click()
+        form = page.locator('[data-role="new-game"]')
+        modes = page.locator('[data-role="setup-modes"]')
+        expect(modes).to_be_visible()
+        assert form.locator('input[name="setup"]').evaluate_all("inputs => inputs.map((i) => i.value)") == [
+            "auto", "shuffle", "identify"]
+        form.locator('input[name="game"][value="offboard"]').check()
+        expect(modes).to_be_hidden()  # Off Board has no stone numbers to learn
+        form.locator('input[name="game"][value="bigballs"]').check()
+        expect(modes).to_be_visible()
+        form.locator('input[name="setup"][value="shuffle"]').check()
+        expect(form.locator('input[name="minutes"]')).to_be_disabled()
+        form.locator('input[name="clock"]').check()
+        form.locator('input[name="minutes"]').fill("2")
+        form.locator('input[name="increment"]').fill("3")
+        page.click('[data-action="new"]')
+        expect(clock).to_be_visible(timeout=TIMEOUT)
+        expect(clock.locator('[data-player="black"] .time')).to_have_text("2:00")
+        expect(clock.locator('[data-player="white"] .time')).to_have_text("2:00")
+        assert session.setup_mode == "shuffle" and session.game_clock == ClockSettings(2, 3)
+        assert not page.errors
+
+
+def test_the_clock_counts_down_warns_and_marks_the_player_out_of_time(open_page, tmp_path):
+    # three seconds each: the clock starts with the first move, White's then runs out
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]),
+                          game_clock=ClockSettings(0.05, 0))
+    with served(session) as url:
+        page = open_page(url)
+        wait_for_prompt(page, "roll")
+        white, black = (page.locator(f'[data-role="clock"] [data-player="{p}"]') for p in ("white", "black"))
+        expect(white.locator(".time")).to_have_text("0:03")
+        expect(white).to_have_attribute("data-running", "")
+        page.click('[data-action="die"]')
+        expect(page.locator('[data-role="die"]')).to_have_text("3", timeout=TIMEOUT)
+        click(page, "c1")
+        click(page, "d1")
+        expect(white).to_have_attribute("data-running", "1", timeout=TIMEOUT)
+        expect(white.locator(".time")).not_to_have_text("0:03", timeout=TIMEOUT)  # counting down here
+        expect(white).to_have_attribute("data-low", "1", timeout=TIMEOUT)
+        expect(white).to_have_attribute("data-flagged", "1", timeout=TIMEOUT)
+        expect(white.locator(".time")).to_have_text("0:00")
+        expect(black).to_have_attribute("data-flagged", "")
+        wait_for_prompt(page, "over")
+        expect(white).to_have_attribute("data-running", "")
+        assert not page.errors

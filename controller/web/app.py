@@ -11,7 +11,8 @@
     POST /api/press  {"button"}  the die or the ok button
     POST /api/resign {"player"}
     POST /api/draw               a draw agreed
-    POST /api/new    {"game"?, "empty"?, "settings"?}   a new game
+    POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?}   a new game
+    GET  /api/rules/GAME         the rules page of a game: rules, example positions, the lights
     GET  /api/games              the journaled games, newest first
     GET  /api/games/NAME         one of them, with the position after every move (replay)
     GET  /api/games/NAME/record  its record as a text file (download)
@@ -30,6 +31,7 @@ import asyncio
 import contextlib
 import inspect
 import json
+import math
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -42,14 +44,19 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from controller.clock import ClockSettings
 from controller.journal import JournalError, export_lines
 from controller.play import ActionError, PlaySession, journal_path, past_game, past_games
 from controller.reconcile import Settings
+
+from .rules import rules_page
 
 STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_HEADER = "x-reedboard-token"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 SETTING_KEYS = ("debounce", "settle", "grace", "takebacks")
+SETUP_MODES = ("auto", "shuffle", "identify")
+CLOCK_LIMIT = 600  # minutes of a game clock, and seconds of its increment, at most
 
 
 def _error(message: str, status: int) -> JSONResponse:
@@ -119,7 +126,11 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
                 settings = Settings(**{**_settings_dict(session.settings), **changes})
             except (TypeError, ValueError) as error:
                 raise ActionError(str(error), 400) from None
-        return session.new_game(game, empty=empty, settings=settings)
+        setup = data.get("setup")
+        if setup is not None and setup not in SETUP_MODES:
+            raise ActionError(f"setup is one of {', '.join(SETUP_MODES)}", 400)
+        keep_clock = {} if "clock" not in data else {"clock": _clock_settings(data["clock"])}
+        return session.new_game(game, empty=empty, settings=settings, setup=setup, **keep_clock)
 
     async def page(request: Request):
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
@@ -138,6 +149,13 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
             return JSONResponse(past_game(games, request.path_params["name"]))
         except ActionError as error:
             return _error(str(error), error.status)
+
+    async def rules(request: Request):
+        game = request.path_params["game"]
+        try:
+            return JSONResponse(rules_page(game))
+        except KeyError:
+            return _error(f"no game {game!r}: bigballs or offboard", 404)
 
     async def game_record(request: Request):
         try:
@@ -196,10 +214,29 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         Route("/api/games", game_list),
         Route("/api/games/{name}", game_detail),
         Route("/api/games/{name}/record", game_record),
+        Route("/api/rules/{game}", rules),
         WebSocketRoute("/ws", updates),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _clock_settings(clock: object) -> ClockSettings | None:
+    """POST /api/new's clock: null (no clock) or {"minutes": 0 < m <= 600, "increment": 0 <= s <= 600}."""
+    if clock is None:
+        return None
+    if not isinstance(clock, dict) or set(clock) != {"minutes", "increment"}:
+        raise ActionError('clock is null or {"minutes": ..., "increment": ...}', 400)
+    minutes, increment = clock["minutes"], clock["increment"]
+    if not _number(minutes) or not 0 < minutes <= CLOCK_LIMIT:
+        raise ActionError(f"the clock's minutes are a number above 0 and at most {CLOCK_LIMIT}", 400)
+    if not _number(increment) or not 0 <= increment <= CLOCK_LIMIT:
+        raise ActionError(f"the clock's increment is a number of seconds from 0 to {CLOCK_LIMIT}", 400)
+    return ClockSettings(minutes, increment)
 
 
 def _settings_dict(settings: Settings) -> dict:

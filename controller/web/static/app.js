@@ -12,6 +12,9 @@ const state = {
   snap: null, seq: 0, control: false, tokenRequired: false, token: null,
   boards: new Map(),                // svg element -> drawn board (cells, key)
   replay: null, ply: 0, ws: null, retry: 500,
+  rules: new Map(), rulesGame: null, // game -> its rules page (from /api/rules), the one shown
+  clockAt: 0,                       // performance.now() when the snapshot with the clock came
+  heard: null, cueN: null,          // what was announced and sounded so far (null: nothing yet)
 };
 
 // --- the token (served beyond localhost): from ?token=..., kept for this tab --------------------
@@ -140,6 +143,9 @@ function ensureDefs() {
     <filter id="f-glow" x="-60%" y="-60%" width="220%" height="220%">
       <feGaussianBlur stdDeviation="5"/>
     </filter>
+    <marker id="m-arrow" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse">
+      <path d="M0 0 L10 5 L0 10 z" fill="#fff3d6"/>
+    </marker>
     <filter id="f-shadow" x="-40%" y="-40%" width="180%" height="180%">
       <feDropShadow dx="1.5" dy="3" stdDeviation="2.2" flood-color="#000" flood-opacity=".55"/>
     </filter>`;
@@ -187,7 +193,7 @@ function buildBoard(svg, game, cells, sectors) {
     el("text", { class: "name", y: 4 }, g).textContent = cell;
     const piece = el("g", { class: "piece" }, g);
     el("circle", { class: "hit", r: 0.5 * U }, g);
-    board.cells.set(cell, { g, piece, key: "" });
+    board.cells.set(cell, { g, piece, key: "", x, y });
   }
   return board;
 }
@@ -233,9 +239,10 @@ function pieceSVG(piece, cls) {
     return `<g class="pc ${piece === "R" ? "red" : "yellow"} ${cls}"><circle r="${0.35 * U}" fill="${fill}" class="body"/>`
       + `<ellipse cx="${-0.11 * U}" cy="${-0.13 * U}" rx="${0.09 * U}" ry="${0.055 * U}" fill="#fff" opacity=".65"/></g>`;
   }
-  const black = piece[0] === "B";
-  return `<g class="pc stone ${black ? "black" : "white"} ${cls}"><circle r="${r}" fill="url(#g-${black ? "black" : "white"})" class="body"/>`
-    + `<text class="num" y="1">${escapeHTML(piece.slice(1))}</text></g>`;
+  const black = piece[0] === "B", number = piece.slice(1);
+  const unknown = number === "?" ? " unknown" : "";  // identify set-up: the number is not known yet
+  return `<g class="pc stone ${black ? "black" : "white"}${unknown} ${cls}"><circle r="${r}" fill="url(#g-${black ? "black" : "white"})" class="body"/>`
+    + `<text class="num" y="1">${escapeHTML(number)}</text></g>`;
 }
 
 function escapeHTML(text) {
@@ -248,6 +255,10 @@ function escapeHTML(text) {
 function cellPicture(info, sim) {
   const believed = info.piece || "", there = sim ? (info.sim || "") : believed, expected = info.expect || "";
   if (believed && there === believed) return pieceSVG(believed, "");
+  // identify set-up: the stone stands there, only its number is not known yet
+  if (believed.endsWith("?") && there && there[0] === believed[0]) {
+    return pieceSVG(believed, "") + pieceSVG(there, "pending small");
+  }
   let out = "";
   if (believed) out += pieceSVG(believed, "lifted");
   else if (expected && !there) out += pieceSVG(expected, "expected");
@@ -327,7 +338,11 @@ function render(snap) {
   $("[data-role=status]").textContent = snap.error || snap.message;
   const latest = snap.notes && snap.notes[0] ? snap.notes[0].text : "";
   $("[data-role=event]").textContent = latest && latest !== snap.message ? latest : "";
-  message.dataset.kind = messageKind(snap, latest);
+  message.dataset.kind = messageKind(snap);
+  message.dataset.prompt = (snap.prompt || {}).kind || "";
+
+  // the game clock
+  renderClock(snap);
 
   // record
   $("[data-role=header]").innerHTML = (snap.header || []).slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
@@ -338,6 +353,7 @@ function render(snap) {
   $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
     `<li><span class="t">${n.t.toFixed(1)}s</span> ${escapeHTML(n.text)}</li>`).join("");
   $("[data-role=journal]").textContent = snap.journal ? `journal: ${snap.journal}` : "";
+  announce(snap);
 
   // hands and box (simulated board)
   renderTray(snap);
@@ -350,26 +366,180 @@ function render(snap) {
   $("[data-action=draw]").disabled = !state.control || !playing;
   $("[data-action=die]").disabled = !state.control || snap.phase !== "play";
   $("[data-action=ok]").disabled = !state.control || !snap.running;
-  const form = $("[data-role=new-game]");
-  if (!form.dataset.touched) {
-    form.elements.game.value = snap.game;
-    form.elements.takebacks.checked = snap.settings.takebacks;
-  }
+  renderNewGame(snap);
   document.body.dataset.control = state.control ? "1" : "";
   positionCursor();
 }
 
+// --- the new-game form ------------------------------------------------------------------------------
+const SETUP_LABELS = { auto: "as the board is", shuffle: "guided shuffle", identify: "identify the stones" };
+
+function renderNewGame(snap) {
+  const form = $("[data-role=new-game]");
+  if (snap.setup_modes && snap.setup_modes.length) state.setupModes = snap.setup_modes.slice();
+  const choices = $("[data-role=setup-choices]");
+  const modes = (state.setupModes || []).filter((m) => SETUP_LABELS[m]);
+  if (choices.dataset.modes !== modes.join(",")) {
+    choices.innerHTML = modes.map((m) =>
+      `<label><input type="radio" name="setup" value="${m}"> ${SETUP_LABELS[m]}</label>`).join("");
+    choices.dataset.modes = modes.join(",");
+  }
+  if (!form.dataset.touched) {
+    form.elements.game.value = snap.game;
+    form.elements.takebacks.checked = snap.settings.takebacks;
+    if (modes.length) setRadio(form, "setup", modes.includes(snap.setup_mode) ? snap.setup_mode : modes[0]);
+    const clock = snap.clock;
+    form.elements.clock.checked = clock != null;
+    if (clock != null) {
+      form.elements.minutes.value = String(+(clock.initial / 60).toFixed(2));
+      form.elements.increment.value = String(clock.increment);
+    }
+  }
+  showNewGameFields(form);
+}
+
+function setRadio(form, name, value) {
+  for (const input of $$(`input[name=${name}]`, form)) input.checked = input.value === value;
+}
+
+// The set-up modes are Big Balls' (stone numbers); the clock's numbers only matter with a clock.
+function showNewGameFields(form) {
+  const modes = $$("input[name=setup]", form);
+  $("[data-role=setup-modes]").hidden = !modes.length || form.elements.game.value !== "bigballs";
+  for (const name of ["minutes", "increment"]) form.elements[name].disabled = !form.elements.clock.checked;
+}
+
+// --- sound and voice -----------------------------------------------------------------------------------
+const VOICE_DEFAULTS = { sound: "0", speech: "0", lang: "en", rate: "1" };
+
+function voiceSetting(name) {
+  let value = null;
+  try { value = localStorage.getItem(`reedboard-${name}`); } catch (error) { /* storage blocked */ }
+  return value == null ? VOICE_DEFAULTS[name] : value;
+}
+
+function storeVoiceSetting(name, value) {
+  try { localStorage.setItem(`reedboard-${name}`, value); } catch (error) { /* storage blocked */ }
+}
+
+function speak(texts, lang) {
+  const synth = window.speechSynthesis;
+  if (!synth || typeof SpeechSynthesisUtterance === "undefined") return;
+  const tag = SPEECH_LANGS[lang] || SPEECH_LANGS.en;
+  const voice = synth.getVoices().find((v) => v.lang === tag)
+    || synth.getVoices().find((v) => v.lang && v.lang.startsWith(tag.slice(0, 2)));
+  for (const text of texts) {
+    const utterance = new SpeechSynthesisUtterance(text);
+    utterance.lang = tag;
+    utterance.rate = Number(voiceSetting("rate")) || 1;
+    if (voice) utterance.voice = voice;
+    synth.speak(utterance);
+  }
+}
+
+// Sound a new cue and say the new notes; the first snapshot after loading only sets the mark.
+function announce(snap) {
+  const cue = snap.cue || null;
+  if (cue && state.cueN != null && cue.n !== state.cueN && cue.n > 0 && voiceSetting("sound") === "1") {
+    playCue(cue.name);
+  }
+  if (cue) state.cueN = cue.n;
+  const lang = voiceSetting("lang");
+  const { say, heard } = announcements(state.heard, snap, lang);
+  state.heard = heard;
+  if (say.length && voiceSetting("speech") === "1") speak(say, lang);
+}
+
+function wireVoice() {
+  const inputs = {};
+  for (const input of $$("[data-setting]")) inputs[input.dataset.setting] = input;
+  inputs.sound.checked = voiceSetting("sound") === "1";
+  inputs.speech.checked = voiceSetting("speech") === "1";
+  inputs.lang.value = SPEECH_LANGS[voiceSetting("lang")] ? voiceSetting("lang") : "en";
+  inputs.rate.value = voiceSetting("rate");
+  inputs.sound.addEventListener("change", () => {
+    storeVoiceSetting("sound", inputs.sound.checked ? "1" : "0");
+    if (inputs.sound.checked) playCue("move");  // this click is the gesture that lets audio play
+  });
+  const sayVoiceOn = () => {
+    if (inputs.speech.checked) speak([voiceOnPhrase(inputs.lang.value)], inputs.lang.value);
+  };
+  inputs.speech.addEventListener("change", () => {
+    storeVoiceSetting("speech", inputs.speech.checked ? "1" : "0");
+    sayVoiceOn();
+  });
+  inputs.lang.addEventListener("change", () => {
+    storeVoiceSetting("lang", inputs.lang.value);
+    if (window.speechSynthesis) window.speechSynthesis.cancel();
+    sayVoiceOn();
+  });
+  inputs.rate.addEventListener("change", () => {
+    storeVoiceSetting("rate", inputs.rate.value);
+    sayVoiceOn();
+  });
+  // sound remembered as on: the audio may start only after a gesture on this page
+  const wake = () => { if (voiceSetting("sound") === "1") audioContext(); };
+  document.addEventListener("pointerdown", wake, { once: true });
+  document.addEventListener("keydown", wake, { once: true });
+}
+
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
-function messageKind(snap, latest) {
+// The message card's look, from what is asked of the players (the prompt) and the latest note.
+const PROMPT_LOOKS = {
+  put_back: "illegal", choose: "choose", clear: "setup", fill: "setup", place: "setup", identify: "setup",
+  over: "over",
+};
+
+function messageKind(snap) {
   if (snap.error) return "error";
+  const prompt = snap.prompt || {};
+  if (PROMPT_LOOKS[prompt.kind]) return PROMPT_LOOKS[prompt.kind];
   if (snap.phase === "over") return "over";
-  if (snap.message.startsWith("the board does not match")) return "illegal";
-  if (snap.message.startsWith("several moves fit")) return "choose";
   if (snap.phase === "setup" || snap.phase === "identify") return "setup";
-  if (latest.startsWith("takeback") || latest.startsWith("amended")) return "takeback";
+  const latest = (snap.notes || [])[0] || {};
+  if (latest.kind === "takeback" || latest.kind === "amend") return "takeback";
   return "";
 }
+
+// --- the game clock: each player's time; the running one counts down here between snapshots --------
+function clockSeconds(clock, player, now) {
+  let left = Number(clock.remaining && clock.remaining[player]) || 0;
+  if (clock.running === player && !clock.flagged) left -= (now - state.clockAt) / 1000;
+  return Math.max(0, left);
+}
+
+function clockText(seconds) {
+  const whole = Math.ceil(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+function renderClock(snap) {
+  const card = $("[data-role=clock]");
+  const clock = snap.clock;
+  card.hidden = clock == null;
+  if (clock == null) { card.innerHTML = ""; return; }
+  state.clockAt = performance.now();
+  card.innerHTML = snap.players.map((p) =>
+    `<div class="clock" data-player="${escapeHTML(p)}"><span class="who">${escapeHTML(cap(p))}</span>`
+    + `<span class="time" data-role="clock-time"></span></div>`).join("");
+  tickClock();
+}
+
+function tickClock() {
+  const snap = state.snap, clock = snap && snap.clock;
+  if (!clock) return;
+  const now = performance.now();
+  for (const face of $$("[data-role=clock] .clock")) {
+    const p = face.dataset.player, left = clockSeconds(clock, p, now);
+    face.querySelector(".time").textContent = clockText(left);
+    face.dataset.running = clock.running === p ? "1" : "";
+    face.dataset.low = (clock.low || []).includes(p) || (clock.running === p && clock.low_mark != null
+      && left < clock.low_mark) ? "1" : "";
+    face.dataset.flagged = clock.flagged === p ? "1" : "";
+  }
+}
+setInterval(tickClock, 200);
 
 function renderDie(snap) {
   const die = snap.die || { face: "blank", value: null, pips: 0 };
@@ -387,14 +557,21 @@ function renderRecord(list, record, players, current) {
   list.innerHTML = "";
   record.forEach((move, i) => {
     const li = document.createElement("li");
-    li.textContent = move;
+    li.innerHTML = `<span class="number">${i + 1}.</span> <span class="move">${escapeHTML(move)}</span>`;
     li.dataset.player = players[i % 2];
     li.dataset.ply = String(i + 1);
     if (i === current) li.classList.add("current");
     list.appendChild(li);
   });
+  // keep the current move in sight inside the list, without scrolling the page (on a phone the
+  // list is below the board)
   const cur = list.querySelector(".current");
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    if (cur.offsetTop < list.scrollTop) list.scrollTop = cur.offsetTop;
+    else if (cur.offsetTop + cur.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = cur.offsetTop + cur.offsetHeight - list.clientHeight;
+    }
+  }
 }
 
 function miniPiece(piece) {
@@ -504,14 +681,19 @@ function wireLive() {
     if (confirm("Both players agree to a draw?")) post("/api/draw", {});
   });
   const form = $("[data-role=new-game]");
-  form.addEventListener("change", () => { form.dataset.touched = "1"; });
+  form.addEventListener("change", () => { form.dataset.touched = "1"; showNewGameFields(form); });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = {
       game: form.elements.game.value || undefined,
       empty: form.elements.empty.checked,
       settings: { takebacks: form.elements.takebacks.checked },
+      clock: form.elements.clock.checked
+        ? { minutes: Number(form.elements.minutes.value), increment: Number(form.elements.increment.value) || 0 }
+        : null,
     };
+    const setup = $("input[name=setup]:checked", form);
+    if (setup && !$("[data-role=setup-modes]").hidden) body.setup = setup.value;
     const done = await post("/api/new", body);
     if (done) { delete form.dataset.touched; form.closest("details").open = false; }
   });
@@ -591,20 +773,114 @@ function wireGames() {
   });
 }
 
-function wireTabs() {
-  for (const tab of $$("[data-tab]")) {
-    tab.addEventListener("click", () => {
-      for (const t of $$("[data-tab]")) t.classList.toggle("active", t === tab);
-      $("#live").hidden = tab.dataset.tab !== "live";
-      $("#games").hidden = tab.dataset.tab !== "games";
-      if (tab.dataset.tab === "games") loadGames();
-    });
+// --- the rules ------------------------------------------------------------------------------------------------
+// Each game's rules in words, its example positions drawn by the same board drawing as the live
+// game, and the meaning of every light. The game being played is shown first.
+async function showRules(game) {
+  state.rulesGame = game;
+  for (const b of $$("[data-rules-game]")) {
+    b.classList.toggle("active", b.dataset.rulesGame === game);
+    b.setAttribute("aria-pressed", b.dataset.rulesGame === game ? "true" : "false");
   }
+  let page = state.rules.get(game);
+  if (!page) {
+    try {
+      const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
+      page = await response.json();
+      if (!response.ok) throw new Error(page.error);
+    } catch (error) {
+      toast("cannot load the rules");
+      return;
+    }
+    state.rules.set(game, page);
+  }
+  if (state.rulesGame === game) renderRules(page);
+}
+
+function renderRules(page) {
+  const root = $("[data-role=rules]");
+  delete root.dataset.game;
+  $("[data-role=rules-title]").textContent = `${page.title}: the rules`;
+  $("[data-role=rules-text]").innerHTML = page.sections.map((section) =>
+    `<h2>${escapeHTML(section.title)}</h2><ul>${section.points.map((p) => `<li>${escapeHTML(p)}</li>`).join("")}</ul>`).join("");
+  const diagrams = $("[data-role=diagrams]");
+  diagrams.innerHTML = "";
+  for (const diagram of page.diagrams) {
+    const figure = document.createElement("figure");
+    figure.className = "diagram card";
+    figure.dataset.diagram = diagram.id;
+    const svg = document.createElementNS(SVGNS, "svg");
+    svg.setAttribute("class", "board rule-board");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", diagram.title);
+    figure.appendChild(svg);
+    const caption = document.createElement("figcaption");
+    caption.innerHTML = `<b>${escapeHTML(diagram.title)}.</b> ${escapeHTML(diagram.caption)}`
+      + (diagram.moves.length ? ` <span class="moves">${diagram.moves.map(escapeHTML).join(", ")}</span>` : "");
+    figure.appendChild(caption);
+    diagrams.appendChild(figure);
+    const board = buildBoard(svg, page.game, diagram.cells, diagram.sectors);
+    const cells = {};
+    for (const cell of diagram.cells) cells[cell] = { piece: diagram.pieces[cell] || "", light: diagram.lights[cell] || "" };
+    paint(board, cells, page.palette, false);
+    if (diagram.arrow) drawArrow(svg, board, diagram.arrow[0], diagram.arrow[1]);
+  }
+  const palette = { ...page.palette, ...(state.snap && state.snap.palette) };
+  $("[data-role=lights]").innerHTML = page.lights.map((light) => {
+    // "last" is drawn brighter on screen than its LED colour, as on the board above
+    const colour = light.name === "last" ? lightColour("last", palette) : palette[light.name] || light.colour || "";
+    return `<div class="light-row" data-light-name="${escapeHTML(light.name)}" data-colour="${escapeHTML(colour)}">`
+      + lightSwatch(light.name, colour, light.blink)
+      + `<div class="light-name"><b>${escapeHTML(light.name)}</b><span>${escapeHTML(light.look)}</span></div>`
+      + `<div class="light-means">${escapeHTML(light.means)}</div>`
+      + `<div class="light-do">${escapeHTML(light.do)}</div></div>`;
+  }).join("");
+  root.dataset.game = page.game;  // set last: the page is complete
+}
+
+// A light as a hollow of the board shows it (the same look as the board's cells).
+function lightSwatch(name, colour, blink) {
+  return `<svg class="swatch" viewBox="${-0.6 * U} ${-0.6 * U} ${1.2 * U} ${1.2 * U}" aria-hidden="true">`
+    + `<g class="cell" data-light="${escapeHTML(name)}" data-blink="${blink ? "1" : ""}" style="--light: ${colour || "transparent"}">`
+    + `<circle class="glow" r="${0.56 * U}"/><circle class="ring" r="${0.43 * U}"/><circle class="hollow" r="${0.34 * U}"/>`
+    + `</g></svg>`;
+}
+
+// The way a diagram's move went: from the cell it left to the cell it reached.
+function drawArrow(svg, board, from, to) {
+  const a = board.cells.get(from), b = board.cells.get(to);
+  if (!a || !b) return;
+  const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+  const ux = dx / len, uy = dy / len;
+  const ends = {
+    x1: (a.x + ux * 0.2 * U).toFixed(1), y1: (a.y + uy * 0.2 * U).toFixed(1),
+    x2: (b.x - ux * 0.32 * U).toFixed(1), y2: (b.y - uy * 0.32 * U).toFixed(1),
+  };
+  const layer = el("g", { class: "arrows", "data-arrow": `${from}-${to}` }, svg);
+  el("line", { ...ends, class: "arrow-shadow" }, layer);
+  el("line", { ...ends, class: "arrow", "marker-end": "url(#m-arrow)" }, layer);
+}
+
+function wireRules() {
+  for (const b of $$("[data-rules-game]")) b.addEventListener("click", () => showRules(b.dataset.rulesGame));
+}
+
+function showTab(name) {
+  for (const t of $$("[data-tab]")) t.classList.toggle("active", t.dataset.tab === name);
+  for (const view of ["live", "games", "rules"]) $(`#${view}`).hidden = view !== name;
+  if (name === "games") loadGames();
+  if (name === "rules") showRules(state.rulesGame || (state.snap && state.snap.game) || "bigballs");
+}
+
+function wireTabs() {
+  for (const tab of $$("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
 }
 
 wireTabs();
 wireLive();
 wireGames();
+wireRules();
+wireVoice();
 checkControl().then(() => {
   connect();
   if (state.snap) { const s = state.snap; state.seq = 0; render(s); }
