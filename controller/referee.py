@@ -225,7 +225,7 @@ class Referee:
         if self.journal is None and self._open_journal is not None:
             self.journal = self._open_journal(self.game)
         self._cue(Cue.READY)
-        self._note(t, f"ready: {self.game.turn} to move", "ready", player=self.game.turn)
+        self._note(t, f"ready: {prompts.player(self.game.turn)} to move", "ready", player=self.game.turn)
         if self.clock is not None and self.game.move_stack and self.clock.running is None:
             self.clock.start(t, self.game.turn)  # a game resumed: the player to move thinks on
         self._check_over(t)
@@ -378,7 +378,7 @@ class Referee:
         elif not self.reconciler.at_baseline:
             refusal = "put the pieces back first (see the lights), then roll"
         if refusal:
-            self._note(t, f"die refused: {refusal}", "refused", reason=refusal)
+            self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
             self._cue(Cue.REFUSED)
             return None
         kept = self._kept_rolls.pop(len(game.move_stack), None)  # undone by a takeback: no re-roll
@@ -442,8 +442,8 @@ class Referee:
                 cleared = True
                 self._note(t, "the board is right again", "clear")
             elif isinstance(event, Ambiguous):
-                self._note(t, "choose by touch: " + " | ".join(map(str, event.moves)), "choose",
-                           moves=[str(m) for m in event.moves])
+                moves = [str(m) for m in event.moves]
+                self._note(t, prompts.describe(Prompt("choose", {"moves": moves})), "choose", moves=moves)
                 self._cue(Cue.CHOOSE)
             elif isinstance(event, Touched) and not cleared:  # a correction is no touch to report
                 self._on_touch(t, event.cells)

@@ -76,15 +76,15 @@ def test_a_roll_then_a_stone_move_for_it():
 def test_the_die_is_refused_when_it_cannot_be_obeyed():
     referee, hands, board = started(BigBalls())
     referee.press(0.1, "die", 3)
-    assert "die refused: the set-up is not finished" in notes(referee)
+    assert "the die cannot roll now: the set-up is not finished" in notes(referee)
     hands.place(*sorted(BigBalls().occupied())).settle()
     referee.press(hands.t, "die", 3)
     referee.press(hands.t + 0.1, "die", 4)
-    assert notes(referee)[-1] == "die refused: the die already shows 3: move a stone for it"
+    assert notes(referee)[-1] == "the die cannot roll now: the die already shows 3: move a stone for it"
     assert board.cues.count(Cue.REFUSED) == 2
     off, _, _ = set_up(OffBoard())
     off.press(5.0, "die", 2)
-    assert notes(off)[-1] == "die refused: this game has no die"
+    assert notes(off)[-1] == "the die cannot roll now: this game has no die"
 
 
 def test_lifting_a_piece_lights_where_it_may_go_and_putting_it_back_clears_them():

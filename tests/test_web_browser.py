@@ -130,7 +130,7 @@ def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_p
         assert cell(page, "a7").get_attribute("data-piece") == "ball"
         assert cell(page, "d1").get_attribute("data-piece") == ""
         assert cell(page, "c1").get_attribute("data-light") == ""
-        expect(page.locator('[data-role="message"]')).to_contain_text("black to move")
+        expect(page.locator('[data-role="message"]')).to_contain_text("Black: roll the die")
 
         # the roll: the die display, the pips, and the stone it chose lit
         page.click('[data-action="die"]')
