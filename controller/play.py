@@ -40,9 +40,11 @@ from hal.sim import SimBoard
 from . import live
 from .clock import ClockSettings
 from .games import GAMES, BigBalls, Game, OffBoard
-from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS
+from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS, shuffled
 from .games.offboard_layout import RIM_POINTS, Layout
-from .journal import SUFFIX, TRACE_SUFFIX, JournalError, default_games_dir, read_journal, rebuild
+from .journal import (
+    SUFFIX, TRACE_SUFFIX, JournalError, default_games_dir, discard_if_unplayed, read_journal, rebuild,
+)
 from .reconcile import Settings
 from .record import header_lines, record_lines, result_line, starting_position
 from .referee import SETUP_MODES, Die, Outputs, Referee
@@ -473,8 +475,6 @@ class PlaySession:
             # A game given up before its first move leaves no unfinished game to offer.
             path = getattr(referee.journal, "path", None)
             if path is not None:
-                from .journal import discard_if_unplayed
-
                 with contextlib.suppress(OSError):
                     discard_if_unplayed(path)
 
@@ -789,20 +789,9 @@ class PlaySession:
         return believed, expected
 
 
-def _drawn(game: BigBalls, rng: random.Random | None) -> BigBalls:
-    """The guided shuffle's draw: each colour's numbers 1-6 shuffled over its start hollows."""
-    rng = rng or random.SystemRandom()
-    setup = {}
-    for colour, hollows in START_HOLLOWS.items():
-        numbers = list(range(1, 7))
-        rng.shuffle(numbers)
-        setup[colour] = dict(zip(hollows, numbers))
-    return BigBalls(**setup, first=game.first)
-
-
 def _identify_layout(game: BigBalls, rng: random.Random | None) -> dict[str, str]:
     """Identify set-up on the simulated board: the stones put in their hollows unsorted."""
-    drawn = _drawn(game, rng)
+    drawn = shuffled(rng, first=game.first)
     placed = {hollow: "ball" for hollow in DEFAULT_BALLS}
     placed.update({c: p for c, p in pieces(drawn).items() if p and p != "ball"})
     return placed

@@ -32,7 +32,7 @@ from hal.interfaces import Cue, DieState, LightFrame
 from . import prompts, signals
 from .clock import ClockSettings, GameClock
 from .games import BigBalls, Game, Outcome
-from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS
+from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS, shuffled
 from .reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
@@ -194,13 +194,7 @@ class Referee:
                 self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=mode)
 
     def _draw_arrangement(self) -> None:
-        rng = self._rng or random.SystemRandom()
-        setup = {}
-        for colour, hollows in START_HOLLOWS.items():
-            numbers = list(range(1, 7))
-            rng.shuffle(numbers)
-            setup[colour] = dict(zip(hollows, numbers))
-        self._replace_game(BigBalls(**setup, first=self.game.first))
+        self._replace_game(shuffled(self._rng, first=self.game.first))
 
     def _shuffle_steps(self) -> list[tuple[str, int | None, str]]:
         steps = [("ball", None, hollow) for hollow in DEFAULT_BALLS]

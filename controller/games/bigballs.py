@@ -9,6 +9,7 @@ wins. See the README's rules summary; the tests pin every rule down.
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
@@ -438,6 +439,18 @@ class BigBalls(Game):
 
     def __repr__(self) -> str:
         return f"BigBalls({' / '.join(self.setup_lines())}, balls {' '.join(self.balls())}, {self.turn} to move)"
+
+
+def shuffled(rng: random.Random | None = None, first: str = "black") -> BigBalls:
+    """A start with each colour's numbers 1-6 shuffled over its start hollows (the stones as
+    they fall when players shuffle them; the guided shuffle's draw)."""
+    rng = rng or random.SystemRandom()
+    setup = {}
+    for colour, hollows in START_HOLLOWS.items():
+        numbers = list(range(1, 7))
+        rng.shuffle(numbers)
+        setup[colour] = dict(zip(hollows, numbers))
+    return BigBalls(**setup, first=first)
 
 
 def parse_setup(text: str) -> dict[str, dict[str, int]]:
