@@ -101,6 +101,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--games-dir", metavar="DIR", help="where games are journaled (default: the user's data directory)")
     play.add_argument("--resume", nargs="?", const="newest", metavar="JOURNAL",
                       help="go on with an unfinished game (default: the newest of this game)")
+    play.add_argument("--watchers", metavar="N", type=_watchers,
+                      help="spectators the web view shows the game live at once (default 64, at most 500)")
     play.set_defaults(run=_run_play)
 
     hardware = commands.add_parser("hardware", help="the board's drawings")
@@ -219,6 +221,12 @@ def _run_export(args: argparse.Namespace) -> int:
     for line in export_lines(args.journal):
         print(line)
     return 0
+
+
+def _watchers(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) <= 500:  # each is an open file, of 1,024 on a Pi
+        raise argparse.ArgumentTypeError(f"--watchers takes a number from 1 to 500, not {text!r}")
+    return int(text)
 
 
 def _listen(text: str) -> tuple[str, int]:

@@ -7,9 +7,9 @@ file given with `--config`. Everything is optional; a command-line option wins o
     setup = "auto"          # Big Balls set-up: auto (from what is on the board), shuffle, identify
     clock = "10+5"          # a game clock: minutes, or minutes+seconds added per move; "off" for none
     takebacks = true        # the board put back as before the last move takes that move back
-    debounce = 0.02         # seconds a switch must hold a new state
-    settle = 0.8            # seconds of stillness before a move that may still grow counts
-    grace = 1.5             # seconds before a board that fits no move is signalled
+    debounce = 0.02         # seconds a switch must hold a new state (0.001 to 1)
+    settle = 0.8            # seconds of stillness before a move that may still grow counts (0.05 to 10)
+    grace = 1.5             # seconds before a board that fits no move is signalled (0.1 to 60)
     listen = "127.0.0.1:8000"
     games_dir = "~/reedboard-games"
 """
@@ -78,12 +78,12 @@ def load_play(path: str | Path | None = None) -> PlayConfig:
         except ValueError as error:
             raise fail("clock", str(error)) from None
     timing = {f.name: play[f.name] for f in fields(Settings) if f.name in play}
-    if "takebacks" in timing and not isinstance(timing["takebacks"], bool):
-        raise fail("takebacks", "true or false")
-    try:
-        settings = Settings(**timing)
-    except ValueError as error:
-        raise fail(next(iter(timing)), str(error)) from None
+    for key, value in timing.items():  # one at a time, so that the message names the wrong one
+        try:
+            Settings(**{key: value})
+        except ValueError as error:
+            raise fail(key, str(error)) from None
+    settings = Settings(**timing)
     for key in ("listen", "games_dir"):
         if key in play and not isinstance(play[key], str):
             raise fail(key, "a string")

@@ -7,12 +7,17 @@ a resumed game appends to its journal, after a `resume` line.
 
 A power cut can leave the last line half written. Reading ignores such a line with a warning;
 `Journal.resume` ends it with a newline and writes the `resume` line right after it, so the
-torn line stays recognisable. Any other damage is a JournalError naming the file and line.
+torn line stays recognisable. A header that cannot be used is a JournalError naming the file
+and line 1. Damage further on (a line that is not JSON, an entry that is wrong or does not
+replay) ends the reading there: every entry before it is kept, and the damage is named with
+its line. A damaged journal is never written to: `go_on_in_new_journal` copies the game up to
+the damage into a new journal, whose header names where it came from.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import os
 from collections.abc import Mapping
@@ -24,13 +29,16 @@ from .clock import ClockSettings
 from .games import BigBalls, Game, Layout, MoveError, OffBoard
 from .games.bigballs import DEFAULT_BALLS
 from .games.offboard_layout import exit_name
+from .readfile import JOURNAL_LIMIT, read_bytes, read_first_line
+from .reconcile import Settings
 from .record import record_lines, starting_position
-from .trace import game_from_header
+from .trace import brief, game_from_header
 
 VERSION = 1
 SUFFIX = ".jsonl"
 TRACE_SUFFIX = ".trace.jsonl"
-HEADER_KEYS = {"type", "version", "game", "first", "setup", "balls", "board", "settings", "started", "clock"}
+HEADER_KEYS = {"type", "version", "game", "first", "setup", "balls", "board", "settings", "started", "clock",
+               "recovered_from"}  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
 ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
     "roll": {"t": (int, float), "player": (str,), "value": (int,)},
     "move": {"t": (int, float), "move": (str,)},
@@ -42,6 +50,9 @@ ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its ke
 OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "move": {"clock": (dict,)},  # with a game clock: each player's time left after the move
 }
+NESTED_TOO_DEEPLY = "arrays or objects nested too deeply"
+
+log = logging.getLogger(__name__)
 
 
 class JournalError(ValueError):
@@ -111,28 +122,19 @@ class Journal:
                   "settings": dict(settings), "started": now.isoformat(timespec="seconds")}
         if clock is not None:
             header["clock"] = {"minutes": clock.minutes, "increment": clock.increment}
-        games_dir = Path(games_dir)
-        games_dir.mkdir(parents=True, exist_ok=True)
-        stem = f"{now:%Y%m%d-%H%M%S}-{game.name}"
-        for n in range(1, 1000):  # two games started in one second get -2, -3, ...
-            path = games_dir / f"{stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
-            try:
-                file = open(path, "xb")
-                break
-            except FileExistsError:
-                continue
-        else:
-            raise FileExistsError(f"{games_dir}: too many games started at {now}")
-        journal = cls(path, file)
+        journal = cls(*_new_file(Path(games_dir), game.name, now))
         journal._write(header)
-        _sync_directory(games_dir)  # so the new file's name survives a power cut too
+        _sync_directory(Path(games_dir))  # so the new file's name survives a power cut too
         return journal
 
     @classmethod
     def resume(cls, path: str | Path, now: datetime | None = None) -> Journal:
         """Open an unfinished game's journal to go on with it (appending, never rewriting)."""
         path = Path(path)
-        if rebuild(read_journal(path)).finished:
+        contents = read_journal(path)
+        if contents.damage is not None:  # what is appended after the damage would never be read
+            raise JournalError(path, contents.damage.line, _damaged_is_not_resumed(path, contents))
+        if rebuild(contents).finished:
             raise JournalError(path, None, "the game is over: there is nothing to resume")
         with open(path, "rb") as existing:
             existing.seek(-1, os.SEEK_END)
@@ -182,6 +184,19 @@ class Journal:
         self.close()
 
 
+def _new_file(games_dir: Path, game: str, now: datetime):
+    """A new journal's path in games_dir, named by its start, and the file, opened to write."""
+    games_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{now:%Y%m%d-%H%M%S}-{game}"
+    for n in range(1, 1000):  # two games started in one second get -2, -3, ...
+        path = games_dir / f"{stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
+        try:
+            return path, open(path, "xb")
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{games_dir}: too many games started at {now}")
+
+
 def trace_path(journal_path: str | Path) -> Path:
     path = Path(journal_path)
     return path.with_name(path.name.removesuffix(SUFFIX) + TRACE_SUFFIX)
@@ -205,9 +220,10 @@ def _sync_directory(directory: Path) -> None:
 class JournalContents:
     header: dict
     entries: list[dict]
-    warning: str | None = None  # a torn line that was ignored
+    warning: str | None = None  # one line: a torn line that was ignored, the damage reading stopped at
     path: Path | None = None
     line_numbers: list[int] = field(default_factory=list)  # of each entry, for error messages
+    damage: JournalError | None = None  # the damaged line reading stopped at; the entries are those before it
 
 
 @dataclass(frozen=True)
@@ -222,11 +238,13 @@ class Resumed:
 def read_journal(path: str | Path) -> JournalContents:
     """Read and check a journal, replaying it through the rules engine.
 
-    A torn last line (a power cut) is ignored with a warning; anything else that is wrong
-    is a JournalError naming the line."""
+    A torn last line (a power cut) is ignored with a warning. A header that cannot be used is
+    a JournalError naming line 1. Any other damage (a line that is not JSON, an entry that is
+    wrong or does not replay) ends the reading: the entries before it are kept, `damage` names
+    the line and the problem, and `warning` says so in one line."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, JOURNAL_LIMIT, "journal")
     except OSError as error:
         raise JournalError(path, None, f"cannot read the journal ({error})") from None
     if not data:
@@ -238,46 +256,88 @@ def read_journal(path: str | Path) -> JournalContents:
 
     kept: list[tuple[int, dict]] = []
     torn: list[int] = []  # unreadable lines waiting to be judged by what follows them
-    warning = None
+    ignored: list[int] = []  # torn lines a power cut explains
+    why: dict[int, str] = {}  # of each unreadable line
     for number, line in enumerate(raw, 1):
-        value = _parse(line)
+        value, problem = _parse(line)
         if value is None:
             torn.append(number)
+            why[number] = problem
             continue
         if torn:
             if value.get("type") != "resume":  # only a resume line vouches for a torn line before it
-                raise _damaged(path, torn[0])
-            warning = _torn_warning(path, torn)
+                break
+            ignored += torn
             torn = []
         kept.append((number, value))
+    damage = None
     if torn:
-        if torn != [len(raw)] or ends_cleanly:
-            raise _damaged(path, torn[0])
-        warning = _torn_warning(path, torn)
+        if torn == [len(raw)] and not ends_cleanly:  # the last line, cut by a power cut
+            ignored += torn
+        else:
+            damage = _damaged(path, torn[0], why[torn[0]])
 
     if not kept or kept[0][0] != 1:
-        raise _damaged(path, 1)
+        raise _damaged(path, 1, why.get(1, ""))
     header = kept[0][1]
-    _check_header(path, header)
+    try:
+        _check_header(path, header)
+    except RecursionError:  # nesting the parser took, too deep to check
+        raise JournalError(path, 1, f"the header line is damaged: {NESTED_TOO_DEEPLY}") from None
+    entries: list[tuple[int, dict]] = []
     for number, entry in kept[1:]:
-        _check_entry(path, number, entry)
-    contents = JournalContents(header, [e for _, e in kept[1:]], warning, path, [n for n, _ in kept[1:]])
-    rebuild(contents)  # the engine has the last word on every move
-    return contents
+        try:
+            _check_entry(path, number, entry)
+        except JournalError as error:  # always before a damage found above: kept ends there
+            damage = error
+            break
+        except RecursionError:
+            damage = JournalError(path, number, f"damaged line: {NESTED_TOO_DEEPLY}")
+            break
+        entries.append((number, entry))
+    try:
+        rebuild(_contents(header, entries, path))  # the engine has the last word on every move
+    except JournalError as error:
+        if error.line in (None, 1):
+            raise
+        damage = error
+        entries = [(n, e) for n, e in entries if n < error.line]
+    if damage is not None:
+        ignored = [n for n in ignored if n < damage.line]
+    return _contents(header, entries, path, _warning(path, ignored, damage), damage)
 
 
-def _parse(line: bytes) -> dict | None:
+def _contents(header: dict, entries: list[tuple[int, dict]], path: Path, warning: str | None = None,
+              damage: JournalError | None = None) -> JournalContents:
+    return JournalContents(header, [e for _, e in entries], warning, path, [n for n, _ in entries], damage)
+
+
+def _parse(line: bytes) -> tuple[dict | None, str]:
+    """The line's JSON object, or None and what is wrong with it."""
     try:
         value = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    return value if isinstance(value, dict) else None
+    except RecursionError:
+        return None, NESTED_TOO_DEEPLY
+    except (UnicodeDecodeError, ValueError):  # JSONDecodeError; an integer of too many digits
+        return None, "not a JSON object"
+    return (value, "") if isinstance(value, dict) else (None, "not a JSON object")
 
 
-def _damaged(path: Path, number: int) -> JournalError:
+def _damaged(path: Path, number: int, why: str) -> JournalError:
     if number == 1:
-        return JournalError(path, 1, "the header line is damaged: this game cannot be restored")
-    return JournalError(path, number, "damaged line: not a JSON object")
+        detail = f" ({why})" if why == NESTED_TOO_DEEPLY else ""
+        return JournalError(path, 1, f"the header line is damaged{detail}: this game cannot be restored")
+    return JournalError(path, number, f"damaged line: {why or 'not a JSON object'}")
+
+
+def _warning(path: Path, ignored: list[int], damage: JournalError | None) -> str | None:
+    """One line on what was left out, or None."""
+    parts = []
+    if damage is not None:
+        parts.append(f"{damage}; the game is read up to the line before it, and nothing from it on is used")
+    if ignored:
+        parts.append(_torn_warning(path, ignored))
+    return "; ".join(parts) or None
 
 
 def _torn_warning(path: Path, numbers: list[int]) -> str:
@@ -289,13 +349,17 @@ def _check_header(path: Path, header: dict) -> None:
     if header.get("type") != "header":
         raise JournalError(path, 1, 'the first line must be the header ({"type": "header", ...})')
     if header.get("version") != VERSION:
-        raise JournalError(path, 1, f"journal version {header.get('version')!r}:"
+        raise JournalError(path, 1, f"journal version {brief(header.get('version'))}:"
                                     f" this reedboard reads version {VERSION}")
     unknown = set(header) - HEADER_KEYS
     if unknown:
-        raise JournalError(path, 1, f"unknown header key {sorted(unknown)[0]!r}")
+        raise JournalError(path, 1, f"unknown header key {brief(sorted(unknown)[0])}")
     if not isinstance(header.get("settings", {}), dict):
         raise JournalError(path, 1, '"settings" must be an object')
+    try:
+        Settings.from_mapping(header.get("settings", {}))  # the referee's own rules
+    except ValueError as error:
+        raise JournalError(path, 1, f'"settings": {error}') from None
     if not isinstance(header.get("started", ""), str):
         raise JournalError(path, 1, '"started" must be an ISO time string')
     if "clock" in header:
@@ -303,30 +367,43 @@ def _check_header(path: Path, header: dict) -> None:
             _clock_settings(header["clock"])
         except (TypeError, ValueError) as error:
             raise JournalError(path, 1, f'"clock": {error}') from None
+    if "recovered_from" in header and _recovered_from(header) is None:
+        raise JournalError(path, 1, '"recovered_from" must be {"journal": NAME, "line": N}')
     try:
         game_from_header(header)
     except ValueError as error:
         raise JournalError(path, 1, str(error)) from None
 
 
+def _recovered_from(header: object) -> tuple[str, int] | None:
+    """The damaged journal (its name) and line a game goes on from, if its header says so."""
+    source = header.get("recovered_from") if isinstance(header, dict) else None
+    if not isinstance(source, dict) or set(source) != {"journal", "line"}:
+        return None
+    name, line = source["journal"], source["line"]
+    if not isinstance(name, str) or not isinstance(line, int) or isinstance(line, bool):
+        return None
+    return name, line
+
+
 def _check_entry(path: Path, number: int, entry: dict) -> None:
     kind = entry.get("type")
     fields = ENTRY_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
-        raise JournalError(path, number, f"unknown entry type {kind!r} (expected {', '.join(ENTRY_FIELDS)})")
+        raise JournalError(path, number, f"unknown entry type {brief(kind)} (expected {', '.join(ENTRY_FIELDS)})")
     optional = OPTIONAL_FIELDS.get(kind, {})
     keys = set(entry) - {"type"} - {k for k in optional if k in entry}
     for key, types in optional.items():
         if key in entry and not isinstance(entry[key], types):
-            raise JournalError(path, number, f"{kind} entry: {key} {entry[key]!r} has the wrong type")
+            raise JournalError(path, number, f"{kind} entry: {key} {brief(entry[key])} has the wrong type")
     if keys != set(fields):
         missing, extra = sorted(set(fields) - keys), sorted(keys - set(fields))
-        problem = f"missing {missing[0]!r}" if missing else f"unknown key {extra[0]!r}"
+        problem = f"missing {brief(missing[0])}" if missing else f"unknown key {brief(extra[0])}"
         raise JournalError(path, number, f"{kind} entry: {problem}")
     for key, types in fields.items():
         value = entry[key]
         if not isinstance(value, types) or isinstance(value, bool):
-            raise JournalError(path, number, f"{kind} entry: {key} {value!r} has the wrong type")
+            raise JournalError(path, number, f"{kind} entry: {key} {brief(value)} has the wrong type")
     if "t" in entry and not _finite(entry["t"]):
         raise JournalError(path, number, f"{kind} entry: t must be a finite number of seconds")
 
@@ -441,19 +518,35 @@ def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
 def unfinished_games(games_dir: str | Path, *, include_unplayed: bool = True) -> list[Path]:
     """The journals with no result line, newest first (damaged ones too: resuming says why).
 
-    include_unplayed=False leaves out the games given up before their first move (see
-    `discard_if_unplayed`): there is nothing in them to go on with."""
+    A damaged journal whose game goes on in another journal (see `go_on_in_new_journal`) is
+    left out: that one is the game's. include_unplayed=False leaves out the games given up
+    before their first move (see `discard_if_unplayed`): there is nothing in them to go on with."""
     games_dir = Path(games_dir)
     if not games_dir.is_dir():
         return []
-    journals = [p for p in games_dir.glob(f"*{SUFFIX}") if not p.name.endswith(TRACE_SUFFIX)]
-    unfinished = []
+    journals = _journals(games_dir)
+    unfinished, gone_on = [], set()
     for path in journals:
-        types = _entry_types(path)
+        types, header = _types_and_header(path)
+        if (source := _recovered_from(header)) is not None:
+            gone_on.add(source[0])
         if "result" not in (types or []) and (include_unplayed or not _unplayed(types)):
             unfinished.append(path)
+    return [path for path in unfinished if path.name not in gone_on]
+
+
+def _journals(games_dir: Path) -> list[Path]:
+    """The journals in games_dir, newest first."""
+    journals = [p for p in games_dir.glob(f"*{SUFFIX}") if not p.name.endswith(TRACE_SUFFIX)]
     # The name starts with the start time; the modification time breaks ties within a second.
-    return sorted(unfinished, key=lambda p: (p.name[:15], p.stat().st_mtime_ns), reverse=True)
+    return sorted(journals, key=lambda p: (p.name[:15], _modified(p)), reverse=True)
+
+
+def _modified(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:  # a dangling link, or gone since the listing
+        return 0
 
 
 def discard_if_unplayed(path: str | Path) -> bool:
@@ -462,7 +555,7 @@ def discard_if_unplayed(path: str | Path) -> bool:
     A roll alone is no move. A journal with a result, or with a line that cannot be read (it
     may have been a move), is kept."""
     path = Path(path)
-    if not _unplayed(_entry_types(path)):
+    if not _unplayed(_types_and_header(path)[0]):
         return False
     for file in (path, trace_path(path)):  # the journal first: it is what would be offered
         try:
@@ -473,14 +566,24 @@ def discard_if_unplayed(path: str | Path) -> bool:
     return True
 
 
-def _entry_types(path: Path) -> list[str | None] | None:
-    """The type of each line of a journal, None for a line that is not a JSON object;
-    None when the file cannot be read."""
+def _types_and_header(path: Path) -> tuple[list[str | None] | None, dict | None]:
+    """The type of each line of a journal (None for a line that is not a JSON object, or whose
+    type is not a string; None for all when the file cannot be read), and its first line."""
     try:
-        lines = path.read_bytes().split(b"\n")
+        lines = read_bytes(path, JOURNAL_LIMIT, "journal").split(b"\n")
     except OSError:
-        return None
-    return [entry.get("type") if (entry := _parse(line)) is not None else None for line in lines if line.strip()]
+        return None, None
+    types: list[str | None] = []
+    first = None
+    for line in lines:
+        if not line.strip():
+            continue
+        value = _parse(line)[0]
+        if not types:
+            first = value
+        kind = value.get("type") if value is not None else None
+        types.append(kind if isinstance(kind, str) else None)
+    return types, first
 
 
 def _unplayed(types: list[str | None] | None) -> bool:
@@ -491,5 +594,61 @@ def _unplayed(types: list[str | None] | None) -> bool:
 
 
 def export_lines(path: str | Path) -> list[str]:
-    """The game record of a journal, in the rules' notation."""
-    return record_lines(rebuild(read_journal(path)).game)
+    """The game record of a journal, in the rules' notation; what was left out of a damaged
+    journal is logged as a warning (on standard error, for the command line)."""
+    contents = read_journal(path)
+    if contents.warning:
+        log.warning("reedboard: warning: %s", contents.warning)
+    return record_lines(rebuild(contents).game)
+
+
+# --- going on after damage ---------------------------------------------------------------------
+def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
+    """A new journal, next to the damaged journal at `path`, holding its game up to the damage:
+    the header, naming the journal and line it comes from, then every line before the damage,
+    copied byte for byte. The damaged journal is left as it is. JournalError when it is not
+    damaged, cannot be used, or its game already goes on in another journal."""
+    path = Path(path)
+    contents = read_journal(path)
+    damage = contents.damage
+    if damage is None:
+        raise JournalError(path, None, "not damaged: it is resumed as it is")
+    other = going_on_in(path)
+    if other is not None:
+        raise JournalError(path, damage.line, f"{damage.problem}; its game already goes on in {other}")
+    try:
+        raw = read_bytes(path, JOURNAL_LIMIT, "journal").split(b"\n")
+    except OSError as error:
+        raise JournalError(path, None, f"cannot read the journal ({error})") from None
+    header = {**contents.header, "recovered_from": {"journal": path.name, "line": damage.line}}
+    lines = [json.dumps(header).encode("utf-8")] + [raw[number - 1] for number in contents.line_numbers]
+    now = datetime.now().astimezone() if now is None else now
+    new_path, file = _new_file(path.parent, contents.header["game"], now)
+    with file:  # all at once, then synced: nothing is lost if the power goes meanwhile (the original stays)
+        file.write(b"".join(line + b"\n" for line in lines))
+        file.flush()
+        os.fsync(file.fileno())
+    _sync_directory(path.parent)
+    return new_path
+
+
+def going_on_in(path: str | Path) -> Path | None:
+    """The journal (next to it) in which the game of the damaged journal at `path` goes on, if any."""
+    path = Path(path)
+    for other in _journals(path.parent):
+        try:
+            first = read_first_line(other, JOURNAL_LIMIT, "journal")
+        except OSError:
+            continue
+        source = _recovered_from(_parse(first)[0])
+        if source is not None and source[0] == path.name:
+            return other
+    return None
+
+
+def _damaged_is_not_resumed(path: Path, contents: JournalContents) -> str:
+    """Why a damaged journal is not appended to, and where its game goes on (or how it can)."""
+    other = going_on_in(path)
+    then = (f"its game goes on in {other}" if other is not None else
+            f"go on with its game in a new journal: reedboard play {contents.header['game']} --resume {path}")
+    return f"{contents.damage.problem}; a damaged journal is never written to: {then}"

@@ -20,10 +20,12 @@ from hal.interfaces import Buttons, Frame, Press, Sensors
 
 from .clock import ClockSettings
 from .games import Game
-from .journal import Journal, game_header, read_journal, rebuild, trace_path
+from .journal import Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
 from .reconcile import Settings
-from .recorder import FlightRecorder
+from .recorder import FlightRecorder, GuardedJournal
 from .referee import Outputs, Referee
+from .replay import replay
+from .trace import read_trace
 
 TRACE_SETTINGS = ("debounce", "settle", "grace")
 
@@ -43,11 +45,11 @@ def new_referee(
     settings = settings or Settings()
     recorder = FlightRecorder()
 
-    def open_journal(game: Game) -> Journal:
+    def open_journal(game: Game) -> GuardedJournal:
         journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         recorder.begin(journal.trace_path, {**game_header(game), "settings": timing})
-        return journal
+        return recorder.guard(journal)  # every journal line after its cause is on the trace
 
     return Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
                    outputs=outputs, setup=setup, rng=rng, clock=clock)
@@ -55,17 +57,69 @@ def new_referee(
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
                    rng: random.Random | None = None) -> Referee:
-    """A referee for an unfinished game: replayed from its journal, the board guided back to it."""
+    """A referee for an unfinished game: replayed from its journal, the board guided back to it.
+
+    The trace goes on after a resume marker; where it is missing, a new segment starts. A
+    decision the trace shows but the journal lacks (the controller died between recording
+    an input and journaling what came of it) is journaled first, so the two agree again."""
     contents = read_journal(path)
-    resumed = rebuild(contents)
-    settings = Settings(**contents.header.get("settings", {}))
     journal = Journal.resume(path)
+    restarts = 1 + sum(entry["type"] == "resume" for entry in contents.entries)  # this one included
     recorder = FlightRecorder()
-    if trace_path(path).exists():
-        recorder.resume(trace_path(path), t)
-    return Referee(resumed.game, settings=settings, journal=journal, recorder=recorder, outputs=outputs,
-                   pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
+    trace = trace_path(path)
+    if recorder.resume(trace, t, _trace_header(contents.header), restarts):
+        if _journal_what_the_trace_decided(journal, contents, trace):
+            contents = read_journal(path)
+    resumed = rebuild(contents)
+    if resumed.finished:  # the decision caught up with was the game's last
+        journal.close()
+        recorder.close()
+        raise JournalError(path, None, "the game is over: there is nothing to resume")
+    settings = Settings(**contents.header.get("settings", {}))
+    return Referee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
+                   outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
                    clock_remaining=resumed.clock_remaining)
+
+
+def _trace_header(journal_header: dict) -> dict:
+    """A trace header for the game a journal header describes (for a new trace segment)."""
+    header = {key: journal_header[key] for key in ("game", "first", "setup", "balls", "board") if key in journal_header}
+    settings = journal_header.get("settings", {})
+    return {**header, "settings": {key: settings[key] for key in TRACE_SETTINGS if key in settings}}
+
+
+def _journal_what_the_trace_decided(journal: Journal, contents: JournalContents, trace: Path) -> bool:
+    """Journal what the trace, replayed as far as it goes, decided beyond the journal; True if anything.
+
+    Nothing is written unless the journal's entries begin the replay's exactly: a trace that
+    does not tell the journal's story is left as it is."""
+    try:
+        decided = replay(read_trace(trace), str(trace), journal=contents, flush=False).decisions
+    except ValueError:  # a trace that cannot be replayed tells nothing more
+        return False
+    journaled = [entry for entry in contents.entries if entry["type"] != "resume"]
+    if len(decided) <= len(journaled) or any(map(_differ, journaled, decided)):
+        return False
+    for entry in decided[len(journaled):]:
+        kind = entry["type"]
+        if kind == "roll":
+            journal.append_roll(entry["t"], entry["player"], entry["value"])
+        elif kind == "move":
+            journal.append_move(entry["t"], entry["move"], clock=entry.get("clock"))
+        elif kind == "takeback":
+            journal.append_takeback(entry["t"], entry["move"])
+        elif kind == "amend":
+            journal.append_amend(entry["t"], entry["old"], entry["new"])
+        elif kind == "result":
+            journal.append_result(entry["t"], entry["result"], entry["reason"], entry["winner"])
+    return True
+
+
+def _differ(journaled: dict, decided: dict) -> bool:
+    """Two entries that are not the same decision (their times and clocks aside)."""
+    def what(entry: dict) -> dict:
+        return {key: value for key, value in entry.items() if key not in ("t", "clock")}
+    return what(journaled) != what(decided)
 
 
 @contextlib.asynccontextmanager

@@ -2,7 +2,7 @@
 
 The session owns the referee of the game being played and runs it with `live.run` in the
 asyncio loop it was started in, on any board backend (an object implementing the hal
-interfaces: frames(), show(), and optionally presses() and play()). It publishes a
+interfaces: frames(), show(), and optionally presses(), play() and links()). It publishes a
 JSON-ready snapshot of everything the web page shows (the pieces as the controller
 believes them, the light frame exactly as the board was told to show it, the die, the turn,
 the score, the record, the messages) after every change: the referee's outputs (lights,
@@ -34,7 +34,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from hal.board import BoardError, load_board
-from hal.interfaces import Button, Cue, DieState, LightFrame, Press
+from hal.interfaces import Button, Cue, DieState, LightFrame, Link, LinkState, Press
 from hal.sim import SimBoard
 
 from . import live
@@ -42,12 +42,11 @@ from .clock import ClockSettings
 from .games import GAMES, BigBalls, Game, OffBoard
 from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS, shuffled
 from .games.offboard_layout import RIM_POINTS, Layout
-from .journal import (
-    SUFFIX, TRACE_SUFFIX, JournalError, default_games_dir, discard_if_unplayed, read_journal, rebuild,
-)
+from .journal import default_games_dir, discard_if_unplayed, read_journal, rebuild
 from .reconcile import Settings
-from .record import header_lines, record_lines, result_line, starting_position
-from .referee import SETUP_MODES, Die, Outputs, Referee
+from .past_games import journal_path, past_game, past_games
+from .record import header_lines, result_line, starting_position
+from .referee import SETUP_MODES, Die, Note, Outputs, Referee
 from .signals import PALETTE
 from .view import Phase
 
@@ -59,6 +58,12 @@ __all__ = [
 NOTES_SHOWN = 12  # the newest notes in a snapshot
 CHOSEN_MODES = ("auto", "shuffle", "identify")  # the Big Balls set-up modes a player may choose
 KEEP = object()  # new_game(clock=KEEP): the clock setting of the game before
+LINK_LOST = {  # what the page says while the board's link is lost, by why
+    "unplugged": "the board is unplugged: plug it in again; the game waits",
+    "silent": "the board does not answer: check its cable; the game waits",
+    "refused": "the board does not fit this controller (its firmware or board file; see the log): the game waits",
+}
+LINK_BACK = "the board is back"
 
 
 class ActionError(ValueError):
@@ -149,61 +154,6 @@ def _move_cells(game: Game) -> list[str]:
     return sorted(fp.empties | fp.fills | fp.captures)
 
 
-# --- past games ---------------------------------------------------------------------------------
-def _journals(games_dir: Path) -> list[Path]:
-    if not games_dir.is_dir():
-        return []
-    found = [p for p in games_dir.glob(f"*{SUFFIX}") if not p.name.endswith(TRACE_SUFFIX)]
-    return sorted(found, key=lambda p: (p.name[:15], p.stat().st_mtime_ns), reverse=True)
-
-
-def journal_path(games_dir: str | Path, name: str) -> Path:
-    """The journal called `name` in games_dir; ActionError 404 for anything else."""
-    for path in _journals(Path(games_dir)):
-        if path.name == name:
-            return path
-    raise ActionError(f"no game {name!r}", 404)
-
-
-def past_games(games_dir: str | Path) -> list[dict]:
-    """The journaled games, newest first: name, game, start time, moves, result (or the problem)."""
-    games = []
-    for path in _journals(Path(games_dir)):
-        entry: dict = {"name": path.name}
-        try:
-            contents = read_journal(path)
-            game = rebuild(contents).game
-        except JournalError as error:
-            entry["error"] = str(error)
-        else:
-            entry.update(game=game.name, started=contents.header.get("started", ""),
-                         moves=len(game.move_stack), result=result_line(game))
-        games.append(entry)
-    return games
-
-
-def past_game(games_dir: str | Path, name: str) -> dict:
-    """One journaled game for replaying: its record and the position after every move."""
-    path = journal_path(games_dir, name)
-    try:
-        contents = read_journal(path)
-        game = rebuild(contents).game
-    except JournalError as error:
-        raise ActionError(str(error), 422) from None
-    replay = starting_position(game)
-    positions = [{"pieces": pieces(replay), "last": [], **_position(replay)}]
-    for move in game.move_stack:
-        replay.push(move)
-        positions.append({"pieces": pieces(replay), "last": _move_cells(replay), **_position(replay)})
-    return {
-        "name": path.name, "game": game.name, "started": contents.header.get("started", ""),
-        "header": header_lines(game), "record": [game.format_move(m) for m in game.move_stack],
-        "result": result_line(game), "lines": record_lines(game), "positions": positions,
-        "cells": list(game.cells), "players": list(game.players),
-        "sectors": sector_shapes(game.layout) if isinstance(game, OffBoard) else [],
-    }
-
-
 # --- the session ----------------------------------------------------------------------------------
 @dataclass
 class Held:
@@ -240,9 +190,9 @@ class _Observed:
         self._changed()
 
     def advance(self, t: float) -> None:
-        notes = len(self._referee.notes)
+        notes = self._referee.notes_total
         self._referee.advance(t)
-        if len(self._referee.notes) != notes:
+        if self._referee.notes_total != notes:
             self._changed()
 
 
@@ -364,6 +314,10 @@ class PlaySession:
         self._stop: asyncio.Event | None = None
         self._buttons = _Buttons(self.backend)
         self._t0 = 0.0
+        # the board's link, for a board that reports one (serial); others are always connected
+        self.link: Link | None = None
+        self._link_at: float | None = None
+        self._link_task: asyncio.Task | None = None
 
     # --- what is being played ----------------------------------------------------------------
     @staticmethod
@@ -407,11 +361,50 @@ class PlaySession:
         self._loop = asyncio.get_running_loop()
         self._changed = asyncio.Event()
         self._begin()
+        if self._link_task is None and hasattr(self.backend, "links"):
+            self._link_task = self._loop.create_task(self._watch_link(self.backend))
         await asyncio.sleep(0)  # live.run starts the referee on its first step
 
     async def stop(self) -> None:
         """Stop refereeing; the journal is closed (an unfinished game can be resumed)."""
         await self._halt()
+        task, self._link_task = self._link_task, None
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # --- the board's link -------------------------------------------------------------------------
+    async def _watch_link(self, backend) -> None:
+        stream = backend.links()
+        try:
+            async for link in stream:
+                self._on_link(link)
+        finally:
+            await stream.aclose()
+
+    def _on_link(self, link: Link) -> None:
+        """A change of the board's link: into the snapshot, and a note when it is lost or back
+        (the lights cannot say that the board is gone)."""
+        before, self.link, self._link_at = self.link, link, self.clock()
+        text = None
+        if link.state is LinkState.LOST and (before is None or (before.state, before.why) != (link.state, link.why)):
+            text = LINK_LOST.get(link.why, LINK_LOST["unplugged"])
+        elif link.state is LinkState.CONNECTED and before is not None and before.state is LinkState.LOST:
+            text = LINK_BACK
+        if text is not None and self.referee is not None:
+            self.referee.notes.append(Note(self._link_at, text, "link", {"state": link.state.value, "why": link.why}))
+        self._dirty()
+
+    def _link_snapshot(self) -> dict:
+        """The link for the page: state, why it is lost, since when (seconds, as the notes' times)
+        and the banner's text ("" while the board is there)."""
+        link = self.link
+        if link is None:
+            return {"state": LinkState.CONNECTED.value, "why": "", "since": None, "text": ""}
+        lost = link.state is LinkState.LOST
+        return {"state": link.state.value, "why": link.why, "since": round(self._link_at - self._t0, 3),
+                "text": LINK_LOST.get(link.why, LINK_LOST["unplugged"]) if lost else ""}
 
     @property
     def running(self) -> bool:
@@ -712,7 +705,8 @@ class PlaySession:
     def _build(self) -> dict:
         referee = self.referee
         if referee is None:
-            return {"game": self.kind, "phase": "starting", "sim": self.sim is not None, "prompt": {"kind": "starting"}}
+            return {"game": self.kind, "phase": "starting", "sim": self.sim is not None, "prompt": {"kind": "starting"},
+                    "link": self._link_snapshot()}
         game = referee.game
         view = referee.view()
         believed, expected = self._beliefs(referee, view)
@@ -757,6 +751,7 @@ class PlaySession:
             "running": self.running,
             "error": self.error,
             "palette": {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()},
+            "link": self._link_snapshot(),
         }
         if self.sim is not None:
             snapshot["hand"] = [{"piece": h.piece, "from": h.origin} for h in self.hand]
@@ -766,9 +761,9 @@ class PlaySession:
 
     def _notes(self, referee: Referee) -> list[dict]:
         """The newest notes first, each with its number in the game (n), kind and data."""
-        first = max(0, len(referee.notes) - NOTES_SHOWN)
+        first = max(0, referee.notes_total - NOTES_SHOWN)
         return [{"t": round(n.t - self._t0, 3), "text": n.text, "kind": n.kind, "n": first + i + 1, "data": n.data}
-                for i, n in enumerate(referee.notes[first:])][::-1]
+                for i, n in enumerate(list(referee.notes)[-NOTES_SHOWN:])][::-1]
 
     def _beliefs(self, referee: Referee, view) -> tuple[dict[str, str], dict[str, str]]:
         """What the controller believes stands on each cell, and (set-up) what it still expects."""

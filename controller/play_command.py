@@ -14,7 +14,10 @@ from hal.backends import NoBoard, find_board
 from .cli import UsageError, _listen
 from .config import ConfigError, load_play
 from .games import Game
-from .journal import JournalError, default_games_dir, read_journal, rebuild, unfinished_games
+from .journal import (
+    SUFFIX, JournalContents, JournalError, default_games_dir, go_on_in_new_journal, read_journal, rebuild,
+    unfinished_games,
+)
 from .record import result_line
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
@@ -28,6 +31,7 @@ def play(args: argparse.Namespace) -> int:
     try:
         from .play import PlaySession
         from .web.app import serve
+        from .web.limits import Limits
     except ImportError as error:
         print(f"reedboard: the web view needs its packages ({error.name} is missing):"
               " pip install 'reedboard[web]'")
@@ -70,7 +74,8 @@ def play(args: argparse.Namespace) -> int:
         print("  (the token lets a browser change the game; watching needs none)")
     print("journal: " + str(games_dir))
     try:
-        asyncio.run(serve(session, host, port, token, games_dir=games_dir))
+        limits = {} if args.watchers is None else {"limits": Limits(watchers=args.watchers)}
+        asyncio.run(serve(session, host, port, token, games_dir=games_dir, **limits))
     except KeyboardInterrupt:
         pass
     saved = _saved_game(session)
@@ -80,22 +85,62 @@ def play(args: argparse.Namespace) -> int:
 
 
 def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None:
-    """The journal to go on with; UsageError or JournalError says why there is none."""
-    unfinished = [p for p in unfinished_games(games_dir, include_unplayed=False)
-                  if p.name.endswith(f"-{args.game}.jsonl")]
+    """The journal to go on with; UsageError or JournalError says why there is none.
+
+    Without a journal named, the newest unfinished game that can be used is offered (or, with
+    --resume, taken); the damaged ones skipped on the way are named in one line. A journal
+    damaged after its header goes on from the last move before the damage, in a new journal:
+    the damaged one is never written to."""
+    if args.resume not in (None, "newest"):
+        path = Path(args.resume)
+        contents = read_journal(path)
+        resumed = rebuild(contents)
+        if resumed.finished:  # checked here: the server would only fail on it as it starts
+            raise JournalError(path, None, f"this game is finished ({_result_in_words(resumed.game)}):"
+                                           " there is nothing to resume; start a new game without --resume")
+        return _going_on(path, contents)
+    found, skipped = _newest_usable(games_dir, args.game)
+    if skipped:
+        named = "; ".join(str(error) for error in skipped[:3])  # one line, however many there are
+        more = f"; {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        print(f"skipped {len(skipped)} damaged unfinished {args.game} game{'s' if len(skipped) > 1 else ''}:"
+              f" {named}{more}")
     if args.resume is None:
-        if unfinished:
-            print(f"an unfinished {args.game} game is waiting: {unfinished[0]} (go on with it: --resume)")
+        if found:
+            path, contents = found
+            damage = (f"; it is damaged at line {contents.damage.line}, so it goes on from the move before,"
+                      " in a new journal" if contents.damage else "")
+            print(f"an unfinished {args.game} game is waiting: {path} (go on with it: --resume){damage}")
         return None
-    if args.resume == "newest" and not unfinished:
+    if found is None:
         raise UsageError(f"reedboard: no unfinished {args.game} game in {games_dir}"
-                         f" (start a new one without --resume)")
-    path = unfinished[0] if args.resume == "newest" else Path(args.resume)
-    resumed = rebuild(read_journal(path))
-    if resumed.finished:  # checked here: the server would only fail on it as it starts
-        raise JournalError(path, None, f"this game is finished ({_result_in_words(resumed.game)}):"
-                                       " there is nothing to resume; start a new game without --resume")
-    return path
+                         f"{' that can be resumed' if skipped else ''} (start a new one without --resume)")
+    return _going_on(*found)
+
+
+def _newest_usable(games_dir: Path, game: str) -> tuple[tuple[Path, JournalContents] | None, list[JournalError]]:
+    """The newest unfinished game of `game` whose journal can be used, and the damaged ones newer than it."""
+    skipped = []
+    for path in unfinished_games(games_dir, include_unplayed=False):
+        if path.name.removesuffix(SUFFIX).split("-")[2:3] != [game]:  # DATE-TIME-GAME, or -GAME-2 ...
+            continue
+        try:
+            contents = read_journal(path)
+            if not rebuild(contents).finished:
+                return (path, contents), skipped
+        except JournalError as error:
+            skipped.append(error)
+    return None, skipped
+
+
+def _going_on(path: Path, contents: JournalContents) -> Path:
+    """The journal the game of `path` goes on in: itself, or, when it is damaged, a new one."""
+    if contents.damage is None:
+        return path
+    new = go_on_in_new_journal(path)
+    print(f"{contents.damage}; its game goes on from the move before, in a new journal: {new}"
+          f" ({path.name} is kept as it is)")
+    return new
 
 
 def _result_in_words(game: Game) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
@@ -42,6 +43,7 @@ from .view import Phase, Prompt, View
 ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
 SETUP_MODES = ("auto", "given", "shuffle", "identify")
 START_CELLS = frozenset(DEFAULT_BALLS).union(*START_HOLLOWS.values())  # Big Balls: every start hollow
+NOTES_KEPT = 200  # the newest notes kept in memory; a replay of the trace gives every one
 
 
 class Die:
@@ -115,7 +117,8 @@ class Referee:
         self._open_journal = open_journal  # creates the journal once the set-up is known
         self.recorder = recorder
         self.outputs = outputs or Outputs()
-        self.notes: list[Note] = []
+        self.notes: deque[Note] = deque(maxlen=NOTES_KEPT)  # the newest; notes_total counts them all
+        self._notes_total = 0
         self._rng = rng
         self._setup_mode = setup
         # auto, shuffle and identify first read the board: an empty board is shuffled, a full
@@ -655,5 +658,11 @@ class Referee:
         if self.outputs.buzzer:
             self.outputs.buzzer(cue)
 
+    @property
+    def notes_total(self) -> int:
+        """How many notes the game has made so far (the oldest are no longer in `notes`)."""
+        return self._notes_total
+
     def _note(self, t: float, text: str, kind: str = "info", **data) -> None:
         self.notes.append(Note(t, text, kind, data))
+        self._notes_total += 1

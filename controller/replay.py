@@ -2,14 +2,28 @@
 
 A replay never reads the wall clock, so it is exact and fast: the same trace always gives
 the same record and the same notes.
+
+A resume marker is a restart of the controller. Before it, time runs only as far as the
+last recorded event: the controller recorded a frame repeating the board whenever time
+alone made it decide something, so whatever was still pending then never happened. After
+it, the referee is rebuilt as the controller rebuilt it, from what had been decided so far
+(the journal's entries, which the replay keeps as it goes).
+
+A trace segment (a trace that starts with resume markers, begun where a resumed game's
+trace was missing) starts from the game as its journal had it at that restart: the journal
+next to the segment, or the one given.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
 
 from hal.interfaces import Frame
 
+from .journal import SUFFIX, TRACE_SUFFIX, JournalContents, JournalError, read_journal, rebuild
 from .reconcile import Settings
 from .record import record_lines
 from .referee import Die, Note, Referee
@@ -23,25 +37,107 @@ class Replayed:
     referee: Referee
     record: list[str]
     notes: list[Note]
+    decisions: list[dict] = field(default_factory=list)  # what was decided, as journal entries
 
 
-def replay(trace: Trace, source: str = "trace") -> Replayed:
+class Decisions:
+    """What the replayed referees decided, kept in the journal's own entry shapes: a restart
+    rebuilds the game from them exactly as the controller rebuilds it from its journal."""
+
+    def __init__(self, entries: list[dict] | None = None) -> None:
+        self.entries = list(entries or [])
+
+    def append_roll(self, t: float, player: str, value: int) -> None:
+        self.entries.append({"type": "roll", "t": t, "player": player, "value": value})
+
+    def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None) -> None:
+        entry = {"type": "move", "t": t, "move": move_text}
+        if clock is not None:
+            entry["clock"] = dict(clock)
+        self.entries.append(entry)
+
+    def append_takeback(self, t: float, move_text: str) -> None:
+        self.entries.append({"type": "takeback", "t": t, "move": move_text})
+
+    def append_amend(self, t: float, old_text: str, new_text: str) -> None:
+        self.entries.append({"type": "amend", "t": t, "old": old_text, "new": new_text})
+
+    def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
+        self.entries.append({"type": "result", "t": t, "result": result, "reason": reason, "winner": winner})
+
+
+class _Notes:
+    """Every note of the replay, taken from each referee as they come (a referee keeps only its newest)."""
+
+    def __init__(self) -> None:
+        self.notes: list[Note] = []
+        self._referee: Referee | None = None
+        self._seen = 0
+
+    def follow(self, referee: Referee) -> None:
+        self.collect()
+        self._referee, self._seen = referee, referee.notes_total
+
+    def collect(self) -> None:
+        referee = self._referee
+        if referee is None:
+            return
+        fresh = referee.notes_total - self._seen
+        if fresh > 0:
+            self.notes += reversed(list(islice(reversed(referee.notes), fresh)))
+            self._seen = referee.notes_total
+
+
+def replay(trace: Trace, source: str = "trace", *, journal: str | Path | JournalContents | None = None,
+           flush: bool = True) -> Replayed:
+    """The game the trace's board and buttons make, with every note the players were shown.
+
+    journal: the game's journal, for its clock and, for a trace segment, where it starts;
+    when None, the journal next to `source` (a trace file's path) is used if there is one.
+    flush: after the last event let time run on (FLUSH), so that what was pending falls due;
+    False replays the trace as far as it goes, as the controller left it."""
     header = trace.header
     try:
         settings = Settings(**header.get("settings", {}))
     except (TypeError, ValueError) as error:
         raise TraceError(source, 1, f"settings: {error}") from None
-    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True))
-    start = trace.events[0].t if trace.events else 0.0
-    referee.start(start)
-    notes: list[Note] = []
+    leading = next((n for n, e in enumerate(trace.events) if not isinstance(e, TraceResume)), len(trace.events))
+    contents = _journal(journal, source, needed=leading > 0)
+    if leading and contents is None:
+        raise TraceError(source, None, "a trace segment (it starts at a restart of its game) replays only with"
+                                       " its journal: keep it next to the game's journal")
+    # A rebuild reads the game's start from this header, and its clock from the journal's.
+    start = dict(header)
+    if contents is not None and "clock" in contents.header:
+        start["clock"] = contents.header["clock"]
+    decisions = Decisions(_before_restart(contents, leading, source) if leading else [])
+    notes = _Notes()
+
+    def restarted(t: float) -> Referee:
+        try:
+            resumed = rebuild(JournalContents(start, decisions.entries))
+        except JournalError as error:
+            raise TraceError(source, None, f"the game cannot go on at the restart at t={t:g}: {error.problem}") from None
+        referee = Referee(resumed.game, settings=settings, die=Die(given_only=True), journal=decisions,
+                          pending_roll=resumed.pending_roll, clock=resumed.clock,
+                          clock_remaining=resumed.clock_remaining)
+        notes.collect()
+        notes.notes.append(Note(t, "power back: resuming the game"))
+        notes.follow(referee)
+        referee.start(t)
+        return referee
+
+    clock = rebuild(JournalContents(start, [])).clock
+    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), journal=decisions, clock=clock)
+    notes.follow(referee)
+    first_t = trace.events[0].t if trace.events else 0.0
+    if not leading:
+        referee.start(first_t)
     for event in trace.events:
-        if isinstance(event, TraceResume):  # a power cut: the referee starts again on its game
-            referee.advance(event.t)  # what fell due before the power went was decided and kept
-            notes += referee.notes
-            referee = Referee(referee.game, settings=settings, die=Die(given_only=True), pending_roll=referee.roll)
-            referee.notes.append(Note(event.t, "power back: resuming the game"))
-            referee.start(event.t)
+        if isinstance(event, TraceResume):
+            # The controller went on from what it had decided by its last recorded event; a
+            # timer still pending then (a settle, a grace) died with it.
+            referee = restarted(event.t)
             continue
         if isinstance(event, Frame):
             referee.frame(event.t, event.occupied)
@@ -50,6 +146,40 @@ def replay(trace: Trace, source: str = "trace") -> Replayed:
                 referee.press(event.t, event.button, event.roll)
             except ValueError as error:
                 raise TraceError(source, None, f"the {event.button} press at t={event.t:g}: {error}") from None
-    end = (trace.events[-1].t if trace.events else start) + FLUSH
-    referee.advance(end)
-    return Replayed(referee, record_lines(referee.game), notes + referee.notes)
+        notes.collect()
+    if flush:
+        referee.advance((trace.events[-1].t if trace.events else first_t) + FLUSH)
+    notes.collect()
+    return Replayed(referee, record_lines(referee.game), notes.notes, decisions.entries)
+
+
+def _journal(journal, source: str, needed: bool) -> JournalContents | None:
+    """The journal given, or the one next to the trace file `source`; None when there is none
+    (or, unless it is `needed`, when the one found cannot be read)."""
+    if isinstance(journal, JournalContents):
+        return journal
+    found = journal is None
+    if found:
+        if not str(source).endswith(TRACE_SUFFIX):
+            return None
+        journal = str(source)[: -len(TRACE_SUFFIX)] + SUFFIX
+        if not Path(journal).is_file():
+            return None
+    try:
+        return read_journal(journal)
+    except JournalError as error:
+        if found and not needed:
+            return None  # only its clock was wanted: the trace replays without it
+        raise TraceError(source, None, f"its journal cannot be used: {error}") from None
+
+
+def _before_restart(contents: JournalContents, restarts: int, source: str) -> list[dict]:
+    """The journal's entries before its `restarts`-th resume line: the game a segment starts from."""
+    seen = 0
+    for index, entry in enumerate(contents.entries):
+        if entry["type"] == "resume":
+            seen += 1
+            if seen == restarts:
+                return [e for e in contents.entries[:index] if e["type"] != "resume"]
+    raise TraceError(source, None, f"the segment starts at restart {restarts} of its game,"
+                                   f" but its journal tells of {seen} restarts")

@@ -5,11 +5,16 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from .readfile import TOML_LIMIT, read_text
+
 
 def read_toml(path: str | Path, error: type[ValueError], what: str = "the file") -> dict:
-    """The file's tables; `error` (naming the file) when it cannot be read or is not TOML."""
+    """The file's tables; `error` (naming the file) when it cannot be read or is not TOML.
+
+    Only a regular file of at most TOML_LIMIT bytes is read (board files and configurations
+    are a few kB)."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, TOML_LIMIT, "TOML file")
     except (OSError, UnicodeDecodeError) as problem:
         raise error(f"{path}: cannot read {what} ({problem})") from None
     return parse_toml(text, str(path), error)
@@ -20,3 +25,5 @@ def parse_toml(text: str, source: str, error: type[ValueError]) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as problem:
         raise error(f"{source}: not valid TOML ({problem})") from None
+    except RecursionError:  # the parser recurses into each nested array or inline table
+        raise error(f"{source}: not valid TOML (arrays or tables nested too deeply)") from None

@@ -8,7 +8,8 @@ A game resumed after a power cut goes on in the same trace after a marker line
 `{"t": 12.5, "resume": true}`; the line cut by the power loss just before it is skipped.
 
 Every problem is a TraceError naming the file and the line, because a trace is often
-written by hand or comes from someone else's board.
+written by hand or comes from someone else's board. Only a regular file of at most
+TRACE_LIMIT bytes is read, and a line nested too deeply to parse is named like any other.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import json
 import math
 import os
 from collections.abc import Iterable, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -25,6 +27,8 @@ from hal.interfaces import Frame
 from .games import GAMES, BigBalls, Game, OffBoard, load_layout
 from .games.bigballs import PLAYERS as BIGBALLS_PLAYERS
 from .games.offboard_layout import parse_layout
+from .readfile import TRACE_LIMIT, read_bytes, read_text
+from .reconcile import Settings
 
 HEADER_KEYS = {"game", "first", "setup", "balls", "board", "settings"}
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
@@ -95,6 +99,8 @@ def game_from_header(header: Mapping) -> Game:
         if balls is not None and not (isinstance(balls, list) and all(isinstance(b, str) for b in balls)):
             raise ValueError('"balls" must be a list of hollows, e.g. ["a7", "a6"]')
         first = header.get("first", "black")
+        if first not in BIGBALLS_PLAYERS:
+            raise ValueError(f"first player must be black or white, not {brief(first)}")
         return BigBalls(black=setup.get("black"), white=setup.get("white"), balls=balls, first=first)
     if name == "offboard":
         _refuse(header, "setup", "offboard")
@@ -102,7 +108,7 @@ def game_from_header(header: Mapping) -> Game:
         if header.get("first", "red") != "red":
             raise ValueError('Off Board: red always moves first, "first" can only be "red"')
         return OffBoard(_layout(header.get("board")))
-    raise ValueError(f"unknown game {name!r}: expected {' or '.join(sorted(GAMES))}")
+    raise ValueError(f"unknown game {brief(name)}: expected {' or '.join(sorted(GAMES))}")
 
 
 def _layout(board: object):
@@ -128,6 +134,23 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def brief(value: object, width: int = 40) -> str:
+    """A value from a file as a message shows it: short, and one line."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _loads(line: str | bytes) -> object:
+    """json.loads, with nesting too deep to parse a ValueError like any other bad JSON."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("arrays or objects nested too deeply") from None
+
+
 def _is_number(value: object) -> bool:
     if not isinstance(value, (int, float)) or isinstance(value, bool):
         return False
@@ -141,7 +164,7 @@ def _is_number(value: object) -> bool:
 def read_trace(path: str | Path) -> Trace:
     """Read and check a whole trace; TraceError names the first problem and its line."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path, TRACE_LIMIT, "trace")
     except (OSError, UnicodeDecodeError) as error:
         raise TraceError(path, None, f"cannot read the trace ({error})") from None
     lines = text.split("\n")  # not splitlines(): line numbers must match what an editor shows
@@ -150,14 +173,16 @@ def read_trace(path: str | Path) -> Trace:
         raise TraceError(path, None, "empty: a trace starts with a header line")
     first_line, header_text = numbered[0]
     header = _json_object(path, first_line, header_text)
-    cells = _check_header(path, first_line, header)
+    with _deep_values_named(path, first_line):
+        cells = _check_header(path, first_line, header)
     events: list[Event] = []
     last_t = -math.inf
     rest = numbered[1:]
     for index, (number, line) in enumerate(rest):
         if index + 1 < len(rest) and _is_cut(line) and _resumes(rest[index + 1][1]):
             continue  # the line a power cut interrupted; the resume marker after it says so
-        event = _event(path, number, _json_object(path, number, line), cells)
+        with _deep_values_named(path, number):
+            event = _event(path, number, _json_object(path, number, line), cells)
         if event.t < last_t:
             raise TraceError(path, number, f"time goes backwards: t {event.t} after {last_t}")
         last_t = event.t
@@ -165,26 +190,37 @@ def read_trace(path: str | Path) -> Trace:
     return Trace(header, events)
 
 
+@contextmanager
+def _deep_values_named(path, number: int):
+    """Nesting the parser took but checking it cannot (it is shown or walked): the line is named."""
+    try:
+        yield
+    except RecursionError:
+        raise TraceError(path, number, "arrays or objects nested too deeply") from None
+
+
 def _is_cut(line: str) -> bool:
     try:
-        json.loads(line)
-    except json.JSONDecodeError:
+        _loads(line)
+    except ValueError:  # JSONDecodeError, too deep, an integer of too many digits
         return True
     return False
 
 
 def _resumes(line: str) -> bool:
     try:
-        return json.loads(line).get("resume") is True
-    except (json.JSONDecodeError, AttributeError):
+        return _loads(line).get("resume") is True
+    except (ValueError, AttributeError):
         return False
 
 
 def _json_object(path, number: int, line: str) -> dict:
     try:
-        value = json.loads(line)
+        value = _loads(line)
     except json.JSONDecodeError as error:
         raise TraceError(path, number, f"not JSON ({error.msg} at column {error.colno})") from None
+    except ValueError as error:  # nested too deeply, or an integer of too many digits
+        raise TraceError(path, number, f"not JSON that can be read ({error})") from None
     if not isinstance(value, dict):
         raise TraceError(path, number, f"expected a JSON object {{...}}, not {type(value).__name__}")
     return value
@@ -209,16 +245,15 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
         raise TraceError(path, number, f'missing header: the first line must name the "game"{hint}')
     unknown = set(header) - HEADER_KEYS
     if unknown:
-        raise TraceError(path, number, f"unknown header key {sorted(unknown)[0]!r}"
+        raise TraceError(path, number, f"unknown header key {brief(sorted(unknown)[0])}"
                                        f" (expected {', '.join(sorted(HEADER_KEYS))})")
     settings = header.get("settings", {})
     if not isinstance(settings, dict):
         raise TraceError(path, number, '"settings" must be an object, e.g. {"settle": 0.8}')
-    for key, value in settings.items():
-        if key not in SETTINGS:
-            raise TraceError(path, number, f"unknown setting {key!r} (expected {', '.join(SETTINGS)})")
-        if not _is_number(value) or value <= 0:
-            raise TraceError(path, number, f"setting {key} must be a positive number of seconds, not {value!r}")
+    try:
+        Settings.from_mapping(settings, SETTINGS)  # the referee's own rules
+    except ValueError as error:
+        raise TraceError(path, number, str(error)) from None
     try:
         game = game_from_header(header)
     except ValueError as error:
@@ -231,7 +266,7 @@ def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
         raise TraceError(path, number, 'missing "t" (seconds)')
     t = data["t"]
     if not _is_number(t):
-        raise TraceError(path, number, f'"t" must be a finite number of seconds, not {t!r}')
+        raise TraceError(path, number, f'"t" must be a finite number of seconds, not {brief(t)}')
     if data.get("resume") is True:
         _no_unknown_keys(path, number, data, {"t", "resume"})
         return TraceResume(float(t))
@@ -249,7 +284,8 @@ def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
 def _no_unknown_keys(path, number: int, data: dict, allowed: set[str]) -> None:
     unknown = set(data) - allowed
     if unknown:
-        raise TraceError(path, number, f"unknown key {sorted(unknown)[0]!r} (expected {', '.join(sorted(allowed))})")
+        raise TraceError(path, number,
+                         f"unknown key {brief(sorted(unknown)[0])} (expected {', '.join(sorted(allowed))})")
 
 
 def _occupied(path, number: int, occupied: object, cells: dict[str, str]) -> frozenset[str]:
@@ -258,7 +294,7 @@ def _occupied(path, number: int, occupied: object, cells: dict[str, str]) -> fro
     names = []
     for cell in occupied:
         if cell.lower() not in cells:
-            raise TraceError(path, number, f"unknown cell {cell!r} on this board")
+            raise TraceError(path, number, f"unknown cell {brief(cell)} on this board")
         names.append(cells[cell.lower()])
     if len(set(names)) != len(names):
         twice = next(c for c in names if names.count(c) > 1)
@@ -268,12 +304,12 @@ def _occupied(path, number: int, occupied: object, cells: dict[str, str]) -> fro
 
 def _press(path, number: int, t: float, button: object, roll: object) -> TracePress:
     if button not in BUTTONS:
-        raise TraceError(path, number, f"unknown button {button!r} (expected {' or '.join(BUTTONS)})")
+        raise TraceError(path, number, f"unknown button {brief(button)} (expected {' or '.join(BUTTONS)})")
     if roll is not None:
         if button != "die":
-            raise TraceError(path, number, f'only the die press takes a "roll", not {button!r}')
+            raise TraceError(path, number, f'only the die press takes a "roll", not {brief(button)}')
         if not _is_int(roll) or not 1 <= roll <= 6:
-            raise TraceError(path, number, f'"roll" must be a whole number 1-6, not {roll!r}')
+            raise TraceError(path, number, f'"roll" must be a whole number 1-6, not {brief(roll)}')
     return TracePress(t, button, roll)
 
 
@@ -300,7 +336,10 @@ class TraceWriter:
         The clock may have restarted: times are shifted so that the trace's time goes on
         from its last event."""
         path = Path(path)
-        data = path.read_bytes()
+        try:
+            data = read_bytes(path, TRACE_LIMIT, "trace")
+        except OSError as error:
+            raise TraceError(path, None, f"cannot read the trace to go on with it ({error})") from None
         lines = [line for line in data.decode("utf-8", errors="replace").split("\n") if line.strip()]
         if not lines:
             raise TraceError(path, None, "empty: nothing to resume")
@@ -308,9 +347,11 @@ class TraceWriter:
         last_t = 0.0
         for line in lines[1:]:
             try:
-                last_t = max(last_t, float(json.loads(line)["t"]))
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                line_t = _loads(line)["t"]
+            except (KeyError, TypeError, ValueError):
                 continue  # the torn line
+            if _is_number(line_t):
+                last_t = max(last_t, float(line_t))
         writer = cls.__new__(cls)
         writer.path = path
         writer._cells = set(_check_header(path, 1, header).values())

@@ -64,6 +64,25 @@ class DieState:
     value: int | None = None  # with VALUE, and with ERROR (the roll stays known): 1-6
 
 
+class LinkState(enum.Enum):
+    """Whether a board that can be unplugged (the serial backend) is there."""
+
+    CONNECTING = "connecting"  # not heard from yet
+    CONNECTED = "connected"
+    LOST = "lost"  # unplugged, silent or refused: its sensors say nothing
+
+
+@dataclass(frozen=True)
+class Link:
+    """The link to the board since time `t` (seconds). `why` says why it is lost: "unplugged"
+    (the port vanished), "silent" (the port is open but the board does not answer) or
+    "refused" (it speaks another protocol or describes another board)."""
+
+    t: float
+    state: LinkState
+    why: str = ""
+
+
 class Cue(enum.Enum):
     """Short buzzer sounds."""
 
@@ -101,3 +120,12 @@ class Buttons(Protocol):
 
 class Buzzer(Protocol):
     def play(self, cue: Cue) -> None: ...
+
+
+class LinkWatch(Protocol):
+    """Optional: a board that can be unplugged says so. `link` is the state now; links()
+    yields it, then every change. A board without them (sim, gpio) is always connected."""
+
+    link: Link
+
+    def links(self) -> AsyncIterator[Link]: ...

@@ -25,20 +25,40 @@ the current occupancy if the host is in step.
 Greeting and reconnecting
 -------------------------
 The host sends `V 1` when it opens the port, whenever it has heard no valid line for 3 s, and
-every 3 s until the board has answered `H`; lines before the first `H` of a connection are not
-trusted. An `H` with another protocol version (or another matrix size than the board file's)
-refuses the board: the port is closed, frames() and presses() raise BoardRefused with the
-reason. When the port fails (a pulled cable), the reader closes it, tries to open it again every
-0.5 s (with port "auto", looking for the Pico again each time, since a re-plugged Pico may get
-another device name), greets the board anew and sends it the last light frame and die display.
+every 3 s until the board has answered `H`, each time after a bare newline, so that noise left
+on the wire cannot spoil it; lines before the first `H` of a connection are not trusted. An
+`H` with another protocol version (or another matrix size than the board file's) refuses the
+board: the port is closed, frames() and presses() raise BoardRefused with the reason. When the
+port fails (a pulled cable), the reader closes it, tries to open it again every 0.5 s (with
+port "auto", looking for the Pico again each time, since a re-plugged Pico may get another
+device name), greets the board anew and sends it the last light frame and die display.
+
+The link
+--------
+`link` says whether the board is there (hal.interfaces.Link), and links() yields it and every
+change: connecting until the board first says `H`; connected from an `H`; lost when the port
+fails or cannot be opened ("unplugged"), when an open port brings no valid line for 3 s, or no
+`H` within 3 s of opening it ("silent"), and when the board is refused ("refused"). While it is
+lost no frame is yielded: the occupancy stays as last known, and the first `S` after the next
+`H` brings the board's whole state.
+
+Sleeping while the board is idle
+--------------------------------
+The reader waits on the port's file descriptor and a wake-up pipe with select, with a timeout
+only as long as the next greeting or silence deadline, so an idle board (a heartbeat now and
+then) wakes it once a line and never in between; close() and a failed write wake it through
+the pipe. A port without a file descriptor (a pyserial URL handler) is read with its short
+timeout instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import queue
 import re
+import select
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -47,7 +67,7 @@ from dataclasses import dataclass
 import serial
 
 from .board import Board
-from .interfaces import Button, Cue, DieFace, DieState, Frame, LightFrame, Press
+from .interfaces import Button, Cue, DieFace, DieState, Frame, LightFrame, Link, LinkState, Press
 from .leds import capped, chain
 from .protocol import (
     MAX_LINE,
@@ -68,7 +88,9 @@ PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which a Pico running MicroPyt
 SILENCE = 3.0  # s without a valid line before the host greets the board again
 RETRY = 0.5  # s between attempts to open a missing port
 REQUEST_EVERY = 1.0  # s: while out of step, R at most this often
-READ_TIMEOUT = 0.05  # s: how long one read waits, so the reader notices stop and silence
+READ_TIMEOUT = 0.05  # s: how long one read waits where select cannot wait on the port
+IDLE_WAIT = 10.0  # s: the longest the reader sleeps with nothing due (a deadline comes sooner)
+GREETINGS = 3  # V lines the probe sends (spread over its timeout) before it gives up
 WRITE_TIMEOUT = 1.0  # s: a write that takes longer means the port is gone or stalled
 
 _INDEX = re.compile(r"([0-9]{1,5})([+-])")
@@ -358,7 +380,10 @@ class SerialBoard:
         self._last_die: str | None = None
         self._heard = 0.0
         self._greeted_at = 0.0
+        self._opened_at = 0.0
         self._open_error: str | None = None
+        self._link_state = Link(clock(), LinkState.CONNECTING)
+        self._wake_r = self._wake_w = -1  # the pipe that wakes the reader from its select
         self._link = HostLink(board, self._send, self._dispatch, stats=self.stats,
                               on_hello=self._hello, name=self._name(self.port))
         if len(f"L 00 {'0' * 6 * board.led_count} {'0' * ((board.led_count + 3) // 4)}*00\n") > MAX_LINE:
@@ -386,6 +411,18 @@ class SerialBoard:
         """The text of the board's last E line."""
         return self._link.last_error
 
+    @property
+    def link(self) -> Link:
+        """Whether the board is there, and since when (see "The link" above)."""
+        return self._link_state
+
+    def _set_link(self, state: LinkState, why: str = "") -> None:
+        with self._lock:
+            if (self._link_state.state, self._link_state.why) == (state, why):
+                return
+            self._link_state = Link(self._clock(), state, why)
+            self._dispatch(self._link_state)
+
     # --- life cycle ---------------------------------------------------------------------------
     def start(self) -> None:
         """Start the reader and writer threads (frames() and presses() do it themselves)."""
@@ -394,6 +431,9 @@ class SerialBoard:
                 return
             self._stop.clear()
             self._outbox = queue.SimpleQueue()  # nothing left over from before a close()
+            self._wake_r, self._wake_w = os.pipe()
+            for fd in (self._wake_r, self._wake_w):
+                os.set_blocking(fd, False)
             self._threads = [threading.Thread(target=self._read_loop, name="reedboard-serial-reader", daemon=True),
                              threading.Thread(target=self._write_loop, name="reedboard-serial-writer", daemon=True)]
             for thread in self._threads:
@@ -403,11 +443,16 @@ class SerialBoard:
         """Stop the threads, close the port and end every iterator."""
         self._stop.set()
         self._outbox.put(None)
+        self._wake()
         for thread in self._threads:
             if thread is not threading.current_thread():
                 thread.join(timeout=2.0)
         self._threads = []
         self._close_port()
+        for fd in (self._wake_r, self._wake_w):
+            if fd >= 0:
+                os.close(fd)
+        self._wake_r = self._wake_w = -1
         with self._lock:
             for sub in list(self._subscribers):
                 self._deliver(sub, _CLOSED)
@@ -429,6 +474,11 @@ class SerialBoard:
         """The button presses. Raises BoardRefused if the board was refused."""
         return self._stream(Press)
 
+    def links(self) -> AsyncIterator[Link]:
+        """The link's state now, then every change. A refused board is a lost link here (this
+        stream does not raise)."""
+        return self._stream(Link)
+
     async def _stream(self, kind: type) -> AsyncIterator:
         sub = self._subscribe(kind)
         try:
@@ -449,17 +499,19 @@ class SerialBoard:
         sub = _Subscriber(kind, asyncio.get_running_loop(), asyncio.Queue())
         with self._lock:
             refused = self.refused or self._link.refused
-            if refused is not None:
+            if refused is not None and kind is not Link:
                 raise BoardRefused(refused)
             if kind is Frame and self._link.in_step:
                 sub.queue.put_nowait(Frame(self._clock(), self._link.occupied))
+            if kind is Link:
+                sub.queue.put_nowait(self._link_state)
             self._subscribers.append(sub)
         return sub
 
     def _dispatch(self, item: object) -> None:
         """From the link (on the reader thread, under self._lock): to the iterators."""
         for sub in list(self._subscribers):
-            if isinstance(item, BoardRefused) or isinstance(item, sub.kind):
+            if isinstance(item, sub.kind) or (isinstance(item, BoardRefused) and sub.kind is not Link):
                 self._deliver(sub, item)
 
     def _deliver(self, sub: _Subscriber, item: object) -> None:
@@ -526,12 +578,16 @@ class SerialBoard:
 
         link = HostLink(self.board, send, lambda item: None, stats=stats, name=self._name(port))
         splitter = LineSplitter()
-        heard = 0
+        heard = greetings = 0
         try:
             try:
-                send("V", str(VERSION))
-                deadline = time.monotonic() + timeout
-                while time.monotonic() < deadline:
+                start = time.monotonic()
+                deadline = start + timeout
+                while (now := time.monotonic()) < deadline:
+                    # noise may spoil a greeting or the hello: greet again until the board says H
+                    if not link.greeted and greetings < GREETINGS and now >= start + greetings * timeout / GREETINGS:
+                        ser.write(b"\n" + encode("V", seq.next(), str(VERSION)))
+                        greetings += 1
                     data = ser.read(getattr(ser, "in_waiting", 0) or 1)
                     heard += len(data)
                     for raw in splitter.feed(data):
@@ -551,7 +607,8 @@ class SerialBoard:
             except Exception:
                 pass
         stats.lines_bad += splitter.overlong
-        what = (f"opened {port} at {self.board.baudrate} baud and sent V {VERSION}, but in {timeout:g} s "
+        times = "once" if greetings == 1 else f"{greetings} times"
+        what = (f"opened {port} at {self.board.baudrate} baud and sent V {VERSION} ({times}), but in {timeout:g} s "
                 + ("heard nothing: is the Pico running the reedboard firmware?" if heard == 0 else
                    self._describe(stats, True, link)))
         raise SerialBoardError(what)
@@ -603,11 +660,14 @@ class SerialBoard:
                 except ValueError as error:
                     log.error("cannot send %s: %s", type, error)
                     continue
+                if type == "V":  # on a fresh line: noise left on the wire cannot spoil it
+                    line = b"\n" + line
                 try:
                     ser.write(line)
                 except Exception as error:  # the port failed: the reader reconnects
                     log.debug("write failed: %s", error)
                     self._write_failed = True
+                    self._wake()
                     continue
                 self.stats.lines_sent += 1
                 if type == "V":
@@ -624,7 +684,7 @@ class SerialBoard:
                 splitter.clear()
             ser = self._ser
             try:
-                data = ser.read(getattr(ser, "in_waiting", 0) or 1)
+                data = ser.read(getattr(ser, "in_waiting", 0) or 1) if self._wait(ser) else b""
             except Exception as error:  # SerialException, OSError, ... : the port is gone
                 data = None
                 self._lose(f"read failed: {error}")
@@ -643,6 +703,49 @@ class SerialBoard:
             if ((not self._link.greeted or now - self._heard >= self._silence)
                     and now - self._greeted_at >= self._silence):
                 self._greet()
+            self._watch(now)
+
+    def _wait(self, ser) -> bool:
+        """Sleep until the port has bytes, the next deadline (a greeting, a silence) or a wake-up;
+        True when the port should be read now."""
+        try:
+            fd = ser.fileno()
+        except Exception:  # a port without a descriptor: its read's short timeout paces the loop
+            return True
+        now = time.monotonic()
+        due = [t + self._silence - now for t in (self._heard, self._greeted_at, self._opened_at)]
+        timeout = min([d for d in due if d > 0] + [IDLE_WAIT])
+        try:
+            ready, _, _ = select.select([fd, self._wake_r], [], [], timeout)
+        except (OSError, ValueError):  # a descriptor is gone: reading says what became of the port
+            return not self._stop.is_set()
+        if self._wake_r in ready:
+            try:
+                while os.read(self._wake_r, 64):
+                    pass
+            except OSError:  # emptied
+                pass
+        return fd in ready
+
+    def _wake(self) -> None:
+        """Wake the reader from its select (to stop, or to notice a failed write)."""
+        try:
+            os.write(self._wake_w, b"!")
+        except OSError:  # the pipe is full (it will wake anyway) or closed
+            pass
+
+    def _watch(self, now: float) -> None:
+        """The link from what was heard: an open port is connected from the board's H, and lost
+        after a silence (no valid line, or no H after the port was opened)."""
+        if self._link.refused is not None:
+            return
+        if self._link.greeted:
+            if now - self._heard < self._silence:
+                self._set_link(LinkState.CONNECTED)
+            else:
+                self._set_link(LinkState.LOST, "silent")
+        elif now - self._opened_at >= self._silence:
+            self._set_link(LinkState.LOST, "silent")
 
     def _take(self, splitter: LineSplitter, data: bytes) -> None:
         overlong = splitter.overlong
@@ -676,6 +779,7 @@ class SerialBoard:
             self._ser = ser
             self._write_failed = False
         self._open_error = None
+        self._opened_at = time.monotonic()
         self.device = port
         self.connected = True
         self._link.name = self._name(port)
@@ -689,6 +793,7 @@ class SerialBoard:
         return True
 
     def _note_open_error(self, message: str) -> None:
+        self._set_link(LinkState.LOST, "unplugged")
         if message != self._open_error:  # once per outage, not every half second
             log.warning("%s; trying again every %g s", message, self._retry)
             self._open_error = message
@@ -710,6 +815,7 @@ class SerialBoard:
         self._close_port()
         with self._lock:
             self._link.reset()
+        self._set_link(LinkState.LOST, "unplugged")
 
     def _close_port(self) -> None:
         with self._write_lock:
@@ -735,3 +841,4 @@ class SerialBoard:
         self._stop.set()
         self._outbox.put(None)
         self._close_port()
+        self._set_link(LinkState.LOST, "refused")

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import serial
 
 from controller.cli import main
 from controller.games import BigBalls
@@ -73,3 +74,17 @@ def test_fake_board_refuses_bad_commands():
 
 def test_firmware_folder_is_where_the_fake_board_looks():
     assert (Path(__file__).resolve().parent.parent / "firmware" / "app.py").exists()
+
+
+def test_doctor_answers_at_once_after_line_noise_on_the_port(fake_board):
+    """Bytes without a newline left on the port (a terminal program, a half-written line) glue
+    themselves to the first greeting: the doctor starts on a fresh line and greets again."""
+    process, port = fake_board
+    for noise in (b"\x03\x04 garbage with no newline", b"AT+GMR"):
+        with serial.Serial(port, 115200, timeout=0.1) as line:
+            line.write(noise)
+            line.flush()
+        doctor = reedboard("doctor", "--hal", "serial", "--port", port)
+        out, err = doctor.communicate(timeout=30)
+        assert doctor.returncode == 0, out + err
+        assert out.splitlines()[-1] == "occupied: " + " ".join(START)

@@ -12,8 +12,8 @@ import pytest
 from controller.games import BigBalls, OffBoard, load_layout
 from controller.games.offboard_layout import parse_layout
 from controller.journal import (
-    Journal, JournalContents, JournalError, default_games_dir, export_lines, game_header, layout_to_data,
-    read_journal, rebuild, unfinished_games,
+    Journal, JournalContents, JournalError, default_games_dir, export_lines, game_header, go_on_in_new_journal,
+    layout_to_data, read_journal, rebuild, unfinished_games,
 )
 
 from offboard_boards import regrouped
@@ -359,11 +359,14 @@ MOVE = {"type": "move", "t": 2.0, "move": "4 a3-b3"}
     ],
 )
 def test_a_bad_entry_is_named_with_its_line(tmp_path, entries, line, message):
+    """The damage ends the reading: named with its line, every entry before it kept."""
     path = journal_file(tmp_path, header_line(), *entries)
-    with pytest.raises(JournalError) as caught:
-        read_journal(path)
-    assert str(caught.value).startswith(f"{path}:{line}: ") and message in str(caught.value)
-    assert caught.value.line == line
+    contents = read_journal(path)
+    damage = contents.damage
+    assert str(damage).startswith(f"{path}:{line}: ") and message in str(damage)
+    assert damage.line == line and contents.warning.startswith(f"{path}:{line}: ")
+    assert contents.line_numbers == list(range(2, line))
+    rebuild(contents)  # what was kept replays
 
 
 @pytest.mark.parametrize(
@@ -420,8 +423,8 @@ def test_results_by_resignation_and_agreement_replay(tmp_path):
 
 def test_off_board_has_no_die(tmp_path):
     path = journal_file(tmp_path, header_line(OffBoard()), {**ROLL, "player": "red"})
-    with pytest.raises(JournalError, match=":2: offboard has no die roll"):
-        read_journal(path)
+    contents = read_journal(path)
+    assert contents.entries == [] and str(contents.damage).endswith(":2: offboard has no die roll")
 
 
 # --- listing and exporting ----------------------------------------------------------------------
@@ -475,3 +478,57 @@ def test_export_of_a_game_in_progress_has_no_result(tmp_path):
     play.moves(["4 a3-b3"])
     journal.close()
     assert export_lines(journal.path)[-1] == "4 a3-b3"
+
+
+# --- damage in the middle: the game up to it goes on in a new journal -------------------------
+def damaged_in_the_middle(tmp_path):
+    """An Off Board journal of two moves, a line that is no JSON, then a third move."""
+    journal, play = new_journal(tmp_path, OffBoard())
+    play.moves(SCORING[:2])
+    journal.close()
+    with open(journal.path, "ab") as file:
+        file.write(b"no JSON here\n" + json.dumps({"type": "move", "t": 9.0, "move": SCORING[2]}).encode() + b"\n")
+    return journal.path
+
+
+def test_a_damaged_journal_goes_on_in_a_new_one_and_is_never_written_to(tmp_path):
+    path = damaged_in_the_middle(tmp_path)
+    before = path.read_bytes()
+    contents = read_journal(path)
+    assert contents.damage.line == 4 and contents.line_numbers == [2, 3]
+    assert contents.warning.startswith(f"{path}:4: damaged line")
+
+    new = go_on_in_new_journal(path, now=datetime(2024, 5, 2, 9, 0, 0))
+    assert new.parent == path.parent and new.name == "20240502-090000-offboard.jsonl"
+    old_lines, new_lines = before.split(b"\n"), new.read_bytes().split(b"\n")
+    assert new_lines[1:3] == old_lines[1:3] and new_lines[3:] == [b""]  # the entries, byte for byte
+    assert json.loads(new_lines[0]) == {**json.loads(old_lines[0]),
+                                        "recovered_from": {"journal": path.name, "line": 4}}
+    state = rebuild(read_journal(new))
+    assert [str(m) for m in state.game.move_stack] == SCORING[:2] and not state.finished
+    assert path.read_bytes() == before
+
+    assert unfinished_games(path.parent) == [new]  # the damaged one's game is the new one's now
+    with pytest.raises(JournalError, match=f"already goes on in {re.escape(str(new))}"):
+        go_on_in_new_journal(path)
+    with pytest.raises(JournalError, match=f":4: .*goes on in {re.escape(str(new))}"):
+        Journal.resume(path)
+    with pytest.raises(JournalError, match="not damaged"):
+        go_on_in_new_journal(new)
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_journal_says_how_to_go_on_when_resumed_as_it_is(tmp_path):
+    path = damaged_in_the_middle(tmp_path)
+    with pytest.raises(JournalError, match=rf":4: .*reedboard play offboard --resume {re.escape(str(path))}"):
+        Journal.resume(path)
+
+
+def test_a_torn_line_a_resume_vouches_for_is_still_named_before_a_damage(tmp_path):
+    torn = '{"type": "move", "t": 2.0, "mo'
+    resume = {"type": "resume", "resumed": "2024-05-01T13:00:00"}
+    path = journal_file(tmp_path, header_line(), ROLL, torn, resume, MOVE, "garbage", ROLL)
+    contents = read_journal(path)
+    assert contents.damage.line == 6 and contents.line_numbers == [2, 4, 5]
+    assert f"{path}:6: " in contents.warning and "line 3 was cut off" in contents.warning
+    assert "\n" not in contents.warning

@@ -1,12 +1,16 @@
 """A game survives a power cut: the journal cut mid-line, the board guided back, play goes on."""
 
 import asyncio
+import shutil
 
+import pytest
+
+from controller.cli import main
 from controller.games import BigBalls
 from controller.journal import export_lines, read_journal, trace_path, unfinished_games
 from controller.live import new_referee, resume_referee, run
 from controller.replay import replay
-from controller.trace import read_trace
+from controller.trace import TraceResume, read_trace
 from controller.view import Phase
 from hal.interfaces import Button, Frame, Press
 
@@ -119,3 +123,68 @@ def test_the_live_loop_referees_in_real_time(tmp_path):
     assert referee.game.move_stack == [move]
     (path,) = tmp_path.glob("*-bigballs.jsonl")
     assert [e["type"] for e in read_journal(path).entries] == ["roll", "move"]
+
+
+# --- a resumed game whose trace is missing: a new trace segment --------------------------------
+def a_game_stopped_after(tmp_path, *moves):
+    """A Big Balls game with these big-ball moves made, its controller stopped; its journal and hands."""
+    referee = new_referee(BigBalls(), tmp_path)
+    referee.start(0.0)
+    hands = Hands(referee, [])
+    hands.place(*START).settle()
+    for src, dst in moves:
+        hands.move(src, dst).wait(1)
+    referee.journal.close()
+    referee.recorder.close()
+    (path,) = unfinished_games(tmp_path)
+    return path, hands
+
+
+def resumed(path, hands, t):
+    referee = resume_referee(path, t=t)
+    referee.start(t)
+    hands.driver, hands.t = referee, t
+    hands.lift("a1").place("a1").settle()  # the board as it stands
+    assert referee.phase is Phase.PLAY
+    return referee
+
+
+def test_a_game_whose_trace_is_missing_goes_on_in_a_new_segment(tmp_path, capsys):
+    path, hands = a_game_stopped_after(tmp_path, ("a5", "a4"))
+    trace = trace_path(path)
+    trace.unlink()  # lost: a card swapped, a file deleted
+    referee = resumed(path, hands, 0.0)
+    assert trace.exists()  # begun at once: the frames go to it as they come, none held in memory
+    hands.move("b5", "b4").wait(1)
+    referee.journal.close()
+    referee.recorder.close()
+    segment = read_trace(trace)
+    assert isinstance(segment.events[0], TraceResume) and Frame in map(type, segment.events)
+    referee = resumed(path, hands, 7.0)  # a segment goes on after a restart like any trace
+    hands.move("c5", "c4").wait(1)
+    referee.journal.close()
+    referee.recorder.close()
+
+    record = export_lines(path)
+    assert record[4:] == ["BB a5-a4", "BB b5-b4", "BB c5-c4"]
+    assert replay(read_trace(trace), source=str(trace)).record == record  # the journal gives the start
+    assert main(["replay", str(trace)]) == 0 and capsys.readouterr().out.splitlines() == record
+    alone = tmp_path / "alone" / trace.name
+    alone.parent.mkdir()
+    shutil.copy(trace, alone)
+    assert main(["replay", str(alone)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and str(alone) in err and "journal" in err
+
+
+@pytest.mark.parametrize("left", [b"", b'{"game": "bigba'], ids=["empty", "header cut"])
+def test_a_trace_cut_before_its_header_was_whole_is_begun_again(tmp_path, left):
+    path, hands = a_game_stopped_after(tmp_path, ("a5", "a4"))
+    trace_path(path).write_bytes(left)  # the power went as the new game's trace was begun
+    referee = resumed(path, hands, 0.0)
+    hands.move("b5", "b4").wait(1)
+    referee.journal.close()
+    referee.recorder.close()
+    record = export_lines(path)
+    assert record[4:] == ["BB a5-a4", "BB b5-b4"]
+    assert replay(read_trace(trace_path(path)), source=str(trace_path(path))).record == record

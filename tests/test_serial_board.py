@@ -572,6 +572,27 @@ def test_probe_for_doctor(rig, mocker):
         SerialBoard(BIGBALLS, "auto").probe(timeout=0.3)
 
 
+def test_probe_starts_a_fresh_line_and_greets_again_after_line_noise(rig):
+    """Noise on the wire glues itself to a line: to the board's hello (here), or to the host's V
+    (tests/test_doctor.py). The probe starts its greeting on a fresh line and greets again."""
+    fake = rig.pico(BIGBALLS, {2}, answer_v=False)
+
+    def board() -> None:
+        first, _ = fake.wait_for("V")
+        fake.write(b"\x00 half a line")  # the H that follows is one bad line with it
+        fake.send("H", fake.hello)
+        fake.state()
+        fake.wait_for("V", first + 1)
+        fake.send("H", fake.hello)
+        fake.state()
+
+    answering = threading.Thread(target=board, daemon=True)
+    answering.start()
+    assert rig.host(fake).probe(timeout=1.5) == {"c1"}
+    answering.join()
+    assert fake.received[0] is None and fake.received[1].type == "V"  # a blank line, then V
+
+
 def test_find_port(mocker):
     comports = mocker.patch("serial.tools.list_ports.comports")
     comports.return_value = [SimpleNamespace(device="/dev/ttyUSB0", vid=0x0403),

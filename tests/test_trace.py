@@ -1,22 +1,36 @@
-"""Trace files: reading, every validation error named with its line, the flight recorder."""
+"""Trace files: reading, every validation error named with its line, the flight recorder,
+and what a long game keeps in memory (the trace has the rest)."""
 
+import asyncio
 import json
 import os
+import random
 import tempfile
+import threading
+import time
 from importlib import resources
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from controller.cli import main
 from controller.games import BigBalls, OffBoard, load_layout
 from controller.games.bigballs import NAMES as HOLLOWS
 from controller.journal import game_header, layout_to_data
+from controller.live import new_referee, run
+from controller.play import NOTES_SHOWN, PlaySession
+from controller.reconcile import Settings
+from controller.referee import NOTES_KEPT, Referee
 from controller.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
 from hal.interfaces import Button, Frame
+from hal.sim import SimBoard
 
 from offboard_boards import regrouped
+from physical import Hands
+from tracebuild import TraceBuilder
 
 HEADER = {"game": "bigballs", "first": "white",
           "setup": {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},
@@ -118,10 +132,10 @@ GOOD_FRAME = {"t": 1.0, "occupied": ["a1"]}
         ([HEADER, {"t": 1.0, "press": "die", "roll": 2.5}], 2, '"roll" must be a whole number 1-6'),
         ([HEADER, {"t": 1.0, "press": "die", "roll": True}], 2, '"roll" must be a whole number 1-6'),
         ([HEADER, {"t": 1.0, "press": "ok", "roll": 3}], 2, 'only the die press takes a "roll"'),
-        ([{**HEADER, "settings": {"settle": -1}}], 1, "setting settle must be a positive number"),
-        ([{**HEADER, "settings": {"grace": 0}}], 1, "setting grace must be a positive number"),
-        ([{**HEADER, "settings": {"debounce": "20ms"}}], 1, "setting debounce must be a positive number"),
-        ([{**HEADER, "settings": {"debounce": float("inf")}}], 1, "setting debounce must be a positive number"),
+        ([{**HEADER, "settings": {"settle": -1}}], 1, "setting settle must be a number of seconds from 0.05 to 10"),
+        ([{**HEADER, "settings": {"grace": 0}}], 1, "setting grace must be a number of seconds from 0.1 to 60"),
+        ([{**HEADER, "settings": {"debounce": "20ms"}}], 1, "setting debounce must be a number of seconds"),
+        ([{**HEADER, "settings": {"debounce": float("inf")}}], 1, "setting debounce must be a number of seconds"),
         ([{**HEADER, "settings": {"settel": 0.8}}], 1, "unknown setting 'settel'"),
         ([{**HEADER, "settings": [0.8]}], 1, '"settings" must be an object'),
         ([{**HEADER, "setup": {"black": {"a1": 7}}}], 1, "number 7 is not 1-6"),
@@ -261,3 +275,157 @@ def test_any_recording_reads_back_identically(items, times):
                     writer.press(t, *body)
                     expected.append(TracePress(t, *body))
         assert read_trace(path) == Trace(HEADER, expected)
+
+
+# --- the flight recorder in a game: the disk never holds up a frame, the journal waits for the trace
+QUICK = Settings(debounce=0.005, settle=0.05, grace=1.0)
+
+
+@pytest.fixture
+def synced(monkeypatch):
+    """Every fsync as it happens: the thread that asked, the file, and what the file holds then."""
+    seen = []
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        real_fsync(fd)
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        with open(path, "rb") as file:
+            seen.append((threading.current_thread(), path, file.read()))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    return seen
+
+
+def test_a_frame_never_waits_for_the_disk(tmp_path, synced):
+    referee = new_referee(BigBalls(), tmp_path, settings=QUICK)
+    referee.start(0.0)
+    hands = Hands(referee, [])
+    hands.place(*START).settle()
+    for _ in range(20):
+        hands.lift("a1").place("a1")
+    trace = referee.recorder.path
+    referee.journal.close()
+    referee.recorder.close()
+    assert not [path for thread, path, _ in synced if thread is threading.main_thread() and path == str(trace)]
+    assert [e.occupied for e in read_trace(trace).events] == [frame for _, frame in hands.frames]  # all of them
+
+
+async def until(condition, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+async def a_live_game(game, folder, moves: list[str]) -> None:
+    """The moves made by hands on a simulated board, refereed by live.run in real time
+    (Big Balls stone moves after a press of the die; the die shows their number)."""
+    loop = asyncio.get_running_loop()
+    board = SimBoard(SimpleNamespace(cells=tuple(game.cells)), game.occupied(), clock=loop.time)
+    rolls = [int(text.split()[0]) for text in moves if text[0].isdigit()]
+    die = random.Random()
+    die.randint = lambda low, high: rolls.pop(0)  # the die shows what the script needs
+    referee = new_referee(game, folder, settings=QUICK, rng=die)
+    stop = asyncio.Event()
+    task = asyncio.create_task(run(referee, board, board, clock=loop.time, stop=stop, poll=0.01))
+    await until(lambda: referee.journal is not None)
+    for number, text in enumerate(moves, 1):
+        move = referee.game.parse_move(text)
+        if getattr(move, "roll", None):
+            board.press(Button.DIE)
+            await until(lambda: referee.roll is not None)
+        fp = referee.game.footprint(move)
+        for change, cell in [("lift", c) for c in sorted(fp.captures | fp.empties)] + [
+                ("place", c) for c in sorted(fp.fills | fp.captures)]:
+            getattr(board, change)(cell)
+            await asyncio.sleep(0.01)
+        await until(lambda: len(referee.game.move_stack) == number)
+    stop.set()
+    await task
+    referee.journal.close()
+    referee.recorder.close()
+
+
+@pytest.mark.parametrize("game, moves", [
+    (BigBalls(), ["BB a5-a4", "2 f1xf2", "BB b5-b4"]),  # a roll journaled at a press of the die
+    (OffBoard(), ["B2-A1", "H8-I9"]),  # moves that count once the board has been still: time decides
+])
+def test_a_journal_line_waits_until_the_trace_holds_what_led_to_it(tmp_path, synced, game, moves):
+    asyncio.run(a_live_game(game, tmp_path, moves))
+    trace_on_disk = ""
+    checked = 0
+    for _, path, data in synced:
+        if path.endswith(".trace.jsonl"):
+            trace_on_disk = data.decode()
+            continue
+        last = json.loads(data.decode().splitlines()[-1])
+        events = [json.loads(line) for line in trace_on_disk.splitlines()[1:]]
+        if last["type"] == "roll":  # the press that rolled it is on disk first
+            assert {"t": last["t"], "press": "die", "roll": last["value"]} in events
+            checked += 1
+        elif last["type"] == "move":  # so is the frame that made it, or one marking when time did
+            assert events and events[-1]["t"] >= last["t"]
+            checked += 1
+    assert checked == len(moves) + sum(1 for text in moves if text[0].isdigit())
+
+
+# --- what a long game keeps in memory ------------------------------------------------------------
+def touched(times: int) -> Referee:
+    """A referee that saw a piece lifted and put back `times` times (a note each)."""
+    referee = Referee(BigBalls(), settings=Settings())
+    referee.start(0.0)
+    hands = Hands(referee, [])
+    hands.place(*START).settle()
+    for _ in range(times):
+        hands.lift("a1").place("a1").wait(1.0)
+    return referee
+
+
+def test_a_long_game_keeps_only_the_newest_notes_and_counts_them_all():
+    referee = touched(NOTES_KEPT + 30)
+    assert len(referee.notes) == NOTES_KEPT
+    assert referee.notes_total == NOTES_KEPT + 30 + 2  # the set-up and "ready" came first
+    assert referee.notes[-1].kind == "touch" and referee.notes[0].kind == "touch"
+
+
+def test_the_page_numbers_the_notes_on_past_those_kept(tmp_path):
+    referee = touched(NOTES_KEPT + 30)
+    session = PlaySession("bigballs", games_dir=tmp_path)
+    session._t0 = 0.0
+    shown = session._notes(referee)
+    total = referee.notes_total
+    assert [note["n"] for note in shown] == list(range(total, total - NOTES_SHOWN, -1))
+    assert shown[0]["text"] == referee.notes[-1].text
+
+
+def test_the_replay_prints_every_note_of_a_long_game(tmp_path, capsys):
+    builder = TraceBuilder.bigballs()
+    for _ in range(NOTES_KEPT + 30):
+        builder.lift("a1").place("a1").wait(1.0)
+    path = tmp_path / "long.jsonl"
+    builder.save(path)
+    assert main(["replay", str(path), "--events"]) == 0
+    assert capsys.readouterr().out.count("a1 put back: no move") == NOTES_KEPT + 30
+
+
+# --- files that are not traces, too big, or nested too deep -----------------------------------
+def test_going_on_with_a_trace_too_big_is_refused_before_reading_it(tmp_path):
+    from controller.readfile import TRACE_LIMIT
+
+    path = tmp_path / "t.trace.jsonl"
+    path.write_text(json.dumps(HEADER) + "\n")
+    os.truncate(path, TRACE_LIMIT + 1)  # sparse: no disk used
+    with pytest.raises(TraceError, match=rf"^{path}: cannot read the trace to go on with it \(it is .* MiB"):
+        TraceWriter.resume(path, 0.0)
+    with pytest.raises(TraceError, match=rf"^{path}: cannot read the trace \(it is .* MiB"):
+        read_trace(path)
+
+
+def test_a_line_nested_too_deeply_before_a_resume_marker_is_a_cut_line(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    path = write_lines(tmp_path, HEADER, GOOD_FRAME, '{"t": 2.0, "occupied": ' + deep, {"t": 3.0, "resume": True})
+    assert [type(e).__name__ for e in read_trace(path).events] == ["Frame", "TraceResume"]
+    with TraceWriter.resume(path, 0.0) as writer:  # the times go on after the deep line too
+        writer.frame(0.5, ["a1"])
+    assert read_trace(path).events[-1] == Frame(4.5, frozenset({"a1"}))

@@ -156,7 +156,9 @@ def test_ambiguity_is_asked_and_resolved_by_touch():
 
 def test_a_game_resumed_after_a_power_cut_replays_whole():
     texts = [x for _, x in notes("bigballs-resume")]
-    assert texts.index("power back: resuming the game") == texts.index("move 2 f1xf2") + 1
+    power = texts.index("power back: resuming the game")
+    # the capture still settling when the power went never counted: it is made again after
+    assert "move 2 f1xf2" not in texts[:power] and texts[power:].count("move 2 f1xf2") == 1
     assert texts[-1] == "move BB c5-c4"
 
 

@@ -187,6 +187,8 @@ NOTES = {  # a name for each example -> the note
     "flag": {"kind": "flag", "data": {"player": "yellow"}},
     "resign": {"kind": "resign", "data": {"player": "red"}},
     "draw": {"kind": "draw", "data": {}},
+    "link-lost": {"kind": "link", "data": {"state": "lost", "why": "unplugged"}},
+    "link-back": {"kind": "link", "data": {"state": "connected", "why": ""}},
     "touch": {"kind": "touch", "data": {"cells": ["a1"]}},
     "info": {"kind": "info", "data": {}},
 }

@@ -23,44 +23,92 @@ changes addressed to localhost (a page on another site cannot use a name that re
 127.0.0.1 to reach it). Changes are JSON POSTs (Content-Type: application/json), which a
 page on another site cannot send without the browser asking first. A bad request gets a
 4xx answer and changes nothing.
+
+Served to a club's Wi-Fi, anyone there can reach the page, so everything a visitor can make
+the board do is bounded (limits.Limits): the WebSockets of watchers (64 by default, and a few
+more places for pages that carry the token), the connections from one address and in all,
+the time a request may take to arrive and an answer may lie unread (connections.py), the
+size of a body (4 KiB, checked key by key: bodies.py) and of a watcher's message (4 KiB),
+the names the board answers to and the pages that may open its WebSocket (hosts.py), and
+the log (one line per kind of refusal a minute: quiet_log.py). What a spectator asks for
+that takes a while, the past games and the rules pages, is worked out beside the referee,
+never in its loop (side_work.py), and each snapshot is turned into JSON once for everyone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import inspect
 import json
-import math
+import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.clock import ClockSettings
 from controller.journal import JournalError, export_lines
-from controller.play import ActionError, PlaySession, journal_path, past_game, past_games
+from controller.past_games import journal_path, past_game, past_games
+from controller.play import ActionError, PlaySession
 from controller.reconcile import Settings
 
+from .bodies import KINDS, SCHEMAS, check, read_json
+from .connections import ConnectionTable, GuardedHTTP, GuardedWebSocket
+from .hosts import HostCheck, names_for
+from .limits import Limits, Watchers
+from .quiet_log import QuietLog, quieten
 from .rules import rules_page
+from .side_work import Busy, SideWork
 
 STATIC = Path(__file__).resolve().parent / "static"
 TOKEN_HEADER = "x-reedboard-token"
+TOKEN_COOKIE = "reedboard_token"  # only ever a place among the owner's WebSockets, never a change
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 SETTING_KEYS = ("debounce", "settle", "grace", "takebacks")
 SETUP_MODES = ("auto", "shuffle", "identify")
 CLOCK_LIMIT = 600  # minutes of a game clock, and seconds of its increment, at most
+NAME_LENGTH = 200  # characters of a journal's name, at most
+REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
+CLOSE = {"Connection": "close"}  # the rest of a refused body is not read: the connection goes
+QUIET_LOGGERS = ("uvicorn.error", "uvicorn.access", "asyncio")
 
 
-def _error(message: str, status: int) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+def _error(message: str, status: int, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def _json(data: object) -> bytes:
+    """JSON as the page gets it (Starlette's JSONResponse writes the same)."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+class _SnapshotJSON:
+    """Each published snapshot turned into JSON once, for every watcher and every GET."""
+
+    def __init__(self) -> None:
+        self._snapshot: dict | None = None
+        self._text = ""
+
+    def __call__(self, snapshot: dict) -> str:
+        if snapshot is not self._snapshot:
+            self._snapshot, self._text = snapshot, _json(snapshot).decode("utf-8")
+        return self._text
+
+
+@functools.cache
+def _rules_json(game: str) -> bytes:
+    return _json(rules_page(game))
 
 
 def _host_name(request: Request) -> str:
@@ -70,36 +118,44 @@ def _host_name(request: Request) -> str:
     return host.rsplit(":", 1)[0] if ":" in host else host
 
 
-def create_app(session: PlaySession, token: str | None = None, games_dir: str | Path | None = None) -> Starlette:
-    """The web view of `session`. `token`: required for every change (None: localhost only)."""
+def create_app(session: PlaySession, token: str | None = None, games_dir: str | Path | None = None, *,
+               limits: Limits | None = None, hosts: frozenset[str] | None = None,
+               log: QuietLog | None = None) -> Starlette:
+    """The web view of `session`. `token`: required for every change (None: localhost only).
+    `hosts`: the names the board answers to (default: localhost's); `limits`: see Limits."""
     games = Path(games_dir) if games_dir is not None else session.games_dir
+    limits = limits or Limits()
+    log = log or QuietLog(logging.getLogger("uvicorn.error"), limits.log_interval)
+    watchers = Watchers(limits)
+    work = SideWork()
+    snapshot_json = _SnapshotJSON()
+    replays_json: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread uses it
+
+    def given_token(connection: Request | WebSocket) -> bool:
+        given = connection.headers.get(TOKEN_HEADER) or connection.query_params.get("token") or ""
+        return token is not None and secrets.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
+
+    def owners_socket(websocket: WebSocket) -> bool:
+        """A WebSocket of the owner's page: the token given, or the cookie the page got with it
+        (a browser cannot add a header to a WebSocket, but it sends the page's cookie)."""
+        cookie = websocket.cookies.get(TOKEN_COOKIE, "")
+        return given_token(websocket) or (
+            token is not None and secrets.compare_digest(cookie.encode("utf-8"), token.encode("utf-8")))
 
     def may_change(request: Request) -> bool:
         if token is None:
             return _host_name(request).lower() in LOCAL_HOSTS
-        given = request.headers.get(TOKEN_HEADER) or request.query_params.get("token") or ""
-        return secrets.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
+        return given_token(request)
 
-    async def json_body(request: Request) -> dict:
-        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-            raise ActionError("send JSON (Content-Type: application/json)", 415)
-        raw = await request.body()
-        if not raw.strip():
-            return {}
-        try:
-            data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            raise ActionError("the body is not JSON", 400) from None
-        if not isinstance(data, dict):
-            raise ActionError("the body must be a JSON object", 400)
-        return data
-
-    def action(handler: Callable[[dict], object]) -> Callable:
+    def action(name: str, handler: Callable[[dict], object]) -> Callable:
         async def endpoint(request: Request):
             if not may_change(request):
-                return _error("watching only: changing the game needs the token", 403)
+                return _error("watching only: changing the game needs the token", 403, CLOSE)
             try:
-                data = await json_body(request)
+                data = check(await read_json(request, limits.body_size), SCHEMAS[name])
+            except ActionError as error:
+                return _error(str(error), error.status, CLOSE)
+            try:
                 result = handler(data)
                 if inspect.isawaitable(result):
                     result = await result
@@ -109,23 +165,18 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         return endpoint
 
     def press(data: dict) -> dict:
-        session.press(data.get("button"))
+        session.press(data["button"])
         return session.snapshot()
 
     def new_game(data: dict):
         game, empty, changes = data.get("game"), data.get("empty"), data.get("settings")
-        if empty is not None and not isinstance(empty, bool):
-            raise ActionError("empty is true or false", 400)
         settings = None
         if changes is not None:
-            if not isinstance(changes, dict) or set(changes) - set(SETTING_KEYS):
-                raise ActionError(f"settings are an object with {', '.join(SETTING_KEYS)}", 400)
-            if "takebacks" in changes and not isinstance(changes["takebacks"], bool):
-                raise ActionError("takebacks is true or false", 400)
-            try:
+            check(changes, SCHEMAS["settings"], "settings")
+            try:  # the settings' own rules (a settle time of 0 would stop the referee)
                 settings = Settings(**{**_settings_dict(session.settings), **changes})
-            except (TypeError, ValueError) as error:
-                raise ActionError(str(error), 400) from None
+            except (TypeError, ValueError, OverflowError) as error:
+                raise ActionError(f"settings: {error}", 400) from None
         setup = data.get("setup")
         if setup is not None and setup not in SETUP_MODES:
             raise ActionError(f"setup is one of {', '.join(SETUP_MODES)}", 400)
@@ -133,52 +184,109 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         return session.new_game(game, empty=empty, settings=settings, setup=setup, **keep_clock)
 
     async def page(request: Request):
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        response = FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+        if given_token(request):  # the owner's page: its WebSocket gets a place of its own
+            response.set_cookie(TOKEN_COOKIE, token, httponly=True, samesite="strict")
+        return response
 
     async def state(request: Request):
-        return JSONResponse(session.snapshot())
+        return Response(snapshot_json(session.snapshot()), media_type="application/json")
 
     async def auth(request: Request):
         return JSONResponse({"control": may_change(request), "token_required": token is not None})
 
-    async def game_list(request: Request):
-        return JSONResponse(past_games(games))
-
-    async def game_detail(request: Request):
+    # --- asked for by spectators, worked out beside the referee -------------------------------------
+    async def beside(key: tuple, work_out: Callable, *args) -> Response:
         try:
-            return JSONResponse(past_game(games, request.path_params["name"]))
+            return Response(await work.run(key, work_out, *args), media_type="application/json")
+        except Busy:
+            return _error("the board is busy: try again in a moment", 503, {"Retry-After": "2"})
         except ActionError as error:
             return _error(str(error), error.status)
+
+    def replay_json(name: str) -> bytes:
+        replay = past_game(games, name)  # the same dict for as long as the journal is unchanged
+        kept = replays_json.get(name)
+        if kept is None or kept[0] is not replay:
+            kept = replays_json[name] = (replay, _json(replay))
+        replays_json.move_to_end(name)
+        while len(replays_json) > REPLAYS_ENCODED:
+            replays_json.popitem(last=False)
+        return kept[1]
+
+    def record_text(name: str) -> tuple[str, str]:
+        path = journal_path(games, name)
+        try:
+            text = "\n".join(export_lines(path)) + "\n"
+        except JournalError as error:
+            raise ActionError(str(error), 422) from None
+        return path.name.removesuffix(".jsonl") + ".txt", text
+
+    def rules_json(game: str) -> bytes:
+        try:
+            return _rules_json(game)
+        except KeyError:
+            raise ActionError(f"no game {game[:40]!r}: bigballs or offboard", 404) from None
+
+    async def game_list(request: Request):
+        return await beside(("list",), lambda: _json(past_games(games)))
+
+    async def game_detail(request: Request):
+        name = request.path_params["name"]
+        if len(name) > NAME_LENGTH:
+            return _error("no such game", 404)
+        return await beside(("game", name), replay_json, name)
 
     async def rules(request: Request):
         game = request.path_params["game"]
-        try:
-            return JSONResponse(rules_page(game))
-        except KeyError:
-            return _error(f"no game {game!r}: bigballs or offboard", 404)
+        if len(game) > NAME_LENGTH:
+            return _error("no such game: bigballs or offboard", 404)
+        return await beside(("rules", game), rules_json, game)
 
     async def game_record(request: Request):
+        name = request.path_params["name"]
+        if len(name) > NAME_LENGTH:
+            return _error("no such game", 404)
         try:
-            path = journal_path(games, request.path_params["name"])
-            text = "\n".join(export_lines(path)) + "\n"
+            filename, text = await work.run(("record", name), record_text, name)
+        except Busy:
+            return _error("the board is busy: try again in a moment", 503, {"Retry-After": "2"})
         except ActionError as error:
             return _error(str(error), error.status)
-        except JournalError as error:
-            return _error(str(error), 422)
-        filename = path.name.removesuffix(".jsonl") + ".txt"
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
+    # --- the live snapshot ----------------------------------------------------------------------------
     async def updates(websocket: WebSocket):
+        address = websocket.client.host if websocket.client else "unknown"
+        owner = owners_socket(websocket)
+        refused = watchers.admit(address, owner)
+        if refused:
+            log.note("watchers", f"refused a watcher from {address}: {refused}")
+            await websocket.send_denial_response(_error(f"{refused}: try again later", 503, {"Retry-After": "30"}))
+            return
+        try:
+            await _watch(websocket)
+        finally:
+            watchers.leave(address, owner)
+
+    async def _watch(websocket: WebSocket) -> None:
         await websocket.accept()
 
         async def send() -> None:
             async for snapshot in session.updates():
-                await websocket.send_json(snapshot)
+                await websocket.send_text(snapshot_json(snapshot))
 
         async def receive() -> None:
-            while True:  # watchers send nothing that counts; this notices them leaving
+            sent = 0  # watchers send nothing that counts; this notices them leaving
+            while True:
                 message = await websocket.receive()
                 if message["type"] == "websocket.disconnect":
+                    return
+                sent += 1
+                if sent > limits.messages:
+                    log.note("chatty", f"closed a watcher from {address_of(websocket)}: "
+                             f"it sent more than {limits.messages} messages")
+                    await websocket.close(1008, "watchers send nothing")
                     return
 
         tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
@@ -197,20 +305,23 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         try:
             yield
         finally:
-            await session.stop()
+            try:
+                await session.stop()
+            finally:
+                work.close()
 
     routes = [
         Route("/", page),
         Route("/api/state", state),
         Route("/api/auth", auth),
-        Route("/api/click", action(lambda d: session.click(d.get("cell"))), methods=["POST"]),
-        Route("/api/select", action(lambda d: session.select(d.get("index"))), methods=["POST"]),
-        Route("/api/aside", action(lambda d: session.aside(d.get("index"))), methods=["POST"]),
-        Route("/api/take", action(lambda d: session.take(d.get("index"))), methods=["POST"]),
-        Route("/api/press", action(press), methods=["POST"]),
-        Route("/api/resign", action(lambda d: session.resign(d.get("player"))), methods=["POST"]),
-        Route("/api/draw", action(lambda d: session.draw()), methods=["POST"]),
-        Route("/api/new", action(new_game), methods=["POST"]),
+        Route("/api/click", action("click", lambda d: session.click(d["cell"])), methods=["POST"]),
+        Route("/api/select", action("select", lambda d: session.select(d["index"])), methods=["POST"]),
+        Route("/api/aside", action("aside", lambda d: session.aside(d.get("index"))), methods=["POST"]),
+        Route("/api/take", action("take", lambda d: session.take(d["index"])), methods=["POST"]),
+        Route("/api/press", action("press", press), methods=["POST"]),
+        Route("/api/resign", action("resign", lambda d: session.resign(d["player"])), methods=["POST"]),
+        Route("/api/draw", action("draw", lambda d: session.draw()), methods=["POST"]),
+        Route("/api/new", action("new", new_game), methods=["POST"]),
         Route("/api/games", game_list),
         Route("/api/games/{name}", game_detail),
         Route("/api/games/{name}/record", game_record),
@@ -218,11 +329,16 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         WebSocketRoute("/ws", updates),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    names = hosts if hosts is not None else names_for("127.0.0.1")
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(HostCheck, names=names, log=log)])
+
+
+def address_of(websocket: WebSocket) -> str:
+    return websocket.client.host if websocket.client else "unknown"
 
 
 def _number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return KINDS["seconds"][1](value)
 
 
 def _clock_settings(clock: object) -> ClockSettings | None:
@@ -244,14 +360,25 @@ def _settings_dict(settings: Settings) -> dict:
 
 
 def make_server(session: PlaySession, host: str = "127.0.0.1", port: int = 8000, token: str | None = None, *,
-                games_dir: str | Path | None = None, log_level: str = "warning") -> uvicorn.Server:
-    """A uvicorn server for the session's web view (its lifespan starts and stops the session)."""
-    config = uvicorn.Config(create_app(session, token, games_dir), host=host, port=port,
-                            log_level=log_level, lifespan="on")
+                games_dir: str | Path | None = None, log_level: str = "warning",
+                limits: Limits | None = None) -> uvicorn.Server:
+    """A uvicorn server for the session's web view (its lifespan starts and stops the session),
+    with every connection bounded as `limits` say."""
+    limits = limits or Limits()
+    log = QuietLog(logging.getLogger("uvicorn.error"), limits.log_interval)
+    app = create_app(session, token, games_dir, limits=limits, hosts=names_for(host), log=log)
+    table = ConnectionTable(limits, log)
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level=log_level, lifespan="on",
+        http=functools.partial(GuardedHTTP, table=table), ws=functools.partial(GuardedWebSocket, table=table),
+        ws_max_size=limits.frame_size, ws_per_message_deflate=False,  # no inflating a small frame into a big one
+        timeout_keep_alive=limits.keep_alive, h11_max_incomplete_event_size=limits.head_size,
+        backlog=limits.backlog, proxy_headers=False)  # the board is reached directly: the address is the peer's
+    quieten(QUIET_LOGGERS, limits.log_interval)
     return uvicorn.Server(config)
 
 
 async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8000, token: str | None = None, *,
-                games_dir: str | Path | None = None, log_level: str = "warning") -> None:
+                games_dir: str | Path | None = None, log_level: str = "warning", limits: Limits | None = None) -> None:
     """Serve the web view until interrupted; the session runs in the same loop."""
-    await make_server(session, host, port, token, games_dir=games_dir, log_level=log_level).serve()
+    await make_server(session, host, port, token, games_dir=games_dir, log_level=log_level, limits=limits).serve()

@@ -19,16 +19,17 @@ from pathlib import Path
 from controller.play import PlaySession
 
 from .app import make_server
+from .limits import Limits
 
 
 @contextlib.contextmanager
 def served(session: PlaySession, token: str | None = None, *, games_dir: str | Path | None = None,
-           timeout: float = 10.0) -> Iterator[str]:
+           timeout: float = 10.0, limits: Limits | None = None) -> Iterator[str]:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = make_server(session, "127.0.0.1", port, token, games_dir=games_dir)
+    server = make_server(session, "127.0.0.1", port, token, games_dir=games_dir, limits=limits)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True, name="reedboard-web")
     thread.start()
     deadline = time.monotonic() + timeout

@@ -268,8 +268,14 @@ def ob_game_to_six(seed: int = 3) -> TraceBuilder:
 def bb_resume() -> TraceBuilder:
     b = TraceBuilder.bigballs()
     b.play("BB a5-a4").play("2 f1xf2")
-    b.power_cut()  # the board keeps its pieces; the referee starts again on its record
-    return b.play("BB b5-b4").play("BB c5-c4")
+    # The power goes within the settle time of the capture: it never counted, so the journal
+    # has Black's big-ball move and White's roll. The referee starts again on that record; the
+    # lights ask for the board before the capture (White's 1 back on f1, the 5 on f2), and
+    # White captures again with the 2 the die still shows.
+    b.power_cut()
+    b.game.pop()
+    b.lift("f2").place("f1").place("f2")
+    return b.play("2 f1xf2", press_die=False).play("BB b5-b4").play("BB c5-c4")
 
 
 SCENARIOS = {

@@ -295,6 +295,7 @@ function render(snap) {
   if (!snap || !snap.seq || snap.seq <= state.seq) return;
   state.seq = snap.seq;
   state.snap = snap;
+  renderLink(snap.link);
   if (!snap.cells) return;
   const svg = $("#board");
   const key = snap.game + "|" + snap.order.join(",");
@@ -369,6 +370,16 @@ function render(snap) {
   renderNewGame(snap);
   document.body.dataset.control = state.control ? "1" : "";
   positionCursor();
+}
+
+// The board's link: a banner while it is lost (the lights cannot say that the board is gone).
+function renderLink(link) {
+  const banner = $("[data-role=link]");
+  if (!banner) return;
+  const lost = !!link && link.state === "lost";
+  banner.hidden = !lost;
+  banner.dataset.state = link ? link.state : "";
+  banner.textContent = lost ? link.text : "";
 }
 
 // --- the new-game form ------------------------------------------------------------------------------
@@ -708,7 +719,8 @@ async function loadGames() {
     ? `<tr class="bad"><td colspan="4">${escapeHTML(g.name)}: ${escapeHTML(g.error)}</td><td></td></tr>`
     : `<tr data-game="${escapeHTML(g.name)}"><td>${escapeHTML(g.started.replace("T", " ").slice(0, 19))}</td>`
       + `<td>${g.game === "bigballs" ? "Big Balls" : "Off Board"}</td><td>${g.moves}</td>`
-      + `<td>${escapeHTML(g.result || "unfinished")}</td>`
+      + `<td>${escapeHTML(g.result || "unfinished")}`
+      + `${g.note ? ` <span class="damaged" data-role="game-note" title="${escapeHTML(g.note)}">(read up to a damaged line)</span>` : ""}</td>`
       + `<td><button type="button" data-open="${escapeHTML(g.name)}">Replay</button> `
       + `<a href="/api/games/${encodeURIComponent(g.name)}/record" download>record</a></td></tr>`).join("")
     : `<tr><td colspan="5" class="empty-note">no games yet</td></tr>`;
@@ -725,7 +737,7 @@ async function openGame(name) {
   const download = $("[data-role=replay-download]");
   download.href = `/api/games/${encodeURIComponent(name)}/record`;
   $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
-  $("[data-role=replay-result]").textContent = data.result || "unfinished";
+  $("[data-role=replay-result]").textContent = (data.result || "unfinished") + (data.note ? ` · ${data.note}` : "");
   const slider = $("[data-role=replay-slider]");
   slider.max = String(data.record.length);
   const svg = $("#replay-board");

@@ -7,7 +7,7 @@
 
 const SPEECH_LANGS = { en: "en-GB", de: "de-DE", ro: "ro-RO" };
 const NOTE_KINDS = ["setup", "ready", "roll", "move", "amend", "takeback", "illegal", "clear", "choose", "refused",
-  "touch", "identify", "identified", "low_time", "flag", "resign", "draw", "over", "info"];
+  "touch", "identify", "identified", "low_time", "flag", "resign", "draw", "over", "info", "link"];
 // The prompts said when they come up: the set-up steps no note announces. The rest (and the
 // identify set-up's requests) are said by their notes.
 const SPOKEN_PROMPTS = ["clear", "fill", "place"];
@@ -75,6 +75,7 @@ const SPEECH = {
       flag: (d, w) => `${w.player[d.player] || ""}'s time is up.`,
       resign: (d, w) => `${w.player[d.player] || ""} resigns.`,
       draw: () => "Draw agreed.",
+      link: (d) => d.state === "lost" ? "The board is unplugged. Plug it in again; the game waits." : "The board is back.",
       over: (d, w) => d.winner
         ? `Game over. ${w.player[d.winner] || d.winner} wins${w.reasons[d.reason] || ""}.`
         : `Game over: a draw${w.reasons[d.reason] || ""}.`,
@@ -138,6 +139,7 @@ const SPEECH = {
       flag: (d, w) => `Die Zeit von ${w.player[d.player] || ""} ist abgelaufen.`,
       resign: (d, w) => `${w.player[d.player] || ""} gibt auf.`,
       draw: () => "Unentschieden vereinbart.",
+      link: (d) => d.state === "lost" ? "Das Brett ist getrennt. Schließ es wieder an; das Spiel wartet." : "Das Brett ist wieder da.",
       over: (d, w) => d.winner
         ? `Spielende. ${w.player[d.winner] || d.winner} gewinnt${w.reasons[d.reason] || ""}.`
         : `Spielende: unentschieden${w.reasons[d.reason] || ""}.`,
@@ -209,6 +211,7 @@ const SPEECH = {
       flag: (d, w) => `${w.player[d.player] || ""} a rămas fără timp.`,
       resign: (d, w) => `${w.player[d.player] || ""} abandonează.`,
       draw: () => "Remiză de comun acord.",
+      link: (d) => d.state === "lost" ? "Tabla este deconectată. Conectați-o din nou; jocul așteaptă." : "Tabla este din nou conectată.",
       identified: (d, w) => `${w.stone(d.player, d.number).replace(/^./, (c) => c.toUpperCase())} este pe ${d.cell}.`,
       over: (d, w) => d.winner
         ? `Joc terminat. Câștigă ${w.player[d.winner] || d.winner}${w.reasons[d.reason] || ""}.`

@@ -1,0 +1,39 @@
+"""The pulled cable on the page, in a real browser: a banner says it while the board is away
+(its lights cannot), and goes when the board is back.
+
+The board is the fake board behind a pty, reached through a stable device name that vanishes
+while the cable is out (tests/test_serial_link.py's Cable); Debian's chromium, with the
+fixtures of test_web_browser.py.
+"""
+
+from controller.games import BigBalls
+from controller.play import PlaySession
+from controller.web.background import served
+from hal.serial_board import SerialBoard
+
+from test_serial_link import START, UNPLUGGED, Cable, cable  # noqa: F401
+from test_web_browser import FAST, TIMEOUT, browser, expect, open_page, wait_for_prompt  # noqa: F401
+
+
+def test_a_banner_says_the_board_is_unplugged_until_it_is_back(open_page, cable, tmp_path):
+    board = SerialBoard(cable.fake.board, Cable.NAME, serial_factory=cable.factory)
+    session = PlaySession(BigBalls(), games_dir=tmp_path, backend=board, settings=FAST, setup="given")
+    try:
+        with served(session) as url:
+            page = open_page(url)
+            wait_for_prompt(page, "roll")
+            banner = page.locator('[data-role="link"]')
+            expect(banner).to_be_hidden()
+            cable.pull()
+            expect(banner).to_be_visible(timeout=TIMEOUT)
+            expect(banner).to_have_text(UNPLUGGED)
+            expect(banner).to_have_attribute("data-state", "lost")
+            expect(page.locator('[data-role="notes"] li').first).to_contain_text(UNPLUGGED)
+            cable.plug(START)
+            expect(banner).to_be_hidden(timeout=TIMEOUT)
+            expect(banner).to_have_attribute("data-state", "connected")
+            expect(page.locator('[data-role="notes"] li').first).to_contain_text("the board is back")
+            wait_for_prompt(page, "roll")  # the game goes on where it was
+            assert not page.errors
+    finally:
+        board.close()
