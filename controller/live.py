@@ -28,6 +28,7 @@ from .replay import replay
 from .trace import read_trace
 
 TRACE_SETTINGS = ("debounce", "settle", "grace")
+START_KEYS = ("game", "first", "setup", "balls", "board")  # a header's game and its start position
 
 
 def new_referee(
@@ -83,9 +84,9 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
 
 def _trace_header(journal_header: dict) -> dict:
     """A trace header for the game a journal header describes (for a new trace segment)."""
-    header = {key: journal_header[key] for key in ("game", "first", "setup", "balls", "board") if key in journal_header}
+    start = {key: value for key, value in journal_header.items() if key in START_KEYS}
     settings = journal_header.get("settings", {})
-    return {**header, "settings": {key: settings[key] for key in TRACE_SETTINGS if key in settings}}
+    return {**start, "settings": {key: settings[key] for key in TRACE_SETTINGS if key in settings}}
 
 
 def _journal_what_the_trace_decided(journal: Journal, contents: JournalContents, trace: Path) -> bool:

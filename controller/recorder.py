@@ -7,8 +7,8 @@ The disk never holds up the board's loop for a frame: lines are handed to a back
 thread that writes them in batches and syncs each batch. What must not be lost is guarded
 another way: the journal is written through the recorder (`guard`), and each journal line
 waits until the trace holds, synced, what led to it: the frame or the press, or for a
-decision that time alone made (a settle, a grace, the game clock) a frame at that moment
-repeating the board as it was. So a crash never leaves the journal ahead of its trace; the
+decision that time alone made (a settle, the game clock) a frame at that moment repeating
+the board as it was. So a crash never leaves the journal ahead of its trace; the
 trace may be ahead by the input being decided, which resuming the game catches up
 (controller.live).
 """
@@ -110,13 +110,16 @@ class _Trace(TraceWriter):
             self._file.close()
 
 
+HEADER_READ = 1 << 20  # bytes: a header line is a few kB even with an Off Board board in it
+
+
 def _readable_header(path: Path) -> bool:
     """Whether the trace file starts with a whole header line (else nothing in it can be used)."""
     try:
         with open(path, "rb") as file:
-            first = file.readline()
+            first = file.readline(HEADER_READ)
         header = json.loads(first)
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
     return isinstance(header, dict) and "game" in header and first.endswith(b"\n")
 
@@ -128,7 +131,7 @@ class FlightRecorder:
         self._board: frozenset[str] | None = None  # the last frame: what a time mark repeats
         self._last_t = -math.inf  # of the last event recorded, on the referee's clock
         self._waiting: list[tuple[float, Callable[[], None]]] = []  # journal lines and their times
-        self._sealing = False  # a seal is scheduled on the event loop
+        self._releasing = False  # a release is scheduled on the event loop
 
     @property
     def path(self) -> Path | None:
@@ -174,20 +177,16 @@ class FlightRecorder:
             getattr(self._writer, kind)(*args)
 
     def frame(self, t: float, occupied: Iterable[str]) -> None:
-        self._seal()  # what earlier inputs and timers decided comes before this frame
+        self.release()  # what earlier inputs and timers decided is journaled before this frame
         self._board = frozenset(occupied)
         self._record("frame", (t, self._board))
 
     def press(self, t: float, button: str, roll: int | None = None) -> None:
         # The referee tells of a press after acting on it: what it decided waits until now.
         self._record("press", (t, button, roll))
-        self._seal()
+        self.release()
 
     def _record(self, kind: str, args: tuple) -> None:
-        import sys, traceback
-        self.__dict__.setdefault("_hist", []).append((kind, args[0], "".join(traceback.format_stack(limit=6)[-5:-1])))
-        if self._writer is not None and args[0] + self._writer._offset < self._writer._last_t:
-            for h in self._hist[-6:]: print("HIST", h[0], h[1], h[1] + self._writer._offset, "\n", h[2], file=sys.stderr)
         self._last_t = max(self._last_t, args[0])
         if self._writer is None:
             self._held.append((kind, args))
@@ -210,21 +209,23 @@ class FlightRecorder:
         """The journal as the referee should write it: each line after what led to it is on the trace."""
         return GuardedJournal(journal, self)
 
-    def _journal(self, t: float, write: Callable[[], None]) -> None:
+    def hold(self, t: float, write: Callable[[], None]) -> None:
+        """A journal line decided at t: `write` is called once the trace holds what led to it."""
         self._waiting.append((t, write))
         try:
             loop = asyncio.get_running_loop()
-        except RuntimeError:  # driven step by step (tests, replays): each line at once
-            self._seal()
+        except RuntimeError:  # driven step by step (tests): each line at once
+            self.release()
             return
         # In the board's loop a press is recorded only after the referee acted on it: the line
         # waits for the end of this step (or the next frame or press, whichever comes first).
-        if not self._sealing:
-            self._sealing = True
-            loop.call_soon(self._seal)
+        if not self._releasing:
+            self._releasing = True
+            loop.call_soon(self.release)
 
-    def _seal(self) -> None:
-        self._sealing = False
+    def release(self) -> None:
+        """Write the journal lines held: the trace first marks how far time went, and is synced."""
+        self._releasing = False
         if not self._waiting:
             return
         waiting, self._waiting = self._waiting, []
@@ -235,7 +236,7 @@ class FlightRecorder:
             write()
 
     def close(self) -> None:
-        self._seal()
+        self.release()
         if self._writer is not None:
             self._writer.close()
 
@@ -256,22 +257,22 @@ class GuardedJournal:
         return self._journal.trace_path
 
     def append_roll(self, t: float, player: str, value: int) -> None:
-        self._recorder._journal(t, lambda: self._journal.append_roll(t, player, value))
+        self._recorder.hold(t, lambda: self._journal.append_roll(t, player, value))
 
     def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None) -> None:
-        self._recorder._journal(t, lambda: self._journal.append_move(t, move_text, clock=clock))
+        self._recorder.hold(t, lambda: self._journal.append_move(t, move_text, clock=clock))
 
     def append_takeback(self, t: float, move_text: str) -> None:
-        self._recorder._journal(t, lambda: self._journal.append_takeback(t, move_text))
+        self._recorder.hold(t, lambda: self._journal.append_takeback(t, move_text))
 
     def append_amend(self, t: float, old_text: str, new_text: str) -> None:
-        self._recorder._journal(t, lambda: self._journal.append_amend(t, old_text, new_text))
+        self._recorder.hold(t, lambda: self._journal.append_amend(t, old_text, new_text))
 
     def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
-        self._recorder._journal(t, lambda: self._journal.append_result(t, result, reason, winner))
+        self._recorder.hold(t, lambda: self._journal.append_result(t, result, reason, winner))
 
     def close(self) -> None:
-        self._recorder._seal()
+        self._recorder.release()
         self._journal.close()
 
 

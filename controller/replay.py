@@ -9,6 +9,10 @@ alone made it decide something, so whatever was still pending then never happene
 it, the referee is rebuilt as the controller rebuilt it, from what had been decided so far
 (the journal's entries, which the replay keeps as it goes).
 
+The end of a trace is like a marker when the game's journal is at hand (the trace was
+recorded with it); a trace without one, written by hand, has time run on after its last event
+so that what was pending falls due.
+
 A trace segment (a trace that starts with resume markers, begun where a resumed game's
 trace was missing) starts from the game as its journal had it at that restart: the journal
 next to the segment, or the one given.
@@ -17,7 +21,7 @@ next to the segment, or the one given.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 
@@ -89,13 +93,14 @@ class _Notes:
 
 
 def replay(trace: Trace, source: str = "trace", *, journal: str | Path | JournalContents | None = None,
-           flush: bool = True) -> Replayed:
+           flush: bool | None = None) -> Replayed:
     """The game the trace's board and buttons make, with every note the players were shown.
 
-    journal: the game's journal, for its clock and, for a trace segment, where it starts;
+    journal: the game's journal, for its clock and takebacks and, for a trace segment, where it starts;
     when None, the journal next to `source` (a trace file's path) is used if there is one.
-    flush: after the last event let time run on (FLUSH), so that what was pending falls due;
-    False replays the trace as far as it goes, as the controller left it."""
+    flush: after the last event let time run on (FLUSH), so that what was pending falls due (a
+    trace written by hand); False replays the trace as far as it goes, as the controller left it
+    (it recorded when time alone decided something). None: False when there is a journal."""
     header = trace.header
     try:
         settings = Settings(**header.get("settings", {}))
@@ -103,6 +108,9 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
         raise TraceError(source, 1, f"settings: {error}") from None
     leading = next((n for n, e in enumerate(trace.events) if not isinstance(e, TraceResume)), len(trace.events))
     contents = _journal(journal, source, needed=leading > 0)
+    takebacks = contents.header.get("settings", {}).get("takebacks") if contents is not None else None
+    if isinstance(takebacks, bool):  # a trace header keeps only the times; the journal has the rest
+        settings = replace(settings, takebacks=takebacks)
     if leading and contents is None:
         raise TraceError(source, None, "a trace segment (it starts at a restart of its game) replays only with"
                                        " its journal: keep it next to the game's journal")
@@ -117,7 +125,8 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
         try:
             resumed = rebuild(JournalContents(start, decisions.entries))
         except JournalError as error:
-            raise TraceError(source, None, f"the game cannot go on at the restart at t={t:g}: {error.problem}") from None
+            raise TraceError(source, None, f"the game cannot go on at the restart at t={t:g}:"
+                                           f" {error.problem}") from None
         referee = Referee(resumed.game, settings=settings, die=Die(given_only=True), journal=decisions,
                           pending_roll=resumed.pending_roll, clock=resumed.clock,
                           clock_remaining=resumed.clock_remaining)
@@ -147,7 +156,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             except ValueError as error:
                 raise TraceError(source, None, f"the {event.button} press at t={event.t:g}: {error}") from None
         notes.collect()
-    if flush:
+    if flush or (flush is None and contents is None):
         referee.advance((trace.events[-1].t if trace.events else first_t) + FLUSH)
     notes.collect()
     return Replayed(referee, record_lines(referee.game), notes.notes, decisions.entries)
@@ -169,7 +178,7 @@ def _journal(journal, source: str, needed: bool) -> JournalContents | None:
         return read_journal(journal)
     except JournalError as error:
         if found and not needed:
-            return None  # only its clock was wanted: the trace replays without it
+            return None  # only its clock and takebacks were wanted: the trace replays without them
         raise TraceError(source, None, f"its journal cannot be used: {error}") from None
 
 

@@ -176,24 +176,6 @@ async def play_a_run(game_name: str, folder: Path, seed: int, moves: int) -> Non
         referee = new_referee(GAMES[game_name](), folder, settings=FAST, rng=random.Random(seed))
         occupied = referee.game.occupied()
     board = SimBoard(SimpleNamespace(cells=tuple(referee.game.cells)), occupied, clock=loop.time)
-    if journal is not None:  # DEBUG
-        R = loop.time() if False else None
-        real_frame, real_press, real_start = referee.frame, referee.press, referee.start
-        log = []
-        def frame(t, occ):
-            log.append(("frame", t, referee.now, loop.time()))
-            return real_frame(t, occ)
-        def press(t, b, roll=None):
-            log.append(("press", t, referee.now, loop.time()))
-            return real_press(t, b, roll)
-        def start(t):
-            log.append(("start", t, referee.now, loop.time(), referee.recorder._writer._offset, referee.recorder._writer._last_t))
-            return real_start(t)
-        referee.frame, referee.press, referee.start = frame, press, start
-        import atexit
-        def dump():
-            for entry in log[:8]: print("LOG", *entry, file=sys.stderr)
-        atexit.register(dump)
     player = Player(referee, board, rng, moves, board_file)
     player.keep(board.occupied)
     told = []
@@ -221,6 +203,7 @@ class KillPoint:
     kill: int  # the how-many-th kill of this game; 0: the game at the end of its script
     replayed: list[str]
     exported: list[str]
+    at_once: bool | None = None  # equal right after the kill, before the controller came back
 
     @property
     def equal(self) -> bool:
@@ -295,7 +278,11 @@ async def crash_game(game: str, folder: Path, seed: int, kills: int, *,
             kill(proc)
             await proc.wait()
         if proc.returncode == -9:
-            point = KillPoint(game, folder, len(points) + 1, [], [])
+            at_once = None
+            if journal_in(folder) is not None:
+                replayed, exported = compare(folder)
+                at_once = replayed == exported
+            point = KillPoint(game, folder, len(points) + 1, [], [], at_once)
             points.append(point)
             waiting.append(point)
         else:  # the run came to the end of its script (or of the game) before the kill
@@ -355,6 +342,14 @@ def test_a_move_still_settling_when_the_controller_dies_never_happened(tmp_path)
     dies(referee)
     replayed, exported = compare(tmp_path)
     assert replayed == exported and exported[-1] == "B2-A1"
+
+
+def test_a_game_stopped_while_a_move_settles_replays_as_journaled(tmp_path):
+    referee, hands, journal = off_board_under_way(tmp_path)
+    hands.move("B2", "A1").wait(0.3)
+    dies(referee)  # or stopped with Ctrl-C: either way the settle never came
+    replayed, exported = compare(tmp_path)
+    assert replayed == exported and "B2-A1" not in exported
 
 
 def test_a_move_time_decided_before_the_controller_died_is_in_the_replay(tmp_path):
