@@ -32,7 +32,7 @@ from .games.offboard_layout import exit_name
 from .readfile import JOURNAL_LIMIT, read_bytes, read_first_line
 from .reconcile import Settings
 from .record import record_lines, starting_position
-from .trace import brief, game_from_header
+from .trace import brief, game_from_header, sync_directory
 
 VERSION = 1
 SUFFIX = ".jsonl"
@@ -124,7 +124,7 @@ class Journal:
             header["clock"] = {"minutes": clock.minutes, "increment": clock.increment}
         journal = cls(*_new_file(Path(games_dir), game.name, now))
         journal._write(header)
-        _sync_directory(Path(games_dir))  # so the new file's name survives a power cut too
+        sync_directory(Path(games_dir))  # so the new file's name survives a power cut too
         return journal
 
     @classmethod
@@ -200,19 +200,6 @@ def _new_file(games_dir: Path, game: str, now: datetime):
 def trace_path(journal_path: str | Path) -> Path:
     path = Path(journal_path)
     return path.with_name(path.name.removesuffix(SUFFIX) + TRACE_SUFFIX)
-
-
-def _sync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # some systems cannot open a directory; the file itself is synced anyway
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -562,7 +549,7 @@ def discard_if_unplayed(path: str | Path) -> bool:
             file.unlink()
         except FileNotFoundError:
             pass
-    _sync_directory(path.parent)
+    sync_directory(path.parent)
     return True
 
 
@@ -628,7 +615,7 @@ def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
         file.write(b"".join(line + b"\n" for line in lines))
         file.flush()
         os.fsync(file.fileno())
-    _sync_directory(path.parent)
+    sync_directory(path.parent)
     return new_path
 
 

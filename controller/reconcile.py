@@ -38,6 +38,15 @@ from dataclasses import dataclass
 from .games import Game
 
 
+def brief(value: object, width: int = 40) -> str:
+    """A value someone gave, as a message shows it: short, and one line."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 @dataclass(frozen=True)
 class Settings:
     debounce: float = 0.020  # s a cell must hold a new state before it counts
@@ -56,7 +65,7 @@ class Settings:
             value = getattr(self, name)
             rule = f"setting {name} must be a number of seconds from {low:g} to {high:g}"
             if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise ValueError(f"{rule}, not {self._shown(value)}")
+                raise ValueError(f"{rule}, not {brief(value)}")
             try:
                 seconds = float(value)
             except OverflowError:  # an integer beyond any float
@@ -66,7 +75,7 @@ class Settings:
                 raise ValueError(f"{rule}, not {seconds:g}")
             object.__setattr__(self, name, seconds)
         if not isinstance(self.takebacks, bool):
-            raise ValueError(f"setting takebacks must be true or false, not {self._shown(self.takebacks)}")
+            raise ValueError(f"setting takebacks must be true or false, not {brief(self.takebacks)}")
 
     @classmethod
     def from_mapping(cls, data: object, known: Iterable[str] | None = None) -> Settings:
@@ -74,20 +83,12 @@ class Settings:
         names an unknown setting (`known`: the names allowed, default all) or a bad value."""
         known = tuple(known) if known is not None else tuple(cls.__dataclass_fields__)
         if not isinstance(data, dict):
-            raise ValueError(f'settings are an object such as {{"settle": 0.8}}, not {cls._shown(data)}')
+            raise ValueError(f'settings are an object such as {{"settle": 0.8}}, not {brief(data)}')
         for key in data:
             if key not in known:
-                raise ValueError(f"unknown setting {cls._shown(key)} (known: {', '.join(sorted(known))})")
+                raise ValueError(f"unknown setting {brief(key)} (known: {', '.join(sorted(known))})")
         return cls(**data)
 
-    @staticmethod
-    def _shown(value: object, width: int = 40) -> str:
-        """A value as a message may show it: short, and one line."""
-        try:
-            text = repr(value)
-        except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
-            text = f"a {type(value).__name__}"
-        return text if len(text) <= width else text[:width - 3] + "..."
 
 
 # --- what the reconciler reports ---------------------------------------------------------------

@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from .trace import TraceWriter
+from .trace import TraceWriter, sync_directory
 
 
 class _Lines:
@@ -168,7 +168,7 @@ class FlightRecorder:
             file.flush()
             os.fsync(file.fileno())
         os.replace(partial, path)  # only ever over a file with no whole header line: it held nothing
-        _sync_directory(path.parent)
+        sync_directory(path.parent)
 
     def _start(self, writer: _Trace) -> None:
         self._writer = writer
@@ -274,16 +274,3 @@ class GuardedJournal:
     def close(self) -> None:
         self._recorder.release()
         self._journal.close()
-
-
-def _sync_directory(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

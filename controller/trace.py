@@ -28,7 +28,7 @@ from .games import GAMES, BigBalls, Game, OffBoard, load_layout
 from .games.bigballs import PLAYERS as BIGBALLS_PLAYERS
 from .games.offboard_layout import parse_layout
 from .readfile import TRACE_LIMIT, read_bytes, read_text
-from .reconcile import Settings
+from .reconcile import Settings, brief
 
 HEADER_KEYS = {"game", "first", "setup", "balls", "board", "settings"}
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
@@ -132,15 +132,6 @@ def _refuse(header: Mapping, key: str, game: str) -> None:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def brief(value: object, width: int = 40) -> str:
-    """A value from a file as a message shows it: short, and one line."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 def _loads(line: str | bytes) -> object:
@@ -406,3 +397,17 @@ class TraceWriter:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
+
+
+def sync_directory(directory: Path) -> None:
+    """Sync a directory, so that a file just created in it survives a power cut by its name too."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # some systems cannot open a directory; the file itself is synced anyway
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
