@@ -27,22 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hal.board import load_board  # noqa: E402
+from hal.fakeboard import CountingPort  # noqa: E402
 from hal.serial_board import SerialBoard  # noqa: E402
-
-
-class CountingPort:
-    """A pyserial port that counts the reads made of it."""
-
-    def __init__(self, port: serial.SerialBase) -> None:
-        self._port = port
-        self.reads = 0
-
-    def read(self, size: int = 1) -> bytes:
-        self.reads += 1
-        return self._port.read(size)
-
-    def __getattr__(self, name: str):
-        return getattr(self._port, name)
 
 
 def switches(thread: threading.Thread) -> int:

@@ -347,3 +347,18 @@ def main(game: str, board_path: str | Path | None = None, stdin=None, stdout=Non
             if message is not None:
                 print(message, file=stdout, flush=True)
     return 0
+
+
+class CountingPort:
+    """A pyserial port that counts the reads made of it (how often a reader wakes, in tests and benches)."""
+
+    def __init__(self, port) -> None:
+        self._port = port
+        self.reads = 0
+
+    def read(self, size: int = 1) -> bytes:
+        self.reads += 1
+        return self._port.read(size)
+
+    def __getattr__(self, name: str):
+        return getattr(self._port, name)

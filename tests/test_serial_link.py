@@ -20,7 +20,7 @@ from controller.games import BigBalls
 from controller.play import PlaySession, ScriptedDie
 from controller.reconcile import Settings
 from hal.board import load_board
-from hal.fakeboard import FakeBoard
+from hal.fakeboard import CountingPort, FakeBoard
 from hal.interfaces import Link, LinkState
 from hal.serial_board import SerialBoard
 
@@ -205,21 +205,6 @@ def test_a_simulated_board_is_always_connected(tmp_path):
 
 
 # --- the reader sleeps while the board is idle --------------------------------------------------------
-class CountingPort:
-    """A pyserial port that counts the reads made of it."""
-
-    def __init__(self, port) -> None:
-        self._port = port
-        self.reads = 0
-
-    def read(self, size: int = 1) -> bytes:
-        self.reads += 1
-        return self._port.read(size)
-
-    def __getattr__(self, name: str):
-        return getattr(self._port, name)
-
-
 def test_an_idle_board_costs_a_read_or_two_a_heartbeat(cable):
     ports: list[CountingPort] = []
 
