@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 
@@ -55,6 +56,21 @@ class Footprint:
     passes: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class GameOption:
+    """A start option a game takes on the command line (`--layout standard`) and in headers.
+
+    flag: the option's name without dashes ("layout"); the command line adds `--flag`.
+    help: one line for --help, e.g. "the start layout (default standard)".
+    choices: the allowed words, or None for free text (a file, a set-up string).
+    """
+
+    flag: str
+    help: str
+    choices: tuple[str, ...] | None = None
+    metavar: str | None = None
+
+
 class MoveError(ValueError):
     """A move that cannot be read or is not legal here; the message says why."""
 
@@ -64,10 +80,20 @@ class GameOverError(MoveError):
 
 
 class Game(ABC):
-    """One game's position and move stack. Subclasses are the rules engines."""
+    """One game's position and move stack. Subclasses are the rules engines.
 
-    name: str  # "bigballs", "offboard"
-    players: tuple[str, str]  # the first wins "1-0"
+    Everything that differs between games is answered here, by hooks a game overrides (as
+    python-chess variants override a few hooks of one Board): the rest of reedboard reads
+    these and never names a game. The registry (controller.games.GAMES) maps `name` to class.
+    """
+
+    name: str  # the registry key and the word in headers and on the command line
+    title: str  # for people: the page's heading, the rules page
+    players: tuple[str, str]  # the first wins "1-0"; also the colours of the pieces
+    uses_die: bool = False  # a die button: rolls, and moves chosen by the roll
+    board: str = ""  # the shipped board (wiring) file it is played on: hardware/boards/<board>.toml
+    setup_modes: tuple[str, ...] = ("given",)  # the first is the default of a new game
+    options: tuple[GameOption, ...] = ()  # start options: `from_options` takes them
 
     def __init__(self) -> None:
         self.move_stack: list[Hashable] = []
@@ -146,6 +172,88 @@ class Game(ABC):
         move = self.parse_move(text)
         self.push(move)
         return move
+
+    # --- the die (games with uses_die) ------------------------------------------------
+    def can_roll(self) -> bool:
+        """Whether the player to move may press the die now."""
+        return False
+
+    def die_pieces(self, roll: int) -> list:
+        """What the roll lets the player move, in the players' words (Big Balls: stone numbers)."""
+        return []
+
+    # --- the start, in files and on the command line --------------------------------------
+    @classmethod
+    def from_options(cls, **options: str) -> Game:
+        """A new game from start options given as text (`options` names them); ValueError
+        (with a clear one-line message) for an option that is not the game's own or a bad value."""
+        if options:
+            raise ValueError(f"{cls.name} takes no --{sorted(options)[0]}")
+        return cls()
+
+    def start_header(self) -> dict:
+        """This game's start position as header data for journals and traces (JSON-ready,
+        without the "game" key); `from_header` reads it back. Called on the start position."""
+        return {}
+
+    @classmethod
+    def from_header(cls, header: Mapping) -> Game:
+        """The game a journal or trace header describes, in its start position; ValueError
+        (SetupError, LayoutError included) naming what is wrong."""
+        return cls()
+
+    def record_header(self) -> list[str]:
+        """The record's set-up lines after `game NAME`, for the start position (Big Balls: its
+        two set-up lines and `first black`; Off Board: `board default`)."""
+        return []
+
+    def next_start(self) -> Game | None:
+        """The start of the table's next new game after this one: the same board or layout
+        (a fresh copy), or None to start from the defaults again (a new draw)."""
+        return None
+
+    def setup_guide(self, mode: str, rng=None):
+        """The guide through a set-up mode other than "given" (controller.games.setup), or None
+        when the mode is "given": the lights show the start position until the board matches."""
+        return None
+
+    # --- what a view shows ------------------------------------------------------------------
+    def pieces(self) -> dict[str, str]:
+        """Every cell -> the code of what stands there, "" for nothing. Codes: a letter and a
+        number for a numbered stone ("B3", "W5"), one capital for a ball or marble of a player's
+        colour ("R", "Y", "B", "W"), "ball" for a neutral big ball."""
+        occupied = self.occupied()
+        return {cell: ("piece" if cell in occupied else "") for cell in self.cells}
+
+    def position_data(self) -> dict:
+        """What a page shows besides the pieces: {"score": {player: n} or None,
+        "waiting": a cell-less waiting piece's owner or None}."""
+        return {"score": None, "waiting": None}
+
+    def result_details(self) -> str | None:
+        """What the result line adds after the reason (Off Board: the score "6-2"), or None."""
+        return None
+
+    def winner_cells(self, winner: str) -> frozenset[str]:
+        """The cells lit for the winner at the end: the winner's pieces."""
+        return frozenset()
+
+    def geometry(self) -> dict:
+        """How to draw the board, in hollow pitches (x to the right, y downwards, as on screen):
+        {"shape": "triangle" | "hexagon", "cells": {cell: [x, y]}, "outline": [[x, y], ...]
+        (the corner cells, in order), "goal": a cell to label or None, "sectors": [{"name",
+        "value", "points": [[x, y], ...]}], "marbles": {code: colour name}}."""
+        raise NotImplementedError
+
+    def rules(self) -> dict:
+        """The rules page's content: {"sections": [{"title", "points": [text, ...]}],
+        "diagrams": [(id, title, [moves from example_start()], caption), ...]}."""
+        return {"sections": [], "diagrams": []}
+
+    @classmethod
+    def example_start(cls) -> Game:
+        """The start position the rules page's diagrams are played from."""
+        return cls()
 
     # --- the end ------------------------------------------------------------------
     @abstractmethod

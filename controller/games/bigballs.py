@@ -101,7 +101,17 @@ _MOVE_TEXT = re.compile(r"\s*(bb|\d+)\s+([a-z]\d+)\s*([-x])\s*([a-z]\d+)\s*", re
 
 class BigBalls(Game):
     name = "bigballs"
+    title = "Big Balls"
     players = PLAYERS
+    uses_die = True
+    board = "bigballs"
+    setup_modes = ("auto", "given", "shuffle", "identify")
+
+    def setup_guide(self, mode: str, rng=None):
+        if mode == "given":
+            return None
+        from .bigballs_setup import BigBallsSetup  # the shuffle and the identification of stones
+        return BigBallsSetup(self, mode, rng)
 
     def __init__(
         self,

@@ -68,7 +68,9 @@ _REPLACEMENT_TEXT = re.compile(r"\s*\+\s*([A-Z]\d+)\s*", re.IGNORECASE)
 
 class OffBoard(Game):
     name = "offboard"
+    title = "Off Board"
     players = PLAYERS
+    board = "offboard"
 
     def __init__(
         self,
