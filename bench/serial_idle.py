@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from hal.board import load_board  # noqa: E402
-from hal.fakeboard import CountingPort  # noqa: E402
+from hal.mock.fakeboard import CountingPort  # noqa: E402
 from hal.serial_board import SerialBoard  # noqa: E402
 
 

@@ -14,7 +14,8 @@ import time
 
 import serial
 
-from hal.fakeboard import FakeBoard
+from controller.games import GAMES
+from hal.mock.fakeboard import FakeBoard
 from hal.interfaces import Light, LightFrame
 from hal.protocol import encode
 from hal.serial_board import light_payload
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     args = parser.parse_args()
     for game, cell in (("bigballs", "a5"), ("offboard", "C3")):
-        with FakeBoard(game) as fake:
+        with FakeBoard(game, occupied=GAMES[game]().occupied()) as fake:
             port = serial.Serial(fake.port, timeout=0.05)
             port.write(encode("V", 0, "1"))
             time.sleep(0.3)

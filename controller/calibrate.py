@@ -5,7 +5,7 @@ calibration asks, and writes the board file.
 
 1. Switches: each hollow is named in turn, in board order ("put a magnet on a1", on the
    terminal and as `prompt` for the web view); the switch that closes is recorded, by its
-   raw matrix address (row * columns + column). Then the magnet is taken away.
+   matrix address (row * columns + column). Then the magnet is taken away.
 2. LEDs: each LED of the chain (but the die pips and the turn light, which keep their
    places from the old board file) lights alone, steady white; the builder puts a magnet
    on the hollow that is lit, which the switches of step 1 name. An LED under no hollow:
@@ -15,19 +15,15 @@ Then the new board file is built: the old one with its [cells] table rewritten (
 kept; every other table and comment as it was). A map in which two hollows share a switch
 or an LED, or a hollow has none, is refused, saying which ("b1 and c1 share sensor 5").
 
-Raw sensors. The calibration must work on a board whose board file is wrong, so it never
-reads cells through the board file's map. Every backend turns matrix addresses into cells
-with its Board's `sensor` map and lights LEDs through its `led` map, so the backend is
-opened with `raw_board(board)`: the same board (matrix size, pins, port, LED chain), but
-whose "cells" are the matrix addresses themselves, named "sensor0".."sensorN-1" (an
-identity map over every address of the matrix), and whose LED map names every LED of the
-chain "led0".."ledM-1". Its frames then say which addresses are closed, and a light frame
-{"led7": ...} lights LED 7 alone: the serial backend (the Pico sends addresses), the gpio
-backend (the matrix scanner's addresses) and the simulated board all work unchanged.
+Addresses, not cells. The calibration must work on a board whose board file is wrong, so it
+never reads cells through the board file's map: it runs on the backend's address level
+(hal.addresses), whose Switches name the closed switches by matrix address and whose LEDs are
+lit by their index on the chain (a LedFrame). The serial backend (the Pico sends addresses),
+the gpio backend (the matrix scanner's addresses) and the simulated board all have one;
 `open_calibration` opens any of them so.
 
-`Calibration` is the pure, time-driven state machine (frames of sensor addresses, presses,
-time in; light frames, die display states, cues and prompts out); `run_calibration` runs it
+`Calibration` is the pure, time-driven state machine (frames of switch addresses, presses,
+time in; LED frames, die display states, cues and prompts out); `run_calibration` runs it
 over an open backend, with a simulated builder (guide.SimBuilder) for --hal sim and tests.
 """
 
@@ -38,52 +34,21 @@ import sys
 import tomllib
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from hal.addresses import LedFrame
 from hal.board import Board, BoardError, parse_board
-from hal.interfaces import Cue, DieFace, DieState, LightFrame
+from hal.interfaces import Cue, DieFace, DieState
 
+from .guide import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive, open_backend
 from .referee import Outputs
-from .guide import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, drive, open_backend
 
 __all__ = [
-    "Settings", "Calibration", "CalibrationResult", "CalibrationRefused", "raw_board", "sensor_name",
-    "led_name", "sensor_index", "run_calibration", "open_calibration", "board_text", "check_map",
-    "calibrate_command",
+    "Settings", "Calibration", "CalibrationResult", "CalibrationRefused", "run_calibration",
+    "open_calibration", "board_text", "check_map", "calibrate_command",
 ]
-
-SENSOR_PREFIX = "sensor"
-LED_PREFIX = "led"
-
-
-def sensor_name(address: int) -> str:
-    return f"{SENSOR_PREFIX}{address}"
-
-
-def led_name(index: int) -> str:
-    return f"{LED_PREFIX}{index}"
-
-
-def sensor_index(name: str) -> int | None:
-    if name.startswith(SENSOR_PREFIX) and name[len(SENSOR_PREFIX):].isdigit():
-        return int(name[len(SENSOR_PREFIX):])
-    return None
-
-
-def raw_board(board: Board) -> Board:
-    """The board as a backend sees it at the level of raw addresses: one "cell" per matrix
-    address ("sensor0".."sensorN-1", sensor = address) and one name per LED of the chain
-    ("led0".."ledM-1"). Everything else (matrix size, pins, port, chain length, pips) is kept."""
-    names = tuple(sensor_name(i) for i in range(board.rows * board.columns))
-    return replace(board, cells=names, sensor={name: i for i, name in enumerate(names)},
-                   led={led_name(j): j for j in range(board.led_count)}, position={}, faults={})
-
-
-def is_raw(board: Board) -> bool:
-    return all(sensor_index(c) is not None for c in board.cells)
-
 
 @dataclass(frozen=True)
 class Settings:
@@ -184,7 +149,7 @@ def cell_lines(board: Board, sensor: dict[str, int], led: dict[str, int]) -> lis
 
 def _fresh_text(board: Board, cells: list[str]) -> str:
     """A whole board file, for an old board whose file cannot be read."""
-    lines = ["# A board file written by `reedboard calibrate`.", "", "[board]", f'game = "{board.game}"',
+    lines = ["# A board file written by `reedboard calibrate`.", "", "[board]", f'name = "{board.name}"',
              f'backend = "{board.backend}"', "", "[matrix]", f"rows = {board.rows}", f"columns = {board.columns}",
              f"diodes = {'true' if board.diodes else 'false'}", "", "[leds]", f"count = {board.led_count}",
              f"budget_ma = {board.budget_ma:g}"]
@@ -281,34 +246,23 @@ class CalibrationResult:
 # ------------------------------------------------------------------------------------------------
 
 class Calibration(Steps):
-    """Frames carry sensor addresses (ints); LEDs are lit by raw names (led_name)."""
+    """Frames carry switch addresses (ints); LEDs are lit by index (LedFrame)."""
 
     def __init__(self, board: Board, settings: Settings | None = None, *, outputs: Outputs | None = None,
                  on_prompt: Callable[[Prompt], None] | None = None) -> None:
-        self.board = board
-        self.settings = settings or Settings()
-        self.outputs = outputs or Outputs()
-        self.on_prompt = on_prompt
-        self.prompt = Prompt(0, "idle", "not started")
+        super().__init__(board, settings or Settings(), outputs=outputs, on_prompt=on_prompt)
+        self.lights = LedFrame()
         self.sensors: dict[str, frozenset[int]] = {}
         self.leds: dict[int, frozenset[str]] = {}
         self.notes: list[str] = []
         self.ignored: set[int] = set()  # addresses closed with no magnet at the start
         self.closed: frozenset[int] = frozenset()
-        self.now = 0.0
-        self.done = False
-        self.lights = LightFrame()
-        self.die = DieState()
-        self._phase = "idle"
-        self._deadline: float | None = None
-        self._then: Callable[[float], None] | None = None
         self._cells: list[str] = []
         self._cell: str | None = None
         skip = set(board.die_pips) | ({board.turn_led} if board.turn_led is not None else set())
         self._led_order = [j for j in range(board.led_count) if j not in skip]
         self._queue: list[int] = []
         self._led: int | None = None
-        self._serial = 0
 
     # --- inputs ------------------------------------------------------------------------------
     def start(self, t: float) -> None:
@@ -381,7 +335,7 @@ class Calibration(Steps):
         cell = self._cell = self._cells.pop(0)
         self._phase = "place"
         self._deadline = t + self.settings.timeout
-        self._show(LightFrame(), DieState(DieFace.VALUE, 1))
+        self._show(LedFrame(), DieState(DieFace.VALUE, 1))
         done = len(self.board.cells) - len(self._cells)
         self._ask(Prompt(1, "place", f"step 1 of 2 ({done}/{len(self.board.cells)}): put a magnet on {cell}",
                          cell=cell))
@@ -403,7 +357,7 @@ class Calibration(Steps):
         index = self._led = self._queue.pop(0)
         self._phase = "find"
         self._deadline = t + self.settings.timeout
-        self._show(LightFrame({led_name(index): TEST_LIGHT}), DieState(DieFace.VALUE, 2))
+        self._show(LedFrame({index: TEST_LIGHT}), DieState(DieFace.VALUE, 2))
         done = len(self._led_order) - len(self._queue)
         self._ask(Prompt(2, "find", f"step 2 of 2 ({done}/{len(self._led_order)}): put a magnet on the hollow"
                                     f" that is lit (LED {index}); lit, but under no hollow? press ok", led=index))
@@ -423,7 +377,7 @@ class Calibration(Steps):
         self._phase = "remove"
         self._then = then
         self._deadline = t + self.settings.removal
-        self._show(LightFrame({led_name(lit): REMOVE_LIGHT} if lit is not None else {}), None)
+        self._show(LedFrame({lit: REMOVE_LIGHT} if lit is not None else {}), None)
         self._ask(Prompt(self.prompt.step, "remove", text, cell=None if clearing else self._cell))
 
     def _finish(self, t: float) -> None:
@@ -431,7 +385,7 @@ class Calibration(Steps):
         self._deadline = None
         self.done = True
         result = self.result()
-        self._show(LightFrame(), DieState() if result.ok else DieState(DieFace.ERROR))
+        self._show(LedFrame(), DieState() if result.ok else DieState(DieFace.ERROR))
         self._cue(Cue.GAME_OVER if result.ok else Cue.ILLEGAL)
         summary = "the map is complete" if result.ok else "the map cannot be saved: " + "; ".join(result.problems)
         self._ask(Prompt(0, "done", f"calibration done: {summary}"))
@@ -441,7 +395,7 @@ class Calibration(Steps):
         return CalibrationResult(self.board, dict(self.sensors), dict(self.leds), tuple(problems), tuple(self.notes))
 
     # --- outputs -----------------------------------------------------------------------------
-    def _show(self, lights: LightFrame, die: DieState | None) -> None:
+    def _show(self, lights: LedFrame, die: DieState | None) -> None:
         self._output(lights, die)
 
 
@@ -449,41 +403,33 @@ class Calibration(Steps):
 # The runner, opening a board, the command
 # ------------------------------------------------------------------------------------------------
 
-def _addresses(occupied: frozenset[str]) -> frozenset[int]:
-    return frozenset(i for name in occupied if (i := sensor_index(name)) is not None)
-
-
-async def run_calibration(device, board: Board, settings: Settings | None = None, *, builder=None,
+async def run_calibration(addresses, board: Board, settings: Settings | None = None, *, builder=None,
                           on_prompt: Callable[[Prompt], None] | None = None,
                           clock: Callable[[], float] | None = None) -> CalibrationResult:
-    """Calibrate over a backend opened with raw_board(board); `board` is the old board file."""
-    device_board = getattr(device, "board", None)
-    if isinstance(device_board, Board) and not is_raw(device_board):
-        raise ValueError("calibration reads raw sensor addresses: open the backend with raw_board(board)")
-    show = device.show
-    machine = Calibration(board, settings, outputs=Outputs(lights=show, die=show, buzzer=device.play),
-                          on_prompt=on_prompt)
-    await drive(machine, device, builder=builder, clock=clock, translate=_addresses)
+    """Calibrate over a backend's address-level board; `board` is the old board file."""
+    addresses = address_board(addresses)
+    count = addresses.board.led_count
+
+    def show(leds: LedFrame) -> None:
+        addresses.show_leds(*leds.chain(count))
+
+    machine = Calibration(board, settings, outputs=Outputs(lights=show, die=addresses.show_die,
+                                                           buzzer=addresses.play), on_prompt=on_prompt)
+    await drive(machine, addresses, builder=builder, clock=clock)
     return machine.result()
 
 
-def sim_hands(device, truth: Board):
-    """Hands at a raw SimBoard whose hollows are really wired as `truth` says."""
-    from hal.faults import SimHands
-
-    return SimHands(device, truth, where=lambda hollow: sensor_name(truth.sensor[hollow]))
-
-
 def open_calibration(hal: str | None, board_path: str | None = None, port: str | None = None) -> Opened:
-    """The backend opened at raw level; with "sim", a simulated board really wired as the board
-    file says, and a simulated builder."""
-    from hal.sim import SimBoard
+    """The backend at its address level; with "sim", a simulated board really wired as the
+    board file says, and a simulated builder."""
+    from hal.mock.faults import SimHands
+    from hal.sim import SimSwitches
 
     def sim(board: Board) -> Opened:
-        device = SimBoard(raw_board(board))
-        return Opened("sim", board, device, SimBuilder(sim_hands(device, board)), "the simulated board")
+        device = SimSwitches(board)
+        return Opened("sim", board, device, SimBuilder(SimHands(device, board)), "the simulated board")
 
-    return open_backend(hal, board_path, port, raw_board, sim)
+    return open_backend(hal, board_path, port, sim)
 
 
 def calibrate_command(hal: str | None, port: str | None, board_path: str | None, out_path: str | None,
@@ -502,7 +448,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
         return 1
     board = opened.board
     settings = Settings(timeout=timeout) if timeout is not None else Settings()
-    print(f"calibrating the {board.game} board ({board.source}) on {opened.backend} ({opened.detail})",
+    print(f"calibrating the {board.name} board ({board.source}) on {opened.backend} ({opened.detail})",
           file=out, flush=True)
     shown: list[Prompt] = []
 
@@ -532,7 +478,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
         opened.close()
     for note in result.notes:
         print(f"note: {note}", file=out)
-    path = Path(out_path or board_path or f"{board.game}.toml")
+    path = Path(out_path or board_path or f"{board.name}.toml")
     try:
         result.save(path)
     except CalibrationRefused as refused:

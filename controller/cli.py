@@ -10,11 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .games import GAMES, BigBalls, Game, LayoutError, MoveError, OffBoard, SetupError, divide, load_layout
-from .games.bigballs import parse_setup
-from .journal import JournalError
-from .trace import TraceError
-from hal.board import BoardError
+from .games import GAMES, Game, GameOption, MoveError, divide, game_class, names_in_words
+
+# Errors that get one line and exit status 2: ValueErrors of these modules (a file or a value
+# someone gave). They are looked up only once something failed, so that `reedboard --help`
+# does not load the journal, the trace reader and the board loader for their exception classes.
+USER_ERRORS = (("controller.games", "SetupError"), ("controller.games", "LayoutError"),
+               ("controller.games", "MoveError"), ("controller.trace", "TraceError"),
+               ("controller.journal", "JournalError"), ("hal.board", "BoardError"))
 
 
 class UsageError(Exception):
@@ -23,7 +26,7 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     """Options are read wherever they stand, before, between or after the positionals
-    (`show bigballs "1 e1xf1" --first white`), as a new user writes them."""
+    (`show GAME MOVE MOVE --option value`), as a new user writes them."""
 
     _intermixing = False
 
@@ -48,13 +51,31 @@ def _depth(text: str) -> int:
     return int(text)
 
 
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=sorted(GAMES), help="bigballs or offboard")
-    parser.add_argument("--setup", metavar="SETUP",
-                        help='bigballs: the stones, e.g. "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 '
-                             'white=e1:2,f1:4,g1:6,e2:1,f2:3,e3:5" (default: numbers 1-6 in board order)')
-    parser.add_argument("--first", choices=("black", "white"), help="bigballs: who moves first (default black)")
-    parser.add_argument("--board", metavar="FILE", help="offboard: a board definition file (TOML)")
+def _game_options(exclude: Sequence[str] = ()) -> dict[str, list[tuple[str, GameOption]]]:
+    """Every registered game's start options, by flag: the games that take it, and how."""
+    options: dict[str, list[tuple[str, GameOption]]] = {}
+    for name, cls in sorted(GAMES.items()):
+        for option in cls.options:
+            if option.flag not in exclude:
+                options.setdefault(option.flag, []).append((name, option))
+    return options
+
+
+def _add_game_options(parser: argparse.ArgumentParser, game: bool = True, exclude: Sequence[str] = ()) -> None:
+    """The game, and the union of the games' start options (each help names the games taking it)."""
+    if game:
+        parser.add_argument("game", choices=sorted(GAMES), help=names_in_words())
+    for flag, takers in _game_options(exclude).items():
+        helps = {}
+        for name, option in takers:  # games that say the same share one line
+            helps.setdefault(option.help, []).append(name)
+        text = "; ".join(f"{', '.join(names)}: {help}" for help, names in helps.items())
+        choices = sorted({c for _, o in takers for c in (o.choices or ())})
+        free = any(o.choices is None for _, o in takers)
+        metavar = takers[0][1].metavar or flag.upper()
+        if choices and not free:
+            metavar = "{" + ",".join(choices) + "}"
+        parser.add_argument(f"--{flag}", metavar=metavar, help=text.replace("%", "%%"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -85,15 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(run=_run_export)
 
     play = commands.add_parser("play", help="referee a game on the board, with its web view")
-    play.add_argument("game", choices=sorted(GAMES))
+    play.add_argument("game", choices=sorted(GAMES), help=names_in_words())
     _add_hal_options(play)
+    # the games' start options, but for a flag of play's own (--board is the wiring file)
+    _add_game_options(play, game=False, exclude=PLAY_FLAGS)
     play.add_argument("--listen", metavar="HOST:PORT", type=_listen,
                       help="where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)")
     play.add_argument("--empty-board", action="store_true",
                       help="simulated board: start empty, to try the set-up")
-    play.add_argument("--setup-mode", choices=("auto", "shuffle", "identify"),
-                      help="bigballs: auto (default: from what is on the board: a full board is identified,"
-                           " an empty one shuffled), shuffle (guided), identify (lift each stone asked for)")
+    play.add_argument("--setup-mode", choices=_setup_modes(), help=_setup_modes_help())
     play.add_argument("--clock", metavar="MIN[+SEC]", type=_clock,
                       help="a game clock per player: minutes, plus seconds added per move (e.g. 10+5; off: none)")
     play.add_argument("--config", metavar="FILE",
@@ -108,7 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     hardware = commands.add_parser("hardware", help="the board's drawings")
     drawings = hardware.add_subparsers(dest="hardware_command", metavar="COMMAND", parser_class=_Parser, required=True)
     draw = drawings.add_parser("draw", help="draw the drilling template, the matrix wiring and the LED chain (SVG)")
-    draw.add_argument("--board", metavar="FILE", help="a board file (default: both shipped boards)")
+    draw.add_argument("--board", metavar="FILE", help="a board file (default: every shipped board)")
     draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help="where to write (default hardware/drawings)")
     draw.set_defaults(run=_run_draw)
 
@@ -133,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.set_defaults(run=_run_doctor)
 
     fake = commands.add_parser("fake-board", help="run the Pico firmware on this computer behind a pty")
-    fake.add_argument("game", choices=sorted(GAMES))
+    fake.add_argument("game", choices=sorted(GAMES), help=names_in_words())
     fake.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
     fake.set_defaults(run=_run_fake_board)
     return parser
@@ -146,15 +167,56 @@ def _add_hal_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
 
 
-def new_game(args: argparse.Namespace) -> Game:
-    if args.game == "bigballs":
-        if args.board:
-            raise UsageError("reedboard: --board is for offboard; bigballs takes --setup and --first")
-        setup = parse_setup(args.setup) if args.setup else {}
-        return BigBalls(first=args.first or "black", **setup)
-    if args.setup or args.first:
-        raise UsageError("reedboard: --setup and --first are for bigballs; offboard takes --board")
-    return OffBoard(load_layout(args.board))
+PLAY_FLAGS = ("board", "hal", "port", "listen", "empty-board", "setup-mode", "clock", "config", "games-dir",
+              "resume", "watchers")  # play's own flags: a game's start option of the same name is left out
+SETUP_MODE_WORDS = {  # what each set-up mode does, for --help
+    "auto": "the default, from what is on the board: a full board is identified, an empty one shuffled",
+    "shuffle": "a guided shuffle", "identify": "lift each stone asked for",
+}
+
+
+def _setup_modes() -> list[str]:
+    """The set-up modes a player may choose, of every game that has any."""
+    modes: list[str] = []
+    for cls in GAMES.values():
+        modes += [m for m in cls.setup_modes if m != "given" and m not in modes]
+    return modes
+
+
+def _setup_modes_help() -> str:
+    games = [name for name, cls in sorted(GAMES.items()) if any(m != "given" for m in cls.setup_modes)]
+    words = "; ".join(f"{m}: {SETUP_MODE_WORDS[m]}" if m in SETUP_MODE_WORDS else m for m in _setup_modes())
+    return f"{', '.join(games)} ({words})" if games else "no game has set-up modes"
+
+
+def start_options(args: argparse.Namespace, exclude: Sequence[str] = ()) -> dict[str, str]:
+    """The games' start options given on the command line, by flag."""
+    given = {}
+    for flag in _game_options(exclude):
+        value = getattr(args, flag.replace("-", "_"), None)
+        if value is not None:
+            given[flag] = value
+    return given
+
+
+def new_game(args: argparse.Namespace, exclude: Sequence[str] = ()) -> Game:
+    """The game named on the command line, from its start options; a start option of another
+    game is a UsageError naming whose it is."""
+    cls = game_class(args.game)
+    given = start_options(args, exclude)
+    own = [option.flag for option in cls.options]
+    for flag in given:
+        if flag not in own:
+            owners = [name for name, _ in _game_options(exclude)[flag]]
+            takes = " and ".join(f"--{f}" for f in own if f not in exclude) or "no start options"
+            raise UsageError(f"reedboard: --{flag} is for {names_in_words(owners, 'and')};"
+                             f" {cls.name} takes {takes}")
+    try:
+        return cls.from_options(**given)
+    except ValueError as error:
+        if _user_error(error):  # a set-up or board file that cannot be used names itself
+            raise
+        raise UsageError(f"reedboard: {error}") from None
 
 
 def _run_perft(args: argparse.Namespace) -> int:
@@ -268,12 +330,17 @@ def _check_output(path: str | Path | None, what: str, option: str, directory: bo
         raise UsageError(f"reedboard: cannot write {what} {where}: {problem}; choose another {option}")
 
 
-def _check_board_file(path: str | None, game: str | None = None) -> None:
-    """Read the --board wiring file first, so that a wrong one is named before anything starts."""
-    if path is not None:
-        from hal.board import load_board
+def _check_board_file(path: str | None, game: Game | None = None) -> None:
+    """Read the --board wiring file first, so that a wrong one is named before anything starts
+    (for a game: a board of the game's kind with every cell the game needs)."""
+    if path is None:
+        return
+    from hal.board import load_board
 
-        load_board(path, game=game)
+    if game is None:
+        load_board(path)
+    else:
+        load_board(path, game=game.board, cells=game.cells)
 
 
 def _clock(text: str):
@@ -290,16 +357,18 @@ def _clock(text: str):
 def _run_play(args: argparse.Namespace) -> int:
     from .play_command import play
 
-    _check_board_file(args.board, args.game)
-    return play(args)
+    start = new_game(args, exclude=PLAY_FLAGS)  # a start option of another game is refused here
+    _check_board_file(args.board, start)
+    return play(args, start if start_options(args, PLAY_FLAGS) else None)
 
 
 def _run_draw(args: argparse.Namespace) -> int:
     from hal.board import load_board
-    from hal.drawings import draw_all
+    from hardware.drawings import draw_all
 
     _check_output(args.out, "the drawings", "--out directory", directory=True)
-    boards = [load_board(args.board)] if args.board else [load_board(game=game) for game in sorted(GAMES)]
+    boards = ([load_board(args.board)] if args.board else
+              [load_board(game=board) for board in sorted({cls.board for cls in GAMES.values() if cls.board})])
     for board in boards:
         for path in draw_all(board, args.out):
             print(path)
@@ -340,9 +409,16 @@ def _run_doctor(args: argparse.Namespace) -> int:
 
 
 def _run_fake_board(args: argparse.Namespace) -> int:
-    from hal.fakeboard import main as fake_board
+    from .fake_board import main as fake_board
 
     return fake_board(args.game, args.board) or 0
+
+
+def _user_error(error: BaseException) -> bool:
+    """Whether `error` is a mistake in what someone gave (one line, status 2), not a fault."""
+    kinds = tuple(getattr(sys.modules[module], name) for module, name in USER_ERRORS
+                  if module in sys.modules and hasattr(sys.modules[module], name))
+    return isinstance(error, kinds)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -355,7 +431,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the output went to a pipe that closed (`| head`): not an error
         sys.stdout = open(os.devnull, "w")
         return 0
-    except (UsageError, SetupError, LayoutError, MoveError, TraceError, JournalError, BoardError) as error:
+    except Exception as error:
+        if not isinstance(error, UsageError) and not _user_error(error):
+            raise
         message = str(error)
         print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
         return 2

@@ -2,8 +2,10 @@
 
 A guide is a pure, time-driven machine (frames, presses and the passing of time in; light
 frames, die display states, buzzer cues and prompts out) with at most one deadline at a
-time; `drive` runs one on any board backend in asyncio, and `SimBuilder` plays the
-builder on a simulated board, answering the prompts by itself.
+time. It must not trust the board file's map (checking or learning it is its job), so it
+runs on a backend's address level (hal.addresses.AddressBoard: switch addresses, LEDs by
+index): `open_backend` opens one, `drive` runs a guide on it in asyncio, and `SimBuilder`
+plays the builder on a simulated board, answering the prompts by itself.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
+from hal.addresses import CellBoard, Switches
 from hal.board import Board
-from hal.interfaces import Cue, DieState, Frame, Light, LightFrame, Press
+from hal.interfaces import Cue, DieState, Light, LightFrame, Press
 
 from .live import inputs, next_input
 
@@ -25,11 +28,27 @@ REMOVE_LIGHT = Light("empty", blink=True)  # vermillion blinking: take it away
 
 
 class Steps:
-    """The clock of a guide: at most one deadline; subclasses say what a timeout means."""
+    """What a guide (the self-test, the calibration) is made of: the board file it works on, its
+    settings, its outputs and prompt, and its clock of at most one deadline; subclasses say
+    what a timeout means."""
 
-    done = False
-    now = 0.0
-    _deadline: float | None = None
+    def __init__(self, board: Board, settings, *, outputs=None,
+                 on_prompt: Callable[[Prompt], None] | None = None) -> None:
+        from .referee import Outputs  # the referee's outputs: lights, die display, buzzer
+
+        self.board = board
+        self.settings = settings
+        self.outputs = outputs or Outputs()
+        self.on_prompt = on_prompt
+        self.prompt = Prompt(0, "idle", "not started")
+        self.now = 0.0
+        self.done = False
+        self.lights = LightFrame()
+        self.die = DieState()
+        self._phase = "idle"
+        self._deadline: float | None = None
+        self._then: Callable[[float], None] | None = None
+        self._serial = 0
 
     def advance(self, t: float) -> None:
         while not self.done and self._deadline is not None and self._deadline <= t:
@@ -45,7 +64,7 @@ class Steps:
         raise NotImplementedError
 
     # What a guide shows: subclasses set outputs, on_prompt, prompt, lights, die and _serial.
-    def _output(self, lights: LightFrame, die: DieState | None) -> None:
+    def _output(self, lights, die: DieState | None) -> None:  # lights: a LightFrame or a LedFrame
         self.lights = lights
         if self.outputs.lights:
             self.outputs.lights(lights)
@@ -87,24 +106,25 @@ class Prompt:
                 "led": self.led, "serial": self.serial}
 
 
-async def drive(machine, device, *, builder=None, clock: Callable[[], float] | None = None,
-                translate: Callable[[frozenset[str]], Iterable] | None = None, poll: float = 0.05) -> None:
-    """Feed a machine (SelfTest, Calibration) the device's frames, presses and time until it is
-    done; a simulated builder (anything with `async run(machine)`) answers alongside."""
-    clock = clock or getattr(device, "clock", None) or time.monotonic
-    streams = [device.frames()] + ([device.presses()] if hasattr(device, "presses") else [])
-    async with inputs(*streams) as queue:
+async def drive(machine, addresses, *, builder=None, clock: Callable[[], float] | None = None,
+                translate: Callable[[frozenset[int]], Iterable] | None = None, poll: float = 0.05) -> None:
+    """Feed a machine (SelfTest, Calibration) the closed switches of an address board (through
+    `translate`, if given), its presses and time until it is done; a simulated builder
+    (anything with `async run(machine)`) answers alongside."""
+    clock = clock or getattr(addresses, "clock", None) or time.monotonic
+    translate = translate or (lambda closed: closed)
+    async with inputs(addresses.switches(), addresses.presses()) as queue:
         first = await queue.get()  # the board as it is now, before the first prompt
-        while not isinstance(first, Frame):
+        while not isinstance(first, Switches):
             first = await queue.get()
-        machine.frame(first.t, translate(first.occupied) if translate else first.occupied)
+        machine.frame(first.t, translate(first.closed))
         machine.start(max(clock(), first.t))
         helper = asyncio.create_task(builder.run(machine)) if builder is not None else None
         try:
             while not machine.done:
                 item = await next_input(queue, machine, clock, poll)
-                if isinstance(item, Frame):
-                    machine.frame(item.t, translate(item.occupied) if translate else item.occupied)
+                if isinstance(item, Switches):
+                    machine.frame(item.t, translate(item.closed))
                 elif isinstance(item, Press):
                     machine.press(item.t, item.button.value)
         finally:
@@ -114,8 +134,17 @@ async def drive(machine, device, *, builder=None, clock: Callable[[], float] | N
                     await helper
 
 
+def address_board(device):
+    """`device`, if it is an address-level board; a cell-level one is refused (a guide reads
+    nothing through a map that may be wrong)."""
+    if isinstance(device, CellBoard) or not hasattr(device, "switches"):
+        raise TypeError(f"a guide runs on a backend's address-level board (its `addresses`),"
+                        f" not on a {type(device).__name__} of cells")
+    return device
+
+
 class SimBuilder:
-    """A simulated builder: answers each prompt with its hands (hal.faults SimHands, MockHands).
+    """A simulated builder: answers each prompt with its hands (hal.mock.faults SimHands, MockHands).
 
     It reads the prompt as a person reads the terminal: it puts a magnet on the hollow named
     ("place"), takes its magnets away ("remove"), puts a magnet on the hollow it sees lit
@@ -175,7 +204,7 @@ class SimBuilder:
 class Opened:
     backend: str
     board: Board  # the board file as loaded
-    device: object
+    device: object  # the backend's address-level board (hal.addresses.AddressBoard)
     builder: SimBuilder | None = None
     detail: str = ""
 
@@ -186,9 +215,9 @@ class Opened:
 
 
 def open_backend(hal: str | None, board_path: str | None, port: str | None,
-                 transform: Callable[[Board], Board], sim: Callable[[Board], Opened]) -> Opened:
-    """Open the backend asked for (or serial, then gpio) with transform(board) as its board;
-    for "sim", sim(board) makes it. Raises hal.backends.NoBoard saying what was tried."""
+                 sim: Callable[[Board], Opened]) -> Opened:
+    """Open the backend asked for (or serial, then gpio) at its address level; for "sim",
+    sim(board) makes it. Raises hal.backends.NoBoard saying what was tried."""
     from hal.backends import NoBoard, candidate_boards, find_board
     from hal.board import BoardError
 
@@ -198,5 +227,5 @@ def open_backend(hal: str | None, board_path: str | None, port: str | None,
         except BoardError as error:
             raise NoBoard([str(error)]) from None
         return sim(board)  # declared faults that make no sense are a FaultError, not "no board"
-    found = find_board(hal, board_path, port, wiring=transform)
-    return Opened(found.backend, found.board, found.device, None, found.detail)
+    found = find_board(hal, board_path, port)
+    return Opened(found.backend, found.board, found.device.addresses, None, found.detail)

@@ -26,19 +26,19 @@ from datetime import datetime
 from pathlib import Path
 
 from .clock import ClockSettings
-from .games import BigBalls, Game, Layout, MoveError, OffBoard
-from .games.bigballs import DEFAULT_BALLS
-from .games.offboard_layout import exit_name
+from .games import Game, MoveError, game_from_header, header_keys
+from .games import game_header as header_of
 from .readfile import JOURNAL_LIMIT, read_bytes, read_first_line
 from .reconcile import Settings
 from .record import record_lines, starting_position
-from .trace import brief, game_from_header, sync_directory
+from .trace import brief, sync_directory
 
 VERSION = 1
 SUFFIX = ".jsonl"
 TRACE_SUFFIX = ".trace.jsonl"
-HEADER_KEYS = {"type", "version", "game", "first", "setup", "balls", "board", "settings", "started", "clock",
-               "recovered_from"}  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
+JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
+                "recovered_from"}  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
+# besides these, a header holds the game's own keys (its start position): see games.header_keys
 ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
     "roll": {"t": (int, float), "player": (str,), "value": (int,)},
     "move": {"t": (int, float), "move": (str,)},
@@ -73,35 +73,11 @@ def default_games_dir() -> Path:
 
 
 # --- the start of a game as data -------------------------------------------------------------
-def layout_to_data(layout: Layout) -> dict:
-    """The board definition as the dict `parse_layout(data, source)` accepts (the TOML's tables).
-
-    Every exit is listed, corner exits included, so the data does not lean on the loader's rule."""
-    exits: list[list[str]] = [[] for _ in layout.sectors]
-    for exit_, sector in sorted(layout.exit_sector.items()):
-        exits[sector].append(exit_name(exit_))
-    return {
-        "start": {"red": list(layout.red), "yellow": list(layout.yellow)},
-        "sector": [{"name": s.name, "value": s.value, "exits": e} for s, e in zip(layout.sectors, exits)],
-    }
-
-
 def game_header(game: Game) -> dict:
-    """The game and its start position as header data (journal and trace headers both use it).
-
-    Off Board's board goes in as data, with its source, so that resuming needs no board file."""
-    start = starting_position(game)
-    if isinstance(start, BigBalls):
-        header = {"game": "bigballs", "first": start.first,
-                  "setup": {player: start.stones(player) for player in start.players}}
-        if sorted(start.balls()) != sorted(DEFAULT_BALLS):
-            header["balls"] = start.balls()
-        return header
-    if isinstance(start, OffBoard):
-        if start.diagram() != OffBoard(start.layout).diagram():
-            raise ValueError("an Off Board game can only be recorded from its board's start position")
-        return {"game": "offboard", "board": {"source": start.layout.source, **layout_to_data(start.layout)}}
-    raise TypeError(f"no header for {type(game).__name__}")
+    """The game and its start position as header data (journal and trace headers both use it):
+    {"game": NAME, ...the game's own keys}. A game keeps in it whatever resuming needs (a
+    board definition as data, say), so that no other file is needed to go on."""
+    return header_of(starting_position(game))
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -338,7 +314,7 @@ def _check_header(path: Path, header: dict) -> None:
     if header.get("version") != VERSION:
         raise JournalError(path, 1, f"journal version {brief(header.get('version'))}:"
                                     f" this reedboard reads version {VERSION}")
-    unknown = set(header) - HEADER_KEYS
+    unknown = set(header) - JOURNAL_KEYS - header_keys()
     if unknown:
         raise JournalError(path, 1, f"unknown header key {brief(sorted(unknown)[0])}")
     if not isinstance(header.get("settings", {}), dict):
@@ -357,7 +333,7 @@ def _check_header(path: Path, header: dict) -> None:
     if "recovered_from" in header and _recovered_from(header) is None:
         raise JournalError(path, 1, '"recovered_from" must be {"journal": NAME, "line": N}')
     try:
-        game_from_header(header)
+        game_from_header(header, JOURNAL_KEYS)
     except ValueError as error:
         raise JournalError(path, 1, str(error)) from None
 
@@ -407,7 +383,7 @@ def rebuild(contents: JournalContents) -> Resumed:
     """The game as the journal leaves it: every entry replayed through the rules engine."""
     path = contents.path
     try:
-        game = game_from_header(contents.header)
+        game = game_from_header(contents.header, JOURNAL_KEYS)
     except ValueError as error:
         raise JournalError(path, 1, str(error)) from None
     numbers = contents.line_numbers or list(range(2, len(contents.entries) + 2))
@@ -449,7 +425,7 @@ def _clock_settings(data: object) -> ClockSettings:
 
 
 def _roll(game: Game, player: str, value: int) -> int:
-    if not isinstance(game, BigBalls):
+    if not game.uses_die:
         raise ValueError(f"{game.name} has no die roll")
     if player != game.turn:
         raise ValueError(f"{player} rolled, but it is {game.turn}'s turn")
@@ -462,7 +438,7 @@ def _roll(game: Game, player: str, value: int) -> int:
 
 def _play(game: Game, text: str, pending_roll: int | None) -> None:
     move = game.parse_move(text)
-    if pending_roll is not None and getattr(move, "roll", None) != pending_roll:
+    if pending_roll is not None and game.roll_of(move) != pending_roll:
         raise MoveError(f"{text!r}: the die showed {pending_roll}, so a stone move for {pending_roll} is due")
     game.push(move)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from hal.interfaces import Buttons, Frame, Press, Sensors
 
 from .clock import ClockSettings
-from .games import Game
+from .games import Game, header_keys
 from .journal import Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
 from .reconcile import Settings
 from .recorder import FlightRecorder, GuardedJournal
@@ -28,7 +28,7 @@ from .replay import replay
 from .trace import read_trace
 
 TRACE_SETTINGS = ("debounce", "settle", "grace")
-START_KEYS = ("game", "first", "setup", "balls", "board")  # a header's game and its start position
+START_KEYS = ("game", *sorted(header_keys()))  # a header's game and its start position
 
 
 def new_referee(
@@ -142,24 +142,48 @@ async def inputs(*streams) -> AsyncIterator[asyncio.Queue]:
                 await task
 
 
-async def next_input(queue: asyncio.Queue, machine, clock: Callable[[], float], poll: float):
+async def next_input(queue: asyncio.Queue, machine, clock: Callable[[], float], poll: float | None = None):
     """The next frame or press, at a time never older than what the machine (a referee, a
-    guide) has decided; None after letting its timers run when nothing came in time."""
+    guide) has decided; None after letting its timers run when its next deadline came first.
+
+    It sleeps until the next input or the machine's next deadline, whichever comes first;
+    with no deadline pending, until the next input (`poll`, if given, wakes it at least that
+    often: for a machine whose deadlines may move without an input)."""
+    if not queue.empty():  # a board reporting fast: no timer to set up
+        return _in_time(queue.get_nowait(), machine)
     deadline = machine.next_deadline()
-    timeout = poll if deadline is None else min(poll, max(0.0, deadline - clock()))
+    timeout = None if deadline is None else max(0.0, deadline - clock())
+    if poll is not None:
+        timeout = poll if timeout is None else min(poll, timeout)
     try:
         item = await asyncio.wait_for(queue.get(), timeout)
     except TimeoutError:
         machine.advance(max(clock(), machine.now))
         return None
-    return dataclasses.replace(item, t=max(item.t, machine.now))
+    return _in_time(item, machine)
+
+
+def _in_time(item, machine):
+    """An input at a time never older than what the machine has decided (None: stopped)."""
+    return None if item is None else dataclasses.replace(item, t=max(item.t, machine.now))
+
+
+async def _when_set(event: asyncio.Event) -> AsyncIterator[None]:
+    """One item (None) once `event` is set."""
+    await event.wait()
+    yield None
 
 
 async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None, *,
               clock: Callable[[], float] = time.monotonic, stop: asyncio.Event | None = None,
-              poll: float = 0.05) -> None:
-    """Referee the game until `stop` is set: frames, presses and timers in one loop."""
+              poll: float | None = None) -> None:
+    """Referee the game until `stop` is set: frames, presses and timers in one loop.
+
+    Between inputs it sleeps until the referee's next deadline, or with none pending until the
+    next input: an idle board costs nothing. `poll` (seconds) wakes it at least that often."""
     streams = [sensors.frames()] + ([buttons.presses()] if buttons is not None else [])
+    if stop is not None:
+        streams.append(_when_set(stop))  # wakes the loop from its sleep when stopped
     async with inputs(*streams) as queue:
         referee.start(clock())
         while stop is None or not stop.is_set():

@@ -1,6 +1,6 @@
 """The games journaled at the board: the list of them, and one of them replayed move by move.
 
-    past_games(games_dir)        -> [{"name", "game", "started", "moves", "result"} or {"name", "error"}, ...]
+    past_games(games_dir)        -> [{"name", "game", "title", "started", "moves", "result"} or {"name", "error"}, ...]
     past_game(games_dir, name)   -> the record and the position after every move
     journal_path(games_dir, name) -> the journal called name (ActionError 404 for anything else)
 
@@ -16,12 +16,13 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
+from .games import Game
 from .journal import SUFFIX, TRACE_SUFFIX, JournalError, read_journal, rebuild
 from .record import header_lines, record_lines, result_line, starting_position
 
 __all__ = ["journal_path", "past_game", "past_games"]
 
-REPLAYS_KEPT = 8  # whole replays kept (a long Off Board game's is a few hundred kB)
+REPLAYS_KEPT = 8  # whole replays kept (a long game's is a few hundred kB)
 
 Key = tuple[str, int, int]  # a journal's name, size and time of last change (ns)
 
@@ -30,11 +31,27 @@ _entries: dict[Path, tuple[Key, dict]] = {}  # journal -> its line in the list
 _replays: OrderedDict[Path, tuple[Key, dict]] = OrderedDict()  # journal -> its replay, least recent first
 
 
-def _session():
-    # controller.play imports this module for its names, so its helpers (the pieces of a
-    # position, ActionError) are looked up when first needed, not while either is loading.
-    from . import play
-    return play
+def _action_error(message: str, status: int) -> Exception:
+    # controller.play imports this module for its names, so its ActionError is looked up when
+    # first needed, not while either is loading.
+    from .play import ActionError
+    return ActionError(message, status)
+
+
+def position_of(game: Game) -> dict:
+    """What a page draws of a position: the pieces, the player to move, and what the game adds
+    (its score, a waiting piece)."""
+    return {"pieces": game.pieces(), "turn": game.turn, **game.position_data()}
+
+
+def last_move_cells(game: Game) -> list[str]:
+    """The cells the last move on the stack touched (for a replay's last-move marks)."""
+    if not game.move_stack:
+        return []
+    move = game.pop()
+    footprint = game.footprint(move)
+    game.push(move)
+    return sorted(footprint.empties | footprint.fills | footprint.captures)
 
 
 def _journals(games_dir: Path) -> list[tuple[Path, Key]]:
@@ -57,7 +74,7 @@ def _find(games_dir: Path, name: str) -> tuple[Path, Key]:
     for path, key in _journals(games_dir):
         if path.name == name:
             return path, key
-    raise _session().ActionError(f"no game {name!r}", 404)
+    raise _action_error(f"no game {name!r}", 404)
 
 
 def journal_path(games_dir: str | Path, name: str) -> Path:
@@ -93,7 +110,7 @@ def _entry(path: Path) -> dict:
     except JournalError as error:
         entry["error"] = str(error)
     else:
-        entry.update(game=game.name, started=contents.header.get("started", ""),
+        entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
                      moves=len(game.move_stack), result=result_line(game))
         if contents.warning:  # damaged or torn: the moves up to there, and where reading stopped
             entry["note"] = contents.warning
@@ -118,22 +135,20 @@ def past_game(games_dir: str | Path, name: str) -> dict:
 
 
 def _replay(path: Path) -> dict:
-    play = _session()
     try:
         contents = read_journal(path)
         game = rebuild(contents).game
     except JournalError as error:
-        raise play.ActionError(str(error), 422) from None
+        raise _action_error(str(error), 422) from None
     replay = starting_position(game)
-    positions = [{"pieces": play.pieces(replay), "last": [], **play._position(replay)}]
+    positions = [{**position_of(replay), "last": []}]
     for move in game.move_stack:
         replay.push(move)
-        positions.append({"pieces": play.pieces(replay), "last": play._move_cells(replay), **play._position(replay)})
+        positions.append({**position_of(replay), "last": last_move_cells(replay)})
     return {
-        "name": path.name, "game": game.name, "started": contents.header.get("started", ""),
+        "name": path.name, "game": game.name, "title": game.title, "started": contents.header.get("started", ""),
         "header": header_lines(game), "record": [game.format_move(m) for m in game.move_stack],
         "result": result_line(game), "lines": record_lines(game), "positions": positions,
-        "cells": list(game.cells), "players": list(game.players),
-        "sectors": play.sector_shapes(game.layout) if isinstance(game, play.OffBoard) else [],
+        "cells": list(game.cells), "players": list(game.players), "geometry": replay.geometry(),
         "note": contents.warning,
     }

@@ -13,7 +13,7 @@ from hal.backends import NoBoard, find_board
 
 from .cli import UsageError, _listen
 from .config import ConfigError, load_play
-from .games import Game
+from .games import Game, game_class
 from .journal import (
     SUFFIX, JournalContents, JournalError, default_games_dir, go_on_in_new_journal, read_journal, rebuild,
     unfinished_games,
@@ -27,7 +27,9 @@ EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addr
 ROUTE_PROBES = {socket.AF_INET: ("192.0.2.1", 9), socket.AF_INET6: ("2001:db8::1", 9)}
 
 
-def play(args: argparse.Namespace) -> int:
+def play(args: argparse.Namespace, start: Game | None = None) -> int:
+    """Referee `args.game` (from `start`, a game in its start position, when start options
+    were given) on the board found, with its web view."""
     try:
         from .play import PlaySession
         from .web.app import serve
@@ -46,10 +48,11 @@ def play(args: argparse.Namespace) -> int:
     setup = args.setup_mode or config.setup
     resume = _journal_to_resume(args, games_dir)
 
+    template = start if start is not None else game_class(args.game)()
     backend = None
     if args.hal != "sim":
         try:
-            found = find_board(args.hal, args.board, args.port, game=args.game)
+            found = find_board(args.hal, args.board, args.port, game=template.board, cells=template.cells)
         except NoBoard as error:
             if args.hal:  # asked for by name: no quiet fallback
                 print(f"reedboard: no {args.hal} board: " + "; ".join(error.tried))
@@ -65,7 +68,8 @@ def play(args: argparse.Namespace) -> int:
         print(f"reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)")
         return 1
     token = None if host in LOOPBACK else secrets.token_urlsafe(16)
-    session = PlaySession(args.game, games_dir=games_dir, backend=backend, empty=args.empty_board,
+    session = PlaySession(start if start is not None else args.game, games_dir=games_dir, backend=backend,
+                          empty=args.empty_board,
                           resume=resume, setup=setup, settings=config.settings, game_clock=clock)
     for address in addresses_for_others(host):
         shown = f"[{address}]" if ":" in address else address

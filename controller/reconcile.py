@@ -183,6 +183,10 @@ class Reconciler:
         self.settings = settings or Settings()
         self.roll = roll
         self.listening = True  # False: report touches and set-up only, recognise no moves
+        # Counts what may have changed what it shows (stable, guidance, choices, in hand, the
+        # board asked for): a frame that only starts a debounce leaves it, so a view of the
+        # reconciler need not be rebuilt for it.
+        self.changes = 0
         self._bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
         self._names = game.cells
         self._now = float("-inf")
@@ -289,19 +293,27 @@ class Reconciler:
             if due is None or due > t:
                 break
             self._now = due
+            self.changes += 1
             self._fire(due, events)
         self._now = t
         return events
 
     def next_deadline(self) -> float | None:
         """When something will happen if no frame arrives before then, or None."""
-        times = [since + self.settings.debounce for since in self._pending.values()]
-        times += [x for x in (self._settle_at, self._grace_at) if x is not None]
-        return min(times) if times else None
+        # asked several times for every frame: no lists built on the way
+        due, grace = self._settle_at, self._grace_at
+        if grace is not None and (due is None or grace < due):
+            due = grace
+        if self._pending:
+            debounced = min(self._pending.values()) + self.settings.debounce
+            if due is None or debounced < due:
+                due = debounced
+        return due
 
     def set_roll(self, t: float, roll: int | None) -> list[Event]:
         """The die was rolled (Big Balls): from now on the moves for that roll count."""
         self.roll = roll
+        self.changes += 1
         self._last = None  # the next player has started: no more amending
         self._new_turn()
         return self._reconsider(t)
@@ -310,6 +322,7 @@ class Reconciler:
         """The ok button: a single candidate waiting for the settle time counts now, and so
         does a held capture (rule 2)."""
         events: list[Event] = []
+        self.changes += 1
         if self._settle_action and self._settle_action[0] in ("commit", "amend"):
             self._do_settle(t, events)
         elif self._held:
@@ -324,6 +337,7 @@ class Reconciler:
         if not self._held or self._stable != self._held[0].result or self._pending:
             return events
         held, self._held = self._held, []
+        self.changes += 1
         self._settle_at = self._settle_action = None
         if len(held) == 1:
             self._commit(t, held[0], events)
@@ -335,11 +349,13 @@ class Reconciler:
     def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
         """Guide the board to an occupancy (default: the game's position) before going on."""
         self._target = self._base if occupied is None else self._mask(occupied)
+        self.changes += 1
         self._last = None
         return self._reconsider(t)
 
     def sync(self, t: float) -> list[Event]:
         """The game was changed outside (e.g. resigned, or a move undone by the referee)."""
+        self.changes += 1
         self._last = None
         self._new_turn()
         return self._reconsider(t)

@@ -1,16 +1,13 @@
 """The game record in the rules' notation: what `reedboard export` and `reedboard replay` print.
 
-A record is the set-up (header lines), one move per line, then the result with its reason
-when the game is over. Big Balls: `game bigballs`, the two set-up lines of the position
-before the first move, `first black|white`; result `1-0 a7`. Off Board: `game offboard`,
-`board default` or `board <source>`; result `1-0 points 6-2` (the score red-yellow).
+A record is the set-up (header lines: `game NAME`, then the game's own lines for its start
+position), one move per line, then the result with its reason when the game is over, and
+what the game adds to it (a score, say): `1-0 a7`, `0-1 points 2-6`.
 """
 
 from __future__ import annotations
 
-from functools import cache
-
-from .games import BigBalls, Game, OffBoard, load_layout
+from .games import Game
 
 
 def record_lines(game: Game) -> list[str]:
@@ -23,25 +20,21 @@ def record_lines(game: Game) -> list[str]:
 
 
 def header_lines(game: Game) -> list[str]:
-    if isinstance(game, BigBalls):
-        start = starting_position(game)
-        return ["game bigballs", *start.setup_lines(), f"first {start.first}"]
-    if isinstance(game, OffBoard):
-        source = game.layout.source
-        return ["game offboard", "board default" if source == _default_source() else f"board {source}"]
-    raise TypeError(f"no record format for {type(game).__name__}")
+    """`game NAME` and the game's set-up lines for the position before the first move."""
+    if not isinstance(game, Game):
+        raise TypeError(f"no record format for {type(game).__name__}")
+    return [f"game {game.name}", *starting_position(game).record_header()]
 
 
 def result_line(game: Game) -> str | None:
-    """`1-0 a7`, `1/2-1/2 agreed`, Off Board `0-1 points 2-6`; None while the game goes on."""
+    """`1-0 a7`, `1/2-1/2 agreed`, and what the game adds (a score: `0-1 points 2-6`); None
+    while the game goes on."""
     outcome = game.outcome()
     if outcome is None:
         return None
     line = f"{outcome.result(game.players)} {outcome.termination.value}"
-    if isinstance(game, OffBoard):
-        red, yellow = game.players
-        line += f" {game.score(red)}-{game.score(yellow)}"
-    return line
+    details = game.result_details()
+    return line if details is None else f"{line} {details}"
 
 
 def starting_position(game: Game) -> Game:
@@ -50,9 +43,3 @@ def starting_position(game: Game) -> Game:
     while start.move_stack:
         start.pop()
     return start
-
-
-@cache
-def _default_source() -> str:
-    # The loader names the built-in board; ask it rather than repeat its wording here.
-    return load_layout().source

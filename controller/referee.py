@@ -6,14 +6,16 @@ frames, button presses, and the passing of time (advance). Live play feeds it fr
 hardware and the clock (controller.live); replays and tests feed it a trace's events in
 virtual time, so a replay is exact and fast.
 
-Turn flow. Big Balls: either a big-ball move, or the die button, a roll, then a stone move
-for that roll. Off Board: line moves, and the re-placement of a waiting ball.
-Set-up. Off Board: the lights show where the balls go until the board matches. Big Balls:
-a given arrangement (replays, tests), a guided shuffle (the controller draws the numbers
-and lights each stone's hollow in turn while the die shows its number), identify (the
-players place their shuffled stones, then lift and put back each number the die asks for),
-or auto: start from what is on the board (every start hollow filled: identify; an empty
-board: the guided shuffle; anything in between is guided to the nearer of the two).
+Turn flow. A game with a die (`uses_die`): either a move that needs no roll, or the die
+button, a roll, then a move for that roll. Other games: moves, one after the other.
+Set-up. "given": the lights show the start position until the board matches it. Any other
+mode of the game's `setup_modes` is a guide (controller.games.setup) the referee drives: it
+tells the guide what the board did and carries out the steps the guide answers with.
+
+Views are built only when something changed: the referee's own state (`_changed`) or the
+reconciler's (`Reconciler.changes`). An unchanged frame costs little more than the
+reconciler's own look at it. `Outputs.changed` is called whenever what a page shows (the
+view, the notes) changed, and `state()` is that as data.
 
 What the players are asked is a Prompt (controller.view), and every note has a kind and
 its data: the page and the speech read those; the English words come from
@@ -32,8 +34,8 @@ from hal.interfaces import Cue, DieState, LightFrame
 
 from . import prompts, signals
 from .clock import ClockSettings, GameClock
-from .games import BigBalls, Game, Outcome
-from .games.bigballs import DEFAULT_BALLS, START_HOLLOWS, shuffled
+from .games import GAMES, Game, Outcome
+from .games.setup import Announce, Expect, Identify, Play, Replace, Say, SetupGuide, Step
 from .reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
@@ -41,8 +43,8 @@ from .reconcile import (
 from .view import Phase, Prompt, View
 
 ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
-SETUP_MODES = ("auto", "given", "shuffle", "identify")
-START_CELLS = frozenset(DEFAULT_BALLS).union(*START_HOLLOWS.values())  # Big Balls: every start hollow
+# every set-up mode some game offers; "given" is every game's
+SETUP_MODES = tuple(dict.fromkeys([mode for cls in GAMES.values() for mode in cls.setup_modes] + ["given"]))
 NOTES_KEPT = 200  # the newest notes kept in memory; a replay of the trace gives every one
 
 
@@ -70,6 +72,7 @@ class Outputs:
     lights: Callable[[LightFrame], None] | None = None
     die: Callable[[DieState], None] | None = None
     buzzer: Callable[[Cue], None] | None = None
+    changed: Callable[[], None] | None = None  # what a page shows changed (the view, the notes)
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,35 @@ class Note:
 
     def __str__(self) -> str:
         return f"{self.t:9.3f}  {self.text}"
+
+
+@dataclass(frozen=True)
+class RefereeState:
+    """What a page shows of the referee, as data: built with the view, only after a change.
+
+    version:  counts the changes (a higher one is newer)
+    view:     the view (phase, prompt as data and in words, what the lights stand for)
+    choices:  the moves the players are asked to choose between, in notation
+    stable:   the board as sensed (debounced)
+    pieces:   what the referee believes stands on each cell (a piece code; "B?" for a numbered
+              piece whose number is not known yet; in the set-up only what stands on the board)
+    expected: set-up: the pieces still to be put on their cells
+    """
+
+    version: int
+    view: View
+    choices: tuple[str, ...]
+    stable: frozenset[str]
+    pieces: dict[str, str]
+    expected: dict[str, str]
+
+    @property
+    def phase(self) -> Phase:
+        return self.view.phase
+
+    @property
+    def prompt(self) -> Prompt | None:
+        return self.view.prompt
 
 
 class Referee:
@@ -106,11 +138,13 @@ class Referee:
     ) -> None:
         if setup not in SETUP_MODES:
             raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
-        if setup == "auto" and not isinstance(game, BigBalls):
-            setup = "given"  # pieces without identities: the lights guide to the start position
-        if setup != "given" and not isinstance(game, BigBalls):
-            raise ValueError("only Big Balls has shuffled stones to set up")
+        if setup == "auto" and setup not in game.setup_modes:
+            setup = "given"  # nothing to tell apart: the lights guide to the start position
+        if setup not in game.setup_modes and setup != "given":
+            raise ValueError(f"{game.title} has no {setup} set-up"
+                             f" (its modes: {', '.join(dict.fromkeys([*game.setup_modes, 'given']))})")
         self.game = game
+        self._cells = frozenset(game.cells)  # what frame() reads of a board
         self.settings = settings or Settings()
         self.die = die or Die(rng)
         self.journal = journal  # None until the game is set up, unless resuming
@@ -120,103 +154,92 @@ class Referee:
         self.notes: deque[Note] = deque(maxlen=NOTES_KEPT)  # the newest; notes_total counts them all
         self._notes_total = 0
         self._rng = rng
-        self._setup_mode = setup
-        # auto, shuffle and identify first read the board: an empty board is shuffled, a full
-        # start identified, anything else guided to what the mode needs first
-        self._reading = setup in ("auto", "shuffle", "identify")
+        self._guide: SetupGuide | None = None if setup == "given" else game.setup_guide(setup, rng)
         self._roll = pending_roll
         self._rolling_until: float | None = None
         self._last_move_cells: frozenset[str] = frozenset()
         self._shown: tuple | None = None
-        self._steps: list[tuple[str, int | None, str]] = []  # guided shuffle: (colour, number, hollow)
-        self._identified: dict[str, dict[str, int]] = {}
-        self._asking: tuple[str, int] | None = None  # identify: (colour, number) asked for
-        self._step_index = 0  # guided shuffle: the step being placed
         self._movable: tuple = (None, frozenset())  # (position and roll, the cells that may move)
         self._kept_rolls: dict[int, int] = {}  # moves played -> a roll undone by a takeback, to show again
         self._seen_frame = False
-        self._auto_target: frozenset[str] | None = None  # auto set-up: the board asked for, once read
         self.clock = GameClock(clock, game.players, clock_remaining) if clock else None
         self._low_warned: set[str] = set()
         self.reconciler = Reconciler(game, self.settings, roll=pending_roll)
         self.phase = Phase.SETUP
         self._now = 0.0
+        # change tracking: the view is rebuilt only when this or the reconciler's count moved
+        self._changes = 0
+        self._built: tuple | None = None  # (key, view)
+        self._state: RefereeState | None = None
+        self._told: tuple | None = None  # the change counts _show last looked at
+        self._seen: tuple | None = None  # (view, board, notes) a page was last told of
+        self._version = 0
+        self.view_builds = 0  # how many views were built (tests count them)
 
     # --- starting ---------------------------------------------------------------------------
     def start(self, t: float) -> None:
         """Show the set-up and wait for the board to match it."""
         self._now = t
-        if self._setup_mode == "shuffle":
-            self._draw_arrangement()  # drawn now; its first hollow is lit once the board is clear
-            self._steps = self._shuffle_steps()
-        if self._reading:
+        self._changes += 1
+        guide = self._guide
+        if guide is not None:
+            self._run(t, guide.begin())
+        if guide is not None and guide.reading:
             self.reconciler.listening = False  # nothing counts until the board has been read
         else:
             self._handle(self.reconciler.expect(t))
-        self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=self._setup_mode)
+        self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=self.setup_mode)
         self._show(t)
 
     @property
     def setup_mode(self) -> str:
         """The set-up mode; "auto" until the board has said which it is."""
-        return self._setup_mode
+        return "given" if self._guide is None else self._guide.mode
 
-    def _steer_auto(self, t: float) -> None:
-        """Big Balls set-up from what is on the board, once it has been read: a full start is
-        identified, an empty board shuffled (as far as the mode allows), anything else guided
-        to what comes first: the start hollows filled, or the board cleared."""
-        rec = self.reconciler
-        if not self._reading or self.phase is not Phase.SETUP or not self._seen_frame or not rec.settled:
+    @property
+    def setup_guide(self) -> SetupGuide | None:
+        """The guide through the set-up (None: given)."""
+        return self._guide
+
+    def _read_board(self, t: float) -> None:
+        """A set-up that starts from what is on the board: once the board has been read (it
+        has settled), the guide says what to ask for."""
+        guide, rec = self._guide, self.reconciler
+        if guide is None or not guide.reading or self.phase is not Phase.SETUP or not self._seen_frame \
+                or not rec.settled:
             return
-        board, mode = rec.stable, self._setup_mode
-        if board == START_CELLS and mode in ("auto", "identify"):
-            self._reading = False
-            self._setup_mode = "identify"
-            self._note(t, "every start hollow is filled: now each stone is identified", "setup", mode="identify")
-            self._begin_identify(t)
-        elif not board and mode in ("auto", "shuffle"):
-            self._reading = False
-            if mode == "auto":
-                self._setup_mode = "shuffle"
-                self._draw_arrangement()
-                self._steps = self._shuffle_steps()
-            self._step_index = 0
-            self._next_setup_step(t)
-            self._note(t, prompts.describe(self._setup_prompt()), "setup", mode="shuffle")
-        else:
-            if mode == "identify":
-                target = START_CELLS
-            elif mode == "shuffle":
-                target = frozenset()
-            else:  # nearer: more pieces rightly on start hollows than pieces to take away
-                right = len(board & START_CELLS) - len(board - START_CELLS)
-                target = START_CELLS if 2 * right >= len(START_CELLS) else frozenset()
-            if target != self._auto_target:
-                self._auto_target = target
-                self._handle(rec.expect(t, target))
-                self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=mode)
+        self._run(t, guide.read(rec.stable))
 
-    def _draw_arrangement(self) -> None:
-        self._replace_game(shuffled(self._rng, first=self.game.first))
-
-    def _shuffle_steps(self) -> list[tuple[str, int | None, str]]:
-        steps = [("ball", None, hollow) for hollow in DEFAULT_BALLS]
-        for colour in self.game.players:
-            by_number = {n: h for h, n in self.game.stones(colour).items()}
-            steps += [(colour, n, by_number[n]) for n in sorted(by_number)]
-        return steps
-
-    def _next_setup_step(self, t: float) -> None:
-        target = {hollow for _, _, hollow in self._steps[: self._step_index + 1]}
-        self._handle(self.reconciler.expect(t, target))
+    def _run(self, t: float, steps: list[Step]) -> None:
+        """Carry out a guide's steps in their order."""
+        for step in steps:
+            self._changes += 1
+            if isinstance(step, Expect):
+                self._handle(self.reconciler.expect(t, step.cells))
+            elif isinstance(step, Replace):
+                self._replace_game(step.game)
+            elif isinstance(step, Announce):
+                self._note(t, prompts.describe(self._setup_prompt()), "setup", mode=step.mode)
+            elif isinstance(step, Say):
+                self._note(t, step.text, step.kind, **step.data)
+                if step.refused:
+                    self._cue(Cue.REFUSED)
+            elif isinstance(step, Identify):
+                self.phase = Phase.IDENTIFY
+                self.reconciler.listening = False
+            elif isinstance(step, Play):
+                self._begin_play(t)
 
     def _replace_game(self, game: Game) -> None:
         listening = self.reconciler.listening
         self.game = game
+        self._cells = frozenset(game.cells)
         self.reconciler = Reconciler(game, self.settings, board=self.reconciler.stable)
         self.reconciler.listening = listening
+        self._changes += 1
 
     def _begin_play(self, t: float) -> None:
+        self._changes += 1
         self.phase = Phase.ROLLED if self._roll is not None else Phase.PLAY
         self.reconciler.listening = True
         if self.journal is None and self._open_journal is not None:
@@ -233,26 +256,26 @@ class Referee:
         return self._now
 
     @property
-    def identified(self) -> dict[str, dict[str, int]]:
-        """Identify set-up: the stones known so far, {colour: {hollow: number}}."""
-        return {colour: dict(known) for colour, known in self._identified.items()}
+    def roll(self) -> int | None:
+        """The die's value while a move for it is due (games with a die)."""
+        return self._roll
 
     @property
-    def roll(self) -> int | None:
-        """The die's value while a stone move for it is due (Big Balls)."""
-        return self._roll
+    def stable(self) -> frozenset[str]:
+        """The board as sensed (debounced)."""
+        return self.reconciler.stable
 
     @property
     def stones_known(self) -> bool:
         """Whether the identities of the pieces are known (not while stones wait to be identified)."""
-        if self.phase is Phase.IDENTIFY:
-            return False
-        return not (self.phase is Phase.SETUP and self._setup_mode in ("auto", "identify"))
+        if self._guide is None or self.phase not in (Phase.SETUP, Phase.IDENTIFY):
+            return True
+        return self._guide.pieces_known
 
     @property
     def reading(self) -> bool:
         """Set-up: the board is still being read to choose how to set it up."""
-        return self._reading and self.phase is Phase.SETUP
+        return self._guide is not None and self._guide.reading and self.phase is Phase.SETUP
 
     def clock_state(self, t: float | None = None) -> dict | None:
         """The game clock for views, as of `t` (default: the latest time told), or None when off."""
@@ -260,13 +283,15 @@ class Referee:
 
     # --- inputs -------------------------------------------------------------------------------
     def frame(self, t: float, occupied: Iterable[str]) -> None:
-        occupied = frozenset(occupied)
+        """The board's occupied cells at t. Only the game's cells are read: a board may have
+        more (a game played on another game's board leaves its extra cells unused)."""
+        occupied = self._cells.intersection(occupied)
         if self.recorder is not None:
             self.recorder.frame(t, occupied)
         self.advance(t)
         self._seen_frame = True
         self._handle(self.reconciler.feed(t, occupied))
-        self._steer_auto(t)
+        self._read_board(t)
         self._show(t)
 
     def press(self, t: float, button: str, roll: int | None = None) -> None:
@@ -274,6 +299,7 @@ class Referee:
         if button not in ("die", "ok"):
             raise ValueError(f"unknown button {button!r}")
         self.advance(t)
+        self._changes += 1
         if button == "die":
             roll = self._press_die(t, roll)
         else:
@@ -293,28 +319,31 @@ class Referee:
             if repeats > 3:  # a timer that stays due would hold the board's loop for ever
                 raise RuntimeError(f"a deadline at {due} stays due after it fired")
             last_due = due
+            self._changes += 1
             if self._rolling_until is not None and self._rolling_until <= due:
                 self._rolling_until = None
             self._handle(self.reconciler.advance(due))
             self._now = due
             self._tick_clock(due)
-            self._steer_auto(due)
+            self._read_board(due)
             self._show(due)
-        events = self.reconciler.advance(t)
-        self._handle(events)
+        # every deadline up to t has fired above: the reconciler has nothing more due by t
         self._now = max(self._now, t)
-        self._steer_auto(t)
-        if events:
-            self._show(t)
+        self._read_board(t)
 
     def next_deadline(self) -> float | None:
-        times = [self.reconciler.next_deadline(), self._rolling_until]
-        if self.clock is not None and self.phase in (Phase.PLAY, Phase.ROLLED):
-            times.append(self.clock.flag_at())
-            if self.clock.running not in self._low_warned:
-                times.append(self.clock.low_at())
-        times = [x for x in times if x is not None]
-        return min(times) if times else None
+        due = self.reconciler.next_deadline()
+        if self._rolling_until is not None and (due is None or self._rolling_until < due):
+            due = self._rolling_until
+        clock = self.clock
+        if clock is not None and self.phase in (Phase.PLAY, Phase.ROLLED):
+            times = [clock.flag_at()]
+            if clock.running not in self._low_warned:
+                times.append(clock.low_at())
+            for x in times:
+                if x is not None and (due is None or x < due):
+                    due = x
+        return due
 
     def _tick_clock(self, t: float) -> None:
         """The clock's deadlines: a low-time warning once per player, and the flag."""
@@ -360,7 +389,7 @@ class Referee:
             self._handle(self.reconciler.resolve_held(t))
         game = self.game
         refusal = None
-        if not isinstance(game, BigBalls):
+        if not game.uses_die:
             refusal = "this game has no die"
         elif self.phase is Phase.OVER:
             refusal = "the game is over"
@@ -386,7 +415,7 @@ class Referee:
         self._rolling_until = t + ROLL_ANIMATION
         self.phase = Phase.ROLLED
         self._cue(Cue.ROLL)
-        stones = game.movable_stones(value)
+        stones = game.die_pieces(value)
         self._note(t, f"{game.turn} rolls {value}: stone {' or '.join(map(str, stones))}", "roll",
                    player=game.turn, value=value, stones=stones)
         self._handle(self.reconciler.set_roll(t, value))
@@ -394,6 +423,8 @@ class Referee:
 
     # --- what the reconciler said ----------------------------------------------------------------------
     def _handle(self, events: list) -> None:
+        if events:
+            self._changes += 1
         cleared = False
         for event in events:
             t = event.t
@@ -450,58 +481,17 @@ class Referee:
                 self._on_setup_reached(t)
 
     def _on_setup_reached(self, t: float) -> None:
-        if self._setup_mode == "shuffle" and self.phase is Phase.SETUP:
-            self._step_index += 1
-            if self._step_index < len(self._steps):
-                self._next_setup_step(t)
-                return
-        if self._reading:
-            return  # _steer_auto decides from the board itself
-        if self._setup_mode == "identify" and self.phase is Phase.SETUP:
-            self._begin_identify(t)
+        if self.phase is not Phase.SETUP:
             return
-        if self.phase is Phase.SETUP:
-            self._begin_play(t)
+        self._run(t, self._guide.reached() if self._guide is not None else [Play()])
 
     def _on_touch(self, t: float, cells: frozenset[str]) -> None:
         if self.phase is Phase.SETUP:
             return  # a hand tidying the board before the game: nothing to say
-        if self.phase is not Phase.IDENTIFY or self._asking is None:
-            self._note(t, f"{prompts.cells(cells)} put back: no move", "touch", cells=sorted(cells))
+        if self.phase is Phase.IDENTIFY and self._guide is not None:
+            self._run(t, self._guide.touched(cells))
             return
-        colour, number = self._asking
-        hollows = [c for c in cells if c in START_HOLLOWS[colour] and c not in self._identified[colour]]
-        if len(cells) != 1 or len(hollows) != 1:
-            reason = f"lift only {colour}'s stone {number}, one stone at a time"
-            self._note(t, f"{prompts.cells(cells)}: {reason}", "refused", reason=reason)
-            self._cue(Cue.REFUSED)
-            return
-        self._identified[colour][hollows[0]] = number
-        self._note(t, f"{colour} stone {number} is on {hollows[0]}", "identified",
-                   player=colour, number=number, cell=hollows[0])
-        self._ask_next_number(t)
-
-    def _begin_identify(self, t: float) -> None:
-        self.phase = Phase.IDENTIFY
-        self.reconciler.listening = False
-        self._ask_next_number(t)
-
-    def _ask_next_number(self, t: float) -> None:
-        for colour in self.game.players:
-            known = self._identified.setdefault(colour, {})
-            missing = [n for n in range(1, 7) if n not in known.values()]
-            if len(missing) == 1:  # the last stone needs no asking
-                last = next(h for h in START_HOLLOWS[colour] if h not in known)
-                known[last] = missing[0]
-                missing = []
-            if missing:
-                self._asking = (colour, missing[0])
-                self._note(t, f"identify: {colour}, lift stone {missing[0]} and put it back", "identify",
-                           player=colour, number=missing[0])
-                return
-        self._asking = None
-        self._replace_game(BigBalls(**self._identified, first=self.game.first))
-        self._begin_play(t)
+        self._note(t, f"{prompts.cells(cells)} put back: no move", "touch", cells=sorted(cells))
 
     def _check_over(self, t: float) -> None:
         if self.game.outcome() is not None:
@@ -509,6 +499,7 @@ class Referee:
 
     def _finish(self, t: float) -> None:
         outcome = self.game.outcome()
+        self._changes += 1
         self.phase = Phase.OVER
         self.reconciler.listening = False
         self._roll = None
@@ -533,7 +524,21 @@ class Referee:
         return {c: self.game.piece_name(c) if known else "piece" for c in cells}
 
     # --- what the players see --------------------------------------------------------------------------
+    def _view_key(self) -> tuple:
+        return (self._changes, self.reconciler.changes)
+
     def view(self) -> View:
+        """What the players should see now; built again only after something changed."""
+        key = self._view_key()
+        built = self._built
+        if built is not None and built[0] == key:
+            return built[1]
+        view = self._build_view()
+        self._built = (key, view)
+        self.view_builds += 1
+        return view
+
+    def _build_view(self) -> View:
         game, rec = self.game, self.reconciler
         outcome: Outcome | None = game.outcome() if self.phase is Phase.OVER else None
         view = View(
@@ -541,18 +546,18 @@ class Referee:
             roll=self._roll, rolling=self._rolling_until is not None, players=game.players,
             last_move=self._last_move_cells, outcome=outcome,
         )
+        guide = self._guide
         if self.phase is Phase.SETUP:
             wanted = rec.expected
             if wanted is not None:
                 view = replace(view, fill=wanted - rec.stable, empty=rec.stable - wanted)
-            if self._setup_mode == "shuffle" and not self._reading and self._step_index < len(self._steps):
-                colour, number, hollow = self._steps[self._step_index]
-                # the stone's own hollow shows as "place", not as a plain gap to fill
-                view = replace(view, place=frozenset({hollow}), identify=number, fill=view.fill - {hollow})
-        elif self.phase is Phase.IDENTIFY and self._asking:
-            colour, number = self._asking
-            open_hollows = frozenset(h for h in START_HOLLOWS[colour] if h not in self._identified.get(colour, {}))
-            view = replace(view, identify=number, movable=open_hollows)
+            marks = guide.marks(False) if guide is not None else None
+            if marks is not None and marks.place:
+                # the piece's own cell shows as "place", not as a plain gap to fill
+                view = replace(view, place=marks.place, identify=marks.number, fill=view.fill - marks.place)
+        elif self.phase is Phase.IDENTIFY and guide is not None:
+            marks = guide.marks(True)
+            view = replace(view, identify=marks.number, movable=marks.lift)
         elif outcome is not None:
             view = replace(view, winner_cells=self._winner_cells(outcome))
         else:
@@ -566,13 +571,41 @@ class Referee:
         prompt = self._prompt(view)
         return replace(view, prompt=prompt, message=prompts.describe(prompt))
 
+    def state(self) -> RefereeState:
+        """What a page shows of the referee, as data (see RefereeState); built again only after a change."""
+        view = self.view()
+        state = self._state
+        if state is not None and state.view is view and state.version == self._version:
+            return state
+        pieces, expected = self._beliefs()
+        self._state = RefereeState(
+            version=self._version, view=view, choices=tuple(str(m) for m in self.reconciler.choosing),
+            stable=self.reconciler.stable, pieces=pieces, expected=expected)
+        return self._state
+
+    def _beliefs(self) -> tuple[dict[str, str], dict[str, str]]:
+        """What the referee believes stands on each cell, and (set-up) what it still expects."""
+        believed = dict(self.game.pieces())
+        if not self.stones_known:  # numbers not yet identified are not made up
+            believed = {c: (p[0] + "?" if p[1:].isdigit() else p) for c, p in believed.items()}
+        expected: dict[str, str] = {}
+        if self.phase is Phase.SETUP:
+            stable = self.reconciler.stable
+            expected = {c: p for c, p in believed.items() if p and c not in stable}
+            believed = {c: (p if c in stable else "") for c, p in believed.items()}
+        elif self.phase is Phase.IDENTIFY and self._guide is not None:
+            believed.update(self._guide.known_pieces())
+        return believed, expected
+
     def _prompt(self, view: View) -> Prompt:
         """What is asked of the players now, as data."""
         game, rec, turn = self.game, self.reconciler, self.game.turn
         if self.phase is Phase.SETUP:
             return self._setup_prompt()
-        if self.phase is Phase.IDENTIFY and self._asking:
-            return Prompt("identify", {"player": self._asking[0], "number": self._asking[1]})
+        if self.phase is Phase.IDENTIFY and self._guide is not None:
+            asked = self._guide.prompt(True, rec.stable, rec.expected)
+            if asked is not None:
+                return Prompt(asked.kind, asked.data)
         if self.phase is Phase.OVER:
             outcome = game.outcome()
             return Prompt("over", {"result": outcome.result(game.players), "winner": outcome.winner,
@@ -588,26 +621,19 @@ class Referee:
             return Prompt("in_hand", {"player": turn, "cells": sorted(in_hand[0]), "to": sorted(in_hand[1])})
         if self.phase is Phase.ROLLED:
             return Prompt("move", {"player": turn, "roll": self._roll,
-                                   "stones": game.movable_stones(self._roll), "waiting": False})
-        if isinstance(game, BigBalls):
+                                   "stones": game.die_pieces(self._roll), "waiting": False})
+        if game.uses_die:
             return Prompt("roll", {"player": turn})
         return Prompt("move", {"player": turn, "roll": None, "stones": None,
-                               "waiting": bool(getattr(game, "waiting", None))})
+                               "waiting": bool(game.position_data().get("waiting"))})
 
     def _setup_prompt(self) -> Prompt:
         rec = self.reconciler
-        if self._reading:
-            wanted = rec.expected
-            if wanted is None:
-                return Prompt("reading")
-            if not wanted:
-                return Prompt("clear", {"cells": sorted(rec.stable)})
-            return Prompt("fill", {"cells": sorted(wanted - rec.stable), "empty": sorted(rec.stable - wanted)})
-        if self._setup_mode == "shuffle" and self._step_index < len(self._steps):
-            colour, number, hollow = self._steps[self._step_index]
-            piece = "ball" if number is None else f"{colour[0].upper()}{number}"
-            return Prompt("place", {"piece": piece, "player": colour, "number": number, "cell": hollow})
         wanted = rec.expected
+        if self._guide is not None:
+            asked = self._guide.prompt(False, rec.stable, wanted)
+            if asked is not None:
+                return Prompt(asked.kind, asked.data)
         if wanted is None:
             return Prompt("setup", {"fill": [], "empty": []})
         return Prompt("setup", {"fill": sorted(wanted - rec.stable), "empty": sorted(rec.stable - wanted)})
@@ -628,10 +654,7 @@ class Referee:
     def _winner_cells(self, outcome: Outcome) -> frozenset[str]:
         if outcome.winner is None:
             return frozenset()
-        game = self.game
-        if isinstance(game, BigBalls):
-            return frozenset(game.stones(outcome.winner))
-        return frozenset(game.balls(outcome.winner))
+        return frozenset(self.game.winner_cells(outcome.winner))
 
     def _last_move(self) -> frozenset[str]:
         """The cells the last move on the stack touched, for the last-move lights."""
@@ -644,11 +667,27 @@ class Referee:
         return fp.empties | fp.fills | fp.captures
 
     def _show(self, t: float) -> None:
-        view = self.view()
-        frame, die = signals.light_frame(view), signals.die_state(view)
-        if (frame, die) == self._shown:
+        """Tell the board what to show, and a page that something changed; nothing to do, and
+        nothing built, when neither the referee nor the reconciler changed since the last time."""
+        key = (self._view_key(), self._notes_total)
+        if key == self._told:
             return
-        self._shown = (frame, die)
+        self._told = key
+        view = self.view()
+        seen = (view, self.reconciler.stable, self._notes_total)
+        if seen != self._seen:
+            self._seen = seen
+            self._version += 1
+            if self.outputs.changed:
+                self.outputs.changed()
+        shown = self._shown
+        if shown is not None and shown[0] is view:
+            return
+        frame, die = signals.light_frame(view), signals.die_state(view)
+        if shown is not None and (frame, die) == shown[1:]:
+            self._shown = (view, frame, die)
+            return
+        self._shown = (view, frame, die)
         if self.outputs.lights:
             self.outputs.lights(frame)
         if self.outputs.die:
@@ -666,3 +705,8 @@ class Referee:
     def _note(self, t: float, text: str, kind: str = "info", **data) -> None:
         self.notes.append(Note(t, text, kind, data))
         self._notes_total += 1
+
+    def note(self, t: float, text: str, kind: str = "info", **data) -> None:
+        """A note from outside the game (the board's link lost or back), shown like the others."""
+        self._note(t, text, kind, **data)
+        self._show(t)

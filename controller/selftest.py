@@ -24,10 +24,12 @@ a timeout, GAME_OVER at the end. `prompt` is the current request as data (for th
 and the web view), `findings` what was found; `report()` gives the Report, whose text is one
 line per finding and a summary line ("no faults", "1 fault", "3 faults").
 
-Lighting one die pip alone needs a board whose LED map names the pips ("pip1".."pip7"):
-`selftest_board(board)` gives it, and `open_selftest` opens the backend with it (and, for
-`--hal sim`, the simulated board with the board file's declared faults and a simulated
-builder, `SimBuilder`, that answers the prompts by itself).
+The test runs on the backend's address level (hal.addresses), through the board file's map
+applied here and nowhere else: a closed switch is the hollow the board file wires to it (a
+switch under no hollow is not seen), and a hollow's LED, a die pip ("pip1".."pip7") or the
+turn light is lit alone by its index on the chain. `open_selftest` opens the backend so
+(and, for `--hal sim`, the simulated board with the board file's declared faults and a
+simulated builder, `SimBuilder`, that answers the prompts by itself).
 """
 
 from __future__ import annotations
@@ -37,19 +39,21 @@ import datetime
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
+from hal.addresses import LedFrame
 from hal.board import Board
-from hal.faults import PIP_NAMES
-from hal.interfaces import Cue, DieFace, DieState, LightFrame
+from hal.interfaces import Cue, DieFace, DieState, Light, LightFrame
+from hal.leds import PIP_NAMES, led_names
 
-from .guide import ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, drive, open_backend
+from .guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive,
+                    open_backend)
 from .referee import Outputs
 
 __all__ = [
-    "Settings", "Finding", "Report", "SelfTest", "selftest_board",
-    "run_selftest", "open_selftest", "default_report_path", "selftest_command",
+    "Settings", "Finding", "Report", "SelfTest", "leds_of", "run_selftest", "open_selftest",
+    "default_report_path", "selftest_command",
 ]
 
 PIP_PLACES = ("top-left", "top-right", "middle-left", "centre", "middle-right", "bottom-left", "bottom-right")
@@ -72,8 +76,6 @@ class Settings:
     @property
     def removal(self) -> float:
         return self.timeout if self.remove_timeout is None else self.remove_timeout
-
-
 
 
 @dataclass(frozen=True)
@@ -111,13 +113,14 @@ class Report:
         return {(f.kind, f.cells) for f in self.findings}
 
 
-def selftest_board(board: Board) -> Board:
-    """The board with its die pips named in the LED map ("pip1".."pip7"), so that a light frame
-    can light one pip alone."""
-    extra = {PIP_NAMES[k]: index for k, index in enumerate(board.die_pips)}
-    if all(board.led.get(name) == index for name, index in extra.items()):
-        return board
-    return replace(board, led={**board.led, **extra})
+def leds_of(frame: LightFrame, board: Board) -> LedFrame:
+    """The LEDs a self-test's light frame lights, by index: its cells, die pips ("pip1".."pip7")
+    and turn light, where the board file places them."""
+    index = {name: i for i, name in led_names(board).items()}
+    leds = {index[name]: light for name, light in frame.cells.items() if name in index}
+    if frame.turn is not None and board.turn_led is not None:
+        leds[board.turn_led] = Light(frame.turn)
+    return LedFrame(leds)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -134,29 +137,17 @@ class _Led:
 class SelfTest(Steps):
     def __init__(self, board: Board, settings: Settings | None = None, *, outputs: Outputs | None = None,
                  on_prompt: Callable[[Prompt], None] | None = None) -> None:
-        self.board = board
-        self.settings = settings or Settings()
-        self.outputs = outputs or Outputs()
-        self.on_prompt = on_prompt
-        self.prompt = Prompt(0, "idle", "not started")
+        super().__init__(board, settings or Settings(), outputs=outputs, on_prompt=on_prompt)
         self.findings: list[Finding] = []
         self.answers: dict[str, frozenset[str]] = {}  # step 2: hollow -> the cells whose switch closed
         self.ignored: set[str] = set()  # switches not believed (stuck closed, chattering)
         self.occupied: frozenset[str] = frozenset()
-        self.now = 0.0
-        self.done = False
-        self.lights = LightFrame()
-        self.die = DieState()
-        self._phase = "idle"
-        self._deadline: float | None = None
         self._baseline: frozenset[str] | None = None
         self._changes: Counter[str] = Counter()
         self._cells: list[str] = []
         self._cell: str | None = None
         self._leds: list[_Led] = []
         self._led: _Led | None = None
-        self._then: Callable[[float], None] | None = None
-        self._serial = 0
         self._seen = False
         self._hollow_of: dict[str, str] = {}  # step 3: a switch -> the hollow it answers for
         self._sensing: dict[str, str] = {}  # and back
@@ -374,7 +365,7 @@ class SelfTest(Steps):
 
     # --- outputs ------------------------------------------------------------------------------
     def report(self) -> Report:
-        return Report(self.board.game, self.board.source, tuple(self.findings))
+        return Report(self.board.name, self.board.source, tuple(self.findings))
 
     def _find(self, kind: str, cells: tuple[str, ...], text: str) -> None:
         self.findings.append(Finding(kind, cells, text))
@@ -397,22 +388,23 @@ class SelfTest(Steps):
 # ------------------------------------------------------------------------------------------------
 
 
-
-async def run_selftest(device, board: Board, settings: Settings | None = None, *, builder=None,
+async def run_selftest(addresses, board: Board, settings: Settings | None = None, *, builder=None,
                        on_prompt: Callable[[Prompt], None] | None = None,
                        clock: Callable[[], float] | None = None) -> Report:
-    """Run the self-test on an open backend and return its report. `board` is the board file the
-    device was opened with (its die pips named: see selftest_board)."""
-    device_board = getattr(device, "board", None)
-    if board.die_pips and isinstance(device_board, Board) and any(n not in device_board.led for n in PIP_NAMES):
-        raise ValueError("the backend cannot light one die pip alone: open it with selftest_board(board)")
-    show = device.show
-    test = SelfTest(board, settings, outputs=Outputs(lights=show, die=show, buzzer=device.play),
+    """Run the self-test on a backend's address-level board and return its report. `board` is
+    the board file under test."""
+    addresses = address_board(addresses)
+    count = addresses.board.led_count
+
+    def show(frame: LightFrame) -> None:
+        addresses.show_leds(*leds_of(frame, board).chain(count))
+
+    cell_at = {address: cell for cell, address in board.sensor.items()}
+    test = SelfTest(board, settings, outputs=Outputs(lights=show, die=addresses.show_die, buzzer=addresses.play),
                     on_prompt=on_prompt)
-    await drive(test, device, builder=builder, clock=clock)
+    await drive(test, addresses, builder=builder, clock=clock,
+                translate=lambda closed: frozenset(cell_at[a] for a in closed if a in cell_at))
     return test.report()
-
-
 
 
 # ------------------------------------------------------------------------------------------------
@@ -420,21 +412,17 @@ async def run_selftest(device, board: Board, settings: Settings | None = None, *
 # ------------------------------------------------------------------------------------------------
 
 
-
-
-
 def open_selftest(hal: str | None, board_path: str | None = None, port: str | None = None, *,
                   seed: int = 0) -> Opened:
-    """The backend for a self-test; with "sim", a simulated board with the board file's declared
-    faults and a simulated builder."""
-    from hal.faults import FaultySimBoard, SimHands, parse_faults
-    from hal.sim import SimBoard
+    """The backend for a self-test, at its address level; with "sim", a simulated board with the
+    board file's declared faults and a simulated builder."""
+    from hal.mock.faults import SimHands, faulty_sim, parse_faults
 
     def sim(board: Board) -> Opened:
-        device = FaultySimBoard(SimBoard(selftest_board(board)), parse_faults(board), seed=seed)
+        device = faulty_sim(board, parse_faults(board), seed=seed)
         return Opened("sim", board, device, SimBuilder(SimHands(device, board)), "the simulated board")
 
-    return open_backend(hal, board_path, port, selftest_board, sim)
+    return open_backend(hal, board_path, port, sim)
 
 
 def default_report_path(game: str, when: datetime.datetime | None = None) -> Path:
@@ -457,14 +445,14 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
         return 1
     settings = Settings(**{k: v for k, v in (("timeout", timeout), ("watch", watch)) if v is not None})
     board = opened.board
-    print(f"self-test of the {board.game} board ({board.source}) on {opened.backend} ({opened.detail})",
+    print(f"self-test of the {board.name} board ({board.source}) on {opened.backend} ({opened.detail})",
           file=out, flush=True)
     try:
         report = asyncio.run(run_selftest(opened.device, board, settings, builder=opened.builder,
                                           on_prompt=lambda p: print(p.text, file=out, flush=True)))
     finally:
         opened.close()
-    path = Path(report_path) if report_path else default_report_path(board.game)
+    path = Path(report_path) if report_path else default_report_path(board.name)
     out.write(report.text())  # printed first: a report that cannot be written is not lost
     try:
         report.write(path)

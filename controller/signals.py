@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import math
 
+from hal.colours import PALETTE
 from hal.interfaces import DieFace, DieState, Light, LightFrame
 
 from .view import Phase, View
@@ -66,25 +67,7 @@ __all__ = [
     "die_number", "die_state", "light_frame", "scale",
 ]
 
-# Colour name -> RGB at full brightness (backends cap brightness with `scale`).
-PALETTE: dict[str, tuple[int, int, int]] = {
-    # cells: "act here" (blinking)
-    "fill": (0, 64, 255),  # blue
-    "empty": (255, 72, 0),  # vermillion
-    "choose": (255, 255, 255),  # white
-    "place": (0, 255, 128),  # green
-    # cells: information (steady)
-    "winner": (255, 140, 0),  # amber
-    "draw": (160, 0, 255),  # purple
-    "to": (255, 255, 255),  # white, bright (steady: told from "choose" by the blink)
-    "movable": (0, 255, 128),  # green
-    "last": (48, 48, 48),  # dim white
-    # players (turn indicator)
-    "black": (0, 0, 160),  # deep blue: an LED cannot shine black
-    "white": (255, 255, 255),
-    "red": (255, 0, 0),
-    "yellow": (255, 200, 0),
-}
+# PALETTE (colour name -> RGB) is the board's, from hal.colours; what each name means is above.
 
 # Which cell colours blink; the rest are steady.
 BLINKING: frozenset[str] = frozenset({"fill", "empty", "choose", "place"})

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
+from hal.tomlfile import parse_toml
+
 from .readfile import TOML_LIMIT, read_text
+
+__all__ = ["parse_toml", "read_toml"]
 
 
 def read_toml(path: str | Path, error: type[ValueError], what: str = "the file") -> dict:
@@ -18,12 +21,3 @@ def read_toml(path: str | Path, error: type[ValueError], what: str = "the file")
     except (OSError, UnicodeDecodeError) as problem:
         raise error(f"{path}: cannot read {what} ({problem})") from None
     return parse_toml(text, str(path), error)
-
-
-def parse_toml(text: str, source: str, error: type[ValueError]) -> dict:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as problem:
-        raise error(f"{source}: not valid TOML ({problem})") from None
-    except RecursionError:  # the parser recurses into each nested array or inline table
-        raise error(f"{source}: not valid TOML (arrays or tables nested too deeply)") from None

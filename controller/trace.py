@@ -1,7 +1,7 @@
 """Trace files: what a board reported, as JSON Lines, for `reedboard replay` and the flight recorder.
 
-The first line is the header: the game and its start (`{"game": "bigballs", "first": "black",
-"setup": {...}, "settings": {...}}`; Off Board may name a board file with `"board"`). Then
+The first line is the header: the game, its start position in the game's own keys (see
+the games' `start_header`) and the referee's timing: `{"game": NAME, ..., "settings": {...}}`. Then
 one event a line, `t` in seconds, never decreasing: a frame `{"t": 0.0, "occupied": [...]}`
 or a button press `{"t": 2.1, "press": "die", "roll": 4}` / `{"t": 9.0, "press": "ok"}`.
 A game resumed after a power cut goes on in the same trace after a marker line
@@ -24,13 +24,12 @@ from pathlib import Path
 
 from hal.interfaces import Frame
 
-from .games import GAMES, BigBalls, Game, OffBoard, load_layout
-from .games.bigballs import PLAYERS as BIGBALLS_PLAYERS
-from .games.offboard_layout import parse_layout
+from . import games
+from .games import Game, header_keys
 from .readfile import TRACE_LIMIT, read_bytes, read_text
 from .reconcile import Settings, brief
 
-HEADER_KEYS = {"game", "first", "setup", "balls", "board", "settings"}
+TRACE_KEYS = {"game", "settings"}  # and the game's own keys (its start position): see games.header_keys
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
 BUTTONS = ("die", "ok")
 RESUME_GAP = 1.0  # s between a trace's last line and its resume marker
@@ -78,56 +77,11 @@ class Trace:
 
 # --- the start of a game, shared with the journal ------------------------------------------
 def game_from_header(header: Mapping) -> Game:
-    """The game a trace or journal header describes, in its start position.
-
-    Big Balls: `setup` ({"black": {hollow: number}, "white": {...}}; a colour left out keeps
-    the default arrangement), `first`, optional `balls` (hollows). Off Board: optional
-    `board`, a board file's path (relative to the working directory, like --board) or a
-    board definition as data with an optional "source" (what the journal stores).
-    ValueError (SetupError, LayoutError included) says what is wrong.
-    """
-    name = header.get("game")
-    if name == "bigballs":
-        _refuse(header, "board", "bigballs")
-        setup = header.get("setup", {})
-        if not isinstance(setup, Mapping) or set(setup) - set(BIGBALLS_PLAYERS):
-            raise ValueError('"setup" must be {"black": {"a1": 3, ...}, "white": {"e1": 2, ...}}')
-        for colour, stones in setup.items():
-            if not isinstance(stones, Mapping) or not all(_is_int(n) for n in stones.values()):
-                raise ValueError(f'"setup" {colour}: write {{"a1": 3, ...}}, hollows and stone numbers')
-        balls = header.get("balls")
-        if balls is not None and not (isinstance(balls, list) and all(isinstance(b, str) for b in balls)):
-            raise ValueError('"balls" must be a list of hollows, e.g. ["a7", "a6"]')
-        first = header.get("first", "black")
-        if first not in BIGBALLS_PLAYERS:
-            raise ValueError(f"first player must be black or white, not {brief(first)}")
-        return BigBalls(black=setup.get("black"), white=setup.get("white"), balls=balls, first=first)
-    if name == "offboard":
-        _refuse(header, "setup", "offboard")
-        _refuse(header, "balls", "offboard")
-        if header.get("first", "red") != "red":
-            raise ValueError('Off Board: red always moves first, "first" can only be "red"')
-        return OffBoard(_layout(header.get("board")))
-    raise ValueError(f"unknown game {brief(name)}: expected {' or '.join(sorted(GAMES))}")
-
-
-def _layout(board: object):
-    if board is None:
-        return load_layout()
-    if isinstance(board, str):
-        return load_layout(board)
-    if isinstance(board, Mapping):
-        data = dict(board)
-        source = data.pop("source", "the recorded board")
-        if not isinstance(source, str):
-            raise ValueError('"board" "source" must be a string')
-        return parse_layout(data, source)
-    raise ValueError('"board" must be a board file\'s path or a board definition object')
-
-
-def _refuse(header: Mapping, key: str, game: str) -> None:
-    if key in header:
-        raise ValueError(f'"{key}" does not belong to a {game} header')
+    """The game a trace or journal header describes, in its start position: the registry's game
+    named by "game" reads its own keys (a Big Balls set-up, an Off Board board file's path or
+    definition ...); the file's own keys are left out. ValueError (SetupError, LayoutError
+    included) says what is wrong."""
+    return games.game_from_header(header, TRACE_KEYS)
 
 
 def _is_int(value: object) -> bool:
@@ -234,10 +188,11 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
     if "game" not in header:
         hint = " (this line is an event)" if "t" in header else ""
         raise TraceError(path, number, f'missing header: the first line must name the "game"{hint}')
-    unknown = set(header) - HEADER_KEYS
+    known = TRACE_KEYS | header_keys()
+    unknown = set(header) - known
     if unknown:
         raise TraceError(path, number, f"unknown header key {brief(sorted(unknown)[0])}"
-                                       f" (expected {', '.join(sorted(HEADER_KEYS))})")
+                                       f" (expected {', '.join(sorted(known))})")
     settings = header.get("settings", {})
     if not isinstance(settings, dict):
         raise TraceError(path, number, '"settings" must be an object, e.g. {"settle": 0.8}')

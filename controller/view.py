@@ -15,9 +15,9 @@ from .games import Outcome
 
 class Phase(enum.Enum):
     SETUP = "setup"  # pieces must be put where `fill` says (and taken from `empty`)
-    IDENTIFY = "identify"  # Big Balls: lift and put back the stone numbered `identify`
-    PLAY = "play"  # waiting for a move (Big Balls: for a big-ball move or the die)
-    ROLLED = "rolled"  # Big Balls: the die shows `roll`; a stone move for it is expected
+    IDENTIFY = "identify"  # numbered stones: lift and put back the stone numbered `identify`
+    PLAY = "play"  # waiting for a move (with a die: for a move without it, or the die)
+    ROLLED = "rolled"  # the die shows `roll`; a move for it is expected
     OVER = "over"
 
 
@@ -36,9 +36,9 @@ class Prompt:
 
 @dataclass(frozen=True)
 class View:
-    game: str  # "bigballs" or "offboard"
+    game: str  # the game's name in the registry
     phase: Phase
-    turn: str  # the player to move ("black", "white", "red", "yellow")
+    turn: str  # the player to move (one of `players`)
     cells: tuple[str, ...]  # every sensed cell, in board order
     occupied: frozenset[str]  # where pieces stand in the game's position
     roll: int | None = None  # the die's value while a stone move is expected
@@ -49,10 +49,10 @@ class View:
     fill: frozenset[str] = frozenset()  # cells where a piece must be put
     empty: frozenset[str] = frozenset()  # cells a piece must be taken from
     choices: tuple[frozenset[str], ...] = ()  # ambiguity: each candidate move's cells
-    identify: int | None = None  # Big Balls identify set-up: the number being asked for
+    identify: int | None = None  # identify set-up: the number of the stone being asked for
     place: frozenset[str] = frozenset()  # guided set-up: where the stone `identify` goes
     outcome: Outcome | None = None
-    winner_cells: frozenset[str] = frozenset()  # the winner's pieces (and a7) once over
+    winner_cells: frozenset[str] = frozenset()  # the winner's pieces once over (Game.winner_cells)
     message: str = ""  # one line for people
     prompt: Prompt | None = None
     players: tuple[str, str] = field(default=("black", "white"))

@@ -1,5 +1,5 @@
 # The Pico's entry point: real pins, the WS2812 chain, the buzzer and USB serial, handed to
-# the board logic in app.py. Every pin number is in the table below (and in README.md).
+# the board logic in app.py. Every pin number is in pins.py (and in README.md).
 #
 # Copy every firmware/*.py to the Pico (mpremote cp firmware/*.py :); MicroPython runs
 # main.py at boot. Imported rather than run (tests, the unix port with fakes of machine
@@ -14,6 +14,7 @@ import neopixel
 
 import app
 import scanner
+from pins import BUZZER_PIN, COLUMN_PINS, DIE_BUTTON_PIN, LED_PIN, OK_BUTTON_PIN, ROW_PINS
 
 # Which board this Pico sits in: (matrix rows, matrix columns, LEDs on the chain), as in
 # hardware/boards/GAME.toml. Change GAME before copying the files if the board is Off Board.
@@ -22,14 +23,6 @@ BOARDS = {
     "bigballs": (4, 7, 36),
     "offboard": (8, 10, 74),
 }
-
-# Pico GPIO numbers (GPn, not the physical pin numbers of the package).
-ROW_PINS = (0, 1, 2, 3, 4, 5, 6, 7)  # matrix row r on ROW_PINS[r]; the first ROWS are used
-COLUMN_PINS = (8, 9, 10, 11, 12, 13, 14, 15, 16, 17)  # column c on COLUMN_PINS[c]
-DIE_BUTTON_PIN = 18  # button to ground, internal pull-up
-OK_BUTTON_PIN = 19  # button to ground, internal pull-up
-BUZZER_PIN = 20  # PWM (slice 2, channel A) to a passive buzzer through a transistor
-LED_PIN = 22  # WS2812 data in, through 330 ohm (and a 3.3 V -> 5 V level shifter)
 
 DEBOUNCE_SCANS = 3  # a switch change counts after 3 equal scans in a row
 SETTLE_US = 20  # after driving a row low, before reading the columns (wire capacitance)

@@ -1,20 +1,21 @@
-"""Choosing and opening a board backend: gpio, serial or sim.
+"""Choosing and opening a board backend (hal.registry names them: gpio, serial, sim).
 
-Each backend is tried only when asked for (or, with no choice made, serial then gpio);
-what was tried and why it failed is kept, so a person can be told.
+Each backend is tried only when asked for (or, with no choice made, the registry's hardware
+backends in order: serial then gpio); what was tried and why it failed is kept, so a person
+can be told. With no board file named, every shipped board that has the hollows asked for
+is a candidate: a Pico's hello (its matrix size) tells which one is plugged in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .board import Board, BoardError, load_board
+from .board import Board, BoardError, load_board, shipped_boards
+from .registry import BACKENDS, UNASKED, names_in_words
 from .sim import SimBoard
-
-GAMES = ("bigballs", "offboard")
 
 
 class NoBoard(RuntimeError):
@@ -34,17 +35,41 @@ class Found:
     occupied: frozenset[str] = field(default_factory=frozenset)
 
 
-def candidate_boards(board_path: str | None, game: str | None) -> list[Board]:
-    if board_path is not None:
-        return [load_board(board_path, game=game)]
-    return [load_board(game=g) for g in ((game,) if game else GAMES)]
+@dataclass(frozen=True)
+class Request:
+    """What the opener of a backend is told besides the candidate boards."""
+
+    port: str | None = None  # serial: a device or pyserial URL instead of the board file's
+    sim_occupied: Iterable[str] = ()  # sim: the cells occupied at the start
+    timeout: float | None = None  # s to wait for the hardware to answer (None: the backend's own)
 
 
-def open_serial(boards: list[Board], port: str | None, timeout: float = 3.0) -> Found:
+def candidate_boards(board_path: str | None, game: str | None = None, *,
+                     cells: Iterable[str] | None = None) -> list[Board]:
+    """The boards a game may be played on: the board file named, or the shipped board named
+    `game` (a board's name), or else every shipped board that has the hollows in `cells`."""
+    cells = tuple(cells) if cells is not None else None
+    if board_path is not None or game is not None:
+        return [load_board(board_path, game=game, cells=cells)]
+    boards, problems = [], []
+    for name in shipped_boards():
+        try:
+            boards.append(load_board(game=name, cells=cells))
+        except BoardError as error:
+            problems.append(str(error))
+    if not boards:
+        raise BoardError(problems[0] if problems else "no board is shipped (hardware/boards/ is empty)")
+    return boards
+
+
+def open_serial(boards: list[Board], request: Request | str | None = None, timeout: float = 3.0) -> Found:
     """The first board whose Pico answers on the port (the hello says its matrix size)."""
     from .serial_board import BoardRefused, SerialBoard, SerialBoardError, find_port
 
-    device = port or boards[0].port
+    if not isinstance(request, Request):  # open_serial(boards, port)
+        request = Request(port=request)
+    timeout = request.timeout or timeout
+    device = request.port or boards[0].port
     if device == "auto":
         device = find_port()
         if device is None:
@@ -63,9 +88,10 @@ def open_serial(boards: list[Board], port: str | None, timeout: float = 3.0) -> 
     raise LookupError(f"serial: {'; '.join(problems)}")
 
 
-def open_gpio(boards: list[Board], timeout: float = 2.0) -> Found:
+def open_gpio(boards: list[Board], request: Request | None = None, timeout: float = 2.0) -> Found:
     from .gpio_board import GpioBoard
 
+    timeout = (request.timeout if request is not None else None) or timeout
     from gpiozero.exc import BadPinFactory
 
     board = boards[0]
@@ -91,7 +117,8 @@ async def _first_frame(device) -> frozenset[str]:
     return frame.occupied
 
 
-def open_sim(boards: list[Board], occupied: Iterable[str] = ()) -> Found:
+def open_sim(boards: list[Board], request: Request | Iterable[str] = ()) -> Found:
+    occupied = request.sim_occupied if isinstance(request, Request) else request
     board = boards[0]
     device = SimBoard(board, occupied)
     return Found("sim", board, device, "the simulated board", frozenset(device.occupied))
@@ -99,27 +126,24 @@ def open_sim(boards: list[Board], occupied: Iterable[str] = ()) -> Found:
 
 def find_board(hal: str | None, board_path: str | None = None, port: str | None = None,
                game: str | None = None, sim_occupied: Iterable[str] = (), *,
-               wiring: Callable[[Board], Board] | None = None) -> Found:
-    """Open the backend asked for, or try serial then gpio; NoBoard says what was tried.
-
-    `wiring` gives the board the hardware backends are opened with (the self-test and the
-    calibration read raw sensors so); the Found still names the board file's board."""
+               cells: Iterable[str] | None = None) -> Found:
+    """Open the backend asked for, or try the hardware backends in turn; NoBoard says what was
+    tried. `game` names a board (a game says which it plays on), `cells` are the hollows the
+    game needs (see candidate_boards). The device found is a cell-level board (hal.addresses
+    CellBoard); its `addresses` is the backend's address-level board under it."""
     try:
-        boards = candidate_boards(board_path, game)
+        boards = candidate_boards(board_path, game, cells=cells)
     except BoardError as error:
         raise NoBoard([str(error)]) from None
-    wired = [wiring(b) for b in boards] if wiring else boards
-    order = [hal] if hal else ["serial", "gpio"]
+    request = Request(port=port, sim_occupied=sim_occupied)
     tried = []
-    for backend in order:
+    for name in [hal] if hal else UNASKED:
+        backend = BACKENDS.get(name)
+        if backend is None:
+            tried.append(f"{name}: no such backend ({names_in_words()})")
+            continue
         try:
-            if backend in ("serial", "gpio"):
-                found = open_serial(wired, port) if backend == "serial" else open_gpio(wired)
-                found.board = boards[next(i for i, b in enumerate(wired) if b is found.board)]
-                return found
-            if backend == "sim":
-                return open_sim(boards, sim_occupied)
-            tried.append(f"{backend}: no such backend (gpio, serial or sim)")
+            return backend.open(boards, request)
         except LookupError as error:
             tried.append(str(error))
     raise NoBoard(tried)

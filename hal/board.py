@@ -1,19 +1,25 @@
 """Board configuration: which cell is wired to which sensor and LED, and how the board is reached.
 
-A board file (TOML, kept in hardware/) is validated on load; every problem is named in a
-BoardError with the file. The sensor address of a cell is its place in the reed-switch
-matrix, row * columns + column; its LED is its index on the WS2812 chain.
+A board file (TOML) is validated on load; every problem is named in a BoardError with the
+file. Its [cells] table names the board's hollows (in board order) and wires each to a reed
+switch and an LED: the sensor address of a cell is its place in the reed-switch matrix,
+row * columns + column; its LED is its index on the WS2812 chain.
+
+The boards shipped with reedboard are hardware/boards/<name>.toml, named by their file. A
+board file of one's own may say which shipped board it wires (`[board] name`; it is named
+by its file otherwise). A game asks for the hollows it needs (`cells=`); a board may have
+more (a game may leave some hollows unused).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from controller.tomlfile import parse_toml, read_toml
-
-BACKENDS = ("gpio", "serial", "sim")
+from .registry import NAMES as BACKENDS
+from .tomlfile import parse_toml, read_toml
 
 
 class BoardError(ValueError):
@@ -33,9 +39,9 @@ class GpioPins:
 
 @dataclass(frozen=True)
 class Board:
-    game: str
+    name: str  # the shipped board it wires: hardware/boards/<name>.toml
     backend: str
-    cells: tuple[str, ...]  # in the game's board order
+    cells: tuple[str, ...]  # its hollows, in board order
     sensor: dict[str, int]  # cell -> matrix address
     led: dict[str, int]  # cell -> LED index
     rows: int
@@ -60,15 +66,20 @@ class Board:
         return None
 
 
-def _cells_of(game: str) -> tuple[str, ...]:
-    from controller.games import GAMES  # the games say which cells a board must sense
+def shipped_boards() -> tuple[str, ...]:
+    """The names of the boards shipped with reedboard (hardware/boards/<name>.toml)."""
+    try:
+        folder = resources.files("hardware").joinpath("boards")
+        return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".toml")))
+    except (FileNotFoundError, ModuleNotFoundError):
+        return ()
 
-    if game not in GAMES:
-        raise BoardError(f"unknown game {game!r}")
-    return GAMES[game]().cells
 
-
-def parse_board(data: dict, source: str) -> Board:
+def parse_board(data: dict, source: str, name: str | None = None,
+                cells: Iterable[str] | None = None) -> Board:
+    """The board of a board file's tables. `name`: the board's name when the file does not say
+    it (its file's name); `cells`: the hollows a game needs, each of which the board must have
+    (named as the game spells them; the board's other hollows follow in the file's order)."""
     at = f"{source}: "
 
     def table(name: str, required: bool = True) -> dict:
@@ -85,20 +96,24 @@ def parse_board(data: dict, source: str) -> Board:
         return value
 
     unknown = set(data) - {"board", "matrix", "leds", "cells", "gpio", "serial", "sim"}
-    if "board" not in data and {"start", "sector"} & set(data):  # the file show and perft take
-        raise BoardError(f"{at}this is an Off Board definition (the start position and the sectors,"
-                         " for show and perft), not a board wiring file: give the wiring of the board,"
-                         " like hardware/boards/offboard.toml, or leave --board out for that one")
+    if "board" not in data and {"start", "sector"} & set(data):  # a game's layout, which show and perft take
+        like = " or ".join(f"hardware/boards/{n}.toml" for n in shipped_boards()) or "a shipped one"
+        raise BoardError(f"{at}this is a game's layout (an Off Board definition: the start position and the"
+                         " sectors, for show and perft), not a board wiring file: give the wiring of the"
+                         f" board, like {like}, or leave --board out for that one")
     if unknown:
         raise BoardError(f"{at}unknown table [{sorted(unknown)[0]}]")
     board = table("board")
-    game, backend = board.get("game"), board.get("backend", "sim")
+    unknown = set(board) - {"name", "game", "backend"}
+    if unknown:
+        raise BoardError(f"{at}[board] {sorted(unknown)[0]}: a board says its name and its backend")
+    declared = board.get("name", board.get("game"))  # "game": what older board files called it
+    if declared is not None and (not isinstance(declared, str) or not declared.isidentifier()):
+        raise BoardError(f"{at}[board] name must be one word of letters, digits and _, not {declared!r}")
+    name = declared or name or Path(source).stem
+    backend = board.get("backend", "sim")
     if backend not in BACKENDS:
-        raise BoardError(f"{at}backend {backend!r}: choose {', '.join(BACKENDS)}")
-    try:
-        cells = _cells_of(game)
-    except BoardError as error:
-        raise BoardError(f"{at}{error}") from None
+        raise BoardError(f"{at}backend {backend!r}: choose {', '.join(sorted(BACKENDS))}")
 
     matrix = table("matrix")
     rows = integer(matrix.get("rows"), "matrix rows", 1)
@@ -119,15 +134,18 @@ def parse_board(data: dict, source: str) -> Board:
     turn = None if turn is None else integer(turn, "the turn LED")
 
     wiring = table("cells")
+    if not wiring:
+        raise BoardError(f"{at}[cells] wires no hollow")
+    wanted = tuple(cells) if cells is not None else ()
+    spelled = {c.lower(): c for c in wanted}  # a game's spelling of a hollow wins over the file's
     sensor: dict[str, int] = {}
     led: dict[str, int] = {}
-    by_lower = {c.lower(): c for c in cells}
     position: dict[str, tuple[float, float]] = {}
-    for name, entry in wiring.items():
-        cell = by_lower.get(name.lower())
-        if cell is None:
-            raise BoardError(f"{at}[cells] {name}: no such cell on the {game} board")
-        if cell in sensor:
+    for written, entry in wiring.items():
+        if not written.isalnum():
+            raise BoardError(f"{at}[cells] {written!r}: a hollow's name is letters and digits")
+        cell = spelled.get(written.lower(), written)
+        if cell in sensor or cell.lower() in {c.lower() for c in sensor}:
             raise BoardError(f"{at}[cells] {cell} is given twice")
         if isinstance(entry, list) and len(entry) == 2:  # the short form: [sensor, led]
             sensor[cell] = integer(entry[0], f"{cell}'s sensor")
@@ -151,9 +169,11 @@ def parse_board(data: dict, source: str) -> Board:
             raise BoardError(f"{at}[cells] {cell}: write {{ row = 0, column = 0, led = 0 }} or [sensor, led]")
         if sensor[cell] >= rows * columns:
             raise BoardError(f"{at}{cell}'s sensor {sensor[cell]} is outside the {rows}x{columns} matrix")
-    missing = [c for c in cells if c not in sensor]
+    missing = [c for c in wanted if c not in sensor]
     if missing:
-        raise BoardError(f"{at}[cells] misses {missing[0]}" + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""))
+        raise BoardError(f"{at}the board has no hollow for {missing[0]}"
+                         + (f" (nor for {len(missing) - 1} more)" if len(missing) > 1 else ""))
+    cells = wanted + tuple(c for c in sensor if c not in spelled.values())
     for what, mapping in (("sensor", sensor), ("LED", led)):
         seen: dict[int, str] = {}
         for cell in cells:
@@ -194,29 +214,31 @@ def parse_board(data: dict, source: str) -> Board:
     serial = table("serial", required=False)
     sim = table("sim", required=False)
     return Board(
-        game=game, backend=backend, cells=cells, sensor=sensor, led=led, rows=rows, columns=columns,
+        name=name, backend=backend, cells=cells, sensor=sensor, led=led, rows=rows, columns=columns,
         diodes=diodes, led_count=led_count, budget_ma=float(budget), die_pips=pips, turn_led=turn,
         gpio=pins, port=str(serial.get("port", "auto")), baudrate=integer(serial.get("baudrate", 115200), "baudrate", 1),
         faults=dict(sim.get("faults", {})), source=source, position=position,
     )
 
 
-def load_board(path: str | Path | None = None, game: str | None = None) -> Board:
-    """Read a board file; None reads the default board of `game` from hardware/."""
+def load_board(path: str | Path | None = None, game: str | None = None, *,
+               cells: Iterable[str] | None = None) -> Board:
+    """Read a board file; with no path, the shipped board named `game` (hardware/boards/<game>.toml).
+
+    `game` names the board (a game says which it plays on); with a path, a file that says it
+    wires another board is refused. `cells`: the hollows a game needs, which the board must have."""
     if path is None:
         if game is None:
-            raise BoardError("name a board file or a game")
-        name = f"boards/{game}.toml"
-        try:
-            text = resources.files("hardware").joinpath(name).read_text(encoding="utf-8")
-        except (FileNotFoundError, ModuleNotFoundError):
-            raise BoardError(f"no default board for {game!r}") from None
-        source = f"hardware/{name}"
+            raise BoardError("name a board file or a board")
+        if game not in shipped_boards():
+            raise BoardError(f"no shipped board {game!r}: choose {', '.join(shipped_boards()) or 'a board file'}")
+        source = f"hardware/boards/{game}.toml"
+        text = resources.files("hardware").joinpath(f"boards/{game}.toml").read_text(encoding="utf-8")
         data = parse_toml(text, source, BoardError)
     else:
         source = str(path)
         data = read_toml(path, BoardError, "the board file")
-    board = parse_board(data, source)
-    if game is not None and board.game != game:
-        raise BoardError(f"{source}: a {board.game} board, not a {game} one")
+    board = parse_board(data, source, name=game, cells=cells)
+    if game is not None and board.name != game:
+        raise BoardError(f"{source}: wires the {board.name} board, not the {game} one")
     return board

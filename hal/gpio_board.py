@@ -1,17 +1,16 @@
 """The gpio backend: a board wired straight to a Raspberry Pi, through gpiozero.
 
-One object is all five interfaces (like the simulated board): Sensors (`cells`, `frames()`),
-Lights and DieDisplay (`show(LightFrame | DieState)`), Buttons (`presses()`) and Buzzer
-(`play(cue)`).
+GpioSwitches is its address-level board (hal.addresses); GpioBoard is the cell-level board
+over it (Sensors, Lights, DieDisplay, Buttons and Buzzer at once, like the simulated board).
 
-- Sensors: the reed-switch matrix of hal.matrix, on the Pi's pins or on MCP23017 expanders
-  (`[gpio] expander` in the board file). `frames()` scans every `scan_interval` seconds
+- Switches: the reed-switch matrix of hal.matrix, on the Pi's pins or on MCP23017 expanders
+  (`[gpio] expander` in the board file). `switches()` scans every `scan_interval` seconds
   (250 full scans a second by default), debounces each switch over `debounce` scans and
-  yields a Frame at the start and whenever the debounced occupancy changes. On a board
-  without diodes, cells that may be ghosts are logged and kept in `ghosts`.
-- Lights: the WS2812 chain through rpi_ws281x (the Pi extra), imported when show() first
-  needs it; tests pass `strip=` (anything with setPixelColor(index, 0xRRGGBB) and show()).
-  Colours come from hal.leds.chain, dimmed by hal.leds.capped to the board's budget_ma;
+  yields the closed addresses at the start and whenever they change. On a board without
+  diodes, addresses that may be ghosts are kept in `ghosts` (GpioBoard logs their cells).
+- Lights: the WS2812 chain through rpi_ws281x (the Pi extra), imported when show_leds()
+  first needs it; tests pass `strip=` (anything with setPixelColor(index, 0xRRGGBB) and show()).
+  Colours come from hal.leds.chain (in GpioBoard), dimmed by hal.leds.capped to the board's budget_ma;
   blinking LEDs blink at `blink_hz` (2 Hz: a quarter second on, a quarter off) while an
   asyncio loop runs (or whenever `refresh()` is called). The dimming is worked out for the
   "on" half, so steady LEDs keep one brightness through a blink.
@@ -37,14 +36,18 @@ import threading
 import time
 from collections.abc import AsyncIterator, Callable
 
+from collections.abc import Sequence
+
+from .addresses import CellBoard, Switches
 from .board import Board
-from .interfaces import Button, Cue, DieState, Frame, LightFrame, Press
-from .leds import RGB, capped, chain
+from .colours import RGB
+from .interfaces import Button, Cue, DieState, Frame, Press
+from .leds import capped
 from .matrix import GpioMatrix, MatrixScanner, Mcp23017Matrix
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CUE_PATTERNS", "GpioBoard"]
+__all__ = ["CUE_PATTERNS", "GpioBoard", "GpioSwitches"]
 
 # A cue: (note or None for a rest, seconds), played in order. Notes lie within the
 # TonalBuzzer's range here (A2-A6: mid A4, two octaves).
@@ -62,24 +65,22 @@ CUE_PATTERNS: dict[Cue, tuple[tuple[str | None, float], ...]] = {
 _WS281X_CHANNEL_1 = (13, 19, 41, 45, 53)  # PWM1 pins; the others (12, 18, 10, 21) use channel 0
 
 
-class GpioBoard:
+class GpioSwitches:
+    """The board on the Pi's pins, by address: the matrix, the LED chain, buttons, buzzer."""
+
     def __init__(self, board: Board, *, pin_factory=None, clock: Callable[[], float] = time.monotonic,
                  scan_interval: float = 0.004, debounce: int = 3, strip=None, bus=None,
                  settle: float = 0.0, blink_hz: float = 2.0, bounce_time: float | None = 0.02,
                  long_press: float = 1.0) -> None:
         self.board = board
-        self.cells = board.cells
         self.clock = clock
         self.scan_interval = scan_interval
         self.blink_hz = blink_hz
         self.pin_factory = pin_factory
-        self.occupied: frozenset[str] = frozenset()
-        self.ghosts: frozenset[str] = frozenset()  # cells that may be phantoms (no diodes)
-        self.lights = LightFrame()
+        self.closed: frozenset[int] = frozenset()  # the debounced closed switches
+        self.ghosts: frozenset[int] = frozenset()  # switches that may be phantoms (no diodes)
         self.die = DieState()
-        self.cues: list[Cue] = []
         self.pixels: list[RGB] | None = None  # what the chain shows now
-        self._by_sensor = {address: cell for cell, address in board.sensor.items()}
         self._strip = strip
         self._phases: tuple[list[RGB], list[RGB]] = ([(0, 0, 0)] * board.led_count,) * 2
         self._blinking = False
@@ -148,17 +149,17 @@ class GpioBoard:
             self._buzzer = Buzzer(pin, pin_factory=self.pin_factory)
         self._devices.append(self._buzzer)
 
-    # --- Sensors ---------------------------------------------------------------------------------
-    async def frames(self) -> AsyncIterator[Frame]:
-        """Scan for ever; a Frame at the start (once the first `debounce` scans agree) and at
-        every change of the debounced occupancy. One consumer at a time."""
+    # --- Switches --------------------------------------------------------------------------------
+    async def switches(self) -> AsyncIterator[Switches]:
+        """Scan for ever; the closed switches at the start (once the first `debounce` scans
+        agree) and at every change of them. One consumer at a time."""
         loop = asyncio.get_running_loop()
         scanner = self.scanner
         interval = self.scan_interval
         # An I2C scan waits on the bus for milliseconds (the GIL released): off the loop's
         # thread. A scan of the Pi's own pins is Python work, cheaper where it is.
         threaded = isinstance(scanner.source, Mcp23017Matrix)
-        last: frozenset[str] | None = None
+        last: frozenset[int] | None = None
         scans = 0
         failures = 0
         due = loop.time()
@@ -178,35 +179,23 @@ class GpioBoard:
                 failures = 0
             scans += 1
             if scans >= scanner.debounce:
-                cells = frozenset(c for i in closed if (c := self._by_sensor.get(i)) is not None)
-                if cells != last:
-                    last = self.occupied = cells
-                    self._note_ghosts()
-                    yield Frame(self.clock(), cells)
+                closed = frozenset(closed)
+                if closed != last:
+                    last = self.closed = closed
+                    self.ghosts = frozenset(scanner.ghosts)
+                    yield Switches(self.clock(), closed)
             due += interval
             now = loop.time()
             if due < now - 10 * interval:  # far behind (a slow bus, a busy loop): start afresh
                 due = now
             await asyncio.sleep(max(0.0, due - now))
 
-    def _note_ghosts(self) -> None:
-        ghosts = frozenset(c for i in self.scanner.ghosts if (c := self._by_sensor.get(i)) is not None)
-        if ghosts != self.ghosts and ghosts:
-            log.warning("possible ghost readings on %s: this matrix has no diodes, and closed"
-                        " switches on the corners of a rectangle make a missing one read closed",
-                        ", ".join(sorted(ghosts)))
-        self.ghosts = ghosts
-
     # --- Lights and DieDisplay -------------------------------------------------------------------
-    def show(self, what: LightFrame | DieState) -> None:
-        if isinstance(what, DieState):
-            self.die = what  # the pips themselves come with the light frame
-            return
-        if not isinstance(what, LightFrame):
-            raise TypeError(f"a board shows a LightFrame or a DieState, not {type(what).__name__}")
-        self.lights = what
-        colours, blinking = chain(what, self.board, blink_on=True)
-        on = capped(colours, self.board.budget_ma)
+    def show_die(self, state: DieState) -> None:
+        self.die = state  # the pips themselves are LEDs of the chain
+
+    def show_leds(self, colours: Sequence[RGB], blinking: Sequence[bool]) -> None:
+        on = capped(list(colours), self.board.budget_ma)
         off = [(0, 0, 0) if blinks else colour for colour, blinks in zip(on, blinking)]
         self._phases = (on, off)
         self._blinking = any(blinking)
@@ -294,7 +283,6 @@ class GpioBoard:
 
     # --- Buzzer ----------------------------------------------------------------------------------
     def play(self, cue: Cue) -> None:
-        self.cues.append(cue)
         if self._buzzer is None:
             return
         self._stop_player()
@@ -360,8 +348,42 @@ class GpioBoard:
             self._own_bus.close()
             self._own_bus = None
 
-    def __enter__(self) -> GpioBoard:
+    def __enter__(self) -> GpioSwitches:
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class GpioBoard(CellBoard):
+    """The cell-level board on the Pi's pins (the arguments are GpioSwitches'). What only
+    this backend has (scanner, pixels, refresh(), wait_quiet(), tonal) is its GpioSwitches'."""
+
+    def __init__(self, board: Board, **options) -> None:
+        super().__init__(board, GpioSwitches(board, **options))
+        self.clock = self.addresses.clock
+        self._ghosts: frozenset[str] = frozenset()
+
+    @property
+    def occupied(self) -> frozenset[str]:
+        return self.cells_of(self.addresses.closed)
+
+    @property
+    def ghosts(self) -> frozenset[str]:
+        """Occupied cells that may be phantoms (a matrix without diodes)."""
+        return self.cells_of(self.addresses.ghosts)
+
+    async def frames(self) -> AsyncIterator[Frame]:
+        async for frame in super().frames():
+            ghosts = self.ghosts
+            if ghosts != self._ghosts and ghosts:
+                log.warning("possible ghost readings on %s: this matrix has no diodes, and closed"
+                            " switches on the corners of a rectangle make a missing one read closed",
+                            ", ".join(sorted(ghosts)))
+            self._ghosts = ghosts
+            yield frame
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name == "addresses":
+            raise AttributeError(name)
+        return getattr(self.addresses, name)

@@ -6,9 +6,8 @@ over serial, the simulated board), so that all of them show exactly the same thi
 
 from __future__ import annotations
 
-from controller.signals import PALETTE
-
 from .board import Board
+from .colours import PALETTE, RGB
 from .interfaces import LightFrame
 
 # Die pips in the board file's order: top-left, top-right, middle-left, centre,
@@ -22,10 +21,9 @@ PIPS = {
     5: (0, 1, 3, 5, 6),
     6: (0, 1, 2, 4, 5, 6),
 }
+PIP_NAMES = tuple(f"pip{k}" for k in range(1, 8))  # the die pips, in the board file's order
 PIP_COLOUR = (255, 255, 255)
 MA_PER_CHANNEL = 20.0  # a WS2812 draws about 20 mA per colour channel at full brightness
-
-RGB = tuple[int, int, int]
 
 
 def chain(frame: LightFrame, board: Board, blink_on: bool = True) -> tuple[list[RGB], list[bool]]:
@@ -46,6 +44,16 @@ def chain(frame: LightFrame, board: Board, blink_on: bool = True) -> tuple[list[
     if board.turn_led is not None and frame.turn is not None:
         colours[board.turn_led] = PALETTE[frame.turn]
     return colours, blinking
+
+
+def led_names(board: Board) -> dict[int, str]:
+    """Each LED of the chain the board file places -> what it is under: a hollow, "pip1".."pip7"
+    or "turn"."""
+    names = {index: cell for cell, index in board.led.items() if cell in board.cells}
+    names.update({index: PIP_NAMES[k] for k, index in enumerate(board.die_pips)})
+    if board.turn_led is not None:
+        names[board.turn_led] = "turn"
+    return names
 
 
 def current_ma(colours: list[RGB]) -> float:

@@ -3,6 +3,10 @@
 Written from PROTOCOL.md, independently of the firmware's code, so that the two can be
 checked against each other and against firmware/protocol_vectors.json. Pure: no I/O.
 
+HostLink, at the end, is the host's side of a conversation: the protocol's state machine
+(greeting, keeping in step with the board's sequence numbers, asking for the whole state).
+The serial backend (hal.serial_board) does the I/O around it.
+
 A line is `TYPE SEQ[ PAYLOAD]*CRC\\n`: one upper-case letter, two lower-case hex digits, fields
 of printable ASCII (no `*`) separated by single spaces, and a CRC-8 (poly 0x07, init 0, no
 reflection, no final xor) of everything before the `*`, in two lower-case hex digits; at most
@@ -12,9 +16,14 @@ line that breaks a rule and never raises, whatever bytes it is given.
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from .addresses import Switches
+from .interfaces import Button, Press
 
 VERSION = 1
 MAX_LINE = 1024  # bytes, with the newline
@@ -225,3 +234,214 @@ class LineSplitter:
     def clear(self) -> None:
         self._buffer = b""
         self._skipping = False
+
+
+# --- the host's state machine -----------------------------------------------------------------------
+
+REQUEST_EVERY = 1.0  # s: while out of step, R at most this often
+
+_INDEX = re.compile(r"([0-9]{1,5})([+-])")
+_NUMBER = re.compile(r"[0-9]{1,5}")
+_BUTTONS = {"die": Button.DIE, "ok": Button.OK}
+_KINDS = {"short": False, "long": True}
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something for the log, at `level`: the I/O side writes it."""
+
+    level: int
+    text: str
+
+
+class SerialBoardError(RuntimeError):
+    """The board on the serial port cannot be used; the message says what was tried."""
+
+
+class BoardRefused(SerialBoardError):
+    """The board answered, but speaks another protocol version or describes another board."""
+
+
+@dataclass
+class Stats:
+    lines_ok: int = 0  # well-formed lines from the board
+    lines_bad: int = 0  # lines dropped for breaking a rule (format, CRC, payload, length)
+    gaps: int = 0  # times a sequence number was skipped (lines lost)
+    duplicates: int = 0  # lines dropped for repeating the last accepted sequence number
+    reconnects: int = 0  # times the port was opened again after it failed
+    requests: int = 0  # R lines sent
+    greetings: int = 0  # V lines sent
+    lines_sent: int = 0  # lines written to the port
+    board_errors: int = 0  # E lines: the board could not obey a line
+
+
+@dataclass(frozen=True)
+class Hello:
+    """What the board said in its H line."""
+
+    version: str
+    firmware: str
+    rows: int
+    columns: int
+    leds: int
+
+
+
+
+class HostLink:
+    """The host's side of the protocol, pure (no I/O, no clock: each line comes with its
+    time): lines from the board in (feed), lines to the board out (`send(type, payload)`),
+    and Switches, Presses, Notices and a BoardRefused out (`emit`).
+
+    `board` is what the board file says of the board: anything with rows, columns, led_count
+    and source. The link keeps the board's closed switches from S and C lines, and is
+    `in_step` only while they are the board's: Switches are emitted only then, and only
+    when they changed."""
+
+    def __init__(self, board, send: Callable[[str, str], object],
+                 emit: Callable[[object], object], *, stats: Stats | None = None,
+                 on_hello: Callable[[Hello], object] | None = None, name: str = "the board",
+                 request_every: float = REQUEST_EVERY) -> None:
+        self.board = board
+        self.sensor_count = board.rows * board.columns
+        self._send = send
+        self._emit = emit
+        self._on_hello = on_hello
+        self.stats = stats if stats is not None else Stats()
+        self.name = name
+        self._request_every = request_every
+        self.sensors: frozenset[int] = frozenset()  # the board's occupied sensors, as last known
+        self.emitted: frozenset[int] | None = None  # the closed switches last emitted
+        self.hello: Hello | None = None
+        self.refused: str | None = None
+        self.last_error: str | None = None  # the text of the last E line
+        self.reset()
+
+    def reset(self) -> None:
+        """A new connection: nothing is trusted until the board has said H and then S."""
+        self.greeted = False
+        self.in_step = False
+        self.last_seq: int | None = None
+        self._last_request: float | None = None
+
+    def feed(self, raw: bytes, t: float) -> bool:
+        """One line from the board (with its newline), received at `t`. True if it was a valid
+        line (the board was heard), False if it was dropped as bad. Never raises."""
+        if self.refused is not None:
+            return False
+        line = decode(raw)
+        content = None if line is None else self._check(line)
+        if content is None:
+            self.stats.lines_bad += 1
+            return False
+        self.stats.lines_ok += 1
+        if line.type == "H":
+            self._hello(line, content)
+            return True
+        if not self.greeted:  # heard, but not trusted before this connection's H
+            return True
+        gap = False
+        if self.last_seq is not None:
+            if line.seq == self.last_seq:
+                self.stats.duplicates += 1
+                return True
+            gap = line.seq != after(self.last_seq)
+        self.last_seq = line.seq
+        if gap:
+            self.stats.gaps += 1
+        if line.type == "S":  # the whole state: in step again, whatever came before
+            self.sensors = content
+            self.in_step = True
+            self._last_request = None
+            self._emit_if_changed(t)
+            return True
+        if gap:  # a line was lost: it may have been a C
+            self.in_step = False
+        if line.type == "C":
+            if self.in_step:
+                sensors = set(self.sensors)
+                for index, occupied in content:
+                    if occupied:
+                        sensors.add(index)
+                    else:
+                        sensors.discard(index)
+                self.sensors = frozenset(sensors)
+                self._emit_if_changed(t)
+        elif line.type == "B":
+            button, long = content
+            self._emit(Press(t, button, long))
+        elif line.type == "E":
+            self.stats.board_errors += 1
+            level = logging.DEBUG if line.payload == self.last_error else logging.WARNING  # no floods
+            self.last_error = line.payload
+            self._emit(Notice(level, f"{self.name} could not obey a line: {line.payload}"))
+        if not self.in_step:
+            self._request(t)
+        return True
+
+    def _check(self, line: Line):
+        """The line's content if its payload is right for its type, else None (a bad line)."""
+        fields = line.fields
+        if line.type == "S":
+            return decode_bitmap(fields[0], self.sensor_count) if len(fields) == 1 else None
+        if line.type == "C":
+            changes = []
+            for field in fields:
+                match = _INDEX.fullmatch(field)
+                if match is None or int(match[1]) >= self.sensor_count:
+                    return None
+                changes.append((int(match[1]), match[2] == "+"))
+            return changes or None
+        if line.type == "B":
+            if len(fields) != 2 or fields[0] not in _BUTTONS or fields[1] not in _KINDS:
+                return None
+            return _BUTTONS[fields[0]], _KINDS[fields[1]]
+        if line.type == "E":
+            return fields
+        if line.type == "H":
+            if not fields:
+                return None
+            if fields[0] != str(VERSION):  # another version: its other fields are its own business
+                return Hello(fields[0], fields[1] if len(fields) > 1 else "?", 0, 0, 0)
+            if len(fields) != 5 or not all(_NUMBER.fullmatch(f) for f in fields[2:]):
+                return None
+            return Hello(fields[0], fields[1], int(fields[2]), int(fields[3]), int(fields[4]))
+        return None  # the host's own types (an echo?) or unknown ones
+
+    def _hello(self, line: Line, hello: Hello) -> None:
+        board = self.board
+        if hello.version != str(VERSION):
+            self._refuse(f"{self.name}: the board speaks protocol version {hello.version} (firmware "
+                         f"{hello.firmware}) and this controller speaks version {VERSION}: "
+                         "flash the firmware that matches this controller, or update the controller")
+            return
+        if (hello.rows, hello.columns) != (board.rows, board.columns):
+            self._refuse(f"{self.name}: the board's firmware ({hello.firmware}) scans a "
+                         f"{hello.rows}x{hello.columns} matrix but {board.source} says "
+                         f"{board.rows}x{board.columns}: configure the firmware or the board file so they agree")
+            return
+        if hello.leds != board.led_count and (self.hello is None or self.hello.leds != hello.leds):
+            self._emit(Notice(logging.WARNING, f"{self.name}: the firmware drives {hello.leds} LEDs"
+                                               f" but {board.source} says {board.led_count}"))
+        self.hello = hello
+        self.greeted = True
+        self.in_step = False  # until the S that follows H
+        self.last_seq = line.seq
+        if self._on_hello is not None:
+            self._on_hello(hello)
+
+    def _refuse(self, message: str) -> None:
+        self.refused = message
+        self.in_step = False
+        self._emit(BoardRefused(message))
+
+    def _emit_if_changed(self, t: float) -> None:
+        if self.emitted is None or self.sensors != self.emitted:
+            self.emitted = self.sensors
+            self._emit(Switches(t, self.sensors))
+
+    def _request(self, now: float) -> None:
+        if self._last_request is None or now - self._last_request >= self._request_every:
+            self._last_request = now
+            self.stats.requests += 1
+            self._send("R", "")

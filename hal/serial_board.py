@@ -1,13 +1,16 @@
 """The serial backend: a board whose Raspberry Pi Pico scans it and talks firmware/PROTOCOL.md.
 
-One SerialBoard is the board's Sensors, Lights, DieDisplay, Buttons and Buzzer at once.
+SerialSwitches is its address-level board (hal.addresses: the Pico speaks of switch addresses
+and LED indices); SerialBoard is the cell-level board over it: Sensors, Lights, DieDisplay,
+Buttons, Buzzer and LinkWatch at once.
 
 Threads and asyncio
 -------------------
 A reader thread owns the port: it opens it (again and again while it is missing), reads bytes,
-cuts them into lines and hands each line to a HostLink, the pure protocol state machine (which
-keeps the occupancy, checks sequence numbers and asks for `R`). What the link decides (frames,
-presses, a refusal) goes to every async iterator made by frames() or presses() through its
+cuts them into lines and hands each line to a HostLink, the pure protocol state machine of
+hal.protocol (which keeps the closed switches, checks sequence numbers and asks for `R`). What
+the link decides (switches, presses, a refusal) goes to every async iterator made by
+switches() or presses() through its
 event loop's call_soon_threadsafe, so the referee's loop never blocks on the port and never
 sees a half-updated state. Lines to the board (V, R, L, D, Z) go through a queue to a writer
 thread, so show() and play() never block the caller, even on a stalled port; the writer gives
@@ -57,27 +60,31 @@ import asyncio
 import logging
 import os
 import queue
-import re
 import select
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 
 import serial
 
+from .addresses import LinkedCellBoard, Switches
 from .board import Board
-from .interfaces import Button, Cue, DieFace, DieState, Frame, LightFrame, Link, LinkState, Press
+from .colours import RGB
+from .interfaces import Cue, DieFace, DieState, LightFrame, Link, LinkState, Press
 from .leds import capped, chain
-from .protocol import (
+from .protocol import (  # noqa: F401 - Hello, Stats and the errors are this backend's words too
     MAX_LINE,
+    REQUEST_EVERY,
     VERSION,
-    Line,
+    BoardRefused,
+    Hello,
+    HostLink,
     LineSplitter,
+    Notice,
     SeqCounter,
-    after,
-    decode,
-    decode_bitmap,
+    SerialBoardError,
+    Stats,
     encode,
     encode_bitmap,
 )
@@ -87,48 +94,11 @@ log = logging.getLogger(__name__)
 PICO_VID = 0x2E8A  # Raspberry Pi's USB vendor id, which a Pico running MicroPython reports
 SILENCE = 3.0  # s without a valid line before the host greets the board again
 RETRY = 0.5  # s between attempts to open a missing port
-REQUEST_EVERY = 1.0  # s: while out of step, R at most this often
 READ_TIMEOUT = 0.05  # s: how long one read waits where select cannot wait on the port
 IDLE_WAIT = 10.0  # s: the longest the reader sleeps with nothing due (a deadline comes sooner)
 GREETINGS = 3  # V lines the probe sends (spread over its timeout) before it gives up
 WRITE_TIMEOUT = 1.0  # s: a write that takes longer means the port is gone or stalled
 
-_INDEX = re.compile(r"([0-9]{1,5})([+-])")
-_NUMBER = re.compile(r"[0-9]{1,5}")
-_BUTTONS = {"die": Button.DIE, "ok": Button.OK}
-_KINDS = {"short": False, "long": True}
-
-
-class SerialBoardError(RuntimeError):
-    """The board on the serial port cannot be used; the message says what was tried."""
-
-
-class BoardRefused(SerialBoardError):
-    """The board answered, but speaks another protocol version or describes another board."""
-
-
-@dataclass
-class Stats:
-    lines_ok: int = 0  # well-formed lines from the board
-    lines_bad: int = 0  # lines dropped for breaking a rule (format, CRC, payload, length)
-    gaps: int = 0  # times a sequence number was skipped (lines lost)
-    duplicates: int = 0  # lines dropped for repeating the last accepted sequence number
-    reconnects: int = 0  # times the port was opened again after it failed
-    requests: int = 0  # R lines sent
-    greetings: int = 0  # V lines sent
-    lines_sent: int = 0  # lines written to the port
-    board_errors: int = 0  # E lines: the board could not obey a line
-
-
-@dataclass(frozen=True)
-class Hello:
-    """What the board said in its H line."""
-
-    version: str
-    firmware: str
-    rows: int
-    columns: int
-    leds: int
 
 
 def find_port() -> str | None:
@@ -148,14 +118,18 @@ def _comports() -> list:
 
 # --- what goes into L and D lines ---------------------------------------------------------------
 
-def light_payload(frame: LightFrame, board: Board) -> str:
-    """The payload of the L line for a light frame: each LED's colour (full brightness, dimmed
-    evenly to the board's current budget) as rrggbb in chain order, then the blink bitmap."""
-    colours, blinking = chain(frame, board)
-    colours = capped(colours, board.budget_ma)
+def leds_payload(colours: Sequence[RGB], blinking: Sequence[bool], board: Board) -> str:
+    """The payload of the L line: each LED's colour (dimmed evenly to the board's current
+    budget) as rrggbb in chain order, then the blink bitmap."""
+    colours = capped(list(colours), board.budget_ma)
     text = "".join(f"{r:02x}{g:02x}{b:02x}" for r, g, b in colours)
     blink = encode_bitmap((i for i, on in enumerate(blinking) if on), board.led_count)
     return f"{text} {blink}"
+
+
+def light_payload(frame: LightFrame, board: Board) -> str:
+    """The payload of the L line for a light frame (its cells through the board file's map)."""
+    return leds_payload(*chain(frame, board), board)
 
 
 def die_payload(state: DieState) -> str:
@@ -165,175 +139,6 @@ def die_payload(state: DieState) -> str:
             raise ValueError(f"a die shows 1 to 6, not {state.value!r}")
         return str(state.value)
     return {DieFace.BLANK: "blank", DieFace.ROLLING: "rolling", DieFace.ERROR: "error"}[state.face]
-
-
-# --- the protocol state machine ---------------------------------------------------------------------
-
-class HostLink:
-    """The host's side of the protocol, without I/O: lines from the board in (feed), lines to
-    the board out (`send(type, payload)`), and frames, presses and a refusal out (`emit`).
-
-    It keeps the board's occupancy from S and C lines, and is `in_step` only while that
-    occupancy is the board's: a frame is emitted only then, and only when it changed."""
-
-    def __init__(self, board: Board, send: Callable[[str, str], object],
-                 emit: Callable[[object], object], *, stats: Stats | None = None,
-                 on_hello: Callable[[Hello], object] | None = None, name: str = "the board",
-                 timer: Callable[[], float] = time.monotonic,
-                 request_every: float = REQUEST_EVERY) -> None:
-        self.board = board
-        self.sensor_count = board.rows * board.columns
-        self._cell_of = {address: cell for cell, address in board.sensor.items()}
-        self._send = send
-        self._emit = emit
-        self._on_hello = on_hello
-        self.stats = stats if stats is not None else Stats()
-        self.name = name
-        self._timer = timer
-        self._request_every = request_every
-        self.sensors: frozenset[int] = frozenset()  # the board's occupied sensors, as last known
-        self.emitted: frozenset[str] | None = None  # the occupancy of the last frame emitted
-        self.hello: Hello | None = None
-        self.refused: str | None = None
-        self.last_error: str | None = None  # the text of the last E line
-        self.reset()
-
-    def reset(self) -> None:
-        """A new connection: nothing is trusted until the board has said H and then S."""
-        self.greeted = False
-        self.in_step = False
-        self.last_seq: int | None = None
-        self._last_request: float | None = None
-
-    @property
-    def occupied(self) -> frozenset[str]:
-        """The occupied cells as last known (the board's own only while `in_step`)."""
-        return frozenset(self._cell_of[s] for s in self.sensors if s in self._cell_of)
-
-    def feed(self, raw: bytes, t: float) -> bool:
-        """One line from the board (with its newline), received at `t`. True if it was a valid
-        line (the board was heard), False if it was dropped as bad. Never raises."""
-        if self.refused is not None:
-            return False
-        line = decode(raw)
-        content = None if line is None else self._check(line)
-        if content is None:
-            self.stats.lines_bad += 1
-            return False
-        self.stats.lines_ok += 1
-        if line.type == "H":
-            self._hello(line, content)
-            return True
-        if not self.greeted:  # heard, but not trusted before this connection's H
-            return True
-        gap = False
-        if self.last_seq is not None:
-            if line.seq == self.last_seq:
-                self.stats.duplicates += 1
-                return True
-            gap = line.seq != after(self.last_seq)
-        self.last_seq = line.seq
-        if gap:
-            self.stats.gaps += 1
-        if line.type == "S":  # the whole state: in step again, whatever came before
-            self.sensors = content
-            self.in_step = True
-            self._last_request = None
-            self._emit_if_changed(t)
-            return True
-        if gap:  # a line was lost: it may have been a C
-            self.in_step = False
-        if line.type == "C":
-            if self.in_step:
-                sensors = set(self.sensors)
-                for index, occupied in content:
-                    if occupied:
-                        sensors.add(index)
-                    else:
-                        sensors.discard(index)
-                self.sensors = frozenset(sensors)
-                self._emit_if_changed(t)
-        elif line.type == "B":
-            button, long = content
-            self._emit(Press(t, button, long))
-        elif line.type == "E":
-            self.stats.board_errors += 1
-            level = logging.DEBUG if line.payload == self.last_error else logging.WARNING  # no floods
-            self.last_error = line.payload
-            log.log(level, "%s could not obey a line: %s", self.name, line.payload)
-        if not self.in_step:
-            self._request()
-        return True
-
-    def _check(self, line: Line):
-        """The line's content if its payload is right for its type, else None (a bad line)."""
-        fields = line.fields
-        if line.type == "S":
-            return decode_bitmap(fields[0], self.sensor_count) if len(fields) == 1 else None
-        if line.type == "C":
-            changes = []
-            for field in fields:
-                match = _INDEX.fullmatch(field)
-                if match is None or int(match[1]) >= self.sensor_count:
-                    return None
-                changes.append((int(match[1]), match[2] == "+"))
-            return changes or None
-        if line.type == "B":
-            if len(fields) != 2 or fields[0] not in _BUTTONS or fields[1] not in _KINDS:
-                return None
-            return _BUTTONS[fields[0]], _KINDS[fields[1]]
-        if line.type == "E":
-            return fields
-        if line.type == "H":
-            if not fields:
-                return None
-            if fields[0] != str(VERSION):  # another version: its other fields are its own business
-                return Hello(fields[0], fields[1] if len(fields) > 1 else "?", 0, 0, 0)
-            if len(fields) != 5 or not all(_NUMBER.fullmatch(f) for f in fields[2:]):
-                return None
-            return Hello(fields[0], fields[1], int(fields[2]), int(fields[3]), int(fields[4]))
-        return None  # the host's own types (an echo?) or unknown ones
-
-    def _hello(self, line: Line, hello: Hello) -> None:
-        board = self.board
-        if hello.version != str(VERSION):
-            self._refuse(f"{self.name}: the board speaks protocol version {hello.version} (firmware "
-                         f"{hello.firmware}) and this controller speaks version {VERSION}: "
-                         "flash the firmware that matches this controller, or update the controller")
-            return
-        if (hello.rows, hello.columns) != (board.rows, board.columns):
-            self._refuse(f"{self.name}: the board's firmware ({hello.firmware}) scans a "
-                         f"{hello.rows}x{hello.columns} matrix but {board.source} says "
-                         f"{board.rows}x{board.columns}: configure the firmware or the board file so they agree")
-            return
-        if hello.leds != board.led_count and (self.hello is None or self.hello.leds != hello.leds):
-            log.warning("%s: the firmware drives %d LEDs but %s says %d", self.name, hello.leds,
-                        board.source, board.led_count)
-        self.hello = hello
-        self.greeted = True
-        self.in_step = False  # until the S that follows H
-        self.last_seq = line.seq
-        if self._on_hello is not None:
-            self._on_hello(hello)
-
-    def _refuse(self, message: str) -> None:
-        self.refused = message
-        self.in_step = False
-        log.error("%s", message)
-        self._emit(BoardRefused(message))
-
-    def _emit_if_changed(self, t: float) -> None:
-        occupied = self.occupied
-        if self.emitted is None or occupied != self.emitted:
-            self.emitted = occupied
-            self._emit(Frame(t, occupied))
-
-    def _request(self) -> None:
-        now = self._timer()
-        if self._last_request is None or now - self._last_request >= self._request_every:
-            self._last_request = now
-            self.stats.requests += 1
-            self._send("R", "")
 
 
 # --- the backend ----------------------------------------------------------------------------------
@@ -348,21 +153,22 @@ class _Subscriber:
     queue: asyncio.Queue
 
 
-class SerialBoard:
-    """A board behind a Pico on a serial port: Sensors, Lights, DieDisplay, Buttons, Buzzer."""
+class SerialSwitches:
+    """A board behind a Pico on a serial port, by address: switches, LEDs, die, buttons, buzzer."""
 
     def __init__(self, board: Board, port: str | None = None, *,
                  clock: Callable[[], float] = time.monotonic,
                  serial_factory: Callable[..., serial.SerialBase] = serial.serial_for_url,
-                 silence: float = SILENCE, retry: float = RETRY) -> None:
+                 silence: float = SILENCE, retry: float = RETRY,
+                 timer: Callable[[], float] = time.monotonic) -> None:
         self.board = board
-        self.cells = board.cells
         self.port = port or board.port  # a device, a pyserial URL, or "auto"
+        self._timer = timer  # the link's deadlines: greetings, silences, the probe (tests move it)
         self.stats = Stats()
         self.device: str | None = None  # what was opened last
         self.connected = False
         self.refused: str | None = None
-        self._clock = clock
+        self.clock = clock  # what Switches, Presses and Links are stamped with
         self._factory = serial_factory
         self._silence = silence
         self._retry = retry
@@ -397,9 +203,9 @@ class SerialBoard:
         return self._link.in_step
 
     @property
-    def occupied(self) -> frozenset[str]:
-        """The occupied cells as last known; the board's own only while `in_step`."""
-        return self._link.occupied
+    def closed(self) -> frozenset[int]:
+        """The closed switches as last known; the board's own only while `in_step`."""
+        return self._link.sensors
 
     @property
     def firmware(self) -> Hello | None:
@@ -420,7 +226,7 @@ class SerialBoard:
         with self._lock:
             if (self._link_state.state, self._link_state.why) == (state, why):
                 return
-            self._link_state = Link(self._clock(), state, why)
+            self._link_state = Link(self.clock(), state, why)
             self._dispatch(self._link_state)
 
     # --- life cycle ---------------------------------------------------------------------------
@@ -457,18 +263,18 @@ class SerialBoard:
             for sub in list(self._subscribers):
                 self._deliver(sub, _CLOSED)
 
-    def __enter__(self) -> SerialBoard:
+    def __enter__(self) -> SerialSwitches:
         self.start()
         return self
 
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # --- Sensors and Buttons ------------------------------------------------------------------
-    def frames(self) -> AsyncIterator[Frame]:
-        """The occupancy, whenever it changes (starting with the current one if in step).
-        Raises BoardRefused if the board was refused."""
-        return self._stream(Frame)
+    # --- Switches and Buttons -----------------------------------------------------------------
+    def switches(self) -> AsyncIterator[Switches]:
+        """The closed switches, whenever they change (starting with the current ones if in
+        step). Raises BoardRefused if the board was refused."""
+        return self._stream(Switches)
 
     def presses(self) -> AsyncIterator[Press]:
         """The button presses. Raises BoardRefused if the board was refused."""
@@ -501,8 +307,8 @@ class SerialBoard:
             refused = self.refused or self._link.refused
             if refused is not None and kind is not Link:
                 raise BoardRefused(refused)
-            if kind is Frame and self._link.in_step:
-                sub.queue.put_nowait(Frame(self._clock(), self._link.occupied))
+            if kind is Switches and self._link.in_step:
+                sub.queue.put_nowait(Switches(self.clock(), self._link.sensors))
             if kind is Link:
                 sub.queue.put_nowait(self._link_state)
             self._subscribers.append(sub)
@@ -510,6 +316,11 @@ class SerialBoard:
 
     def _dispatch(self, item: object) -> None:
         """From the link (on the reader thread, under self._lock): to the iterators."""
+        if isinstance(item, Notice):
+            log.log(item.level, "%s", item.text)
+            return
+        if isinstance(item, BoardRefused):
+            log.error("%s", item)
         for sub in list(self._subscribers):
             if isinstance(item, sub.kind) or (isinstance(item, BoardRefused) and sub.kind is not Link):
                 self._deliver(sub, item)
@@ -521,19 +332,10 @@ class SerialBoard:
             if sub in self._subscribers:
                 self._subscribers.remove(sub)
 
-    # --- Lights, DieDisplay, Buzzer -------------------------------------------------------------
-    def show(self, what: LightFrame | DieState) -> None:
-        """Lights.show and DieDisplay.show in one: a LightFrame sends L, a DieState sends D."""
-        if isinstance(what, LightFrame):
-            self.show_lights(what)
-        elif isinstance(what, DieState):
-            self.show_die(what)
-        else:
-            raise TypeError(f"a board shows a LightFrame or a DieState, not {type(what).__name__}")
-
-    def show_lights(self, frame: LightFrame) -> None:
+    # --- LEDs, die display, buzzer --------------------------------------------------------------
+    def show_leds(self, colours: Sequence[RGB], blinking: Sequence[bool]) -> None:
         self.start()  # the first thing shown opens the link too
-        payload = light_payload(frame, self.board)
+        payload = leds_payload(colours, blinking, self.board)
         with self._show_lock:
             self._last_lights = payload
             self._send("L", payload)
@@ -550,8 +352,8 @@ class SerialBoard:
         self._send("Z", Cue(cue).value)
 
     # --- doctor ---------------------------------------------------------------------------------
-    def probe(self, timeout: float = 3.0) -> frozenset[str]:
-        """Open the port, greet the board and wait for its H and S: the occupied cells.
+    def probe(self, timeout: float = 3.0) -> frozenset[int]:
+        """Open the port, greet the board and wait for its H and S: the closed switches.
         Raises SerialBoardError (BoardRefused for a board of another version) saying what was
         tried. With the threads running, waits for them to be in step instead."""
         if self._threads:
@@ -563,7 +365,7 @@ class SerialBoard:
             if not self.in_step:
                 raise SerialBoardError(f"{self._name(self.device or self.port)}: not in step with the board "
                                        f"after {timeout:g} s ({self._describe(self.stats, self.connected, self._link)})")
-            return self.occupied
+            return self.closed
         port = self._resolve(raise_if_missing=True)
         try:
             ser = self._factory(port, baudrate=self.board.baudrate, timeout=READ_TIMEOUT,
@@ -581,9 +383,9 @@ class SerialBoard:
         heard = greetings = 0
         try:
             try:
-                start = time.monotonic()
+                start = self._timer()
                 deadline = start + timeout
-                while (now := time.monotonic()) < deadline:
+                while (now := self._timer()) < deadline:
                     # noise may spoil a greeting or the hello: greet again until the board says H
                     if not link.greeted and greetings < GREETINGS and now >= start + greetings * timeout / GREETINGS:
                         ser.write(b"\n" + encode("V", seq.next(), str(VERSION)))
@@ -591,12 +393,12 @@ class SerialBoard:
                     data = ser.read(getattr(ser, "in_waiting", 0) or 1)
                     heard += len(data)
                     for raw in splitter.feed(data):
-                        link.feed(raw, self._clock())
+                        link.feed(raw, self.clock())
                         if link.refused is not None:
                             raise BoardRefused(link.refused)
                         if link.in_step:
                             self._link.hello = link.hello
-                            return link.occupied
+                            return link.sensors
             except SerialBoardError:
                 raise
             except Exception as error:
@@ -699,7 +501,7 @@ class SerialBoard:
                 if self._link.refused is not None:
                     self._refuse(self._link.refused)
                     return
-            now = time.monotonic()
+            now = self._timer()
             if ((not self._link.greeted or now - self._heard >= self._silence)
                     and now - self._greeted_at >= self._silence):
                 self._greet()
@@ -712,7 +514,7 @@ class SerialBoard:
             fd = ser.fileno()
         except Exception:  # a port without a descriptor: its read's short timeout paces the loop
             return True
-        now = time.monotonic()
+        now = self._timer()
         due = [t + self._silence - now for t in (self._heard, self._greeted_at, self._opened_at)]
         timeout = min([d for d in due if d > 0] + [IDLE_WAIT])
         try:
@@ -754,13 +556,13 @@ class SerialBoard:
             self.stats.lines_bad += splitter.overlong - overlong
             for raw in lines:
                 try:
-                    heard = self._link.feed(raw, self._clock())
+                    heard = self._link.feed(raw, self.clock())
                 except Exception:  # a bug in the link must not kill the reader
                     log.exception("dropped a line that broke the protocol handler: %r", raw[:80])
                     self.stats.lines_bad += 1
                     continue
                 if heard:
-                    self._heard = time.monotonic()
+                    self._heard = self._timer()
                 if self._link.refused is not None:
                     return
 
@@ -779,7 +581,7 @@ class SerialBoard:
             self._ser = ser
             self._write_failed = False
         self._open_error = None
-        self._opened_at = time.monotonic()
+        self._opened_at = self._timer()
         self.device = port
         self.connected = True
         self._link.name = self._name(port)
@@ -788,7 +590,7 @@ class SerialBoard:
             log.warning("%s is back", self._link.name)
         with self._lock:
             self._link.reset()
-        self._heard = time.monotonic()
+        self._heard = self._timer()
         self._greet()
         return True
 
@@ -799,7 +601,7 @@ class SerialBoard:
             self._open_error = message
 
     def _greet(self) -> None:
-        self._greeted_at = time.monotonic()
+        self._greeted_at = self._timer()
         self._send("V", str(VERSION))
 
     def _hello(self, hello: Hello) -> None:
@@ -842,3 +644,29 @@ class SerialBoard:
         self._outbox.put(None)
         self._close_port()
         self._set_link(LinkState.LOST, "refused")
+
+
+class SerialBoard(LinkedCellBoard):
+    """The cell-level board behind a Pico (the arguments are SerialSwitches'). What only this
+    backend has (stats, in_step, firmware, probe(), start(), ...) is its SerialSwitches'."""
+
+    def __init__(self, board: Board, port: str | None = None, **options) -> None:
+        super().__init__(board, SerialSwitches(board, port, **options))
+
+    @property
+    def occupied(self) -> frozenset[str]:
+        """The occupied cells as last known; the board's own only while `in_step`."""
+        return self.cells_of(self.addresses.closed)
+
+    def probe(self, timeout: float = 3.0) -> frozenset[str]:
+        """SerialSwitches.probe, in cells."""
+        return self.cells_of(self.addresses.probe(timeout))
+
+    def __enter__(self) -> SerialBoard:
+        self.addresses.start()
+        return self
+
+    def __getattr__(self, name: str):
+        if name.startswith("__") or name == "addresses":
+            raise AttributeError(name)
+        return getattr(self.addresses, name)

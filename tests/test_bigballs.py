@@ -295,3 +295,40 @@ def test_perft_of_the_default_setup():
     g = BigBalls()
     assert perft(g, 1) == 24
     assert perft(g, 2) == 580
+
+
+# --- the hooks the rest of reedboard reads -----------------------------------------------------
+def test_the_view_hooks_draw_and_name_the_pieces():
+    from controller.games.bigballs import parse_setup
+
+    game = BigBalls(**parse_setup("black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4"))
+    pieces = game.pieces()
+    assert list(pieces) == list(game.cells)
+    assert pieces["a1"] == "B3" and pieces["e1"] == "W1" and pieces["a7"] == "ball" and pieces["d1"] == ""
+    geometry = game.geometry()
+    h = 3 ** 0.5 / 2
+    assert geometry["shape"] == "triangle" and geometry["goal"] == "a7" and geometry["sectors"] == []
+    assert geometry["cells"]["a1"] == [0, 0] and geometry["cells"]["g1"] == [6, 0]
+    assert geometry["cells"]["c4"] == pytest.approx([2 + 1.5, -3 * h])
+    assert geometry["outline"] == [geometry["cells"][c] for c in ("a1", "g1", "a7")]
+    assert geometry["marbles"] == {} and set(geometry["cells"]) == set(game.cells)
+    assert game.position_data() == {"score": None, "waiting": None} and game.result_details() is None
+    assert game.uses_die and game.can_roll() and game.die_pieces(3) == [3]
+
+
+def test_the_start_hooks_read_back_what_they_write():
+    from controller.games.bigballs import parse_setup
+
+    game = BigBalls(**parse_setup("black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4"), first="white", balls=["a7", "c5"])
+    header = game.start_header()
+    assert header["first"] == "white" and header["balls"] == ["c5", "a7"]
+    again = BigBalls.from_header(header)
+    assert again.diagram() == game.diagram()
+    assert game.record_header() == [*game.setup_lines(), "first white"]
+    assert BigBalls.from_options(first="white", setup=None).first == "white"
+    with pytest.raises(ValueError, match="--board is not an option of bigballs"):
+        BigBalls.from_options(board="x.toml")
+    with pytest.raises(ValueError, match='"board" does not belong to a bigballs header'):
+        BigBalls.from_header({"board": "x.toml"})
+    assert game.next_start() is None  # a new game draws anew
+    assert game.winner_cells("black") == frozenset(game.stones("black"))

@@ -2,8 +2,9 @@
 to each hollow, on a board wired in another order than its board file says.
 
 The board really wired in a shuffled order (a seeded random permutation of the matrix
-addresses and of the LED chain) is calibrated from the default board file, on the simulated
-board and on a GpioBoard over the mock matrix; a simulated builder who knows the true wiring
+addresses and of the LED chain) is calibrated from the default board file, on the address
+level of the simulated board and of the gpio backend over the mock matrix (and over serial,
+the fake Pico); a simulated builder who knows the true wiring
 answers. The learned board file must give back the true wiring, keep the positions and the
 rest of the file, and a builder who answers two hollows with one switch must be refused.
 """
@@ -20,17 +21,18 @@ from importlib import resources
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from controller.games import BigBalls
 from controller.calibrate import (Calibration, CalibrationRefused, CalibrationResult, Settings, board_text,
-                                  calibrate_command, check_map, led_name, raw_board, run_calibration,
-                                  sim_hands)
+                                  calibrate_command, check_map, run_calibration)
 from controller.referee import Outputs
 from controller.guide import SimBuilder
+from hal.addresses import LedFrame
 from hal.board import Board, load_board, parse_board
-from hal.faults import MockHands
-from hal.gpio_board import GpioBoard
-from hal.interfaces import Cue, DieFace, Light, LightFrame
-from hal.mock_matrix import Circuit, FakeStrip, MatrixPins
-from hal.sim import SimBoard
+from hal.mock.faults import MockHands, SimHands
+from hal.gpio_board import GpioSwitches
+from hal.interfaces import Cue, DieFace, Light
+from hal.mock.matrix import Circuit, FakeStrip, MatrixPins
+from hal.sim import SimBoard, SimSwitches
 
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
@@ -47,18 +49,33 @@ def shuffled(board: Board, seed: int) -> Board:
     return dataclasses.replace(board, sensor=dict(zip(board.cells, sensors)), led=dict(zip(board.cells, leds)))
 
 
+class Heard:
+    """An address board that keeps the cues it was told to play (the gpio buzzer only sounds)."""
+
+    def __init__(self, addresses) -> None:
+        self.addresses = addresses
+        self.cues: list[Cue] = []
+
+    def play(self, cue: Cue) -> None:
+        self.cues.append(cue)
+        self.addresses.play(cue)
+
+    def __getattr__(self, name: str):
+        return getattr(self.addresses, name)
+
+
 def sim_rig(truth: Board):
-    device = SimBoard(raw_board(BOARD))
-    return device, sim_hands(device, truth), lambda: None
+    device = SimSwitches(BOARD)
+    return device, SimHands(device, truth), lambda: None
 
 
 def gpio_rig(truth: Board):
     factory = MockFactory()
     matrix = MatrixPins(factory, BOARD.gpio.rows, BOARD.gpio.columns, Circuit(BOARD.rows, BOARD.columns, BOARD.diodes))
     strip = FakeStrip(BOARD.led_count)
-    device = GpioBoard(raw_board(BOARD), pin_factory=factory, strip=strip, scan_interval=0.0005, debounce=2,
-                       bounce_time=None)
-    return device, MockHands(factory, matrix, strip, truth, hold=0.005, rest=0.002), device.close
+    switches = GpioSwitches(BOARD, pin_factory=factory, strip=strip, scan_interval=0.0005, debounce=2,
+                            bounce_time=None)
+    return Heard(switches), MockHands(factory, matrix, strip, truth, hold=0.005, rest=0.002), switches.close
 
 
 def calibrate(rig, truth: Board, mistakes=None) -> tuple[CalibrationResult, object]:
@@ -71,12 +88,14 @@ def calibrate(rig, truth: Board, mistakes=None) -> tuple[CalibrationResult, obje
     return result, device
 
 
-def test_the_raw_board_names_every_matrix_address_and_every_led():
-    raw = raw_board(BOARD)
-    assert raw.cells == tuple(f"sensor{i}" for i in range(28))
-    assert raw.sensor["sensor17"] == 17 and raw.led["led35"] == 35 and len(raw.led) == 36
-    assert (raw.rows, raw.columns, raw.gpio, raw.led_count, raw.die_pips) == (
-        BOARD.rows, BOARD.columns, BOARD.gpio, BOARD.led_count, BOARD.die_pips)
+def test_the_calibration_reads_addresses_under_a_board_file_that_is_wrong():
+    # the cell-level board over the simulated switches believes the old board file; the
+    # calibration, on its address level, learns the true wiring all the same
+    truth = shuffled(BOARD, 9)
+    device = SimBoard(BOARD)
+    result = asyncio.run(run_calibration(device.addresses, BOARD, FAST,
+                                         builder=SimBuilder(SimHands(device.addresses, truth), poll=0.0005)))
+    assert result.ok and result.sensor == truth.sensor and result.led == truth.led
 
 
 @pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
@@ -165,8 +184,8 @@ def test_the_machine_in_virtual_time():
         elif prompt.action == "place":
             machine.frame(t, {truth.sensor[prompt.cell]})
         elif prompt.action == "find":
-            [lit] = machine.lights.cells
-            assert lit == led_name(prompt.led) and machine.lights.cells[lit] == Light("choose")
+            [lit] = machine.lights.leds
+            assert lit == prompt.led and machine.lights.leds[lit] == Light("choose")
             hollow = by_led.get(prompt.led)
             if hollow is None:
                 machine.press(t, "ok")
@@ -179,7 +198,7 @@ def test_the_machine_in_virtual_time():
     finds = [p.led for p in asked if p.action == "find"]
     assert finds == list(range(28))  # every LED but the die pips and the turn light
     assert asked[1].text == "step 1 of 2 (1/28): put a magnet on a1" and asked[-1].action == "done"
-    assert LightFrame() in shown
+    assert LedFrame() in shown
 
 
 def test_an_unanswered_hollow_leaves_the_map_unsaved():
@@ -193,8 +212,8 @@ def test_an_unanswered_hollow_leaves_the_map_unsaved():
     assert "a1: no sensor closed with a magnet on it" in machine.result().problems
 
 
-def test_a_backend_opened_with_the_board_files_map_is_refused():
-    with pytest.raises(ValueError, match="raw_board"):
+def test_a_board_of_cells_is_refused():
+    with pytest.raises(TypeError, match="address-level board"):
         asyncio.run(run_calibration(SimBoard(BOARD), BOARD, FAST))
 
 
@@ -217,10 +236,10 @@ def test_the_command_writes_over_the_board_file_by_default(tmp_path):
 
 
 class FakeBoardHands:
-    """Hands at the fake Pico (hal.fakeboard) behind a pty: magnets on its matrix by address."""
+    """Hands at the fake Pico (hal.mock.fakeboard) behind a pty: magnets on its matrix by address."""
 
     def __init__(self, fake, device, truth: Board) -> None:
-        from hal.faults import led_names
+        from hal.mock.faults import led_names
 
         self.fake, self.device, self.truth = fake, device, truth
         self._names = led_names(truth)
@@ -234,7 +253,7 @@ class FakeBoardHands:
             self.fake.matrix.magnets.discard(self.truth.sensor[hollow])
 
     async def press_ok(self) -> None:
-        from hal.fakeboard import PRESS_S
+        from hal.mock.fakeboard import PRESS_S
 
         self.fake.press("ok")
         await asyncio.sleep(PRESS_S + 0.02)
@@ -257,10 +276,10 @@ class FakeBoardHands:
 
 def test_calibrating_over_serial_reads_the_picos_raw_addresses():
     from controller.calibrate import open_calibration
-    from hal.fakeboard import FakeBoard
+    from hal.mock.fakeboard import FakeBoard
 
     truth = shuffled(BOARD, 8)
-    fake = FakeBoard("bigballs").start()
+    fake = FakeBoard("bigballs", occupied=BigBalls().occupied()).start()
     try:
         with fake._lock:
             fake.matrix.magnets.clear()  # the fake starts with the game's pieces on

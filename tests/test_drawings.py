@@ -1,4 +1,4 @@
-"""The drawings of a board (hal/drawings.py): well-formed SVG, at scale, complete, reproducible."""
+"""The drawings of a board (hardware/drawings.py): well-formed SVG, at scale, complete, reproducible."""
 
 import re
 import tomllib
@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hal import drawings
+from hardware import drawings
 from hal.board import load_board, parse_board
-from hal.drawings import DrawingError, draw_all, leds_svg, matrix_svg, power, template_svg
+from hardware.drawings import DrawingError, draw_all, leds_svg, matrix_svg, power, template_svg
 
 ROOT = Path(__file__).parent.parent
 COMMITTED = ROOT / "hardware" / "drawings"
@@ -53,7 +53,7 @@ def test_template_is_at_one_to_one_in_millimetres(drawn):
     root = svgs["template"]
     x0, y0, w, h = map(float, root.get("viewBox").split())
     assert (mm(root.get("width")), mm(root.get("height"))) == (w, h)  # 1 user unit = 1 mm
-    hollow = {"bigballs": 34.0, "offboard": 26.0}[board.game]
+    hollow = {"bigballs": 34.0, "offboard": 26.0}[board.name]
     for cell in board.cells:
         x, y = board.position[cell]
         circle = by_id(root, f"hollow-{cell}")
@@ -69,7 +69,7 @@ def test_template_is_at_one_to_one_in_millimetres(drawn):
         assert sx < x < sx + 2 and sx + sw / 2 == pytest.approx(x + drawings.REED_OFFSET, abs=0.01)
         led = by_id(root, f"led-{cell}")
         assert float(led.get("x")) + float(led.get("width")) < sx  # the LED beside the switch
-    assert sum(e.get("class") == "cup" for e in root.iter(NS + "circle")) == (12 if board.game == "offboard" else 0)
+    assert sum(e.get("class") == "cup" for e in root.iter(NS + "circle")) == (12 if board.name == "offboard" else 0)
     notes = " ".join(texts(root))
     assert "ASSUMED" in notes and "scale 1:1" in notes and "pole" in notes
 
@@ -110,25 +110,32 @@ def test_matrix_names_the_pins(drawn):
     board, svgs = drawn
     words = " ".join(texts(svgs["matrix"]))
     assert "Pico GP numbers" in words and "GP0 (pin 1)" in words and "GP8 (pin 11)" in words
-    if board.game == "bigballs":
+    if board.name == "bigballs":
         assert "BCM 5 (pin 29)" in words and "BCM 17 (pin 11)" in words
     else:
         assert "0x20 GPA0" in words and "0x21 GPB1" in words and "GP17 (pin 22)" in words
 
 
-def test_pico_pins_are_the_firmwares():
-    source = (ROOT / "firmware" / "main.py").read_text(encoding="utf-8")
+def test_pico_pins_are_the_firmwares(tmp_path):
+    """The drawings read the pins from the file the firmware imports them from."""
+    import importlib.util
 
-    def value(name):
-        return eval(re.search(rf"^{name} = (.*?)(?:  #|$)", source, re.M).group(1))
-
-    assert tuple(gp for gp, _ in drawings.PICO_ROWS) == value("ROW_PINS")
-    assert tuple(gp for gp, _ in drawings.PICO_COLUMNS) == value("COLUMN_PINS")
-    assert drawings.PICO_LEDS[0] == value("LED_PIN") and drawings.PICO_BUZZER[0] == value("BUZZER_PIN")
-    assert drawings.PICO_DIE_BUTTON[0] == value("DIE_BUTTON_PIN") and drawings.PICO_OK_BUTTON[0] == value("OK_BUTTON_PIN")
+    spec = importlib.util.spec_from_file_location("pins", ROOT / "firmware" / "pins.py")
+    pins = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pins)
+    read = drawings.pico_pins()
+    for name in ("ROW_PINS", "COLUMN_PINS", "LED_PIN", "BUZZER_PIN", "DIE_BUTTON_PIN", "OK_BUTTON_PIN"):
+        assert read[name] == getattr(pins, name)
+    assert "from pins import" in (ROOT / "firmware" / "main.py").read_text(encoding="utf-8")
     readme = (ROOT / "firmware" / "README.md").read_text(encoding="utf-8")
-    physical = ", ".join(str(p) for _, p in drawings.PICO_ROWS)
+    physical = ", ".join(str(drawings.PICO_PACKAGE[gp]) for gp in pins.ROW_PINS)
     assert f"GP0-GP7 ({physical})" in readme
+    moved = tmp_path / "pins.py"  # another wiring: the drawing follows
+    moved.write_text((ROOT / "firmware" / "pins.py").read_text().replace("LED_PIN = 22", "LED_PIN = 21"))
+    assert drawings.pico_pins(moved)["LED_PIN"] == 21
+    moved.write_text("ROW_PINS = (0,")
+    with pytest.raises(DrawingError, match="cannot read the Pico's pins"):
+        drawings.pico_pins(moved)
 
 
 def test_the_chain_visits_the_leds_in_order(drawn):

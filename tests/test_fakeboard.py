@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 import serial
 
+from controller.fake_board import main as fake_board_command
 from controller.games import GAMES
 from hal.board import load_board
-from hal.fakeboard import FakeBoard, FakeBoardError, firmware, main
+from hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware, main
 
 ROOT = Path(__file__).resolve().parent.parent
 protocol = firmware().protocol
@@ -51,7 +52,7 @@ class Host:
 
 @pytest.fixture
 def fake():
-    with FakeBoard("bigballs") as board:
+    with FakeBoard("bigballs", occupied=GAMES["bigballs"]().occupied()) as board:
         yield board
 
 
@@ -134,7 +135,7 @@ def test_bad_commands_are_named(fake):
 
 
 def test_offboard_start_position():
-    with FakeBoard("offboard") as fake:
+    with FakeBoard("offboard", occupied=GAMES["offboard"]().occupied()) as fake:
         host = Host(fake.port)
         try:
             host.send("V", ["1"])
@@ -152,7 +153,7 @@ def test_main_serves_until_quit():
     stdin, commands = os.fdopen(read_end, "r"), os.fdopen(write_end, "w")
     stdout, answers = os.fdopen(out_write, "w"), os.fdopen(out_read, "r")
     result = {}
-    thread = threading.Thread(target=lambda: result.setdefault("rc", main("bigballs", stdin=stdin, stdout=stdout)))
+    thread = threading.Thread(target=lambda: result.setdefault("rc", fake_board_command("bigballs", stdin=stdin, stdout=stdout)))
     thread.start()
     try:
         first = answers.readline()
@@ -184,7 +185,7 @@ def test_main_serves_until_quit():
 
 def test_main_as_a_program():
     """As the CLI will run it: a process whose first line names the port."""
-    code = "import sys; from hal.fakeboard import main; sys.exit(main('bigballs'))"
+    code = "import sys; from controller.fake_board import main; sys.exit(main('bigballs'))"
     process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True)
     try:

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 FAKES = FIRMWARE / "tests" / "fakes"
 VECTORS = json.loads((FIRMWARE / "protocol_vectors.json").read_text(encoding="utf-8"))
-NAMES = ("machine", "neopixel", "protocol", "scanner", "app", "main", "run_micropython")
+NAMES = ("machine", "neopixel", "protocol", "scanner", "app", "pins", "main", "run_micropython")
 
 
 @contextlib.contextmanager

@@ -1,5 +1,5 @@
 """The gpio backend on gpiozero's mock pins: the real scanning code against a simulated matrix
-(hal.mock_matrix).
+(hal.mock.matrix).
 
 The simulated matrix is a small circuit model (Circuit): rows, columns and the reed switches
 that magnets have closed, with or without a diode in series with each switch. Given how each
@@ -17,7 +17,9 @@ Two adapters put the circuit under the real code:
   GPIOB evaluates the circuit from the IODIRA/OLATA settings, the pull-ups (GPPUB) and IPOLB.
 
 Every test passes its own MockFactory (pin_factory=...): nothing relies on an environment
-default.
+default. Nothing is asserted on wall-clock time: rates and blinking are counted on a loop
+whose time is virtual (tests/virtual_time.py), promptness in scans, the buzzer's rhythm by
+what its notes ask to wait, and threads are waited for with generous timeouts.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ import asyncio
 import dataclasses
 import logging
 import sys
+import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -35,13 +39,17 @@ from hypothesis import strategies as st
 
 from controller.games import GAMES
 from controller.signals import PALETTE
+import hal.gpio_board
 from hal.board import Board, GpioPins, load_board
 from hal.gpio_board import CUE_PATTERNS, GpioBoard
 from hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
 from hal.leds import PIP_COLOUR, PIPS, current_ma
 from hal.matrix import (GPIOB, GPPUB, IODIRA, OLATA, GpioMatrix, MatrixScanner,
                         Mcp23017Matrix, possible_ghosts)
-from hal.mock_matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
+from hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
+from virtual_time import VirtualClock, run_virtual
+
+WAIT = 10.0  # s: the most a test waits for something that comes within milliseconds
 
 class FakeClock:
     def __init__(self, t: float = 100.0) -> None:
@@ -63,7 +71,7 @@ SPARE_PINS = [4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 
 
 
 def start_position(board: Board) -> frozenset[str]:
-    return frozenset(GAMES[board.game]().occupied())
+    return frozenset(GAMES[board.name]().occupied())
 
 
 def on_pins(board: Board) -> Board:
@@ -113,7 +121,15 @@ def cells_of(board: Board, indices) -> frozenset[str]:
     return frozenset(board.cell_at(i) for i in indices)
 
 
-def first_frames(gpio: GpioBoard, count: int = 1, between=None, timeout: float = 2.0) -> list[Frame]:
+async def until(condition, timeout: float = WAIT) -> None:
+    """Until condition() holds (another thread makes it so); fails after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.002)
+
+
+def first_frames(gpio: GpioBoard, count: int = 1, between=None, timeout: float = WAIT) -> list[Frame]:
     """The first `count` frames of gpio.frames(); `between(frames)` runs after each one."""
 
     async def main():
@@ -398,34 +414,36 @@ def test_frames_follow_a_moving_magnet(closing):
     closing(gpio)
     start = start_position(board)
     place(matrix, board, start)
+    moved_at = []
 
     def move(frames):
         lift(matrix, board, ["a1"])
         place(matrix, board, ["d1"])
+        moved_at.append(gpio.scanner.scans)
 
-    started = time.monotonic()
-    frames = first_frames(gpio, count=2, between=move, timeout=1.0)
-    assert time.monotonic() - started < 0.5
+    frames = first_frames(gpio, count=2, between=move)
     assert frames[0].occupied == start
     assert frames[1].occupied == (start - {"a1"}) | {"d1"}  # both in one debounced change
     assert frames[1].t >= frames[0].t
+    # reported as soon as the debounce has seen it: `debounce` scans after the move, no later
+    assert gpio.scanner.scans - moved_at[0] == gpio.scanner.debounce
 
 
-def test_frames_scan_at_least_200_times_a_second(closing):
-    gpio, _ = rig(BIGBALLS)
+def test_frames_scan_250_times_a_second(closing):
+    gpio, _ = rig(BIGBALLS)  # scan_interval: 4 ms by default
     closing(gpio)
 
     async def main():
+        loop = asyncio.get_running_loop()
         stream = gpio.frames()
         await stream.__anext__()  # the first frame
-        scans = gpio.scanner.scans
-        started = time.monotonic()
-        with pytest.raises(TimeoutError):
-            await asyncio.wait_for(stream.__anext__(), 0.4)
-        return (gpio.scanner.scans - scans) / (time.monotonic() - started)
+        scans, started = gpio.scanner.scans, loop.time()
+        with pytest.raises(TimeoutError):  # nothing changes for a second
+            await asyncio.wait_for(stream.__anext__(), 1.0)
+        await stream.aclose()
+        return (gpio.scanner.scans - scans) / (loop.time() - started)
 
-    rate = asyncio.run(main())
-    assert rate >= 200
+    assert run_virtual(main()) == pytest.approx(250, rel=0.02)
 
 
 def test_a_board_without_matrix_pins_is_refused():
@@ -503,23 +521,25 @@ def test_blinking_at_two_hertz_keeps_steady_leds_steady(closing):
 
 
 def test_blinking_runs_by_itself_in_a_loop(closing):
+    clock = VirtualClock(1000.0)  # the loop's time and the board's
     strip = FakeStrip(BIGBALLS.led_count)
-    gpio, _ = rig(BIGBALLS, strip=strip)
+    gpio, _ = rig(BIGBALLS, strip=strip, clock=clock)
     closing(gpio)
     a1 = BIGBALLS.led["a1"]
 
     async def main():
         gpio.show(LightFrame(cells={"a1": Light("fill", blink=True)}))
-        states = set()
-        for _ in range(14):
-            await asyncio.sleep(0.05)
-            states.add(strip.rgb(a1) == (0, 0, 0))
+        seen = []
+        await asyncio.sleep(0.1)
+        for _ in range(6):  # in the middle of each quarter second
+            seen.append(strip.rgb(a1) != (0, 0, 0))
+            await asyncio.sleep(0.25)
         gpio.show(LightFrame())
         await asyncio.sleep(0.3)
-        return states
+        return seen
 
-    assert asyncio.run(main()) == {True, False}
-    assert gpio._blink_task is None
+    assert run_virtual(main(), clock) == [True, False, True, False, True, False]  # 2 Hz
+    assert gpio._blink_task is None and strip.rgb(a1) == (0, 0, 0)
 
 
 def test_the_die_shows_through_the_light_frame(closing):
@@ -551,10 +571,11 @@ def test_rpi_ws281x_is_imported_only_when_the_chain_is_lit(closing, monkeypatch)
 
 def test_buttons_short_and_long_presses(closing):
     factory = MockFactory()
-    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36), long_press=0.2, clock=FakeClock(5.0))
+    gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36), long_press=1.0, clock=FakeClock(5.0))
     closing(gpio)
     die, ok = factory.pin(BIGBALLS.gpio.die_button), factory.pin(BIGBALLS.gpio.ok_button)
     assert die.pull == "up" and die.bounce == pytest.approx(0.02)
+    past_bounce = 0.04  # s between two edges of one button: longer than its bounce time
 
     async def main():
         got = []
@@ -564,27 +585,23 @@ def test_buttons_short_and_long_presses(closing):
                 got.append(press)
 
         task = asyncio.create_task(pump())
-        await asyncio.sleep(0.01)
-        ok.drive_low()  # pressed (to ground)
-        await asyncio.sleep(0.05)
+        ok.drive_low()  # pressed (to ground), released long before the long-press time
+        await asyncio.sleep(past_bounce)
         ok.drive_high()
-        await asyncio.sleep(0.02)
-        assert got == [Press(5.0, Button.OK, False)]
+        await until(lambda: len(got) == 1)
         die.drive_low()
-        await asyncio.sleep(0.3)  # held past long_press: the long press comes while still held
-        assert got[1:] == [Press(5.0, Button.DIE, True)]
-        die.drive_high()  # the release after a long press gives nothing more
-        await asyncio.sleep(0.1)
-        assert len(got) == 2
-        die.drive_low()
-        await asyncio.sleep(0.02)
-        die.drive_high()
-        await asyncio.sleep(0.02)
+        await until(lambda: len(got) == 2)  # the long press comes while still held
+        die.drive_high()  # the release after a long press gives nothing more:
+        await asyncio.sleep(past_bounce)
+        ok.drive_low()
+        await asyncio.sleep(past_bounce)
+        ok.drive_high()
+        await until(lambda: len(got) == 3)  # the next press is ok's
         task.cancel()
         return got
 
     assert asyncio.run(main()) == [Press(5.0, Button.OK, False), Press(5.0, Button.DIE, True),
-                                   Press(5.0, Button.DIE, False)]
+                                   Press(5.0, Button.OK, False)]
 
 
 def test_long_press_is_one_second_by_default(closing):
@@ -606,7 +623,7 @@ def test_presses_before_anyone_listens_are_kept(closing):
 
     async def main():
         stream = gpio.presses()
-        press = await asyncio.wait_for(stream.__anext__(), 1.0)
+        press = await asyncio.wait_for(stream.__anext__(), WAIT)
         await stream.aclose()
         return press
 
@@ -647,33 +664,52 @@ def test_tonal_buzzer_plays_each_cue_as_a_tune(closing):
     assert gpio.cues == list(Cue)
 
 
-def test_plain_buzzer_beeps_the_rhythm(closing):
+def stop_events(monkeypatch, hold) -> list:
+    """Each cue's stop event from now on, in order; a note's wait is `hold(event, seconds)`
+    (asked how long it lasts, it decides how long it really waits)."""
+    made = []
+
+    class Stop(threading.Event):
+        def __init__(self) -> None:
+            super().__init__()
+            self.asked: list[float] = []
+            made.append(self)
+
+        def wait(self, timeout=None):
+            self.asked.append(timeout)
+            return super().wait(hold(self, timeout))
+
+    monkeypatch.setattr(hal.gpio_board, "threading", SimpleNamespace(Event=Stop, Thread=threading.Thread))
+    return made
+
+
+def test_plain_buzzer_beeps_the_rhythm(closing, monkeypatch):
     factory = MockFactory()  # plain MockPin: no PWM, so no TonalBuzzer
     gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
     closing(gpio)
+    stops = stop_events(monkeypatch, lambda stop, seconds: 0)  # no need to wait them out
     assert not gpio.tonal
     pin = factory.pin(BIGBALLS.gpio.buzzer)
     pin.clear_states()
     gpio.play(Cue.ILLEGAL)  # beep, rest, beep
-    gpio.wait_quiet()
+    gpio.wait_quiet(WAIT)
     assert [s.state for s in pin.states] == [False, True, False, True, False]
-    durations = [s.timestamp for s in pin.states[1:]]
-    assert durations[1] == pytest.approx(0.15, abs=0.05)  # the first beep's length
+    assert stops[-1].asked == [0.15, 0.05, 0.15]  # each beep and rest as long as the pattern says
 
 
-def test_a_new_cue_cuts_off_the_last(closing):
+def test_a_new_cue_cuts_off_the_last(closing, monkeypatch):
     factory = MockFactory(pin_class=RecordingPWMPin)  # pins that can do PWM, as lgpio's
     gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
     pin = factory.pin(BIGBALLS.gpio.buzzer)
     closing(gpio)
-    started = time.monotonic()
-    gpio.play(Cue.GAME_OVER)  # 0.6 s
-    time.sleep(0.05)
+    # the first cue's first note lasts until it is cut off; the next cue's notes pass at once
+    stops = stop_events(monkeypatch, lambda stop, seconds: WAIT if stop is stops[0] else 0)
     pin.tones.clear()
-    gpio.play(Cue.MOVE)
-    gpio.wait_quiet()
-    assert time.monotonic() - started < 0.4
-    assert [f for f in pin.tones if f is not None] == [880.0]
+    gpio.play(Cue.GAME_OVER)  # G5, E5, C5
+    gpio.play(Cue.MOVE)  # A5
+    gpio.wait_quiet(WAIT)
+    assert stops[0].is_set() and len(stops[0].asked) == 1  # stopped on its first note
+    assert [f for f in pin.tones if f is not None] == [pytest.approx(783.99, abs=0.01), 880.0]
 
 
 def test_a_board_without_buzzer_only_remembers_cues(closing):

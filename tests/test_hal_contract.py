@@ -9,11 +9,11 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.games import BigBalls
 from hal.board import load_board
-from hal.fakeboard import FakeBoard
+from hal.mock.fakeboard import FakeBoard
 from hal.gpio_board import GpioBoard
 from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
 from hal.leds import capped, chain
-from hal.mock_matrix import Circuit, FakeStrip, MatrixPins
+from hal.mock.matrix import Circuit, FakeStrip, MatrixPins
 from hal.serial_board import SerialBoard
 from hal.sim import SimBoard
 
@@ -35,7 +35,7 @@ class SimRig:
         self.device.press(Button.DIE)
 
     def leds(self):
-        return capped(chain(self.device.lights, BOARD)[0], BOARD.budget_ma)
+        return list(self.device.addresses.colours)  # the chain as shown, dimmed to the budget
 
     def close(self):
         pass
@@ -72,7 +72,7 @@ class GpioRig:
 
 class SerialRig:
     def __init__(self):
-        self.fake = FakeBoard("bigballs").start()
+        self.fake = FakeBoard("bigballs", occupied=BigBalls().occupied()).start()
         self.device = SerialBoard(BOARD, self.fake.port)
 
     def place(self, cell):
@@ -153,3 +153,32 @@ def test_a_light_frame_reaches_the_leds_within_the_current_budget(rig):
         time.sleep(0.02)
     assert rig.leds() == expected
     assert expected[BOARD.led["a1"]] != (0, 0, 0) and expected[BOARD.led["c1"]] == (0, 0, 0)
+
+
+def test_the_address_level_reports_switches_and_lights_leds_by_index(rig):
+    from hal.addresses import LedFrame
+    from hal.colours import PALETTE
+
+    addresses = rig.device.addresses  # what the self-test and the calibration run on
+    at = {cell: BOARD.sensor[cell] for cell in BOARD.cells}
+
+    async def run():
+        stream = addresses.switches()
+        try:
+            first = await next_frame(stream)
+            rig.lift("a5")
+            lifted = await next_frame(stream)
+        finally:
+            await stream.aclose()
+        return first, lifted
+
+    first, lifted = asyncio.run(run())
+    assert first.closed == {at[c] for c in START}
+    assert lifted.closed == {at[c] for c in START - {"a5"}}
+    pip = BOARD.die_pips[3]  # an LED under no hollow: only the address level can light it alone
+    addresses.show_leds(*LedFrame({pip: Light("place")}).chain(BOARD.led_count))
+    expected = [PALETTE["place"] if i == pip else (0, 0, 0) for i in range(BOARD.led_count)]
+    deadline = time.monotonic() + 10
+    while rig.leds() != expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert rig.leds() == expected

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from controller.games import BigBalls, OffBoard, load_layout
-from controller.games.offboard_layout import parse_layout
+from controller.games.offboard_layout import layout_to_data, parse_layout
 from controller.journal import (
     Journal, JournalContents, JournalError, default_games_dir, export_lines, game_header, go_on_in_new_journal,
-    layout_to_data, read_journal, rebuild, unfinished_games,
+    read_journal, rebuild, unfinished_games,
 )
 
 from offboard_boards import regrouped

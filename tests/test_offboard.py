@@ -316,3 +316,46 @@ def test_bad_moves_are_named(text, message):
 
 def test_perft_of_the_default_board():
     assert perft(OffBoard(), 1) == 60
+
+
+# --- the hooks the rest of reedboard reads -----------------------------------------------------
+def test_the_view_hooks_draw_the_hexagon_and_its_sectors():
+    game = OffBoard(red=["C3", "B2"], yellow=["A1", "E5"], sectors={"S3": "yellow"})
+    pieces = game.pieces()
+    assert list(pieces) == list(game.cells)
+    assert pieces["C3"] == "R" and pieces["E5"] == "Y" and pieces["S3"] == "Y" and pieces["S1"] == "" and pieces["A2"] == ""
+    geometry = game.geometry()
+    h = 3 ** 0.5 / 2
+    assert geometry["shape"] == "hexagon" and geometry["goal"] is None
+    assert geometry["marbles"] == {"R": "red", "Y": "yellow"}
+    assert geometry["cells"]["A1"] == [1, 0] and geometry["cells"]["E5"] == pytest.approx([3, -4 * h])
+    assert geometry["outline"] == [geometry["cells"][c] for c in ("A1", "A5", "E9", "I9", "I5", "E1")]
+    assert set(geometry["cells"]) == set(GRID.names)  # the sectors are drawn from their rim points
+    assert [s["name"] for s in geometry["sectors"]] == [s.name for s in game.sectors]
+    s1 = geometry["sectors"][0]
+    assert s1["value"] == 1 and [x for p in s1["points"] for x in p] == pytest.approx([0.5, h, 1.5, h, 2.5, h])
+    points = sorted(point for point in RIM_POINTS)
+    assert sum(len(s["points"]) for s in geometry["sectors"]) == len(points)
+    assert game.position_data() == {"score": {"red": 3, "yellow": 0}, "waiting": None}
+    assert game.result_details() == "3-0" and game.winner_cells("red") == frozenset({"C3", "B2"})
+
+
+def test_the_start_hooks_keep_the_board_as_data(tmp_path):
+    from controller.games.offboard_layout import layout_to_data
+
+    layout = regrouped({"S1": (1, ["S1", "S2", "S3"]), "S2": (2, ["S4", "S5", "S6"]),
+                        "S3": (3, ["S7", "S8", "S9"]), "S4": (2, ["S10", "S11", "S12"])})
+    game = OffBoard(layout)
+    header = game.start_header()
+    assert header == {"board": {"source": layout.source, **layout_to_data(layout)}}
+    assert OffBoard.from_header(header).layout.exit_sector == layout.exit_sector
+    assert game.record_header() == [f"board {layout.source}"] and OffBoard().record_header() == ["board default"]
+    assert game.next_start().layout == layout  # the table's next game is on the same board
+    with pytest.raises(ValueError, match="--first is not an option of offboard"):
+        OffBoard.from_options(first="white")
+    with pytest.raises(ValueError, match="only be recorded from its board's start position"):
+        OffBoard(red=["C3"], yellow=["E5"]).start_header()
+    board = tmp_path / "board.toml"
+    board.write_text("nonsense = 1\n")
+    with pytest.raises(ValueError, match="board.toml"):
+        OffBoard.from_options(board=str(board))

@@ -96,6 +96,15 @@ class Buttons(Sensors):
             yield await self.queue.get()
 
 
+async def until(condition, what: str, timeout: float = 20.0) -> None:
+    """Wait for the live loop to bring `condition` about (checked often; `timeout` only stops a hang)."""
+    for _ in range(int(timeout / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the live loop never got to {what}")
+
+
 def test_the_live_loop_referees_in_real_time(tmp_path):
     async def play():
         loop = asyncio.get_running_loop()
@@ -104,17 +113,18 @@ def test_the_live_loop_referees_in_real_time(tmp_path):
         task = asyncio.create_task(run(referee, sensors, buttons, clock=loop.time, stop=stop))
         board = set(START)
         await sensors.queue.put(Frame(loop.time(), frozenset(board)))
-        await asyncio.sleep(0.1)
+        await until(lambda: referee.phase is Phase.PLAY, "the game")
         await buttons.queue.put(Press(loop.time(), Button.DIE))
-        await asyncio.sleep(0.7)
+        await until(lambda: referee.roll is not None, "the roll")
         move = referee.game.stone_moves(referee.roll)[0]  # a stone moved for whatever the die showed
         steps = [("lift", move.dst), ("lift", move.src), ("place", move.dst)] if move.capture else [
             ("lift", move.src), ("place", move.dst)]
         for change, cell in steps:
             (board.discard if change == "lift" else board.add)(cell)
             await sensors.queue.put(Frame(loop.time(), frozenset(board)))
-            await asyncio.sleep(0.15)
-        await asyncio.sleep(1.0)  # long enough for a settle time to pass on the loop's clock
+            await until(lambda: referee.stable == frozenset(board), f"{cell} {change}ed")
+        # the move is taken once the board has been still for the settle time, on the loop's clock
+        await until(lambda: referee.game.move_stack, "the move")
         stop.set()
         await task
         return referee, move

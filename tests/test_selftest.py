@@ -1,7 +1,7 @@
 """`reedboard selftest` (controller/selftest.py) and declared faults (hal/faults.py).
 
-The self-test runs against the simulated board and against a GpioBoard on MockFactory pins
-over the mock matrix (hal/mock_matrix), each with faults declared as a board file's
+The self-test runs on the address level of the simulated board and of the gpio backend on
+MockFactory pins over the mock matrix (hal/mock/matrix.py), each with faults declared as a board file's
 [sim.faults] declares them; a simulated builder answers the prompts. Every fault kind
 alone, all of them together, and none: the self-test finds each declared fault and
 nothing else. The pure state machine is also driven in virtual time, without any backend.
@@ -20,13 +20,14 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.referee import Outputs
 from controller.guide import Prompt, SimBuilder
-from controller.selftest import (Report, Settings, SelfTest, default_report_path, run_selftest, selftest_board, selftest_command)
+from controller.selftest import (Report, Settings, SelfTest, default_report_path, leds_of, run_selftest,
+                                 selftest_command)
 from hal.board import load_board
-from hal.faults import (Chatter, DarkStrip, FaultError, FaultySimBoard, MockHands, SimHands, dark_leds,
-                        faulty_circuit, parse_faults)
-from hal.gpio_board import GpioBoard
+from hal.mock.faults import (Chatter, DarkStrip, FaultError, MockHands, SimHands, dark_leds, faulty_circuit,
+                             faulty_sim, parse_faults)
+from hal.gpio_board import GpioSwitches
 from hal.interfaces import Cue, DieFace, Light, LightFrame
-from hal.mock_matrix import FakeStrip, MatrixPins
+from hal.mock.matrix import FakeStrip, MatrixPins
 from hal.sim import SimBoard
 
 BOARD = load_board(game="bigballs")
@@ -236,9 +237,24 @@ def test_a_report_has_one_line_per_finding_and_a_summary():
 # On the simulated board and on the gpio mock, with declared faults
 # --------------------------------------------------------------------------------------------
 
+class Heard:
+    """An address board that keeps the cues it was told to play (the gpio buzzer only sounds)."""
+
+    def __init__(self, addresses) -> None:
+        self.addresses = addresses
+        self.cues: list[Cue] = []
+
+    def play(self, cue: Cue) -> None:
+        self.cues.append(cue)
+        self.addresses.play(cue)
+
+    def __getattr__(self, name: str):
+        return getattr(self.addresses, name)
+
+
 def sim_rig(faults: dict):
     board = with_faults(faults)
-    device = FaultySimBoard(SimBoard(selftest_board(board)), parse_faults(board), seed=1)
+    device = faulty_sim(board, parse_faults(board), seed=1)
     return device, SimBuilder(SimHands(device, board), poll=0.0005), lambda: None
 
 
@@ -248,10 +264,10 @@ def gpio_rig(faults: dict):
     factory = MockFactory()
     matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, faulty_circuit(board, declared, seed=1))
     strip = FakeStrip(board.led_count)
-    device = GpioBoard(selftest_board(board), pin_factory=factory, strip=DarkStrip(strip, dark_leds(board, declared)),
-                       scan_interval=0.0005, debounce=2, bounce_time=None)
+    switches = GpioSwitches(board, pin_factory=factory, strip=DarkStrip(strip, dark_leds(board, declared)),
+                            scan_interval=0.0005, debounce=2, bounce_time=None)
     hands = MockHands(factory, matrix, strip, board, hold=0.005, rest=0.002)
-    return device, SimBuilder(hands, poll=0.0005), device.close
+    return Heard(switches), SimBuilder(hands, poll=0.0005), switches.close
 
 
 @pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
@@ -273,9 +289,14 @@ def test_the_selftest_finds_each_declared_fault_and_nothing_else(rig, case):
     assert Cue.GAME_OVER in device.cues and device.die.face is (DieFace.BLANK if case == "none" else DieFace.ERROR)
 
 
-def test_a_backend_that_cannot_light_one_pip_alone_is_refused():
-    with pytest.raises(ValueError, match="selftest_board"):
+def test_the_selftest_runs_on_addresses_not_on_cells():
+    with pytest.raises(TypeError, match="address-level board"):
         asyncio.run(run_selftest(SimBoard(BOARD), BOARD, FAST))
+    # a die pip and the turn light are lit alone, by their index on the chain
+    assert leds_of(LightFrame({"pip4": Light("choose")}), BOARD).leds == {BOARD.die_pips[3]: Light("choose")}
+    assert leds_of(LightFrame(turn="white"), BOARD).leds == {BOARD.turn_led: Light("white")}
+    assert leds_of(LightFrame({"b4": Light("place", blink=True)}), BOARD).leds == {
+        BOARD.led["b4"]: Light("place", blink=True)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -304,8 +325,8 @@ def test_the_command_reports_no_faults_to_a_default_file_in_the_current_director
     board.write_text(BOARD_TEXT)
     monkeypatch.chdir(tmp_path)
     assert selftest_command("sim", None, str(board), None, 0.4, watch=0.25, out=io.StringIO()) == 0
-    [written] = tmp_path.glob("selftest-bigballs-*.txt")
-    assert re.fullmatch(r"selftest-bigballs-\d{8}-\d{6}\.txt", written.name)
+    [written] = tmp_path.glob("selftest-good-*.txt")
+    assert re.fullmatch(r"selftest-good-\d{8}-\d{6}\.txt", written.name)
     assert written.read_text() == "no faults\n"
     assert default_report_path("offboard").name.startswith("selftest-offboard-")
 

@@ -16,11 +16,11 @@ import random
 import pytest
 import serial
 
-from controller.games import BigBalls
+from controller.games import GAMES, BigBalls
 from controller.play import PlaySession, ScriptedDie
 from controller.reconcile import Settings
 from hal.board import load_board
-from hal.fakeboard import CountingPort, FakeBoard
+from hal.mock.fakeboard import CountingPort, FakeBoard
 from hal.interfaces import Link, LinkState
 from hal.serial_board import SerialBoard
 
@@ -37,7 +37,7 @@ class Cable:
     NAME = "/dev/reedboard-pico"
 
     def __init__(self, game: str = "bigballs") -> None:
-        self.fake = FakeBoard(game).start()
+        self.fake = FakeBoard(game, occupied=GAMES[game]().occupied()).start()
         self.plugged = True
         self.ports: list = []
 
@@ -53,10 +53,8 @@ class Cable:
         self.fake.stop()
 
     def plug(self, occupied) -> None:
-        fake = FakeBoard(self.fake.game)  # a Pico booting: it reads the pieces as they stand
-        for cell in fake.occupied - set(occupied):
-            fake.lift(cell)
-        for cell in set(occupied) - fake.occupied:
+        fake = FakeBoard(self.fake.board.name)  # a Pico booting: it reads the pieces as they stand
+        for cell in set(occupied):
             fake.place(cell)
         self.fake = fake.start()
         self.plugged = True

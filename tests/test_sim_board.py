@@ -1,4 +1,4 @@
-"""The simulated board and the trace source."""
+"""The simulated board."""
 
 import asyncio
 from pathlib import Path
@@ -9,7 +9,6 @@ from controller.games import BigBalls
 from hal.board import load_board
 from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
 from hal.sim import SimBoard
-from hal.trace_source import TraceSource
 
 TRACES = Path(__file__).resolve().parent / "traces"
 
@@ -49,15 +48,13 @@ def test_the_simulated_board_streams_frames_and_presses():
     assert press.button is Button.DIE and press.long
 
 
-def test_a_trace_source_gives_the_recorded_frames_and_presses():
-    async def run():
-        source = TraceSource(str(TRACES / "bigballs-before-roll.jsonl"), speed=None)
-        presses = source.presses()
-        frames = [frame async for frame in source.frames()]
-        press = await asyncio.wait_for(presses.__anext__(), 1)
-        return source, frames, press
+def test_a_simulated_board_needs_only_its_cells():
+    # a game on hollows no shipped board has exactly (the simulated table, the crash fuzz)
+    from types import SimpleNamespace
 
-    source, frames, press = asyncio.run(run())
-    assert source.cells == BigBalls().cells
-    assert frames[0].occupied == BigBalls().occupied() and len(frames) == 7
-    assert press.button is Button.DIE and press.t == 2.1
+    sim = SimBoard(SimpleNamespace(cells=("x1", "x2", "x3")), ["x2"])
+    assert sim.cells == ("x1", "x2", "x3") and sim.occupied == {"x2"}
+    sim.place("x3")
+    sim.show(LightFrame({"x1": Light("place", blink=True)}))
+    assert sim.occupied == {"x2", "x3"} and sim.lit("place") == {"x1"}
+    assert sim.addresses.closed == {1, 2} and sim.addresses.lit() == {0}

@@ -14,7 +14,8 @@ import pytest
 
 from controller import live, prompts
 from controller.games import BigBalls
-from controller.referee import START_CELLS, Outputs, Referee
+from controller.games.bigballs_setup import START_CELLS
+from controller.referee import Outputs, Referee
 from controller.view import Phase
 
 from test_hal_contract import GpioRig, SerialRig, SimRig

@@ -10,7 +10,6 @@ import threading
 import time
 from importlib import resources
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
@@ -19,12 +18,14 @@ from hypothesis import strategies as st
 from controller.cli import main
 from controller.games import BigBalls, OffBoard, load_layout
 from controller.games.bigballs import NAMES as HOLLOWS
-from controller.journal import game_header, layout_to_data
+from controller.games.offboard_layout import layout_to_data
+from controller.journal import game_header
 from controller.live import new_referee, run
 from controller.play import NOTES_SHOWN, PlaySession
 from controller.reconcile import Settings
 from controller.referee import NOTES_KEPT, Referee
 from controller.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
+from hal.board import load_board
 from hal.interfaces import Button, Frame
 from hal.sim import SimBoard
 
@@ -322,7 +323,7 @@ async def a_live_game(game, folder, moves: list[str]) -> None:
     """The moves made by hands on a simulated board, refereed by live.run in real time
     (Big Balls stone moves after a press of the die; the die shows their number)."""
     loop = asyncio.get_running_loop()
-    board = SimBoard(SimpleNamespace(cells=tuple(game.cells)), game.occupied(), clock=loop.time)
+    board = SimBoard(load_board(game=game.board, cells=game.cells), game.occupied(), clock=loop.time)
     rolls = [int(text.split()[0]) for text in moves if text[0].isdigit()]
     die = random.Random()
     die.randint = lambda low, high: rolls.pop(0)  # the die shows what the script needs

@@ -117,6 +117,22 @@ def test_a_five_ball_line_moved_ball_by_ball_is_one_move():
     assert moves == ["move E1-E2", "move I9-H9"]
 
 
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("abalone-")])
+def test_abalone_moves_made_marble_by_marble_are_one_move_each(name):
+    """Broadside moves made marble by marble or all at once, inline pushes made front first or
+    slid, and a push-off: the move recogniser reads each as the one move the hands made,
+    with nothing illegal, ambiguous or touched on the way."""
+    shown = kinds(name)
+    assert [k for k, _ in shown if k in ("illegal", "choose", "touch", "amend", "refused")] == []
+    record = (TRACES / f"{name}.record").read_text().splitlines()
+    assert moves_shown(name) == record[2:]
+
+
+def test_an_abalone_push_off_counts_for_the_pusher():
+    result = replayed("abalone-push-off-edge-first")
+    assert result.referee.game.position_data()["score"] == {"black": 1, "white": 0}
+
+
 def test_amendments_are_shown():
     assert (4.22, "amended: E5-E6 -> E4-E5") in [(round(t, 2), x) for t, x in notes("offboard-amend")]
     assert any(text == "amended: BB a5-a4 -> BB a5-b4" for _, text in notes("bigballs-amend"))

@@ -8,7 +8,7 @@ import time
 
 from starlette.testclient import TestClient
 
-from controller.games import BigBalls
+from controller.games import GAMES, BigBalls, names_in_words
 from controller.journal import export_lines
 from controller.play import PlaySession, ScriptedDie
 from controller.reconcile import Settings
@@ -27,7 +27,9 @@ def session_for(tmp_path, game="bigballs", **kwargs):
 
 
 def client_for(session, token=None, base_url=LOCAL):
-    return TestClient(create_app(session, token=token), base_url=base_url)
+    client = TestClient(create_app(session, token=token), base_url=base_url)
+    client.session = session  # the hand's clicks wait for the referee to count the board
+    return client
 
 
 def wait_for(client, condition, timeout=5.0, what="the condition"):
@@ -45,17 +47,24 @@ def playing(snapshot):
     return snapshot.get("phase") in ("play", "rolled")
 
 
+def counted(session, timeout=10.0):
+    """Wait until the referee has counted the simulated board as it stands (its debounce is over)."""
+    deadline = time.monotonic() + timeout
+    while not (session.referee is not None and session.sim is not None
+               and session.referee.reconciler.stable == frozenset(session.sim.occupied)):
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the referee to count the board as it stands")
+        time.sleep(0.005)
+
+
 def click(client, cell, **kwargs):
-    """A hand on the simulated board: at most one change per debounce time and a bit (a click
-    quicker than that is a bounce to the sensors, as a hand that quick would be)."""
-    time.sleep(max(0.0, click.last + 0.05 - time.monotonic()))
-    click.last = time.monotonic()
+    """A hand on the simulated board: the next change once the referee counted the last one (a
+    change it has not counted apart from the one before is a bounce to the sensors, as it would
+    be for a hand that quick)."""
+    counted(client.session)
     response = client.post("/api/click", json={"cell": cell}, **kwargs)
     assert response.status_code == 200, response.text
     return response.json()
-
-
-click.last = 0.0
 
 
 def game_state(snapshot):
@@ -247,6 +256,8 @@ def test_a_big_balls_game_played_by_clicks(tmp_path):
         assert replay["record"] == ["3 c1-d1", "1 e1xd1"] and len(replay["positions"]) == 3
         assert replay["positions"][0]["pieces"]["c1"] == "B3" and replay["positions"][1]["pieces"]["d1"] == "B3"
         assert replay["positions"][2]["pieces"]["d1"] == "W1" and replay["positions"][2]["last"] == ["d1", "e1"]
+        assert replay["title"] == "Big Balls" and replay["geometry"] == BigBalls().geometry()
+        assert games[0]["title"] == "Big Balls" and replay["positions"][2]["turn"] == "black"
         record = client.get(f"/api/games/{name}/record")
         assert record.status_code == 200 and "attachment" in record.headers["content-disposition"]
         assert record.text.splitlines() == export_lines(tmp_path / "games" / name)
@@ -283,7 +294,7 @@ def test_a_new_game_switches_the_simulated_board_and_keeps_the_old_one(tmp_path)
         assert snapshot["game"] == "offboard" and snapshot["settings"]["takebacks"] is False
         snapshot = wait_for(client, playing)
         assert snapshot["turn"] == "red" and snapshot["score"] == {"red": 0, "yellow": 0}
-        assert len(snapshot["sectors"]) == 12 and snapshot["cells"]["S1"]["piece"] == ""
+        assert len(snapshot["geometry"]["sectors"]) == 12 and snapshot["cells"]["S1"]["piece"] == ""
         assert sum(1 for info in snapshot["cells"].values() if info["piece"] == "R") == 12
         snapshot = client.post("/api/new", json={"empty": True}).json()
         assert snapshot["phase"] == "setup" and len(snapshot["box"]) == 24
@@ -358,3 +369,29 @@ def test_an_unfinished_game_is_resumed_with_the_board_as_it_was(tmp_path):
         snapshot = client.post("/api/resign", json={"player": "white"}).json()
         assert snapshot["outcome"]["line"] == "1-0 resign"
     assert export_lines(journal)[-2:] == ["3 c1-d1", "1-0 resign"]
+
+
+def test_the_catalog_lists_the_registry_and_new_games_take_start_options_with_choices(tmp_path):
+    session = session_for(tmp_path)
+    with client_for(session) as client:
+        wait_for(client, playing)
+        catalog = client.get("/api/catalog").json()
+        assert [g["name"] for g in catalog] == list(GAMES)
+        for entry in catalog:
+            cls = GAMES[entry["name"]]
+            assert entry["title"] == cls.title and entry["uses_die"] == cls.uses_die
+            assert entry["setup_modes"] == [m for m in cls.setup_modes if m != "given"]
+            assert [o["flag"] for o in entry["options"]] == [o.flag for o in cls.options]
+        cases = [
+            ({"game": "bigballs", "options": {"board": "x.toml"}}, "no start option 'board'"),
+            ({"game": "bigballs", "options": {"first": 1}}, "a text of at most"),
+            ({"game": "bigballs", "options": {"first": "green"}}, "--first is one of black, white"),
+            # free text (a file, a set-up string) only on the command line: a visitor names no files
+            ({"game": "offboard", "options": {"board": "/etc/passwd"}}, "given on the command line"),
+            ({"game": "chess", "options": {"first": "white"}}, "no game 'chess'"),
+            ({"options": []}, "options is an object or null"),
+        ]
+        for body, message in cases:
+            response = client.post("/api/new", json=body)
+            assert response.status_code == 400 and message in response.json()["error"], (body, response.text)
+        assert client.get("/api/rules/chess").json()["error"] == f"no game 'chess': {names_in_words()}"

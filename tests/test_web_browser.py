@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from controller.clock import ClockSettings
-from controller.games import BigBalls, OffBoard
+from controller.games import GAMES, BigBalls, OffBoard
 from controller.games.offboard_layout import parse_layout
 from controller.play import PlaySession, ScriptedDie
 from controller.reconcile import Settings
@@ -49,7 +49,8 @@ def browser():
 def open_page(browser):
     contexts = []
 
-    def open_page(url, viewport=None, init_script=None):
+    def open_page(url, viewport=None, init_script=None, session=None):
+        """A new page on `url`; `session`: the play session it shows, whose referee the clicks wait for."""
         context = browser.new_context(viewport=viewport or {"width": 1400, "height": 900})
         contexts.append(context)
         if init_script:
@@ -58,6 +59,7 @@ def open_page(browser):
         errors = []
         page.on("pageerror", lambda error: errors.append(error))
         page.errors = errors
+        page.session = session
         page.goto(url)
         return page
 
@@ -70,23 +72,38 @@ def cell(page, name):
     return page.locator(f'[data-cell="{name}"]')
 
 
+def wait_until(condition, what, timeout=10.0):
+    """Poll `condition` until it holds; fail naming `what` after a generous timeout."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.005)
+
+
+def counted(page):
+    """Wait until the referee has counted the simulated board as it stands (its debounce is
+    over): a lift and a put-back it has not counted apart would be one bounce to the sensors, as
+    they would be for a hand that quick. The page was opened with its session (open_page)."""
+    session = page.session
+    wait_until(lambda: session.referee is not None and session.sim is not None
+               and session.referee.reconciler.stable == frozenset(session.sim.occupied),
+               "the referee to count the board as it stands")
+
+
 def click(page, name):
-    """Click a hollow and wait until the page shows the simulated board changed. Clicks are
-    kept a little apart: quicker than the debounce time, a lift and a put-back would be a
-    bounce to the sensors, as they would be for a hand that quick."""
-    time.sleep(max(0.0, click.last + 0.05 - time.monotonic()))
+    """Click a hollow once the last click was counted, and wait until the page shows the
+    simulated board changed."""
+    counted(page)
     before = cell(page, name).get_attribute("data-sim")
     cell(page, name).click()
     expect(cell(page, name)).not_to_have_attribute("data-sim", before or "", timeout=TIMEOUT)
-    click.last = time.monotonic()
-
-
-click.last = 0.0
 
 
 def timed_click(page, name, condition_js):
-    """Click a hollow; ms until the page shows the click, and until `condition_js` holds."""
-    time.sleep(max(0.0, click.last + 0.05 - time.monotonic()))
+    """Click a hollow (once the last click was counted); ms until the page shows the click, and
+    until `condition_js` holds. The times are printed, never asserted."""
+    counted(page)
     shown, answered = page.evaluate(
         """([name, condition]) => new Promise((resolve) => {
             const el = document.querySelector(`[data-cell="${name}"]`);
@@ -107,7 +124,6 @@ def timed_click(page, name, condition_js):
         })""",
         [name, condition_js],
     )
-    click.last = time.monotonic()
     return shown, answered
 
 
@@ -124,7 +140,7 @@ def record(page):
 def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3, 1]))
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "roll")
         assert cell(page, "a1").get_attribute("data-piece") == "B1"
         assert cell(page, "a7").get_attribute("data-piece") == "ball"
@@ -199,7 +215,7 @@ def offboard_with_a_quick_push_off():
 def test_off_board_push_off_scores_and_spectators_watch(open_page, tmp_path):
     session = PlaySession(offboard_with_a_quick_push_off(), games_dir=tmp_path, settings=FAST)
     with served(session, token="t0ken") as url:
-        player = open_page(f"{url}/?token=t0ken")
+        player = open_page(f"{url}/?token=t0ken", session=session)
         spectator = open_page(url)
         for page in (player, spectator):
             wait_for_prompt(page, "move")
@@ -304,7 +320,7 @@ def test_the_rules_page_draws_each_games_examples_and_the_lights(open_page, tmp_
 def test_the_page_fits_a_phone(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]))
     with served(session) as url:
-        page = open_page(url, viewport={"width": 390, "height": 844})
+        page = open_page(url, viewport={"width": 390, "height": 844}, session=session)
         wait_for_prompt(page, "roll")
         page.click('[data-action="die"]')
         expect(page.locator('[data-role="die"]')).to_have_text("3", timeout=TIMEOUT)
@@ -403,7 +419,7 @@ def test_sound_and_speech_are_remembered_and_speak_the_chosen_language(open_page
 def test_the_new_game_dialog_sends_the_set_up_mode_and_the_clock(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "roll")
         clock = page.locator('[data-role="clock"]')
         expect(clock).to_be_hidden()  # no clock unless one is chosen
@@ -413,6 +429,10 @@ def test_the_new_game_dialog_sends_the_set_up_mode_and_the_clock(open_page, tmp_
         expect(modes).to_be_visible()
         assert form.locator('input[name="setup"]').evaluate_all("inputs => inputs.map((i) => i.value)") == [
             "auto", "shuffle", "identify"]
+        # the games offered are the registry's, each by its title
+        assert form.locator('input[name="game"]').evaluate_all("inputs => inputs.map((i) => i.value)") == list(GAMES)
+        expect(form.locator("label", has=page.locator('input[name="game"][value="offboard"]'))).to_have_text(
+            GAMES["offboard"].title)
         form.locator('input[name="game"][value="offboard"]').check()
         expect(modes).to_be_hidden()  # Off Board has no stone numbers to learn
         form.locator('input[name="game"][value="bigballs"]').check()
@@ -435,7 +455,7 @@ def test_the_clock_counts_down_warns_and_marks_the_player_out_of_time(open_page,
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]),
                           game_clock=ClockSettings(0.05, 0))
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "roll")
         white, black = (page.locator(f'[data-role="clock"] [data-player="{p}"]') for p in ("white", "black"))
         expect(white.locator(".time")).to_have_text("0:03")
@@ -452,4 +472,33 @@ def test_the_clock_counts_down_warns_and_marks_the_player_out_of_time(open_page,
         expect(black).to_have_attribute("data-flagged", "")
         wait_for_prompt(page, "over")
         expect(white).to_have_attribute("data-running", "")
+        assert not page.errors
+
+
+def test_a_game_added_to_the_registry_is_offered_and_drawn_from_its_geometry(open_page, tmp_path, monkeypatch):
+    from test_game_seam import Toy
+
+    monkeypatch.setitem(GAMES, "toy", Toy)  # the page is not changed for it
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url)
+        wait_for_prompt(page, "roll")
+        expect(page.locator('[data-role="game-name"]')).to_have_text("· Big Balls")
+        expect(page.locator(".die-card")).to_be_visible()  # Big Balls uses a die
+        page.locator(".new-game summary").click()
+        form = page.locator('[data-role="new-game"]')
+        form.locator('input[name="game"][value="toy"]').check()
+        expect(page.locator('[data-role="setup-modes"]')).to_be_hidden()
+        select = form.locator('[data-role="game-options"] select[data-option="length"]')
+        expect(select).to_be_visible()
+        assert select.locator("option").evaluate_all("os => os.map((o) => o.value)") == ["", "3", "4", "5"]
+        page.click('[data-tab="rules"]')
+        page.click('[data-rules-game="toy"]')
+        rules = page.locator('[data-role="rules"]')
+        expect(rules).to_have_attribute("data-game", "toy", timeout=TIMEOUT)
+        expect(page.locator('[data-role="rules-title"]')).to_have_text("Toy Row: the rules")
+        first = rules.locator('figure[data-diagram="first"]')
+        # one capital is a marble in the colour the geometry gives it
+        expect(first.locator('[data-cell="c2"] .pc.marble.black')).to_have_count(1)
+        expect(first.locator(".pc")).to_have_count(1)
         assert not page.errors

@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from controller.games import BigBalls, OffBoard
-from controller.play import PlaySession, pieces, sector_shapes
+from controller.play import PlaySession
 from controller.reconcile import Settings
 from controller.signals import BLINKING, PALETTE
 from controller.web import create_app
@@ -58,7 +58,7 @@ def test_each_rules_diagram_is_the_engines_position_after_its_moves(client, name
                     else ["setup", "line-move", "push", "push-off"])
     assert list(diagrams) == expected_ids
     start = start_from(diagrams["setup"]) if name == "bigballs" else OffBoard()
-    assert diagrams["setup"]["pieces"] == pieces(start) and diagrams["setup"]["moves"] == []
+    assert diagrams["setup"]["pieces"] == start.pieces() and diagrams["setup"]["moves"] == []
     for diagram in page["diagrams"]:
         assert diagram["title"] and diagram["caption"]
         game = start.copy()
@@ -67,10 +67,11 @@ def test_each_rules_diagram_is_the_engines_position_after_its_moves(client, name
             move = game.parse_move(text)  # a MoveError here: the example is not a legal move
             lit = touched(game, move)
             game.push(move)
-        assert diagram["pieces"] == pieces(game), diagram["id"]
+        assert diagram["pieces"] == game.pieces(), diagram["id"]
         assert diagram["cells"] == list(game.cells)
         assert set(diagram["lights"]) == lit and set(diagram["lights"].values()) <= {"last"}
-        assert diagram["sectors"] == (sector_shapes(game.layout) if name == "offboard" else [])
+        assert diagram["geometry"] == game.geometry()
+        assert len(diagram["geometry"]["sectors"]) == (12 if name == "offboard" else 0)
         if diagram["moves"]:
             assert diagram["arrow"] and set(diagram["arrow"]) <= lit
     # each diagram shows what its title says

@@ -30,7 +30,7 @@ def test_the_first_game_on_a_full_board_identifies_the_stones(open_page, tmp_pat
     # A board out of the box holds every piece; their numbers are what the hands find there.
     session = PlaySession("bigballs", games_dir=tmp_path, settings=FAST, rng=random.Random(11))
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "identify")
         expect(page.locator('#board [data-piece="B?"]')).to_have_count(6)  # no made-up numbers
         asked = 0
@@ -53,7 +53,7 @@ def test_the_first_game_on_a_full_board_identifies_the_stones(open_page, tmp_pat
 def test_a_stone_held_while_its_player_thinks_is_no_move_and_the_roll_stays(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]))
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "roll")
         page.click('[data-action="die"]')
         expect(page.locator('[data-role="die"]')).to_have_text("3", timeout=TIMEOUT)
@@ -78,7 +78,7 @@ def test_a_stone_held_while_its_player_thinks_is_no_move_and_the_roll_stays(open
 def test_a_takeback_keeps_the_roll(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([6]))
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "roll")
         page.click('[data-action="die"]')
         expect(page.locator('[data-role="die"]')).to_have_text("6", timeout=TIMEOUT)
@@ -101,7 +101,7 @@ def test_a_takeback_keeps_the_roll(open_page, tmp_path):
 def test_lifting_a_ball_lights_its_destinations(open_page, tmp_path):
     session = PlaySession("offboard", games_dir=tmp_path, settings=FAST)
     with served(session) as url:
-        page = open_page(url)
+        page = open_page(url, session=session)
         wait_for_prompt(page, "move")
         assert lit(page, "movable") == set()  # not every red ball
         click(page, "C3")

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from controller.games import BigBalls, OffBoard
+from controller.games.abalone import Abalone
 from controller.games.offboard_layout import GRID as HEX
 from controller.record import record_lines
 
@@ -37,6 +38,10 @@ class TraceBuilder:
     @classmethod
     def offboard(cls, **kwargs) -> TraceBuilder:
         return cls(OffBoard(), {"game": "offboard"}, **kwargs)
+
+    @classmethod
+    def abalone(cls, layout: str = "standard", **kwargs) -> TraceBuilder:
+        return cls(Abalone.from_options(layout=layout), {"game": "abalone", "layout": layout}, **kwargs)
 
     # --- hands ---------------------------------------------------------------------------
     def _frame(self) -> None:
@@ -83,15 +88,19 @@ class TraceBuilder:
     def play(self, text: str, order: str = "natural", press_die: bool = True) -> TraceBuilder:
         """Carry out a legal move. Big Balls stone moves press the die first.
 
-        order: "natural"; for captures "victim-first" or "mover-first"; for Off Board lines
-        "front-first" (ball by ball from the front) or "slide" (tail off, front on)."""
+        order: "natural"; for captures "victim-first" or "mover-first"; for Off Board and
+        Abalone lines "front-first" (ball by ball from the front) or "slide" (tail off, front
+        on); for Abalone broadside moves "ball-by-ball" (natural) or "lift-all" (every marble
+        up, then every one down)."""
         game = self.game
         move = game.parse_move(text)
         self.wait(self.think)
         if isinstance(game, BigBalls) and move.roll is not None and press_die:
             self.press("die", move.roll)
         fp = game.footprint(move)
-        if isinstance(game, BigBalls):
+        if isinstance(game, Abalone):
+            self._abalone(move, fp, order)
+        elif isinstance(game, BigBalls):
             (src,), dst = tuple(fp.empties), move.dst
             if move.capture and order == "mover-first":
                 self.lift(src).lift(dst).place(dst)
@@ -134,6 +143,36 @@ class TraceBuilder:
             for i in range(len(cells) - 1, -1, -1):
                 self.lift(cells[i]).place(target, after=0.15)
                 target = cells[i]
+
+    def _abalone(self, move, fp, order: str) -> None:
+        if move.broadside:
+            step = HEX.step[HEX.direction(move.direction)]
+            targets = [HEX.names[step[HEX.index(m)]] for m in move.marbles]
+            if order == "lift-all":
+                self.lift(*move.marbles).place(*targets, after=0.4)
+            else:
+                for marble, target in zip(move.marbles, targets):
+                    self.lift(marble).place(target, after=0.15)
+            return
+        ray = HEX.ray[HEX.direction(move.direction)][HEX.index(move.marbles[0])]
+        front = len(move.marbles) - 1 + move.pushed  # the ray index the front-most marble reaches
+        cells = [move.marbles[0]] + [HEX.names[c] for c in ray[:front]]  # every marble that moves
+        if order == "slide":
+            self.lift(move.marbles[0])
+            if move.off:
+                self.lift(cells[-1], after=0.05).place(cells[-1], after=0.05)
+            else:
+                self.place(HEX.names[ray[front]])
+            return
+        if move.off:  # the edge marble goes off the board first, then each steps up
+            self.lift(cells[-1])
+            for i in range(len(cells) - 2, -1, -1):
+                self.lift(cells[i]).place(cells[i + 1], after=0.15)
+            return
+        target = HEX.names[ray[front]]
+        for i in range(len(cells) - 1, -1, -1):
+            self.lift(cells[i]).place(target, after=0.15)
+            target = cells[i]
 
     # --- output ----------------------------------------------------------------------------
     def record(self) -> list[str]:

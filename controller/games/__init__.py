@@ -1,15 +1,85 @@
-"""The rules engines: pure, no I/O beyond reading a board definition file."""
+"""The rules engines (pure, no I/O beyond reading a board definition file) and their registry.
 
-from .base import Footprint, Game, GameOverError, MoveError, Outcome, Termination
+GAMES maps each game's name to its class. Everything outside this package learns the games
+from the registry and the Game hooks alone; a new game is one line in REGISTERED.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from importlib import import_module
+
+from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief
 from .bigballs import BigBalls, BigBallsMove, SetupError
 from .offboard import OffBoard, OffBoardMove
 from .offboard_layout import Layout, LayoutError, load_layout
 from .perft import divide, perft
 
-GAMES = {"bigballs": BigBalls, "offboard": OffBoard}
+# "module.Class" of each game, in the order the page lists them.
+REGISTERED = (
+    "bigballs.BigBalls",
+    "offboard.OffBoard",
+    "abalone.Abalone",
+)
+
+
+def _load(entry: str) -> type[Game]:
+    module, _, name = entry.partition(".")
+    return getattr(import_module(f".{module}", __name__), name)
+
+
+GAMES: dict[str, type[Game]] = {cls.name: cls for cls in map(_load, REGISTERED)}
+
+
+def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str:
+    """The games' names for a message: "a, b or c" (sorted)."""
+    names = sorted(GAMES if names is None else names)
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+
+
+def game_class(name: object) -> type[Game]:
+    """The registered game called `name`; ValueError (one line, naming the known games) otherwise."""
+    cls = GAMES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown game {brief(name)}: expected {names_in_words()}")
+    return cls
+
+
+def header_keys() -> frozenset[str]:
+    """Every header key some registered game reads (a file's own keys come on top)."""
+    return frozenset(key for cls in GAMES.values() for key in cls.header_keys)
+
+
+def game_header(game: Game) -> dict:
+    """The game and its start position as header data: {"game": name, **start_header()}.
+    `game` must stand in its start position (no move on its stack)."""
+    return {"game": game.name, **game.start_header()}
+
+
+def game_from_header(header: Mapping, file_keys: Iterable[str] = ()) -> Game:
+    """The game a journal or trace header describes, in its start position, dispatched on
+    header["game"]; `file_keys` are the file's own keys, left out of what the game reads.
+    ValueError (SetupError, LayoutError included) says what is wrong."""
+    cls = game_class(header.get("game"))
+    own = set(file_keys) | {"game"}
+    return cls.from_header({key: value for key, value in header.items() if key not in own})
+
+
+def catalog() -> list[dict]:
+    """The registry for a page: each game's name, title, die, the set-up modes a player may
+    choose for a new game ("given" is for replays and tests) and its start options."""
+    return [
+        {"name": cls.name, "title": cls.title, "uses_die": cls.uses_die,
+         "setup_modes": [mode for mode in cls.setup_modes if mode != "given"],
+         "options": [{"flag": o.flag, "choices": list(o.choices) if o.choices is not None else None,
+                      "help": o.help} for o in cls.options]}
+        for cls in GAMES.values()
+    ]
+
 
 __all__ = [
-    "GAMES", "BigBalls", "BigBallsMove", "Footprint", "Game", "GameOverError", "Layout",
-    "LayoutError", "MoveError", "OffBoard", "OffBoardMove", "Outcome", "SetupError",
-    "Termination", "divide", "load_layout", "perft",
+    "GAMES", "REGISTERED", "BigBalls", "BigBallsMove", "Footprint", "Game", "GameOption", "GameOverError",
+    "Layout", "LayoutError", "MoveError", "OffBoard", "OffBoardMove", "Outcome", "SetupError", "Termination",
+    "catalog", "divide", "game_class", "game_from_header", "game_header", "header_keys", "load_layout",
+    "names_in_words", "perft",
 ]

@@ -22,6 +22,7 @@ class Termination(enum.Enum):
     BALLS_ONLY = "balls-only"  # Big Balls: only big balls left, one can still move
     POINTS = "points"  # Off Board: six or more points
     UNREACHABLE = "unreachable"  # Off Board: neither player can reach six any more
+    PUSHED_OFF = "pushed-off"  # Abalone: six opposing marbles pushed off the board
     NO_MOVE = "no-move"  # the player to move has no legal move and loses
     RESIGN = "resign"
     AGREED = "agreed"
@@ -71,6 +72,15 @@ class GameOption:
     metavar: str | None = None
 
 
+def brief(value: object, width: int = 40) -> str:
+    """A value someone gave, as a message shows it: short, and one line."""
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 class MoveError(ValueError):
     """A move that cannot be read or is not legal here; the message says why."""
 
@@ -94,6 +104,7 @@ class Game(ABC):
     board: str = ""  # the shipped board (wiring) file it is played on: hardware/boards/<board>.toml
     setup_modes: tuple[str, ...] = ("given",)  # the first is the default of a new game
     options: tuple[GameOption, ...] = ()  # start options: `from_options` takes them
+    header_keys: tuple[str, ...] = ()  # the header keys `start_header` writes and `from_header` reads
 
     def __init__(self) -> None:
         self.move_stack: list[Hashable] = []
@@ -185,11 +196,24 @@ class Game(ABC):
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
     def from_options(cls, **options: str) -> Game:
-        """A new game from start options given as text (`options` names them); ValueError
-        (with a clear one-line message) for an option that is not the game's own or a bad value."""
-        if options:
-            raise ValueError(f"{cls.name} takes no --{sorted(options)[0]}")
+        """A new game from start options given as text (`options` names them by flag; a value of
+        None counts as not given); ValueError (with a clear one-line message) for an option that
+        is not the game's own or a bad value."""
+        cls.refuse_foreign_options(options)
         return cls()
+
+    @classmethod
+    def refuse_foreign_options(cls, options: Mapping[str, object]) -> None:
+        """ValueError (one line) for the first option given that is not among the game's `options`."""
+        own = {option.flag for option in cls.options}
+        foreign = sorted(flag for flag, value in options.items() if flag not in own and value is not None)
+        if foreign:
+            takes = " and ".join(f"--{o.flag}" for o in cls.options) or "no start options"
+            raise ValueError(f"--{foreign[0]} is not an option of {cls.name}; {cls.name} takes {takes}")
+        for option in cls.options:
+            value = options.get(option.flag)
+            if value is not None and option.choices is not None and value not in option.choices:
+                raise ValueError(f"--{option.flag} is one of {', '.join(option.choices)}, not {value!r}")
 
     def start_header(self) -> dict:
         """This game's start position as header data for journals and traces (JSON-ready,
@@ -199,8 +223,18 @@ class Game(ABC):
     @classmethod
     def from_header(cls, header: Mapping) -> Game:
         """The game a journal or trace header describes, in its start position; ValueError
-        (SetupError, LayoutError included) naming what is wrong."""
+        (SetupError, LayoutError included) naming what is wrong. `header` holds only the
+        game's part (the keys of `header_keys`; no "game", no file keys such as "settings"):
+        a key not its own is refused (`refuse_foreign_keys`)."""
+        cls.refuse_foreign_keys(header)
         return cls()
+
+    @classmethod
+    def refuse_foreign_keys(cls, header: Mapping) -> None:
+        """ValueError naming the first header key that is not one of this game's `header_keys`."""
+        foreign = sorted(set(header) - set(cls.header_keys), key=str)
+        if foreign:
+            raise ValueError(f'"{foreign[0]}" does not belong to a {cls.name} header')
 
     def record_header(self) -> list[str]:
         """The record's set-up lines after `game NAME`, for the start position (Big Balls: its

@@ -14,8 +14,9 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .base import Footprint, Game, MoveError, Outcome, Termination
+from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, brief
 from .geometry import Grid
+from .rules_text import rules_text
 
 PLAYERS = ("black", "white")
 NUMBERS = range(1, 7)
@@ -70,6 +71,9 @@ DEFAULT_SETUP = {
 }
 START_HOLLOWS = {colour: tuple(cells) for colour, cells in DEFAULT_SETUP.items()}
 DEFAULT_BALLS = ("a7", "a6", "b6", "a5", "b5", "c5")
+# The rules page's set-up: each colour's numbers shuffled over its hollows, as at the table.
+EXAMPLE_SETUP = "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 white=e1:2,f1:4,g1:6,e2:1,f2:3,e3:5"
+ROOT3_HALF = 3 ** 0.5 / 2
 
 
 class SetupError(ValueError):
@@ -106,6 +110,12 @@ class BigBalls(Game):
     uses_die = True
     board = "bigballs"
     setup_modes = ("auto", "given", "shuffle", "identify")
+    options = (
+        GameOption("setup", 'the stones, e.g. "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 white=e1:2,f1:4,g1:6,e2:1,f2:3,'
+                            'e3:5" (default: numbers 1-6 in board order)', metavar="SETUP"),
+        GameOption("first", "who moves first (default black)", choices=PLAYERS),
+    )
+    header_keys = ("first", "setup", "balls")
 
     def setup_guide(self, mode: str, rng=None):
         if mode == "given":
@@ -423,6 +433,72 @@ class BigBalls(Game):
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         return None
 
+
+    # --- the start, in files and on the command line --------------------------------------
+    @classmethod
+    def from_options(cls, *, setup: str | None = None, first: str | None = None, **others) -> BigBalls:
+        cls.refuse_foreign_options({"setup": setup, "first": first, **others})
+        return cls(first=first or "black", **(parse_setup(setup) if setup else {}))
+
+    def start_header(self) -> dict:
+        header = {"first": self.first, "setup": {player: self.stones(player) for player in PLAYERS}}
+        if sorted(self.balls()) != sorted(DEFAULT_BALLS):
+            header["balls"] = self.balls()
+        return header
+
+    @classmethod
+    def from_header(cls, header: Mapping) -> BigBalls:
+        """`setup` ({"black": {hollow: number}, "white": {...}}; a colour left out keeps the
+        default arrangement), `first`, optional `balls` (hollows)."""
+        cls.refuse_foreign_keys(header)
+        setup = header.get("setup", {})
+        if not isinstance(setup, Mapping) or set(setup) - set(PLAYERS):
+            raise ValueError('"setup" must be {"black": {"a1": 3, ...}, "white": {"e1": 2, ...}}')
+        for colour, stones in setup.items():
+            if not isinstance(stones, Mapping) or not all(_is_int(n) for n in stones.values()):
+                raise ValueError(f'"setup" {colour}: write {{"a1": 3, ...}}, hollows and stone numbers')
+        balls = header.get("balls")
+        if balls is not None and not (isinstance(balls, list) and all(isinstance(b, str) for b in balls)):
+            raise ValueError('"balls" must be a list of hollows, e.g. ["a7", "a6"]')
+        first = header.get("first", "black")
+        if first not in PLAYERS:
+            raise ValueError(f"first player must be black or white, not {brief(first)}")
+        return cls(black=setup.get("black"), white=setup.get("white"), balls=balls, first=first)
+
+    def record_header(self) -> list[str]:
+        return [*self.setup_lines(), f"first {self.first}"]
+
+    # --- the die ---------------------------------------------------------------------
+    def die_pieces(self, roll: int) -> list[int]:
+        return self.movable_stones(roll)
+
+    # --- what a view shows ------------------------------------------------------------------
+    def pieces(self) -> dict[str, str]:
+        found = {cell: "" for cell in NAMES}
+        for hollow in self.balls():
+            found[hollow] = "ball"
+        for player in PLAYERS:
+            for hollow, number in self.stones(player).items():
+                found[hollow] = f"{player[0].upper()}{number}"
+        return found
+
+    def winner_cells(self, winner: str) -> frozenset[str]:
+        return frozenset(self.stones(winner))
+
+    def geometry(self) -> dict:
+        # hollow "c4": column c, row 4; each row up is shifted half a pitch to the right
+        cells = {name: [i + (r - 1) / 2, -(r - 1) * ROOT3_HALF]
+                 for name, (i, r) in zip(NAMES, GRID.coords)}
+        return {"shape": "triangle", "cells": cells, "outline": [cells[c] for c in ("a1", "g1", "a7")],
+                "goal": "a7", "sectors": [], "marbles": {}}
+
+    def rules(self) -> dict:
+        return rules_text("bigballs")
+
+    @classmethod
+    def example_start(cls) -> BigBalls:
+        return cls(**parse_setup(EXAMPLE_SETUP))
+
     # --- for people ---------------------------------------------------------------
     def diagram(self) -> str:
         """Rows 7 to 1; B3 is Black's stone 3, W5 White's stone 5, () a big ball."""
@@ -487,3 +563,7 @@ def parse_setup(text: str) -> dict[str, dict[str, int]]:
             stones[hollow.lower()] = int(number)
         setup[colour] = stones
     return setup
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -14,13 +14,17 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .base import Footprint, Game, MoveError, Outcome, Termination
-from .offboard_layout import GRID, PLAYERS, Layout, load_layout
+from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination
+from .offboard_layout import (
+    DEFAULT_SOURCE, GRID, PLAYERS, Layout, layout_to_data, load_layout, parse_layout, sector_points,
+)
+from .rules_text import rules_text
 
 WIN_POINTS = 6
 NAMES = GRID.names
 EMPTY = 0  # board codes: 0 empty, 1 red, 2 yellow (player index + 1)
 RAYS = tuple(tuple(GRID.ray[d][cell] for d in range(6)) for cell in range(len(GRID)))
+ROOT3_HALF = 3 ** 0.5 / 2
 
 
 class OffBoardMove(NamedTuple):
@@ -71,6 +75,9 @@ class OffBoard(Game):
     title = "Off Board"
     players = PLAYERS
     board = "offboard"
+    options = (GameOption("board", "a board definition file (TOML): the start position and the sectors",
+                          metavar="FILE"),)
+    header_keys = ("board", "first")
 
     def __init__(
         self,
@@ -393,6 +400,82 @@ class OffBoard(Game):
         if not self._has_legal_move():
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         return None
+
+
+    # --- the start, in files and on the command line --------------------------------------
+    @classmethod
+    def from_options(cls, *, board: str | None = None, **others) -> OffBoard:
+        cls.refuse_foreign_options({"board": board, **others})
+        return cls(load_layout(board))
+
+    def start_header(self) -> dict:
+        """The board goes in as data, with its source, so that resuming needs no board file."""
+        if self.diagram() != OffBoard(self.layout).diagram():
+            raise ValueError("an Off Board game can only be recorded from its board's start position")
+        return {"board": {"source": self.layout.source, **layout_to_data(self.layout)}}
+
+    @classmethod
+    def from_header(cls, header: Mapping) -> OffBoard:
+        """Optional `board`: a board file's path (relative to the working directory, like
+        --board) or a board definition as data with an optional "source" (what a journal keeps)."""
+        cls.refuse_foreign_keys(header)
+        if header.get("first", "red") != "red":
+            raise ValueError('Off Board: red always moves first, "first" can only be "red"')
+        board = header.get("board")
+        if board is None:
+            return cls(load_layout())
+        if isinstance(board, str):
+            return cls(load_layout(board))
+        if isinstance(board, Mapping):
+            data = dict(board)
+            source = data.pop("source", "the recorded board")
+            if not isinstance(source, str):
+                raise ValueError('"board" "source" must be a string')
+            return cls(parse_layout(data, source))
+        raise ValueError('"board" must be a board file\'s path or a board definition object')
+
+    def record_header(self) -> list[str]:
+        source = self.layout.source
+        return ["board default" if source == DEFAULT_SOURCE else f"board {source}"]
+
+    def next_start(self) -> OffBoard:
+        return OffBoard(self.layout)
+
+    # --- what a view shows ------------------------------------------------------------------
+    def pieces(self) -> dict[str, str]:
+        found = {cell: "" for cell in self.cells}
+        for player_index, balls in enumerate(self._balls):
+            for cell in balls:
+                found[NAMES[cell]] = PLAYERS[player_index][0].upper()
+        for sector, code in zip(self.sectors, self._holder):
+            if code:
+                found[sector.name] = PLAYERS[code - 1][0].upper()
+        return found
+
+    def position_data(self) -> dict:
+        return {"score": {player: self.score(player) for player in PLAYERS}, "waiting": self.waiting}
+
+    def result_details(self) -> str:
+        return f"{self._score[0]}-{self._score[1]}"
+
+    def winner_cells(self, winner: str) -> frozenset[str]:
+        return frozenset(self.balls(winner))
+
+    def geometry(self) -> dict:
+        # hole "E5": row E (row index 4 from A at the bottom), diagonal 5; rim points continue
+        # the numbering one step beyond the edge
+        def xy(r: int, d: int) -> list[float]:
+            return [d - r / 2, -r * ROOT3_HALF]
+
+        cells = {name: xy(*coord) for name, coord in zip(NAMES, GRID.coords)}
+        return {"shape": "hexagon", "cells": cells,
+                "outline": [cells[c] for c in ("A1", "A5", "E9", "I9", "I5", "E1")], "goal": None,
+                "sectors": [{"name": name, "value": value, "points": [xy(*p) for p in points]}
+                            for name, value, points in sector_points(self.layout)],
+                "marbles": {"R": "red", "Y": "yellow"}}
+
+    def rules(self) -> dict:
+        return rules_text("offboard")
 
     # --- for people ---------------------------------------------------------------
     def diagram(self) -> str:

@@ -28,6 +28,7 @@ GRID = Grid(
     directions=DIRECTIONS,
 )
 PLAYERS = ("red", "yellow")
+DEFAULT_SOURCE = "the default board"  # the source of the layout shipped in data/offboard.toml
 
 
 def _rim_points() -> dict[tuple[int, int], list[tuple[int, int]]]:
@@ -230,11 +231,37 @@ def _refuse_a_decided_start(layout: Layout, at: str) -> None:
                       " red has no move from this start position")
 
 
+def layout_to_data(layout: Layout) -> dict:
+    """The board definition as the dict `parse_layout(data, source)` accepts (the TOML's tables).
+
+    Every exit is listed, corner exits included, so the data does not lean on the loader's rule."""
+    exits: list[list[str]] = [[] for _ in layout.sectors]
+    for exit_, sector in sorted(layout.exit_sector.items()):
+        exits[sector].append(exit_name(exit_))
+    return {
+        "start": {"red": list(layout.red), "yellow": list(layout.yellow)},
+        "sector": [{"name": s.name, "value": s.value, "exits": e} for s, e in zip(layout.sectors, exits)],
+    }
+
+
+def sector_points(layout: Layout) -> list[tuple[str, int, list[tuple[int, int]]]]:
+    """Each sector's name, value and the rim points (row, diagonal) it takes, for drawing.
+
+    A rim point is the off-board spot next to the hexagon that a ball pushed over the edge
+    reaches; rows and diagonals continue the holes' numbering (row -1 is below row A)."""
+    shapes = []
+    for index, sector in enumerate(layout.sectors):
+        points = sorted(point for point, exits in RIM_POINTS.items()
+                        if any(layout.exit_sector.get(e) == index for e in exits))
+        shapes.append((sector.name, sector.value, points))
+    return shapes
+
+
 def load_layout(path: str | Path | None = None) -> Layout:
     """Read and validate a board definition file; None reads the default board."""
     if path is None:
         text = resources.files(__package__).joinpath("data/offboard.toml").read_text(encoding="utf-8")
-        source = "the default board"
+        source = DEFAULT_SOURCE
         data = parse_toml(text, source, LayoutError)
     else:
         source = str(path)

@@ -16,8 +16,8 @@ def perft(game: Game, depth: int) -> int:
         raise ValueError("perft depth must be 0 or more")
     if depth == 0:
         return 1
-    if game.outcome() is not None:
-        return 0
+    # legal_moves and count_legal_moves are empty once the game is over: each engine asks
+    # for the outcome itself, once per position, so perft does not ask again.
     if depth == 1:
         return game.count_legal_moves()
     total = 0
@@ -32,8 +32,6 @@ def divide(game: Game, depth: int) -> list[tuple[Hashable, int]]:
     """Each legal first move with the perft count below it (depth >= 1)."""
     if depth < 1:
         raise ValueError("divide needs depth 1 or more")
-    if game.outcome() is not None:
-        return []
     counts = []
     for move in game.legal_moves():
         game.push(move)

@@ -11,7 +11,8 @@
     POST /api/press  {"button"}  the die or the ok button
     POST /api/resign {"player"}
     POST /api/draw               a draw agreed
-    POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?}   a new game
+    POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?, "options"?}   a new game
+    GET  /api/catalog            the registry's games: name, title, die, set-up modes, start options
     GET  /api/rules/GAME         the rules page of a game: rules, example positions, the lights
     GET  /api/games              the journaled games, newest first
     GET  /api/games/NAME         one of them, with the position after every move (replay)
@@ -58,6 +59,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.clock import ClockSettings
+from controller.games import GAMES, catalog, names_in_words
 from controller.journal import JournalError, export_lines
 from controller.past_games import journal_path, past_game, past_games
 from controller.play import ActionError, PlaySession
@@ -76,7 +78,6 @@ TOKEN_HEADER = "x-reedboard-token"
 TOKEN_COOKIE = "reedboard_token"  # only ever a place among the owner's WebSockets, never a change
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "[::1]"}
 SETTING_KEYS = ("debounce", "settle", "grace", "takebacks")
-SETUP_MODES = ("auto", "shuffle", "identify")
 CLOCK_LIMIT = 600  # minutes of a game clock, and seconds of its increment, at most
 NAME_LENGTH = 200  # characters of a journal's name, at most
 REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
@@ -178,9 +179,13 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
             except (TypeError, ValueError, OverflowError) as error:
                 raise ActionError(f"settings: {error}", 400) from None
         setup = data.get("setup")
-        if setup is not None and setup not in SETUP_MODES:
-            raise ActionError(f"setup is one of {', '.join(SETUP_MODES)}", 400)
+        modes = _setup_modes()
+        if setup is not None and setup not in modes:
+            raise ActionError(f"setup is one of {', '.join(modes)}", 400)
         keep_clock = {} if "clock" not in data else {"clock": _clock_settings(data["clock"])}
+        options = data.get("options")
+        if options:  # the game's start options: the session starts from that game's start
+            game = _game_from_options(game or session.kind, options)
         return session.new_game(game, empty=empty, settings=settings, setup=setup, **keep_clock)
 
     async def page(request: Request):
@@ -226,7 +231,10 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         try:
             return _rules_json(game)
         except KeyError:
-            raise ActionError(f"no game {game[:40]!r}: bigballs or offboard", 404) from None
+            raise ActionError(f"no game {game[:40]!r}: {names_in_words()}", 404) from None
+
+    async def games_catalog(request: Request):
+        return Response(_json(catalog()), media_type="application/json")
 
     async def game_list(request: Request):
         return await beside(("list",), lambda: _json(past_games(games)))
@@ -240,7 +248,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
     async def rules(request: Request):
         game = request.path_params["game"]
         if len(game) > NAME_LENGTH:
-            return _error("no such game: bigballs or offboard", 404)
+            return _error(f"no such game: {names_in_words()}", 404)
         return await beside(("rules", game), rules_json, game)
 
     async def game_record(request: Request):
@@ -322,6 +330,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         Route("/api/resign", action("resign", lambda d: session.resign(d["player"])), methods=["POST"]),
         Route("/api/draw", action("draw", lambda d: session.draw()), methods=["POST"]),
         Route("/api/new", action("new", new_game), methods=["POST"]),
+        Route("/api/catalog", games_catalog),
         Route("/api/games", game_list),
         Route("/api/games/{name}", game_detail),
         Route("/api/games/{name}/record", game_record),
@@ -353,6 +362,34 @@ def _clock_settings(clock: object) -> ClockSettings | None:
     if not _number(increment) or not 0 <= increment <= CLOCK_LIMIT:
         raise ActionError(f"the clock's increment is a number of seconds from 0 to {CLOCK_LIMIT}", 400)
     return ClockSettings(minutes, increment)
+
+
+def _setup_modes() -> list[str]:
+    """The set-up modes a new game of some registered game may choose."""
+    return sorted({mode for cls in GAMES.values() for mode in cls.setup_modes if mode != "given"})
+
+
+OPTION_LENGTH = 200  # characters of a start option's value, at most
+
+
+def _game_from_options(name: object, options: dict):
+    """POST /api/new's "options": the game's start options ({flag: text}); the game in its start."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise ActionError(f"no game {str(name)[:40]!r}: {names_in_words()}", 400)
+    cls = GAMES[name]
+    own = {option.flag: option for option in cls.options}
+    for flag, value in options.items():
+        if flag not in own:
+            raise ActionError(f"{name} has no start option {flag[:40]!r}"
+                              f" ({', '.join(own) if own else 'it takes none'})", 400)
+        if not isinstance(value, str) or len(value) > OPTION_LENGTH:
+            raise ActionError(f"the start option {flag} is a text of at most {OPTION_LENGTH} characters", 400)
+        if own[flag].choices is None:  # a file or a set-up string: only from the command line
+            raise ActionError(f"the start option {flag} is given on the command line, not here", 400)
+    try:
+        return cls.from_options(**options)
+    except ValueError as error:
+        raise ActionError(str(error), 400) from None
 
 
 def _settings_dict(settings: Settings) -> dict:

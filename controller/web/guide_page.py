@@ -59,7 +59,7 @@ def guide_app(board: Board, current: Callable[[], Prompt | None], title: str) ->
     viewbox = f"{min(xs) - 20:.0f} {-max(ys) - 20:.0f} {max(xs) - min(xs) + 40:.0f} {max(ys) - min(ys) + 40:.0f}"
     cells = [[c, round(board.position[c][0], 1), round(board.position[c][1], 1)] for c in board.cells
              if c in board.position]
-    page = (PAGE.replace("TITLE", title).replace("BOARD", board.game).replace("VIEWBOX", viewbox)
+    page = (PAGE.replace("TITLE", title).replace("BOARD", board.name).replace("VIEWBOX", viewbox)
             .replace("CELLS", repr(cells).replace("'", '"')))
 
     async def index(request):

@@ -309,6 +309,38 @@ SCENARIOS = {
 }
 
 
+# --- Abalone ------------------------------------------------------------------------------
+def ab_broadside() -> TraceBuilder:
+    """Broadside moves made marble by marble, as hands make them, and all lifted at once."""
+    b = TraceBuilder.abalone()
+    b.play("C3C5D3", "ball-by-ball").play("G5G7F5", "ball-by-ball")
+    return b.play("B1B2C1", "lift-all")
+
+
+def ab_push(order: str) -> TraceBuilder:
+    """Three marbles push two: the black line meets White's pair head on."""
+    b = TraceBuilder.abalone()
+    b.play("A1B2", order).play("H8G7", order).play("B2C3", order).play("I5H5", order)
+    return b.play("C3D4", order)
+
+
+def ab_push_off(order: str) -> TraceBuilder:
+    """Three push two at the edge: the far white marble leaves the board."""
+    b = TraceBuilder.abalone()
+    for text in ("A4B4", "G6G5", "B4C4", "G5G6", "C4D4", "G6G5"):
+        b.play(text)
+    return b.play("D4E4", order)
+
+
+SCENARIOS.update({
+    "abalone-broadside": ab_broadside,
+    "abalone-push-front-first": lambda: ab_push("front-first"),
+    "abalone-push-slide": lambda: ab_push("slide"),
+    "abalone-push-off-edge-first": lambda: ab_push_off("front-first"),
+    "abalone-push-off-slide": lambda: ab_push_off("slide"),
+})
+
+
 def main() -> None:
     for name, scenario in SCENARIOS.items():
         scenario().save(HERE / f"{name}.jsonl")

@@ -15,7 +15,27 @@ const state = {
   rules: new Map(), rulesGame: null, // game -> its rules page (from /api/rules), the one shown
   clockAt: 0,                       // performance.now() when the snapshot with the clock came
   heard: null, cueN: null,          // what was announced and sounded so far (null: nothing yet)
+  catalog: [],                      // the registry's games (GET /api/catalog), when the snapshot has none
+  examples: new Map(),              // game -> a geometry from its rules page, when the snapshot has none
 };
+
+// --- the games: the snapshot's list of the registry's games, or the catalog the page asked for ----
+function games() { return (state.snap && state.snap.games) || state.catalog || []; }
+
+// What the page knows of a game: the snapshot's entry over the catalog's (either may lack a key).
+function gameInfo(name) {
+  const fallback = { name, title: name, uses_die: true, setup_modes: [], options: [] };
+  const listed = (list) => (list || []).find((g) => g.name === name) || {};
+  return { ...fallback, ...listed(state.catalog), ...listed(state.snap && state.snap.games) };
+}
+
+async function loadCatalog() {
+  try {
+    const response = await fetch("/api/catalog");
+    if (response.ok) state.catalog = await response.json();
+  } catch (error) { /* the snapshot's list, when it has one, is used */ }
+  renderGameChoices();
+}
 
 // --- the token (served beyond localhost): from ?token=..., kept for this tab --------------------
 (function takeToken() {
@@ -63,25 +83,16 @@ function toast(text) {
 }
 
 // --- geometry --------------------------------------------------------------------------------------
-// Big Balls: hollow "c4" is column c, row 4; rows shrink by one towards a7 at the top.
-// Off Board: hole "E5" is row E (A at the bottom, Red's side), diagonal 5; rim points continue
-// the numbering one step beyond the edge.
-const GEOMETRY = {
-  bigballs: {
-    xy(cell) {
-      const i = cell.charCodeAt(0) - 97, r = Number(cell.slice(1));
-      return [(i + (r - 1) / 2) * U, -(r - 1) * H * U];
-    },
-  },
-  offboard: {
-    xy(cell) {
-      const r = cell.charCodeAt(0) - 65, d = Number(cell.slice(1));
-      return rim([r, d]);
-    },
-  },
+// Every board is drawn from the geometry the server sends (Game.geometry()): each cell's [x, y]
+// in hollow pitches (y downwards), the outline's corner cells, the rim sectors' points, the cell
+// to label as the goal, and the colours of single-letter marbles. `shape` picks the drawing.
+const SHAPES = {
+  triangle: { margin: 1.45 },   // the wood around the outer hollows, in pitches
+  hexagon: { margin: 1.45 },
 };
+const SECTOR_MARGIN = 2.45;  // a board with scoring troughs on its rim needs room for them
 
-function rim([r, d]) { return [(d - r / 2) * U, -r * H * U]; }
+const scaled = ([x, y]) => [x * U, y * U];
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVGNS, name);
@@ -151,31 +162,29 @@ function ensureDefs() {
     </filter>`;
 }
 
-// Draw an empty board (wood, hollows, sectors) for the game; returns what paint() needs.
-function buildBoard(svg, game, cells, sectors) {
+// Draw an empty board (wood, hollows, sectors) from its geometry; returns what paint() needs.
+function buildBoard(svg, geometry, cells, players) {
   svg.innerHTML = "";
   ensureDefs();
-  const xy = GEOMETRY[game].xy;
-  const board = { game, cells: new Map(), sectorAt: new Map() };
+  const shape = SHAPES[geometry.shape] || SHAPES.hexagon;
+  const place = geometry.cells || {};
+  const xy = (cell) => scaled(place[cell] || [0, 0]);
+  const board = { cells: new Map(), sectorAt: new Map(), look: { marbles: geometry.marbles || {}, players: players || [] } };
   const frame = el("g", { class: "frame" }, svg);
-  let outline;
-  if (game === "bigballs") {
-    const corners = [xy("a1"), xy("g1"), xy("a7")];
-    outline = grown(corners, 1.45 * U);
-    el("polygon", { points: pts(outline), class: "wood-edge" }, frame);
-    el("polygon", { points: pts(outline), class: "wood" }, frame);
-    el("polygon", { points: pts(outline), class: "grain" }, frame);
-    el("polygon", { points: pts(grown(corners, 0.62 * U)), class: "inlay" }, frame);
-    const [ax, ay] = xy("a7");
-    el("text", { x: ax, y: ay - 0.62 * U, class: "goal-label" }, frame).textContent = "a7";
-  } else {
-    const corners = ["A1", "A5", "E9", "I9", "I5", "E1"].map(xy);
-    outline = grown(corners, 2.45 * U);
-    el("polygon", { points: pts(outline), class: "wood-edge" }, frame);
-    el("polygon", { points: pts(outline), class: "wood" }, frame);
-    el("polygon", { points: pts(outline), class: "grain" }, frame);
-    el("polygon", { points: pts(grown(corners, 0.62 * U)), class: "inlay" }, frame);
-    const [cx, cy] = xy("E5");
+  const corners = (geometry.outline || []).map(scaled);
+  const sectors = geometry.sectors || [];
+  const outline = grown(corners, (sectors.length ? SECTOR_MARGIN : shape.margin) * U);
+  el("polygon", { points: pts(outline), class: "wood-edge" }, frame);
+  el("polygon", { points: pts(outline), class: "wood" }, frame);
+  el("polygon", { points: pts(outline), class: "grain" }, frame);
+  el("polygon", { points: pts(grown(corners, 0.62 * U)), class: "inlay" }, frame);
+  if (geometry.goal && place[geometry.goal]) {
+    const [ax, ay] = xy(geometry.goal);
+    el("text", { x: ax, y: ay - 0.62 * U, class: "goal-label" }, frame).textContent = geometry.goal;
+  }
+  if (sectors.length) {
+    const cx = corners.reduce((s, p) => s + p[0], 0) / corners.length;
+    const cy = corners.reduce((s, p) => s + p[1], 0) / corners.length;
     for (const sector of sectors) drawSector(frame, sector, cx, cy, board);
   }
   const xs = outline.map((p) => p[0]), ys = outline.map((p) => p[1]);
@@ -200,7 +209,7 @@ function buildBoard(svg, game, cells, sectors) {
 
 function drawSector(frame, sector, cx, cy, board) {
   // the sector's rim points in order along the rim (by angle, starting after the widest gap)
-  let points = sector.points.map(rim).map(([x, y]) => ({ x, y, a: Math.atan2(y - cy, x - cx) }));
+  let points = sector.points.map(scaled).map(([x, y]) => ({ x, y, a: Math.atan2(y - cy, x - cx) }));
   points.sort((p, q) => p.a - q.a);
   if (points.length > 1) {
     let gap = -1, at = 0;
@@ -227,21 +236,33 @@ function drawSector(frame, sector, cx, cy, board) {
 }
 
 // --- pieces ------------------------------------------------------------------------------------------
-function pieceSVG(piece, cls) {
+// A piece code (Game.pieces()): "ball" a neutral big ball; one capital a marble, coloured as the
+// geometry's `marbles` say; a capital and a number (or "?": not identified yet) a numbered stone
+// of the player whose colour starts with that letter.
+const MARBLE_GRADIENTS = new Set(["red", "yellow", "black", "white"]);
+
+function stoneColour(letter, look) {
+  const player = ((look && look.players) || []).find((p) => p[0].toUpperCase() === letter);
+  return player || (letter === "B" ? "black" : "white");
+}
+
+function pieceSVG(piece, cls, look) {
   if (!piece) return "";
   const r = 0.31 * U;
   if (piece === "ball") {
     return `<g class="pc ball ${cls}"><circle r="${0.4 * U}" fill="url(#g-ball)" class="body"/>`
       + `<ellipse cx="${-0.13 * U}" cy="${-0.15 * U}" rx="${0.1 * U}" ry="${0.06 * U}" fill="#fff" opacity=".7"/></g>`;
   }
-  if (piece === "R" || piece === "Y") {
-    const fill = piece === "R" ? "url(#g-red)" : "url(#g-yellow)";
-    return `<g class="pc ${piece === "R" ? "red" : "yellow"} ${cls}"><circle r="${0.35 * U}" fill="${fill}" class="body"/>`
+  const marbles = (look && look.marbles) || {};
+  if (marbles[piece]) {
+    const colour = MARBLE_GRADIENTS.has(marbles[piece]) ? marbles[piece] : "ball";
+    return `<g class="pc marble ${escapeHTML(colour)} ${cls}"><circle r="${0.35 * U}" fill="url(#g-${colour})" class="body"/>`
       + `<ellipse cx="${-0.11 * U}" cy="${-0.13 * U}" rx="${0.09 * U}" ry="${0.055 * U}" fill="#fff" opacity=".65"/></g>`;
   }
-  const black = piece[0] === "B", number = piece.slice(1);
+  const colour = stoneColour(piece[0], look), number = piece.slice(1);
+  const fill = MARBLE_GRADIENTS.has(colour) ? colour : "ball";
   const unknown = number === "?" ? " unknown" : "";  // identify set-up: the number is not known yet
-  return `<g class="pc stone ${black ? "black" : "white"}${unknown} ${cls}"><circle r="${r}" fill="url(#g-${black ? "black" : "white"})" class="body"/>`
+  return `<g class="pc stone ${escapeHTML(colour)}${unknown} ${cls}"><circle r="${r}" fill="url(#g-${fill})" class="body"/>`
     + `<text class="num" y="1">${escapeHTML(number)}</text></g>`;
 }
 
@@ -252,17 +273,17 @@ function escapeHTML(text) {
 // What a cell shows: the piece the controller believes is there; on the simulated board also
 // what physically stands there when it differs (lifted: a ghost; put down but not yet taken
 // as a move: a dashed piece); in the set-up, the piece still expected (a faint outline).
-function cellPicture(info, sim) {
+function cellPicture(info, sim, look) {
   const believed = info.piece || "", there = sim ? (info.sim || "") : believed, expected = info.expect || "";
-  if (believed && there === believed) return pieceSVG(believed, "");
+  if (believed && there === believed) return pieceSVG(believed, "", look);
   // identify set-up: the stone stands there, only its number is not known yet
   if (believed.endsWith("?") && there && there[0] === believed[0]) {
-    return pieceSVG(believed, "") + pieceSVG(there, "pending small");
+    return pieceSVG(believed, "", look) + pieceSVG(there, "pending small", look);
   }
   let out = "";
-  if (believed) out += pieceSVG(believed, "lifted");
-  else if (expected && !there) out += pieceSVG(expected, "expected");
-  if (there) out += pieceSVG(there, believed ? "pending small" : "pending");
+  if (believed) out += pieceSVG(believed, "lifted", look);
+  else if (expected && !there) out += pieceSVG(expected, "expected", look);
+  if (there) out += pieceSVG(there, believed ? "pending small" : "pending", look);
   return out;
 }
 
@@ -278,7 +299,7 @@ function paint(board, cells, palette, sim) {
     g.style.setProperty("--light", colour);
     const key = `${info.piece}|${sim ? info.sim : ""}|${info.expect || ""}|${sim}`;
     if (key !== entry.key) {
-      entry.piece.innerHTML = cellPicture(info, sim);
+      entry.piece.innerHTML = cellPicture(info, sim, board.look);
       entry.key = key;
     }
     g.classList.toggle("occupied", Boolean(info.piece || info.expect || (sim && info.sim)));
@@ -297,18 +318,11 @@ function render(snap) {
   state.snap = snap;
   renderLink(snap.link);
   if (!snap.cells) return;
-  const svg = $("#board");
-  const key = snap.game + "|" + snap.order.join(",");
-  let board = state.boards.get(svg);
-  if (!board || board.key !== key) {
-    board = buildBoard(svg, snap.game, snap.order, snap.sectors);
-    board.key = key;
-    state.boards.set(svg, board);
-  }
-  paint(board, snap.cells, snap.palette, snap.sim);
+  drawLive(snap);
   document.body.dataset.game = snap.game;
+  document.body.dataset.die = gameInfo(snap.game).uses_die ? "1" : "";
   document.body.dataset.phase = snap.phase;
-  $("[data-role=game-name]").textContent = snap.game === "bigballs" ? "· Big Balls" : "· Off Board";
+  $("[data-role=game-name]").textContent = `· ${gameInfo(snap.game).title}`;
 
   // turn
   const over = snap.phase === "over";
@@ -372,6 +386,33 @@ function render(snap) {
   positionCursor();
 }
 
+// The live board, drawn again when its geometry changes, then painted with the snapshot's cells.
+function drawLive(snap) {
+  const geometry = snap.geometry || exampleGeometry(snap.game);
+  if (!geometry) return;  // drawn when the example geometry arrives
+  const svg = $("#board");
+  const key = [snap.game, snap.order.join(","), geometry.shape, JSON.stringify(geometry.sectors || [])].join("|");
+  let board = state.boards.get(svg);
+  if (!board || board.key !== key) {
+    board = buildBoard(svg, geometry, snap.order, snap.players);
+    board.key = key;
+    state.boards.set(svg, board);
+  }
+  paint(board, snap.cells, snap.palette, snap.sim);
+}
+
+// A snapshot without geometry: the geometry of the game's first rules diagram (its start).
+function exampleGeometry(game) {
+  if (state.examples.has(game)) return state.examples.get(game);
+  state.examples.set(game, null);
+  rulesPage(game).then((page) => {
+    if (!page || !page.diagrams.length) return;
+    state.examples.set(game, page.diagrams[0].geometry);
+    if (state.snap && state.snap.game === game && !state.snap.geometry) drawLive(state.snap);
+  });
+  return null;
+}
+
 // The board's link: a banner while it is lost (the lights cannot say that the board is gone).
 function renderLink(link) {
   const banner = $("[data-role=link]");
@@ -383,22 +424,38 @@ function renderLink(link) {
 }
 
 // --- the new-game form ------------------------------------------------------------------------------
+// The games, their set-up modes and their start options come from the registry (the snapshot's
+// "games", or the catalog); an option with choices is a select, a free-text one (a file) is only
+// for the command line.
 const SETUP_LABELS = { auto: "as the board is", shuffle: "guided shuffle", identify: "identify the stones" };
+
+function renderGameChoices() {
+  const list = games();
+  const names = list.map((g) => g.name).join(",");
+  const choices = $("[data-role=game-choices]");
+  if (choices && choices.dataset.names !== names) {
+    const chosen = $("[data-role=new-game]").elements.game;
+    const keep = chosen && chosen.value;
+    choices.innerHTML = list.map((g) =>
+      `<label><input type="radio" name="game" value="${escapeHTML(g.name)}"> ${escapeHTML(g.title)}</label>`).join("");
+    choices.dataset.names = names;
+    if (keep) setRadio($("[data-role=new-game]"), "game", keep);
+  }
+  const switcher = $("[data-role=rules-games]");
+  if (switcher && switcher.dataset.names !== names) {
+    switcher.innerHTML = list.map((g) =>
+      `<button type="button" data-rules-game="${escapeHTML(g.name)}">${escapeHTML(g.title)}</button>`).join("");
+    switcher.dataset.names = names;
+    if (state.rulesGame) markRulesGame(state.rulesGame);
+  }
+}
 
 function renderNewGame(snap) {
   const form = $("[data-role=new-game]");
-  if (snap.setup_modes && snap.setup_modes.length) state.setupModes = snap.setup_modes.slice();
-  const choices = $("[data-role=setup-choices]");
-  const modes = (state.setupModes || []).filter((m) => SETUP_LABELS[m]);
-  if (choices.dataset.modes !== modes.join(",")) {
-    choices.innerHTML = modes.map((m) =>
-      `<label><input type="radio" name="setup" value="${m}"> ${SETUP_LABELS[m]}</label>`).join("");
-    choices.dataset.modes = modes.join(",");
-  }
+  renderGameChoices();
   if (!form.dataset.touched) {
-    form.elements.game.value = snap.game;
+    setRadio(form, "game", snap.game);
     form.elements.takebacks.checked = snap.settings.takebacks;
-    if (modes.length) setRadio(form, "setup", modes.includes(snap.setup_mode) ? snap.setup_mode : modes[0]);
     const clock = snap.clock;
     form.elements.clock.checked = clock != null;
     if (clock != null) {
@@ -407,17 +464,54 @@ function renderNewGame(snap) {
     }
   }
   showNewGameFields(form);
+  const offered = $$("input[name=setup]", form).map((i) => i.value);
+  if (!form.dataset.touched && offered.includes(snap.setup_mode)) setRadio(form, "setup", snap.setup_mode);
+}
+
+function chosenGame(form) {
+  const chosen = $("input[name=game]:checked", form);
+  return chosen ? chosen.value : (state.snap && state.snap.game) || "";
 }
 
 function setRadio(form, name, value) {
   for (const input of $$(`input[name=${name}]`, form)) input.checked = input.value === value;
 }
 
-// The set-up modes are Big Balls' (stone numbers); the clock's numbers only matter with a clock.
+// The chosen game's set-up modes and start options; the clock's numbers only matter with a clock.
 function showNewGameFields(form) {
-  const modes = $$("input[name=setup]", form);
-  $("[data-role=setup-modes]").hidden = !modes.length || form.elements.game.value !== "bigballs";
-  for (const name of ["minutes", "increment"]) form.elements[name].disabled = !form.elements.clock.checked;
+  const name = chosenGame(form), info = gameInfo(name), snap = state.snap;
+  let modes = info.setup_modes || [];
+  if (!modes.length && snap && snap.game === name && !snap.games) modes = snap.setup_modes || [];
+  const choices = $("[data-role=setup-choices]");
+  if (choices.dataset.modes !== modes.join(",")) {
+    choices.innerHTML = modes.map((m) =>
+      `<label><input type="radio" name="setup" value="${escapeHTML(m)}"> ${escapeHTML(SETUP_LABELS[m] || m)}</label>`).join("");
+    choices.dataset.modes = modes.join(",");
+    const current = snap && snap.game === name && modes.includes(snap.setup_mode) ? snap.setup_mode : modes[0];
+    if (modes.length) setRadio(form, "setup", current);
+  }
+  $("[data-role=setup-modes]").hidden = !modes.length;
+  const options = (info.options || []).filter((o) => o.choices && o.choices.length);
+  const holder = $("[data-role=game-options]");
+  const key = name + "|" + options.map((o) => o.flag).join(",");
+  if (holder.dataset.key !== key) {
+    holder.innerHTML = options.map((o) =>
+      `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.flag)} <select data-option="${escapeHTML(o.flag)}">`
+      + `<option value="">default</option>`
+      + o.choices.map((c) => `<option value="${escapeHTML(c)}">${escapeHTML(c)}</option>`).join("")
+      + `</select></label>`).join("");
+    holder.dataset.key = key;
+  }
+  holder.hidden = !options.length;
+  for (const field of ["minutes", "increment"]) form.elements[field].disabled = !form.elements.clock.checked;
+}
+
+function chosenOptions(form) {
+  const options = {};
+  for (const select of $$("[data-role=game-options] select[data-option]", form)) {
+    if (select.value) options[select.dataset.option] = select.value;
+  }
+  return options;
 }
 
 // --- sound and voice -----------------------------------------------------------------------------------
@@ -586,7 +680,8 @@ function renderRecord(list, record, players, current) {
 }
 
 function miniPiece(piece) {
-  return `<svg viewBox="${-0.45 * U} ${-0.45 * U} ${0.9 * U} ${0.9 * U}" class="mini">${pieceSVG(piece, "")}</svg>`;
+  const board = state.boards.get($("#board"));
+  return `<svg viewBox="${-0.45 * U} ${-0.45 * U} ${0.9 * U} ${0.9 * U}" class="mini">${pieceSVG(piece, "", board && board.look)}</svg>`;
 }
 
 function renderTray(snap) {
@@ -705,6 +800,8 @@ function wireLive() {
     };
     const setup = $("input[name=setup]:checked", form);
     if (setup && !$("[data-role=setup-modes]").hidden) body.setup = setup.value;
+    const options = chosenOptions(form);
+    if (Object.keys(options).length) body.options = options;
     const done = await post("/api/new", body);
     if (done) { delete form.dataset.touched; form.closest("details").open = false; }
   });
@@ -718,7 +815,7 @@ async function loadGames() {
   body.innerHTML = games.length ? games.map((g) => g.error
     ? `<tr class="bad"><td colspan="4">${escapeHTML(g.name)}: ${escapeHTML(g.error)}</td><td></td></tr>`
     : `<tr data-game="${escapeHTML(g.name)}"><td>${escapeHTML(g.started.replace("T", " ").slice(0, 19))}</td>`
-      + `<td>${g.game === "bigballs" ? "Big Balls" : "Off Board"}</td><td>${g.moves}</td>`
+      + `<td>${escapeHTML(g.title || gameInfo(g.game).title)}</td><td>${g.moves}</td>`
       + `<td>${escapeHTML(g.result || "unfinished")}`
       + `${g.note ? ` <span class="damaged" data-role="game-note" title="${escapeHTML(g.note)}">(read up to a damaged line)</span>` : ""}</td>`
       + `<td><button type="button" data-open="${escapeHTML(g.name)}">Replay</button> `
@@ -733,7 +830,7 @@ async function openGame(name) {
   state.replay = data;
   state.ply = data.record.length;
   $("[data-role=replay]").hidden = false;
-  $("[data-role=replay-title]").textContent = `${data.game === "bigballs" ? "Big Balls" : "Off Board"}, ${data.started.replace("T", " ").slice(0, 16)}`;
+  $("[data-role=replay-title]").textContent = `${data.title || gameInfo(data.game).title}, ${data.started.replace("T", " ").slice(0, 16)}`;
   const download = $("[data-role=replay-download]");
   download.href = `/api/games/${encodeURIComponent(name)}/record`;
   $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
@@ -741,7 +838,7 @@ async function openGame(name) {
   const slider = $("[data-role=replay-slider]");
   slider.max = String(data.record.length);
   const svg = $("#replay-board");
-  const board = buildBoard(svg, data.game, data.cells, data.sectors);
+  const board = buildBoard(svg, data.geometry, data.cells, data.players);
   state.boards.set(svg, board);
   showPly(state.ply);
   $("[data-role=replay]").scrollIntoView({ block: "start", behavior: "smooth" });
@@ -790,23 +887,32 @@ function wireGames() {
 // game, and the meaning of every light. The game being played is shown first.
 async function showRules(game) {
   state.rulesGame = game;
+  markRulesGame(game);
+  const page = await rulesPage(game);
+  if (!page) { toast("cannot load the rules"); return; }
+  if (state.rulesGame === game) renderRules(page);
+}
+
+function markRulesGame(game) {
   for (const b of $$("[data-rules-game]")) {
     b.classList.toggle("active", b.dataset.rulesGame === game);
     b.setAttribute("aria-pressed", b.dataset.rulesGame === game ? "true" : "false");
   }
+}
+
+// A game's rules page (GET /api/rules/GAME), asked for once; null when it cannot be had.
+async function rulesPage(game) {
   let page = state.rules.get(game);
-  if (!page) {
-    try {
-      const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
-      page = await response.json();
-      if (!response.ok) throw new Error(page.error);
-    } catch (error) {
-      toast("cannot load the rules");
-      return;
-    }
-    state.rules.set(game, page);
+  if (page) return page;
+  try {
+    const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
+    page = await response.json();
+    if (!response.ok) throw new Error(page.error);
+  } catch (error) {
+    return null;
   }
-  if (state.rulesGame === game) renderRules(page);
+  state.rules.set(game, page);
+  return page;
 }
 
 function renderRules(page) {
@@ -831,7 +937,7 @@ function renderRules(page) {
       + (diagram.moves.length ? ` <span class="moves">${diagram.moves.map(escapeHTML).join(", ")}</span>` : "");
     figure.appendChild(caption);
     diagrams.appendChild(figure);
-    const board = buildBoard(svg, page.game, diagram.cells, diagram.sectors);
+    const board = buildBoard(svg, diagram.geometry, diagram.cells, page.players);
     const cells = {};
     for (const cell of diagram.cells) cells[cell] = { piece: diagram.pieces[cell] || "", light: diagram.lights[cell] || "" };
     paint(board, cells, page.palette, false);
@@ -874,14 +980,18 @@ function drawArrow(svg, board, from, to) {
 }
 
 function wireRules() {
-  for (const b of $$("[data-rules-game]")) b.addEventListener("click", () => showRules(b.dataset.rulesGame));
+  $("[data-role=rules-games]").addEventListener("click", (event) => {
+    const b = event.target.closest("[data-rules-game]");
+    if (b) showRules(b.dataset.rulesGame);
+  });
 }
 
 function showTab(name) {
   for (const t of $$("[data-tab]")) t.classList.toggle("active", t.dataset.tab === name);
   for (const view of ["live", "games", "rules"]) $(`#${view}`).hidden = view !== name;
   if (name === "games") loadGames();
-  if (name === "rules") showRules(state.rulesGame || (state.snap && state.snap.game) || "bigballs");
+  const first = games()[0];
+  if (name === "rules") showRules(state.rulesGame || (state.snap && state.snap.game) || (first && first.name));
 }
 
 function wireTabs() {
@@ -893,7 +1003,7 @@ wireLive();
 wireGames();
 wireRules();
 wireVoice();
-checkControl().then(() => {
+Promise.all([checkControl(), loadCatalog()]).then(() => {
   connect();
   if (state.snap) { const s = state.snap; state.seq = 0; render(s); }
 });

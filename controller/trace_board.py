@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from controller.trace import Trace, TracePress, read_trace
+from hal.interfaces import Button, Frame, Press
 
-from .interfaces import Button, Frame, Press
+from .trace import Trace, TracePress, read_trace
 
 
 class TraceSource:

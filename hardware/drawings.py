@@ -25,8 +25,10 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from .board import Board, BoardError
-from .leds import MA_PER_CHANNEL
+import ast
+
+from hal.board import Board, BoardError
+from hal.leds import MA_PER_CHANNEL
 
 __all__ = ["DrawingError", "Power", "draw_all", "leds_svg", "matrix_svg", "power", "template_svg"]
 
@@ -48,12 +50,22 @@ LED_OFFSET = -8.0  # LED centre to the left of the hollow centre, beside the swi
 LED_IDLE_MA = 1.0  # a dark WS2812B still draws about 1 mA
 HEADROOM = 1.2  # the supply is sized 20 % above the worst case it will be asked for
 
-# The Pico's pins (firmware/main.py ROW_PINS, COLUMN_PINS, ...; firmware/README.md):
-# (GP number, physical pin on the Pico's edge).
-PICO_ROWS = ((0, 1), (1, 2), (2, 4), (3, 5), (4, 6), (5, 7), (6, 9), (7, 10))
-PICO_COLUMNS = ((8, 11), (9, 12), (10, 14), (11, 15), (12, 16), (13, 17), (14, 19), (15, 20),
-                (16, 21), (17, 22))
-PICO_DIE_BUTTON, PICO_OK_BUTTON, PICO_BUZZER, PICO_LEDS = (18, 24), (19, 25), (20, 26), (22, 29)
+# The Pico's package: GP number -> physical pin on its edge.
+PICO_PACKAGE = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
+                13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
+                26: 31, 27: 32, 28: 34}
+PICO_PINS_FILE = Path(__file__).resolve().parent.parent / "firmware" / "pins.py"
+
+
+def pico_pins(path: Path = PICO_PINS_FILE) -> dict[str, object]:
+    """The Pico's pins as the firmware sets them (firmware/pins.py: GP numbers), read as data."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        return {target.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)}
+    except (OSError, SyntaxError, ValueError) as error:
+        raise DrawingError(f"cannot read the Pico's pins from {path} ({error})") from None
+
 
 # The Raspberry Pi's 40-pin header: BCM number -> physical pin.
 PI_HEADER = {
@@ -85,14 +97,14 @@ STYLES = {
 
 
 def _style(board: Board) -> _Style:
-    """How a game's board is drawn; a game without its own style gets a rectangular board."""
-    return STYLES.get(board.game) or _Style(board.game, 30.0, 30.0, 10.0, 10.0, (270.0, 0.0, 90.0, 180.0),
+    """How a board is drawn; a board without its own style gets a rectangular one."""
+    return STYLES.get(board.name) or _Style(board.name, 30.0, 30.0, 10.0, 10.0, (270.0, 0.0, 90.0, 180.0),
                                             "Ø6×3 mm N42 disc", 6.0)
 
 
 def _is_cup(board: Board, cell: str) -> bool:
     """A scoring sector on Off Board's rim (S1..S12): a cup rather than a hole."""
-    return board.game == "offboard" and cell.startswith("S")
+    return board.name == "offboard" and cell.startswith("S")
 
 
 def _diameter(board: Board, cell: str) -> float:
@@ -417,19 +429,21 @@ class _Pins:
 
 
 def _pico_pins(board: Board) -> _Pins:
-    def name(pins, i):
-        return f"GP{pins[i][0]} (pin {pins[i][1]})" if i < len(pins) else "no pin"
+    firmware = pico_pins()
 
-    def pin(p):
-        return f"GP{p[0]} (pin {p[1]})"
+    def pin(gp):
+        return f"GP{gp} (pin {PICO_PACKAGE[gp]})"
+
+    def name(pins, i):
+        return pin(pins[i]) if i < len(pins) else "no pin"
 
     return _Pins(
-        "the Pico", "Pico GP numbers (physical pin), as in firmware/main.py and firmware/README.md",
-        tuple(name(PICO_ROWS, r) for r in range(board.rows)),
-        tuple(name(PICO_COLUMNS, c) for c in range(board.columns)),
-        pin(PICO_LEDS),
-        (f"die button {pin(PICO_DIE_BUTTON)}, " if board.die_pips else "")
-        + f"ok button {pin(PICO_OK_BUTTON)}, buzzer {pin(PICO_BUZZER)}",
+        "the Pico", "Pico GP numbers (physical pin), as in firmware/pins.py and firmware/README.md",
+        tuple(name(firmware["ROW_PINS"], r) for r in range(board.rows)),
+        tuple(name(firmware["COLUMN_PINS"], c) for c in range(board.columns)),
+        pin(firmware["LED_PIN"]),
+        (f"die button {pin(firmware['DIE_BUTTON_PIN'])}, " if board.die_pips else "")
+        + f"ok button {pin(firmware['OK_BUTTON_PIN'])}, buzzer {pin(firmware['BUZZER_PIN'])}",
     )
 
 
@@ -771,7 +785,7 @@ def draw_all(board: Board, out_dir: str | Path) -> list[Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
         for kind, draw in (("template", template_svg), ("matrix", matrix_svg), ("leds", leds_svg)):
-            path = out / f"{board.game}-{kind}.svg"
+            path = out / f"{board.name}-{kind}.svg"
             path.write_bytes(draw(board).encode("utf-8"))
             written.append(path)
     except OSError as error:  # a place that cannot be written: one line, not a traceback

@@ -12,12 +12,14 @@ A board file may declare faults for the simulated boards, so that `reedboard sel
 
 `parse_faults(board)` checks them (unknown kinds, unknown cells, a cell in two kinds, a
 `swapped` entry that is not a pair of two different cells; every message names the board
-file) and gives a `Faults`. The same faults are then applied to either simulated board:
+file) and gives a `Faults`. The same faults are then applied, by switch address and LED
+index as the board file wires the cells, to either simulated board:
 
-- `FaultySimBoard(SimBoard(board), faults)`: the SimBoard's occupied cells are where the
-  magnets are; its wrapper reports what the faulty switches read instead, and keeps dark
-  LEDs dark (`lit_leds()`, `lights`).
-- `faulty_circuit(board, faults)`: a mock_matrix Circuit (for MatrixPins under a GpioBoard
+- `faulty_sim(board, faults)`: a FaultySimSwitches, the simulated board's address level
+  (hal.sim.SimSwitches) whose switches misbehave: close_switch() and open_switch() put and
+  take magnets (`magnets`), switches() reports what the faulty switches read instead, and
+  dark LEDs stay dark (`lit()`).
+- `faulty_circuit(board, faults)`: a hal.mock.matrix Circuit (for MatrixPins under a GpioBoard
   on MockFactory pins) whose switches misbehave the same way, at matrix level; `DarkStrip`
   wraps a FakeStrip so that dark LEDs stay dark on the chain.
 
@@ -38,23 +40,26 @@ import asyncio
 import bisect
 import contextlib
 import random
-from collections.abc import AsyncIterator, Callable, Hashable, Iterable
+import time
+from collections.abc import AsyncIterator, Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .board import Board, BoardError
-from .interfaces import Button, Cue, DieState, Frame, LightFrame, Press
-from .leds import chain
-from .mock_matrix import Circuit
+from ..addresses import DARK, Switches
+from ..board import Board, BoardError
+from ..colours import RGB
+from ..interfaces import Button, Cue, DieState, Press
+from ..leds import PIP_NAMES, led_names
+from ..sim import SimSwitches
+from .matrix import Circuit
 
 __all__ = [
     "KINDS", "SWITCH_KINDS", "PIP_NAMES", "Faults", "FaultError", "parse_faults", "Chatter",
-    "FaultySimBoard", "FaultyCircuit", "faulty_circuit", "DarkStrip", "SimHands", "MockHands",
-    "led_names", "dark_leds",
+    "FaultySimSwitches", "faulty_sim", "FaultyCircuit", "faulty_circuit", "DarkStrip", "SimHands",
+    "MockHands", "led_names", "dark_leds",
 ]
 
 SWITCH_KINDS = ("stuck_closed", "stuck_open", "chatter", "swapped")
 KINDS = SWITCH_KINDS + ("dark",)
-PIP_NAMES = tuple(f"pip{k}" for k in range(1, 8))  # the die pips in the board file's order
 BURST = (0.03, 0.07)  # s a chattering switch reads wrong
 GAP = (0.04, 0.15)  # s between two bursts
 
@@ -110,7 +115,7 @@ def parse_faults(board: Board, faults: dict | None = None) -> Faults:
         found = names.get(name.lower())
         if found is None:
             what = "cell or LED" if kind == "dark" else "cell"
-            raise FaultError(f"{at}{kind}: no {what} {name!r} on the {board.game} board")
+            raise FaultError(f"{at}{kind}: no {what} {name!r} on the {board.name} board")
         return found
 
     def names_list(kind: str) -> list:
@@ -152,15 +157,6 @@ def parse_faults(board: Board, faults: dict | None = None) -> Faults:
             claim(c, "swapped")
         pairs.append((a, b))
     return Faults(sets["stuck_closed"], sets["stuck_open"], sets["chatter"], tuple(pairs), sets["dark"])
-
-
-def led_names(board: Board) -> dict[int, str]:
-    """LED index -> what it is under: a hollow, "pip1".."pip7" or "turn"."""
-    names = {index: cell for cell, index in board.led.items() if cell in board.cells}
-    names.update({index: PIP_NAMES[k] for k, index in enumerate(board.die_pips)})
-    if board.turn_led is not None:
-        names[board.turn_led] = "turn"
-    return names
 
 
 def dark_leds(board: Board, faults: Faults) -> frozenset[int]:
@@ -216,7 +212,7 @@ class Chatter:
 
 
 class SwitchModel:
-    """Faulty switches over any keys (cell names, or (row, column) of a matrix)."""
+    """Faulty switches over any keys (switch addresses, or (row, column) of a matrix)."""
 
     def __init__(self, *, stuck_closed=(), stuck_open=(), chatter=(), swap: dict | None = None,
                  seed: int = 0, burst=BURST, gap=GAP) -> None:
@@ -226,7 +222,7 @@ class SwitchModel:
         self.chatter = Chatter(chatter, seed=seed, burst=burst, gap=gap)
 
     def read(self, magnets: Iterable, t: float) -> frozenset:
-        """The switches that read closed at time t with magnets on these hollows."""
+        """The switches that read closed at time t with magnets on these switches."""
         closed = {self.swap.get(key, key) for key in magnets}
         closed -= self.stuck_open
         closed |= self.stuck_closed
@@ -239,58 +235,61 @@ class SwitchModel:
         return self.chatter.next_change(t)
 
 
-def _cell_model(faults: Faults, seed: int, burst, gap) -> SwitchModel:
-    return SwitchModel(stuck_closed=faults.stuck_closed, stuck_open=faults.stuck_open,
-                       chatter=sorted(faults.chatter), swap=faults.swap, seed=seed, burst=burst, gap=gap)
+def _address_model(board: Board, faults: Faults, where: Callable[[str], Hashable], seed: int,
+                   burst, gap) -> SwitchModel:
+    """The faults on the switches the board file wires the cells to; `where(cell)` names a
+    switch (an address, or a (row, column) of the matrix)."""
+    return SwitchModel(
+        stuck_closed=[where(c) for c in faults.stuck_closed], stuck_open=[where(c) for c in faults.stuck_open],
+        chatter=[where(c) for c in sorted(faults.chatter)],
+        swap={where(a): where(b) for a, b in faults.swap.items()}, seed=seed, burst=burst, gap=gap)
 
 
 # --------------------------------------------------------------------------------------------
 # The simulated board with faults
 # --------------------------------------------------------------------------------------------
 
-class FaultySimBoard:
-    """A SimBoard whose switches and LEDs have the declared faults.
+class FaultySimSwitches:
+    """The simulated board's address level (a SimSwitches) with faulty switches and dark LEDs.
 
-    place(cell) and lift(cell) put and take magnets (the SimBoard's `occupied`: `magnets`);
-    frames() report what the switches read (`occupied`), including every chatter flicker.
-    show() passes everything on, but a dark LED's cell is left out of the light frame (its
-    pip or turn light is left out of `lit_leds()`).
+    close_switch(address) and open_switch(address) put and take magnets (the SimSwitches'
+    `closed`: `magnets`); switches() reports what the switches read (`closed`), including
+    every chatter flicker. show_leds() passes the chain on with the dark LEDs left dark;
+    everything else is the SimSwitches'.
     """
 
-    def __init__(self, sim, faults: Faults | None = None, *, seed: int = 0, burst=BURST, gap=GAP) -> None:
+    def __init__(self, sim: SimSwitches, model: SwitchModel | None = None, dark: Iterable[int] = ()) -> None:
         self.sim = sim
         self.board: Board = sim.board
-        self.cells = sim.cells
         self.clock = sim.clock
-        self.faults = faults if faults is not None else parse_faults(sim.board)
-        self.model = _cell_model(self.faults, seed, burst, gap)
-        self._dark = dark_leds(self.board, self.faults)
+        self.model = model or SwitchModel()
+        self.dark = frozenset(dark)
 
     # --- hands --------------------------------------------------------------------------
-    def place(self, cell: str) -> None:
-        self.sim.place(cell)
+    def close_switch(self, address: int) -> None:
+        self.sim.close_switch(address)
 
-    def lift(self, cell: str) -> None:
-        self.sim.lift(cell)
+    def open_switch(self, address: int) -> None:
+        self.sim.open_switch(address)
 
     def press(self, button: Button | str, long: bool = False) -> None:
         self.sim.press(button, long)
 
     @property
-    def magnets(self) -> set[str]:
-        return self.sim.occupied
+    def magnets(self) -> frozenset[int]:
+        return frozenset(self.sim.closed)
 
     @property
-    def occupied(self) -> frozenset[str]:
+    def closed(self) -> frozenset[int]:
         """What the switches read now."""
-        return self.model.read(self.sim.occupied, self.clock())
+        return self.model.read(self.sim.closed, self.clock())
 
-    # --- Sensors and Buttons ------------------------------------------------------------------
-    async def frames(self) -> AsyncIterator[Frame]:
+    # --- AddressBoard ---------------------------------------------------------------------
+    async def switches(self) -> AsyncIterator[Switches]:
         changed = asyncio.Event()
 
         async def watch() -> None:
-            async for _ in self.sim.frames():
+            async for _ in self.sim.switches():
                 changed.set()
 
         watcher = asyncio.create_task(watch())
@@ -298,10 +297,10 @@ class FaultySimBoard:
         try:
             while True:
                 now = self.clock()
-                reading = self.model.read(self.sim.occupied, now)
+                reading = self.model.read(self.sim.closed, now)
                 if reading != last:
                     last = reading
-                    yield Frame(now, reading)
+                    yield Switches(now, reading)
                     continue
                 due = self.model.next_change(now)
                 changed.clear()
@@ -318,17 +317,23 @@ class FaultySimBoard:
     def presses(self) -> AsyncIterator[Press]:
         return self.sim.presses()
 
-    # --- Lights, DieDisplay, Buzzer -------------------------------------------------------------
-    def show(self, what: LightFrame | DieState) -> None:
-        if isinstance(what, LightFrame) and self.faults.dark:
-            dark = self.faults.dark
-            what = LightFrame({c: light for c, light in what.cells.items() if c not in dark},
-                              what.die_pips, None if "turn" in dark else what.turn)
-        self.sim.show(what)
+    def show_leds(self, colours: Sequence[RGB], blinking: Sequence[bool]) -> None:
+        dark = self.dark
+        self.sim.show_leds([DARK if i in dark else c for i, c in enumerate(colours)], blinking)
 
-    @property
-    def lights(self) -> LightFrame:
-        return self.sim.lights
+    def show_die(self, state: DieState) -> None:
+        self.sim.show_die(state)
+
+    def play(self, cue: Cue) -> None:
+        self.sim.play(cue)
+
+    def close(self) -> None:
+        self.sim.close()
+
+    # --- what it shows --------------------------------------------------------------------
+    def lit(self) -> frozenset[int]:
+        """The LEDs lit now (a dark LED never is)."""
+        return self.sim.lit()
 
     @property
     def die(self) -> DieState:
@@ -338,13 +343,13 @@ class FaultySimBoard:
     def cues(self) -> list[Cue]:
         return self.sim.cues
 
-    def play(self, cue: Cue) -> None:
-        self.sim.play(cue)
 
-    def lit_leds(self) -> frozenset[int]:
-        """The LED indices lit now (a dark LED never is)."""
-        colours, _ = chain(self.sim.lights, self.board)
-        return frozenset(i for i, c in enumerate(colours) if c != (0, 0, 0) and i not in self._dark)
+def faulty_sim(board: Board, faults: Faults | None = None, *, seed: int = 0, burst=BURST, gap=GAP,
+               clock: Callable[[], float] = time.monotonic) -> FaultySimSwitches:
+    """A simulated board wired as the board file says, with its declared faults."""
+    faults = faults if faults is not None else parse_faults(board)
+    model = _address_model(board, faults, lambda cell: board.sensor[cell], seed, burst, gap)
+    return FaultySimSwitches(SimSwitches(board, clock=clock), model, dark_leds(board, faults))
 
 
 # --------------------------------------------------------------------------------------------
@@ -352,14 +357,12 @@ class FaultySimBoard:
 # --------------------------------------------------------------------------------------------
 
 class FaultyCircuit(Circuit):
-    """A mock_matrix Circuit whose switches misbehave: `magnets` are where the magnets are (by
+    """A hal.mock.matrix Circuit whose switches misbehave: `magnets` are where the magnets are (by
     (row, column)); `closed`, which the circuit model reads, is worked out from them, the
     faults and the clock whenever the matrix settles (each row the scanner selects)."""
 
     def __init__(self, rows: int, columns: int, diodes: bool = True, *, model: SwitchModel | None = None,
                  clock: Callable[[], float] | None = None) -> None:
-        import time
-
         super().__init__(rows, columns, diodes)
         self.magnets: set[tuple[int, int]] = set()
         self.model = model or SwitchModel()
@@ -381,14 +384,7 @@ def faulty_circuit(board: Board, faults: Faults | None = None, *, seed: int = 0,
     """A Circuit for MatrixPins (or FakeMcpBus) with the board's declared faults, placed on the
     switches the board file wires the cells to."""
     faults = faults if faults is not None else parse_faults(board)
-
-    def at(cell: str) -> tuple[int, int]:
-        return divmod(board.sensor[cell], board.columns)
-
-    model = SwitchModel(
-        stuck_closed=[at(c) for c in faults.stuck_closed], stuck_open=[at(c) for c in faults.stuck_open],
-        chatter=[at(c) for c in sorted(faults.chatter)],
-        swap={at(a): at(b) for a, b in faults.swap.items()}, seed=seed, burst=burst, gap=gap)
+    model = _address_model(board, faults, lambda cell: divmod(board.sensor[cell], board.columns), seed, burst, gap)
     return FaultyCircuit(board.rows, board.columns, board.diodes, model=model, clock=clock)
 
 
@@ -411,34 +407,25 @@ class DarkStrip:
 # --------------------------------------------------------------------------------------------
 
 class SimHands:
-    """A builder's hands at a simulated board (a SimBoard or a FaultySimBoard).
+    """A builder's hands at a simulated board's address level (a SimSwitches or a
+    FaultySimSwitches), whose hollows are really wired as `truth` says."""
 
-    `truth` is the board as it is really wired; `where(hollow)` is the name the device's
-    place() and lift() take for the switch under a hollow (the hollow itself by default;
-    a raw device's sensor name in calibration)."""
-
-    def __init__(self, device, truth: Board, where: Callable[[str], str] | None = None) -> None:
+    def __init__(self, device, truth: Board) -> None:
         self.device = device
         self.truth = truth
-        self.where = where or (lambda hollow: hollow)
         self._names = led_names(truth)
 
     async def put(self, hollow: str) -> None:
-        self.device.place(self.where(hollow))
+        self.device.close_switch(self.truth.sensor[hollow])
 
     async def take(self, hollow: str) -> None:
-        self.device.lift(self.where(hollow))
+        self.device.open_switch(self.truth.sensor[hollow])
 
     async def press_ok(self) -> None:
         self.device.press(Button.OK)
 
     def lit(self) -> set[str]:
-        if hasattr(self.device, "lit_leds"):
-            indices = self.device.lit_leds()
-        else:
-            colours, _ = chain(self.device.lights, self.device.board)
-            indices = {i for i, c in enumerate(colours) if c != (0, 0, 0)}
-        return {self._names.get(i, f"LED {i}") for i in indices}
+        return {self._names.get(i, f"LED {i}") for i in self.device.lit()}
 
 
 class MockHands:

@@ -17,7 +17,7 @@ from collections import deque
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from .matrix import GPIOB, GPPUB, IODIRA, IPOLB, OLATA
+from ..matrix import GPIOB, GPPUB, IODIRA, IPOLB, OLATA
 
 
 class Circuit:

@@ -2,10 +2,10 @@
 scanner.py, protocol.py) running on the host, so the serial backend and people can talk to
 "a board" without one.
 
-The fake holds a reed-switch matrix wired as the board file says, with the pieces of the
-game's start position on it, and an LED chain that records every frame it was told to show.
-`reedboard fake-board GAME` runs main(): it prints `port: /dev/pts/N` first, then takes
-`lift CELL`, `place CELL`, `press die|ok [long]` and `quit` on standard input.
+The fake holds a reed-switch matrix wired as the board file says, with pieces on the cells
+it is given (a game's start position, say), and an LED chain that records every frame it
+was told to show. `reedboard fake-board GAME` runs main(): it prints `port: /dev/pts/N`
+first, then takes `lift CELL`, `place CELL`, `press die|ok [long]` and `quit` on standard input.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ import time
 import tty
 import types
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
 
-from .board import Board, load_board
+from ..board import Board, load_board
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
 _FIRMWARE_MODULES = ("protocol", "scanner", "app")
 _loaded: types.SimpleNamespace | None = None
 _load_lock = threading.Lock()
@@ -144,23 +145,22 @@ class FakeChain:
 class FakeBoard:
     """The firmware on a fake matrix and LED chain, served on a pty.
 
-    Use start()/stop() or `with FakeBoard("bigballs") as fake:`; open `fake.port` with
-    pyserial. lift()/place() move pieces (cells as named by the game), press() pushes a
+    Use start()/stop() or `with FakeBoard(name, occupied=cells) as fake:` (the board's
+    name, as load_board takes it); open `fake.port` with pyserial. lift()/place() move
+    pieces (cells as the board file names them, in any letter case), press() pushes a
     button; `frames` are the LED frames shown so far, `received` the host's lines (decoded)
     and `sent` the board's.
     """
 
-    def __init__(self, game: str, board_path: str | Path | None = None, *, debounce: int = 3,
-                 step_s: float = STEP_S):
-        from controller.games import GAMES
-
-        self.board: Board = load_board(board_path, game=game)
-        self.game = game
+    def __init__(self, board: str | None, board_path: str | Path | None = None, *,
+                 occupied: Iterable[str] = (), debounce: int = 3, step_s: float = STEP_S):
+        self.board: Board = load_board(board_path, game=board)
         self.step_s = step_s
         fw = firmware()
         self.protocol = fw.protocol
-        start = GAMES[game]().occupied()
-        self.matrix = FakeMatrix(self.board.rows, self.board.columns, {self.board.sensor[c] for c in start})
+        self._by_name = {cell.lower(): cell for cell in self.board.cells}
+        start = {self.board.sensor[self.cell(c)] for c in occupied}
+        self.matrix = FakeMatrix(self.board.rows, self.board.columns, start)
         self.chain = FakeChain(self.board.led_count)
         self._pins = {"die": _ButtonPin(), "ok": _ButtonPin()}
         buttons = [fw.app.Button(name, pin, debounce) for name, pin in self._pins.items()]
@@ -169,7 +169,6 @@ class FakeBoard:
                               firmware=fw.app.FIRMWARE + "-fake")
         self.received: deque = deque(maxlen=1000)  # (TYPE, SEQ, FIELDS) of the host's good lines
         self.sent: deque[str] = deque(maxlen=1000)  # the board's lines, as sent
-        self._by_name = {cell.lower(): cell for cell in self.board.cells}
         self._reader = fw.protocol.LineReader()
         self._out = bytearray()
         self._releases: dict[str, float] = {}
@@ -258,7 +257,7 @@ class FakeBoard:
         """The board's name for a cell (any letter case); FakeBoardError if there is none."""
         cell = self._by_name.get(name.lower())
         if cell is None:
-            raise FakeBoardError(f"no cell {name!r} on the {self.game} board")
+            raise FakeBoardError(f"no cell {name!r} on the {self.board.name} board")
         return cell
 
     @property
@@ -330,12 +329,18 @@ class FakeBoard:
         return None
 
 
-def main(game: str, board_path: str | Path | None = None, stdin=None, stdout=None) -> int:
-    """`reedboard fake-board GAME [--board FILE]`: serve a fake board until `quit` or the end
-    of standard input. The first line printed is `port: /dev/pts/N`."""
+def main(board: str | None, board_path: str | Path | None = None, stdin=None, stdout=None, *,
+         occupied: Iterable[str] = ()) -> int:
+    """Serve a fake board (named as load_board takes it) with pieces on `occupied` until `quit`
+    or the end of standard input. The first line printed is `port: /dev/pts/N`."""
     stdin = sys.stdin if stdin is None else stdin
     stdout = sys.stdout if stdout is None else stdout
-    with FakeBoard(game, board_path) as fake:
+    try:
+        fake = FakeBoard(board, board_path, occupied=occupied)
+    except FakeBoardError as error:
+        print(f"reedboard fake-board: {error}", file=stdout, flush=True)
+        return 2
+    with fake:
         print(f"port: {fake.port}", file=stdout, flush=True)
         while True:
             line = stdin.readline()

@@ -1,0 +1,595 @@
+"""Abalone (Michel Lalet and Laurent Lévi, 1987): the rules engine.
+
+Black and White each move one straight line of one to three of their own marbles one hole:
+inline, along the line (a longer line may push a shorter opposing one, over the edge if it
+stands there), or broadside, sideways into free holes. The first to push six opposing
+marbles off the board wins. It is played on the Off Board board's 61 holes (its rim sectors
+unused); the start layouts are data (data/abalone.toml).
+
+The position is two bitboards, one per colour, with WIDTH bits per row of holes: one kind
+of move ("three marbles pushing two to the east") is found for every marble at once with a
+few shifts and masks, and a move is undone by the same exclusive-or that made it.
+
+Notation, as AbaPro writes Abalone records: an inline move is the trailing marble's hole and
+the hole it moves to (A1B2; pushes and push-offs alike); a broadside move is the line's two
+end holes, the first in board order, and the hole the first one moves to (C3C5D4).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from collections.abc import Iterator, Mapping, Sequence
+from importlib import resources
+from typing import NamedTuple
+
+from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief
+from .offboard_layout import DIRECTIONS, GRID
+from .rules_text import rules_text
+
+PLAYERS = ("black", "white")
+LAYOUTS = ("standard", "belgian-daisy", "german-daisy")
+MARBLES = 14  # each player's, at the start
+WIN = 6  # marbles pushed off to win
+NAMES = GRID.names
+ROOT3_HALF = 3 ** 0.5 / 2
+
+# --- the bitboard geometry ----------------------------------------------------------------
+# Hole (row r, diagonal d) is bit r * WIDTH + d - 1. Each row's 9 bits are followed by 5
+# unused ones, so a walk of up to 5 steps past an edge (three marbles, two pushed, the hole
+# behind) lands on no hole of another row; past the bottom row it falls off bit 0 and past
+# the top row it reaches bits never set, so the board's edge reads as "no marble there".
+WIDTH = 14
+POSITION = tuple(r * WIDTH + d - 1 for r, d in GRID.coords)  # cell -> bit position
+CELL_AT = {position: cell for cell, position in enumerate(POSITION)}
+BIT = tuple(1 << p for p in POSITION)  # cell -> its bit
+HOLES = sum(BIT)
+SHIFT = tuple(dr * WIDTH + dd for _, (dr, dd) in DIRECTIONS)  # direction -> bit step
+OPPOSITE = tuple(SHIFT.index(-s) for s in SHIFT)
+AXES = tuple(d for d, s in enumerate(SHIFT) if s > 0)  # one direction of each of the 3 lines (NE, E, NW)
+SIDES = tuple(tuple(d for d in range(6) if d not in (a, OPPOSITE[a])) for a in AXES)  # broadside directions
+
+
+def _ahead(bits: int, shift: int) -> int:
+    """The bits m such that m + shift is set in `bits` (the hole `shift` ahead of m)."""
+    return bits >> shift if shift > 0 else bits << -shift
+
+
+def _positions(bits: int) -> Iterator[int]:
+    while bits:
+        low = bits & -bits
+        yield low.bit_length() - 1
+        bits ^= low
+
+
+def _holes(bits: int) -> list[str]:
+    """The holes of `bits`, in board order."""
+    return [NAMES[CELL_AT[p]] for p in sorted(_positions(bits))]
+
+
+class AbaloneMove(NamedTuple):
+    """One line of own marbles moved one hole; str() is the notation."""
+
+    marbles: tuple[str, ...]  # inline: from the trailing marble to the lead; broadside: in board order
+    direction: str  # NE, E, SE, SW, W or NW
+    broadside: bool = False
+    pushed: int = 0  # opposing marbles pushed (inline only)
+    off: bool = False  # the farthest of them left the board
+
+    @property
+    def to(self) -> str:
+        """The hole the first of `marbles` moves to."""
+        return NAMES[GRID.step[GRID.direction(self.direction)][GRID.index(self.marbles[0])]]
+
+    def __str__(self) -> str:
+        if self.broadside:
+            return f"{self.marbles[0]}{self.marbles[-1]}{self.to}"
+        return f"{self.marbles[0]}{self.to}"
+
+    def __repr__(self) -> str:
+        return f"AbaloneMove({str(self)!r})"
+
+
+# --- every move the board allows, made once ------------------------------------------------
+# Inline kinds: (own marbles, opposing marbles pushed).
+KINDS = ((1, 0), (2, 0), (3, 0), (2, 1), (3, 1), (3, 2))
+SLOTS = 9 * WIDTH
+
+
+def _inline_tables() -> tuple[tuple[tuple[AbaloneMove | None, ...], ...], ...]:
+    """[direction][kind][tail's bit position] -> the move, where the board has room for it."""
+    tables = []
+    for d, direction in enumerate(GRID.directions):
+        per_kind = []
+        for own, pushed in KINDS:
+            slots: list[AbaloneMove | None] = [None] * SLOTS
+            for tail in range(len(GRID)):
+                ray = GRID.ray[d][tail]
+                if len(ray) < own - 1 + pushed + (0 if pushed else 1):
+                    continue  # the line or the pushed marbles would stand off the board
+                line = (tail, *ray[:own - 1])
+                off = bool(pushed) and len(ray) == own - 1 + pushed
+                slots[POSITION[tail]] = AbaloneMove(tuple(NAMES[c] for c in line), direction, False, pushed, off)
+            per_kind.append(tuple(slots))
+        tables.append(tuple(per_kind))
+    return tuple(tables)
+
+
+def _broadside_tables() -> tuple[tuple[tuple[tuple[AbaloneMove | None, ...], ...], ...], ...]:
+    """[axis][side][length - 2][first marble's bit position] -> the move, where there is room."""
+    tables = []
+    for a, sides in zip(AXES, SIDES):
+        per_side = []
+        for d in sides:
+            per_length = []
+            for length in (2, 3):
+                slots: list[AbaloneMove | None] = [None] * SLOTS
+                for first in range(len(GRID)):
+                    line = (first, *GRID.ray[a][first][:length - 1])
+                    if len(line) < length or any(GRID.step[d][c] < 0 for c in line):
+                        continue
+                    slots[POSITION[first]] = AbaloneMove(tuple(NAMES[c] for c in line), GRID.directions[d], True)
+                per_length.append(tuple(slots))
+            per_side.append(tuple(per_length))
+        tables.append(tuple(per_side))
+    return tuple(tables)
+
+
+INLINE = _inline_tables()
+BROADSIDE = _broadside_tables()
+
+
+def _effect(move: AbaloneMove) -> tuple[int, int, int]:
+    """(own bits flipped, opposing bits flipped, marbles pushed off) by `move`."""
+    d = GRID.direction(move.direction)
+    cells = [GRID.index(name) for name in move.marbles]
+    if move.broadside:
+        own = 0
+        for c in cells:
+            own ^= BIT[c] | BIT[GRID.step[d][c]]
+        return own, 0, 0
+    tail = cells[0]
+    ray = GRID.ray[d][tail]
+    front = ray[len(cells) - 1]  # the hole the lead marble moves to
+    opposing = 0
+    if move.pushed:
+        opposing = BIT[front]
+        if not move.off:
+            opposing |= BIT[ray[len(cells) - 1 + move.pushed]]
+    return BIT[tail] | BIT[front], opposing, int(move.off)
+
+
+EFFECT = {move: _effect(move)
+          for table in (*(t for per_kind in INLINE for t in per_kind),
+                        *(t for per_side in BROADSIDE for per_length in per_side for t in per_length))
+          for move in table if move is not None}
+
+# legal_moves lists moves by their first marble in board order, inline before broadside, then
+# by direction (NE, E, SE, SW, W, NW), as people look for them
+RANK = {move: rank for rank, move in enumerate(sorted(
+    EFFECT, key=lambda m: (GRID.index(m.marbles[0]), m.broadside, GRID.direction(m.direction), len(m.marbles))))}
+
+
+# --- the start layouts ---------------------------------------------------------------------
+@functools.cache
+def start_layouts() -> dict[str, dict[str, tuple[str, ...]]]:
+    """layout name -> {"black": holes, "white": holes}, from data/abalone.toml."""
+    text = resources.files(__package__).joinpath("data/abalone.toml").read_text(encoding="utf-8")
+    data = tomllib.loads(text)
+    layouts = {}
+    for name in LAYOUTS:
+        table = data.get(name)
+        if not isinstance(table, dict) or set(table) != set(PLAYERS):
+            raise ValueError(f"data/abalone.toml: [{name}] needs black = [...] and white = [...]")
+        holes = [hole for player in PLAYERS for hole in table[player]]
+        if (any(len(table[p]) != MARBLES for p in PLAYERS) or len(set(holes)) != len(holes)
+                or not all(h in GRID for h in holes)):
+            raise ValueError(f"data/abalone.toml: [{name}] needs {MARBLES} marbles each on distinct holes")
+        layouts[name] = {p: tuple(table[p]) for p in PLAYERS}
+    return layouts
+
+
+class PositionError(ValueError):
+    """A position that cannot stand on the board; the message names the problem."""
+
+
+_MOVE_TEXT = re.compile(r"\s*([A-Z]\d+)\s*([A-Z]\d+)\s*(?:([A-Z]\d+)\s*)?", re.IGNORECASE)
+
+
+class Abalone(Game):
+    name = "abalone"
+    title = "Abalone"
+    players = PLAYERS
+    board = "offboard"
+    setup_modes = ("given",)
+    options = (GameOption("layout", "the start layout: standard, belgian-daisy or german-daisy"
+                                    " (default standard)", choices=LAYOUTS),)
+    header_keys = ("layout",)
+
+    def __init__(
+        self,
+        layout: str | None = "standard",
+        *,
+        black: Sequence[str] | None = None,
+        white: Sequence[str] | None = None,
+        turn: str = "black",
+        pushed_off: Mapping[str, int] | None = None,
+    ) -> None:
+        """A start layout, or a position given by each colour's holes (then layout is None),
+        the player to move and the marbles each player has pushed off ({"black": 2})."""
+        super().__init__()
+        if black is not None or white is not None:
+            layout = None
+            given = {"black": black or (), "white": white or ()}
+        elif layout in LAYOUTS:
+            given = start_layouts()[layout]
+        else:
+            raise PositionError(f"unknown layout {layout!r}: choose {', '.join(LAYOUTS)}")
+        self.layout = layout
+        if turn not in PLAYERS:
+            raise PositionError(f"the player to move is black or white, not {turn!r}")
+        self._turn = PLAYERS.index(turn)
+        self._bits = [0, 0]  # each colour's marbles
+        for index, player in enumerate(PLAYERS):
+            for hole in given[player]:
+                if hole not in GRID:
+                    raise PositionError(f"{player} marble on {hole!r}: no such hole")
+                bit = BIT[GRID.index(hole)]
+                if (self._bits[0] | self._bits[1]) & bit:
+                    raise PositionError(f"hole {hole.upper()} is given twice")
+                self._bits[index] |= bit
+        self._off = [0, 0]  # marbles each player has pushed off
+        for player, count in (pushed_off or {}).items():
+            if player not in PLAYERS or isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                raise PositionError(f"pushed off {player}={count!r}: give black or white and a count")
+            self._off[PLAYERS.index(player)] = count
+        for index, player in enumerate(PLAYERS):
+            if self._bits[index].bit_count() + self._off[index ^ 1] > MARBLES:
+                raise PositionError(f"{player} has only {MARBLES} marbles, on the board and pushed off")
+
+    # --- the position -------------------------------------------------------------
+    @property
+    def turn(self) -> str:
+        return PLAYERS[self._turn]
+
+    @property
+    def cells(self) -> tuple[str, ...]:
+        return NAMES
+
+    def occupied(self) -> frozenset[str]:
+        return frozenset(_holes(self._bits[0] | self._bits[1]))
+
+    def marbles(self, player: str) -> list[str]:
+        """The holes of `player`'s marbles, in board order."""
+        return _holes(self._bits[PLAYERS.index(player)])
+
+    def pushed_off(self, player: str) -> int:
+        """How many opposing marbles `player` has pushed off."""
+        return self._off[PLAYERS.index(player)]
+
+    def piece_name(self, cell: str) -> str:
+        if cell in GRID:
+            bit = BIT[GRID.index(cell)]
+            for index, player in enumerate(PLAYERS):
+                if self._bits[index] & bit:
+                    return f"{player} marble"
+        return "marble"
+
+    def copy(self) -> Abalone:
+        twin = Abalone.__new__(Abalone)
+        twin.__dict__.update(self.__dict__)
+        twin.move_stack = self.move_stack[:]
+        twin._bits = self._bits[:]
+        twin._off = self._off[:]
+        return twin
+
+    # --- moves --------------------------------------------------------------------
+    def _decided(self) -> bool:
+        """Over without looking at the moves: declared, or six pushed off."""
+        return self._declared is not None or self._off[0] >= WIN or self._off[1] >= WIN
+
+    def legal_moves(self) -> list[AbaloneMove]:
+        """By first marble (board order), inline before broadside, then by direction."""
+        if self._decided():
+            return []
+        own, opp = self._bits[self._turn], self._bits[self._turn ^ 1]
+        occupied = own | opp
+        empty = HOLES & ~occupied
+        moves: list[AbaloneMove] = []
+        free_side = []  # [direction]: marbles with a free hole that way
+        for d, s in enumerate(SHIFT):
+            free = _ahead(empty, s)
+            free_side.append(free)
+            two = own & _ahead(own, s)
+            three = two & _ahead(own, 2 * s)
+            opposing2 = two & _ahead(opp, 2 * s)
+            opposing3 = three & _ahead(opp, 3 * s)
+            masks = (
+                own & free,
+                two & _ahead(empty, 2 * s),
+                three & _ahead(empty, 3 * s),
+                opposing2 & ~_ahead(occupied, 3 * s),
+                opposing3 & ~_ahead(occupied, 4 * s),
+                opposing3 & _ahead(opp, 4 * s) & ~_ahead(occupied, 5 * s),
+            )
+            for table, mask in zip(INLINE[d], masks):
+                moves.extend(table[p] for p in _positions(mask))
+        for a_index, (a, sides) in enumerate(zip(AXES, SIDES)):
+            s = SHIFT[a]
+            pairs = own & (own >> s)
+            triples = pairs & (own >> 2 * s)
+            for side_index, d in enumerate(sides):
+                free = free_side[d]
+                two = pairs & free & (free >> s)
+                tables = BROADSIDE[a_index][side_index]
+                moves.extend(tables[0][p] for p in _positions(two))
+                moves.extend(tables[1][p] for p in _positions(two & triples & (free >> 2 * s)))
+        moves.sort(key=RANK.__getitem__)
+        return moves
+
+    def count_legal_moves(self) -> int:
+        # The masks of legal_moves, counted rather than turned into moves: perft's last ply.
+        if self._decided():
+            return 0
+        own, opp = self._bits[self._turn], self._bits[self._turn ^ 1]
+        occupied = own | opp
+        empty = HOLES & ~occupied
+        count = 0
+        free_side = []
+        for s in SHIFT:
+            if s > 0:
+                free = empty >> s
+                two = own & (own >> s)
+                three = two & (own >> 2 * s)
+                count += ((own & free).bit_count() + (two & (empty >> 2 * s)).bit_count()
+                          + (three & (empty >> 3 * s)).bit_count()
+                          + (two & (opp >> 2 * s) & ~(occupied >> 3 * s)).bit_count())
+                opposing3 = three & (opp >> 3 * s)
+                if opposing3:
+                    count += ((opposing3 & ~(occupied >> 4 * s)).bit_count()
+                              + (opposing3 & (opp >> 4 * s) & ~(occupied >> 5 * s)).bit_count())
+            else:
+                s = -s
+                free = empty << s
+                two = own & (own << s)
+                three = two & (own << 2 * s)
+                count += ((own & free).bit_count() + (two & (empty << 2 * s)).bit_count()
+                          + (three & (empty << 3 * s)).bit_count()
+                          + (two & (opp << 2 * s) & ~(occupied << 3 * s)).bit_count())
+                opposing3 = three & (opp << 3 * s)
+                if opposing3:
+                    count += ((opposing3 & ~(occupied << 4 * s)).bit_count()
+                              + (opposing3 & (opp << 4 * s) & ~(occupied << 5 * s)).bit_count())
+            free_side.append(free)
+        for a, sides in zip(AXES, SIDES):
+            s = SHIFT[a]
+            pairs = own & (own >> s)
+            if not pairs:
+                continue
+            triples = pairs & (own >> 2 * s)
+            for d in sides:
+                free = free_side[d]
+                two = pairs & free & (free >> s)
+                if two:
+                    count += two.bit_count() + (two & triples & (free >> 2 * s)).bit_count()
+        return count
+
+    def _can_move(self) -> bool:
+        own = self._bits[self._turn]
+        empty = HOLES & ~(own | self._bits[self._turn ^ 1])
+        # Without a single marble's step no line can move but by a push (a broadside or an
+        # inline move into a free hole would let one marble step there alone).
+        return any(own & _ahead(empty, s) for s in SHIFT) or self.count_legal_moves() > 0
+
+    def push(self, move: AbaloneMove) -> None:
+        own, opposing, off = EFFECT[move]
+        self._bits[self._turn] ^= own
+        self._bits[self._turn ^ 1] ^= opposing
+        self._off[self._turn] += off
+        self._turn ^= 1
+        self.move_stack.append(move)
+
+    def pop(self) -> AbaloneMove:
+        move = self.move_stack.pop()
+        own, opposing, off = EFFECT[move]
+        self._turn ^= 1
+        self._declared = None
+        self._bits[self._turn] ^= own
+        self._bits[self._turn ^ 1] ^= opposing
+        self._off[self._turn] -= off
+        return move
+
+    def footprint(self, move: AbaloneMove) -> Footprint:
+        if move.broadside:
+            return Footprint(empties=frozenset(move.marbles),
+                             fills=frozenset(NAMES[GRID.step[GRID.direction(move.direction)][GRID.index(m)]]
+                                             for m in move.marbles))
+        # The tail's hole empties and the hole ahead of the front-most marble fills; every hole
+        # between stays occupied while the line slides through it. A marble pushed off leaves
+        # its hole to the marble behind it: taken while its hole stays occupied.
+        ray = GRID.ray[GRID.direction(move.direction)][GRID.index(move.marbles[0])]
+        front = len(move.marbles) - 1 + move.pushed  # index in ray of the hole the front-most marble reaches
+        if move.off:
+            return Footprint(empties=frozenset(move.marbles[:1]), fills=frozenset(),
+                             captures=frozenset({NAMES[ray[front - 1]]}),
+                             passes=frozenset(NAMES[c] for c in ray[:front - 1]))
+        return Footprint(empties=frozenset(move.marbles[:1]), fills=frozenset({NAMES[ray[front]]}),
+                         passes=frozenset(NAMES[c] for c in ray[:front]))
+
+    # --- notation -----------------------------------------------------------------
+    def parse_move(self, text: str) -> AbaloneMove:
+        written = text.strip() if isinstance(text, str) else repr(text)
+        outcome = self.outcome()
+        if outcome is not None:
+            raise GameOverError(f"{written!r}: the game is over ({outcome.result(PLAYERS)},"
+                                f" {outcome.termination.value})")
+        match = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if not match:
+            raise MoveError(f"cannot read {written!r}: write an inline move as the trailing marble's hole and"
+                            " the hole it moves to (A1B2), a broadside move as the line's two end holes and"
+                            " the hole the first one moves to (C3C5D4)")
+        holes = [self._hole(name, written) for name in match.groups() if name is not None]
+        reason = self._inline(*holes) if len(holes) == 2 else self._broadside(*holes)
+        if isinstance(reason, str):
+            raise MoveError(f"{written!r}: {reason}")
+        return reason
+
+    def _hole(self, name: str, written: str) -> int:
+        if name not in GRID:
+            raise MoveError(f"{written!r}: no hole {name.upper()} on the board")
+        return GRID.index(name)
+
+    def _colour(self, cell: int) -> int:
+        """0 for a free hole, 1 for the mover's marble, 2 for an opposing one."""
+        bit = BIT[cell]
+        return 1 if self._bits[self._turn] & bit else 2 if self._bits[self._turn ^ 1] & bit else 0
+
+    def _inline(self, tail: int, to: int) -> AbaloneMove | str:
+        """The inline move of the line whose trailing marble moves from `tail` to `to`, or why not."""
+        player = PLAYERS[self._turn]
+        d = GRID.direction_between(tail, to)
+        if d is None:
+            return f"{NAMES[to]} is not next to {NAMES[tail]}"
+        if self._colour(tail) != 1:
+            return f"no {player} marble on {NAMES[tail]}"
+        ray = GRID.ray[d][tail]
+        own = 1
+        while own - 1 < len(ray) and self._colour(ray[own - 1]) == 1:
+            own += 1
+        if own > 3:
+            return f"the line from {NAMES[tail]} has {own} {player} marbles: at most three move together"
+        if own - 1 == len(ray):
+            return f"{player} would push their own marble off the board at {NAMES[ray[-1] if ray else tail]}"
+        pushed = 0
+        while own - 1 + pushed < len(ray) and self._colour(ray[own - 1 + pushed]) == 2:
+            pushed += 1
+        if pushed >= own:
+            return (f"{own} marble{'s' * (own > 1)} cannot push {pushed}: a push needs more marbles than it"
+                    " pushes")
+        behind = own - 1 + pushed
+        if pushed and behind < len(ray) and self._colour(ray[behind]) == 1:
+            return f"{player}'s own marble on {NAMES[ray[behind]]} blocks the push"
+        move = INLINE[d][KINDS.index((own, pushed))][POSITION[tail]]
+        assert move is not None and move in EFFECT
+        return move
+
+    def _broadside(self, first: int, last: int, to: int) -> AbaloneMove | str:
+        """The broadside move of the line from `first` to `last` whose first marble moves to `to`."""
+        player = PLAYERS[self._turn]
+        if first == last:
+            return f"{NAMES[first]} is given twice: a broadside move names the line's two end holes"
+        axis = next(((a, GRID.ray[a][first].index(last) + 2) for a in range(6) if last in GRID.ray[a][first]),
+                    None)
+        if axis is None:
+            return f"{NAMES[first]} and {NAMES[last]} are not on one line"
+        a, length = axis
+        if length > 3:
+            return f"{NAMES[first]} to {NAMES[last]} is a line of {length}: at most three marbles move together"
+        line = [first, *GRID.ray[a][first][:length - 1]]
+        for cell in line:
+            colour = self._colour(cell)
+            if colour != 1:
+                where = "is a free hole" if colour == 0 else f"holds a {PLAYERS[self._turn ^ 1]} marble"
+                return f"the marbles are not one line of {player}'s: {NAMES[cell]} {where}"
+        d = GRID.direction_between(first, to)
+        if d is None:
+            return f"{NAMES[to]} is not next to {NAMES[first]}"
+        if d in (a, OPPOSITE[a]):
+            return (f"{NAMES[to]} lies along the line: that is an inline move, written by its trailing"
+                    " marble and the hole it moves to")
+        for cell in line:
+            target = GRID.step[d][cell]
+            if target < 0:
+                return f"{NAMES[cell]} would leave the board: {player} never moves their own marble off"
+            if self._colour(target):
+                return f"{NAMES[target]} is not free: a broadside move goes into free holes only, it never pushes"
+        lowest = min(line)  # the line's first hole in board order
+        if first != lowest:
+            move = self._broadside(lowest, max(line), GRID.step[d][lowest])
+            return f"write the line's first hole in board order first: {move}"
+        axis_index = AXES.index(a if a in AXES else OPPOSITE[a])
+        move = BROADSIDE[axis_index][SIDES[axis_index].index(d)][length - 2][POSITION[first]]
+        assert move is not None and move in EFFECT
+        return move
+
+    # --- the end ------------------------------------------------------------------
+    def rules_outcome(self) -> Outcome | None:
+        for p in (self._turn ^ 1, self._turn):  # only the player who just moved can have pushed one off
+            if self._off[p] >= WIN:
+                return Outcome(Termination.PUSHED_OFF, PLAYERS[p])
+        if not self._can_move():
+            return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
+        return None
+
+    # --- the start, in files and on the command line --------------------------------------
+    @classmethod
+    def from_options(cls, *, layout: str | None = None, **others) -> Abalone:
+        cls.refuse_foreign_options({"layout": layout, **others})
+        return cls(layout or "standard")
+
+    def start_header(self) -> dict:
+        if self.layout is None:
+            raise ValueError("an Abalone game can only be recorded from a start layout")
+        return {"layout": self.layout}
+
+    @classmethod
+    def from_header(cls, header: Mapping) -> Abalone:
+        """Optional `layout`: standard (the default), belgian-daisy or german-daisy."""
+        cls.refuse_foreign_keys(header)
+        layout = header.get("layout", "standard")
+        if layout not in LAYOUTS:
+            raise ValueError(f'"layout" must be one of {", ".join(LAYOUTS)}, not {brief(layout)}')
+        return cls(layout)
+
+    def record_header(self) -> list[str]:
+        return [f"layout {self.start_header()['layout']}"]
+
+    def next_start(self) -> Abalone | None:
+        return None if self.layout is None else Abalone(self.layout)
+
+    # --- what a view shows ------------------------------------------------------------------
+    def pieces(self) -> dict[str, str]:
+        black, white = self._bits
+        return {name: "B" if black & bit else "W" if white & bit else "" for name, bit in zip(NAMES, BIT)}
+
+    def position_data(self) -> dict:
+        return {"score": {player: self._off[i] for i, player in enumerate(PLAYERS)}, "waiting": None}
+
+    def result_details(self) -> str:
+        return f"{self._off[0]}-{self._off[1]}"
+
+    def winner_cells(self, winner: str) -> frozenset[str]:
+        return frozenset(self.marbles(winner))
+
+    def geometry(self) -> dict:
+        # hole "E5": row E (row index 4 from A at the bottom), diagonal 5
+        cells = {name: [round(d - r / 2, 4), round(-r * ROOT3_HALF, 4)] for name, (r, d) in zip(NAMES, GRID.coords)}
+        return {"shape": "hexagon", "cells": cells,
+                "outline": [cells[c] for c in ("A1", "A5", "E9", "I9", "I5", "E1")],
+                "goal": None, "sectors": [], "marbles": {"B": "black", "W": "white"}}
+
+    def rules(self) -> dict:
+        return rules_text("abalone")
+
+    # --- for people ---------------------------------------------------------------
+    def diagram(self) -> str:
+        """Rows I to A; B a black marble, W a white one, . a free hole; then the score."""
+        pieces = self.pieces()
+        lines = []
+        for r in range(8, -1, -1):
+            row = [name for name, (row_index, _) in zip(NAMES, GRID.coords) if row_index == r]
+            marks = " " * abs(4 - r) + " ".join(pieces[name] or "." for name in row)
+            lines.append(f"{row[0][0]}  {marks:<17}  {row[0]}-{row[-1]}")
+        lines.append(f"pushed off: by black {self._off[0]}, by white {self._off[1]}")
+        outcome = self.outcome()
+        if outcome is None:
+            lines.append(f"{self.turn} to move")
+        else:
+            lines.append(f"game over: {outcome.result(PLAYERS)} ({outcome.termination.value})")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (f"Abalone(black {' '.join(self.marbles('black'))} / white {' '.join(self.marbles('white'))},"
+                f" pushed off {self._off[0]}-{self._off[1]}, {self.turn} to move)")
+

@@ -1,0 +1,8 @@
+"""Test doubles and fault injection, apart from what a real board runs.
+
+- matrix: a reed-switch circuit and mock pins (gpiozero MockFactory) and an MCP23017 bus for
+  it, and an LED strip that remembers what it was told to show;
+- faults: faults declared in a board file, applied to the simulated board or the mock
+  circuit, and the hands of a simulated builder;
+- fakeboard: the Pico's firmware running on the host behind a pty (`reedboard fake-board`).
+"""
