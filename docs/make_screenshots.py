@@ -1,11 +1,12 @@
-"""Screenshots of the web view for the documentation: docs/bigballs.png and docs/offboard.png.
+"""Screenshots of the web view for the documentation: docs/bigballs.png, docs/offboard.png and
+docs/abalone.png.
 
     .venv/bin/python docs/make_screenshots.py [--out DIR] [--more]
 
 Plays a few moves of each game by clicks on the simulated board in a real browser
 (Playwright driving Debian's chromium at /usr/bin/chromium) and saves the page. `--more`
 also saves the live game on a phone's screen (bigballs-phone.png, 390 x 844) and the rules
-pages (rules-bigballs.png, rules-offboard.png, whole pages).
+pages (rules-GAME.png for every game, whole pages).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from controller.games import BigBalls  # noqa: E402
+from controller.games import GAMES, BigBalls  # noqa: E402
 from controller.games.bigballs import parse_setup  # noqa: E402
 from controller.play import PlaySession, ScriptedDie  # noqa: E402
 from controller.reconcile import Settings  # noqa: E402
@@ -87,7 +88,7 @@ def rules_shots(page, out: Path) -> list[Path]:
     """The rules page of each game, the whole page."""
     written = []
     page.click('[data-tab="rules"]')
-    for game in ("bigballs", "offboard"):
+    for game in GAMES:
         page.click(f'[data-rules-game="{game}"]')
         expect(page.locator('[data-role="rules"]')).to_have_attribute("data-game", game, timeout=8000)
         written.append(out / f"rules-{game}.png")
@@ -152,6 +153,24 @@ def main() -> None:
             page.mouse.move(0, 0)
             time.sleep(0.3)
             written.append(out / "offboard.png")
+            page.screenshot(path=str(written[-1]))
+            page.close()
+
+        session = PlaySession("abalone", games_dir=games_dir, settings=SETTINGS)
+        with served(session) as url:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(url)
+            expect(page.locator('[data-role="turn"]')).to_have_text("black to move", timeout=8000)
+            player = Player(page, session)
+            # a broadside marble by marble, then lines slid: the tail lifted, put down in front
+            for count, clicks in enumerate([["B5", "C6", "B6", "C7"], ["H9", "G9"], ["A1", "D4"], ["I9", "H9"],
+                                            ["B2", "E5"], ["H8", "F6"]], start=1):
+                for cell in clicks:
+                    player.click(cell)
+                expect(page.locator('[data-role="record"] > li')).to_have_count(count, timeout=5000)
+            page.mouse.move(0, 0)
+            time.sleep(0.3)
+            written.append(out / "abalone.png")
             page.screenshot(path=str(written[-1]))
             page.close()
         browser.close()

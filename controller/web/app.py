@@ -66,6 +66,7 @@ from controller.play import ActionError, PlaySession
 from controller.reconcile import Settings
 
 from .bodies import KINDS, SCHEMAS, check, read_json
+from .calm_server import CalmServer
 from .connections import ConnectionTable, GuardedHTTP, GuardedWebSocket
 from .hosts import HostCheck, names_for
 from .limits import Limits, Watchers
@@ -412,7 +413,7 @@ def make_server(session: PlaySession, host: str = "127.0.0.1", port: int = 8000,
         timeout_keep_alive=limits.keep_alive, h11_max_incomplete_event_size=limits.head_size,
         backlog=limits.backlog, proxy_headers=False)  # the board is reached directly: the address is the peer's
     quieten(QUIET_LOGGERS, limits.log_interval)
-    return uvicorn.Server(config)
+    return CalmServer(config)
 
 
 async def serve(session: PlaySession, host: str = "127.0.0.1", port: int = 8000, token: str | None = None, *,
