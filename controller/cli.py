@@ -161,10 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_hal_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--hal", choices=("gpio", "serial", "sim"),
-                        help="the board backend (default: try serial, then gpio)")
+    from hal import registry  # names only: a backend's module is imported when it is opened
+
+    tried = ", then ".join(registry.UNASKED)
+    parser.add_argument("--hal", choices=registry.NAMES,
+                        help=f"the board backend: {registry.names_in_words()} (default: try {tried})")
     parser.add_argument("--port", metavar="PORT", help="serial: the Pico's port (default: found on USB)")
-    parser.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
+    parser.add_argument("--board", metavar="FILE",
+                        help="a board file (default: the shipped board the game is played on, hardware/boards/)")
 
 
 PLAY_FLAGS = ("board", "hal", "port", "listen", "empty-board", "setup-mode", "clock", "config", "games-dir",

@@ -44,16 +44,6 @@ def position_of(game: Game) -> dict:
     return {"pieces": game.pieces(), "turn": game.turn, **game.position_data()}
 
 
-def last_move_cells(game: Game) -> list[str]:
-    """The cells the last move on the stack touched (for a replay's last-move marks)."""
-    if not game.move_stack:
-        return []
-    move = game.pop()
-    footprint = game.footprint(move)
-    game.push(move)
-    return sorted(footprint.empties | footprint.fills | footprint.captures)
-
-
 def _journals(games_dir: Path) -> list[tuple[Path, Key]]:
     """The journals in games_dir (not their traces), newest first, each with its key."""
     if not games_dir.is_dir():
@@ -144,7 +134,7 @@ def _replay(path: Path) -> dict:
     positions = [{**position_of(replay), "last": []}]
     for move in game.move_stack:
         replay.push(move)
-        positions.append({**position_of(replay), "last": last_move_cells(replay)})
+        positions.append({**position_of(replay), "last": sorted(replay.last_move_cells())})
     return {
         "name": path.name, "game": game.name, "title": game.title, "started": contents.header.get("started", ""),
         "header": header_lines(game), "record": [game.format_move(m) for m in game.move_stack],

@@ -15,13 +15,10 @@ from .past_games import journal_path, past_game, past_games
 from .referee import SETUP_MODES, Die, Note, Outputs, Referee
 from .session import KEEP, LINK_BACK, LINK_LOST, PlaySession, ScriptedDie
 from .sim_table import Held, SimTable, sim_board_for
-from .snapshot import NOTES_SHOWN, move_cells, outcome_data, pieces, position_data
-
-# the names past_games read here before it had its own
-_position, _move_cells, _outcome = position_data, move_cells, outcome_data
+from .snapshot import NOTES_SHOWN, outcome_data, position_data
 
 __all__ = [
     "KEEP", "LINK_BACK", "LINK_LOST", "NOTES_SHOWN", "SETUP_MODES", "ActionError", "Die", "Held", "Note", "Outputs",
-    "PlaySession", "Referee", "ScriptedDie", "SimTable", "default_games_dir", "journal_path", "move_cells",
-    "outcome_data", "past_game", "past_games", "pieces", "position_data", "sim_board_for",
+    "PlaySession", "Referee", "ScriptedDie", "SimTable", "default_games_dir", "journal_path",
+    "outcome_data", "past_game", "past_games", "position_data", "sim_board_for",
 ]

@@ -35,16 +35,9 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
-from .games import Game
+from .games import Game, brief  # brief: how messages show a value given
 
 
-def brief(value: object, width: int = 40) -> str:
-    """A value someone gave, as a message shows it: short, and one line."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= width else text[:width - 3] + "..."
 
 
 @dataclass(frozen=True)

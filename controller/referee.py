@@ -429,7 +429,7 @@ class Referee:
         for event in events:
             t = event.t
             if isinstance(event, Committed):
-                self._last_move_cells = self._last_move()
+                self._last_move_cells = self.game.last_move_cells()
                 self._roll = None
                 mover = self.game.other(self.game.turn)
                 if self.clock is not None and not self.clock.flagged:
@@ -441,7 +441,7 @@ class Referee:
                 self.phase = Phase.PLAY
                 self._check_over(t)
             elif isinstance(event, Amended):
-                self._last_move_cells = self._last_move()
+                self._last_move_cells = self.game.last_move_cells()
                 if self.journal is not None:
                     self.journal.append_amend(t, str(event.old), str(event.new))
                 self._note(t, f"amended: {event.old} -> {event.new}", "amend", old=str(event.old), new=str(event.new))
@@ -452,7 +452,7 @@ class Referee:
                     self._kept_rolls[len(self.game.move_stack) + 1] = self._roll
                 self._roll = event.roll  # the die shows it again: the player moves again with it
                 self._rolling_until = None
-                self._last_move_cells = self._last_move()
+                self._last_move_cells = self.game.last_move_cells()
                 if self.clock is not None and self.clock.running is not None:
                     self.clock.switch(t, self.game.turn)
                 if self.journal is not None:
@@ -655,16 +655,6 @@ class Referee:
         if outcome.winner is None:
             return frozenset()
         return frozenset(self.game.winner_cells(outcome.winner))
-
-    def _last_move(self) -> frozenset[str]:
-        """The cells the last move on the stack touched, for the last-move lights."""
-        game = self.game
-        if not game.move_stack:
-            return frozenset()
-        move = game.pop()
-        fp = game.footprint(move)
-        game.push(move)
-        return fp.empties | fp.fills | fp.captures
 
     def _show(self, t: float) -> None:
         """Tell the board what to show, and a page that something changed; nothing to do, and

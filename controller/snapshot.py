@@ -2,8 +2,7 @@
 
 A snapshot is JSON-ready and whole (never a difference): the game's geometry and pieces, the
 lights exactly as the board was told to show them, the die, the prompt as data and in words,
-the notes, the clock, the record, and on a simulated table the hand and the box. Positions as
-plain data (the pieces, the score, the last move's cells) serve the replays of past games too.
+the notes, the clock, the record, and on a simulated table the hand and the box.
 """
 
 from __future__ import annotations
@@ -22,11 +21,6 @@ PALETTE_HEX = {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()}
 
 
 # --- positions as plain data ------------------------------------------------------------------------
-def pieces(game: Game) -> dict[str, str]:
-    """Every cell -> the code of what stands there (game.pieces())."""
-    return game.pieces()
-
-
 def position_data(game: Game) -> dict:
     """The parts of a position a page draws besides the pieces: turn, score, waiting piece."""
     return {"turn": game.turn, **game.position_data()}
@@ -38,16 +32,6 @@ def outcome_data(game: Game) -> dict | None:
         return None
     return {"result": outcome.result(game.players), "reason": outcome.termination.value,
             "winner": outcome.winner, "line": result_line(game)}
-
-
-def move_cells(game: Game) -> list[str]:
-    """The cells the last move on the stack touched (for a replay's last-move marks)."""
-    if not game.move_stack:
-        return []
-    move = game.pop()
-    fp = game.footprint(move)
-    game.push(move)
-    return sorted(fp.empties | fp.fills | fp.captures)
 
 
 def games_data() -> list[dict]:

@@ -27,7 +27,8 @@ from hal.interfaces import Frame
 from . import games
 from .games import Game, header_keys
 from .readfile import TRACE_LIMIT, read_bytes, read_text
-from .reconcile import Settings, brief
+from .games import brief
+from .reconcile import Settings
 
 TRACE_KEYS = {"game", "settings"}  # and the game's own keys (its start position): see games.header_keys
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note

@@ -11,18 +11,13 @@ import asyncio
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory
-
 from controller import live
 from controller.games.abalone import Abalone
 from controller.referee import Outputs, Referee
 from hal.board import load_board
-from hal.gpio_board import GpioBoard
 from hal.interfaces import LightFrame
-from hal.mock.fakeboard import FakeBoard
-from hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip
-from hal.serial_board import SerialBoard
-from hal.sim import SimBoard
+
+from test_hal_contract import GpioRig, SerialRig, SimRig
 
 BOARD = load_board(game=Abalone.board, cells=Abalone().cells)
 START = frozenset(Abalone().occupied())
@@ -30,57 +25,9 @@ TROUGHS = frozenset(BOARD.cells) - frozenset(Abalone().cells)
 WAIT = 15.0  # s at most for the board to show a change (serial runs through a pty)
 
 
-class SimRig:
-    def __init__(self):
-        self.device = SimBoard(BOARD, START)
-
-    def lift(self, cell):
-        self.device.lift(cell)
-
-    def place(self, cell):
-        self.device.place(cell)
-
-    def close(self):
-        pass
-
-
-class GpioRig:
-    def __init__(self):
-        circuit = Circuit(BOARD.rows, BOARD.columns, BOARD.diodes)
-        self.bus = FakeMcpBus(BOARD.gpio.expander[1], circuit)
-        for cell in START:
-            circuit.place(BOARD.sensor[cell])
-        self.device = GpioBoard(BOARD, pin_factory=MockFactory(), bus=self.bus, strip=FakeStrip(BOARD.led_count))
-
-    def lift(self, cell):
-        self.bus.circuit.lift(BOARD.sensor[cell])
-
-    def place(self, cell):
-        self.bus.circuit.place(BOARD.sensor[cell])
-
-    def close(self):
-        self.device.close()
-
-
-class SerialRig:
-    def __init__(self):
-        self.fake = FakeBoard(Abalone.board, occupied=START).start()
-        self.device = SerialBoard(BOARD, self.fake.port)
-
-    def lift(self, cell):
-        self.fake.lift(cell)
-
-    def place(self, cell):
-        self.fake.place(cell)
-
-    def close(self):
-        self.device.close()
-        self.fake.stop()
-
-
 @pytest.fixture(params=["sim", "gpio", "serial"])
 def rig(request):
-    rig = {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param]()
+    rig = {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param](BOARD, START)
     yield rig
     rig.close()
 

@@ -34,6 +34,8 @@ from hal.interfaces import Cue, DieFace, Light
 from hal.mock.matrix import Circuit, FakeStrip, MatrixPins
 from hal.sim import SimBoard, SimSwitches
 
+from heard import Heard
+
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
 FAST = Settings(timeout=3.0)  # nothing times out here: a long wait costs nothing
@@ -47,21 +49,6 @@ def shuffled(board: Board, seed: int) -> Board:
     free = [j for j in range(board.led_count) if j not in board.die_pips and j != board.turn_led]
     leds = rng.sample(free, len(board.cells))
     return dataclasses.replace(board, sensor=dict(zip(board.cells, sensors)), led=dict(zip(board.cells, leds)))
-
-
-class Heard:
-    """An address board that keeps the cues it was told to play (the gpio buzzer only sounds)."""
-
-    def __init__(self, addresses) -> None:
-        self.addresses = addresses
-        self.cues: list[Cue] = []
-
-    def play(self, cue: Cue) -> None:
-        self.cues.append(cue)
-        self.addresses.play(cue)
-
-    def __getattr__(self, name: str):
-        return getattr(self.addresses, name)
 
 
 def sim_rig(truth: Board):

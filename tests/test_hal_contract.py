@@ -13,7 +13,7 @@ from hal.mock.fakeboard import FakeBoard
 from hal.gpio_board import GpioBoard
 from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
 from hal.leds import capped, chain
-from hal.mock.matrix import Circuit, FakeStrip, MatrixPins
+from hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
 from hal.serial_board import SerialBoard
 from hal.sim import SimBoard
 
@@ -22,8 +22,9 @@ START = frozenset(BigBalls().occupied())
 
 
 class SimRig:
-    def __init__(self):
-        self.device = SimBoard(BOARD, START)
+    def __init__(self, board=BOARD, start=START):
+        self.board = board
+        self.device = SimBoard(board, start)
 
     def place(self, cell):
         self.device.place(cell)
@@ -42,38 +43,47 @@ class SimRig:
 
 
 class GpioRig:
-    def __init__(self):
+    """The board on gpiozero's mock pins: its matrix on the Pi's pins, or on MCP23017 expanders
+    when the board file says so."""
+
+    def __init__(self, board=BOARD, start=START):
+        self.board = board
         self.factory = MockFactory()
-        self.matrix = MatrixPins(self.factory, BOARD.gpio.rows, BOARD.gpio.columns,
-                                 Circuit(BOARD.rows, BOARD.columns, BOARD.diodes))
-        for cell in START:
-            self.matrix.place(BOARD.sensor[cell])
-        self.strip = FakeStrip(BOARD.led_count)
-        self.device = GpioBoard(BOARD, pin_factory=self.factory, strip=self.strip)
+        circuit = Circuit(board.rows, board.columns, board.diodes)
+        options = {}
+        if board.gpio.expander is not None:
+            options["bus"] = FakeMcpBus(board.gpio.expander[1], circuit)
+            self.matrix = circuit  # the expanders read the circuit as it stands
+        else:
+            self.matrix = MatrixPins(self.factory, board.gpio.rows, board.gpio.columns, circuit)
+        for cell in start:
+            self.matrix.place(board.sensor[cell])
+        self.strip = FakeStrip(board.led_count)
+        self.device = GpioBoard(board, pin_factory=self.factory, strip=self.strip, **options)
 
     def place(self, cell):
-        self.matrix.place(BOARD.sensor[cell])
+        self.matrix.place(self.board.sensor[cell])
 
     def lift(self, cell):
-        self.matrix.lift(BOARD.sensor[cell])
+        self.matrix.lift(self.board.sensor[cell])
 
     def press_die(self):
-        pin = self.factory.pin(BOARD.gpio.die_button)
+        pin = self.factory.pin(self.board.gpio.die_button)
         pin.drive_low()
         time.sleep(0.05)
         pin.drive_high()
 
     def leds(self):
-        return [self.strip.rgb(i) for i in range(BOARD.led_count)]
+        return [self.strip.rgb(i) for i in range(self.board.led_count)]
 
     def close(self):
         self.device.close()
 
 
 class SerialRig:
-    def __init__(self):
-        self.fake = FakeBoard("bigballs", occupied=BigBalls().occupied()).start()
-        self.device = SerialBoard(BOARD, self.fake.port)
+    def __init__(self, board=BOARD, start=START):
+        self.fake = FakeBoard(board.name, occupied=start).start()
+        self.device = SerialBoard(board, self.fake.port)
 
     def place(self, cell):
         self.fake.place(cell)

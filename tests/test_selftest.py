@@ -30,6 +30,8 @@ from hal.interfaces import Cue, DieFace, Light, LightFrame
 from hal.mock.matrix import FakeStrip, MatrixPins
 from hal.sim import SimBoard
 
+from heard import Heard
+
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
 # Short waits keep the suite fast; a removal never times out here, so its wait is long (a
@@ -236,21 +238,6 @@ def test_a_report_has_one_line_per_finding_and_a_summary():
 # --------------------------------------------------------------------------------------------
 # On the simulated board and on the gpio mock, with declared faults
 # --------------------------------------------------------------------------------------------
-
-class Heard:
-    """An address board that keeps the cues it was told to play (the gpio buzzer only sounds)."""
-
-    def __init__(self, addresses) -> None:
-        self.addresses = addresses
-        self.cues: list[Cue] = []
-
-    def play(self, cue: Cue) -> None:
-        self.cues.append(cue)
-        self.addresses.play(cue)
-
-    def __getattr__(self, name: str):
-        return getattr(self.addresses, name)
-
 
 def sim_rig(faults: dict):
     board = with_faults(faults)

@@ -582,11 +582,7 @@ class Abalone(Game):
             marks = " " * abs(4 - r) + " ".join(pieces[name] or "." for name in row)
             lines.append(f"{row[0][0]}  {marks:<17}  {row[0]}-{row[-1]}")
         lines.append(f"pushed off: by black {self._off[0]}, by white {self._off[1]}")
-        outcome = self.outcome()
-        if outcome is None:
-            lines.append(f"{self.turn} to move")
-        else:
-            lines.append(f"game over: {outcome.result(PLAYERS)} ({outcome.termination.value})")
+        lines.append(self.status_line())
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -327,6 +327,22 @@ class Game(ABC):
         outcome = self.outcome()
         return None if outcome is None else outcome.result(self.players)
 
+    def last_move_cells(self) -> frozenset[str]:
+        """The cells the last move on the stack touched (the last-move lights and marks)."""
+        if not self.move_stack:
+            return frozenset()
+        move = self.pop()
+        footprint = self.footprint(move)
+        self.push(move)
+        return footprint.empties | footprint.fills | footprint.captures
+
+    def status_line(self) -> str:
+        """A diagram's last line: who is to move, or how the game ended."""
+        outcome = self.outcome()
+        if outcome is None:
+            return f"{self.turn} to move"
+        return f"game over: {outcome.result(self.players)} ({outcome.termination.value})"
+
     def _check_playable(self) -> None:
         if self.outcome() is not None:
             raise GameOverError(f"the game is over ({self.result()}, {self.outcome().termination.value})")

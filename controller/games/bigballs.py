@@ -508,11 +508,7 @@ class BigBalls(Game):
             marks = [self._mark(self._board[c]) for c in cells]
             rows.append((f"{row}  " + "  " * (row - 1) + "  ".join(marks)).rstrip())
         rows.append("   " + "  ".join(f"{letter:<2}" for letter in "abcdefg").rstrip())
-        outcome = self.outcome()
-        if outcome is None:
-            rows.append(f"{self.turn} to move")
-        else:
-            rows.append(f"game over: {outcome.result(PLAYERS)} ({outcome.termination.value})")
+        rows.append(self.status_line())
         return "\n".join(rows)
 
     @staticmethod

@@ -493,11 +493,7 @@ class OffBoard(Game):
         lines.append(f"score: red {self._score[0]}, yellow {self._score[1]}")
         if self._waiting:
             lines.append(f"waiting: a {self.turn} ball, to put back (+HOLE) or drop (*MOVE)")
-        outcome = self.outcome()
-        if outcome is None:
-            lines.append(f"{self.turn} to move")
-        else:
-            lines.append(f"game over: {outcome.result(PLAYERS)} ({outcome.termination.value})")
+        lines.append(self.status_line())
         return "\n".join(lines)
 
     def __repr__(self) -> str:
