@@ -153,6 +153,9 @@ def _fresh_text(board: Board, cells: list[str]) -> str:
              f'backend = "{board.backend}"', "", "[matrix]", f"rows = {board.rows}", f"columns = {board.columns}",
              f"diodes = {'true' if board.diodes else 'false'}", "", "[leds]", f"count = {board.led_count}",
              f"budget_ma = {board.budget_ma:g}"]
+    lines.append(f'driver = "{board.gpio.led_driver}"')
+    if board.gpio.led_driver == "spi":
+        lines.append(f"spi = {{ bus = {board.gpio.spi[0]}, device = {board.gpio.spi[1]} }}")
     if board.die_pips:
         lines.append(f"die_pips = [{', '.join(map(str, board.die_pips))}]")
     if board.turn_led is not None:
@@ -168,6 +171,8 @@ def _fresh_text(board: Board, cells: list[str]) -> str:
             lines.append(f"rows = [{', '.join(map(str, gpio.rows))}]")
             lines.append(f"columns = [{', '.join(map(str, gpio.columns))}]")
         lines.append(f"leds = {gpio.leds}")
+        if gpio.pin_factory is not None:
+            lines.append(f'pin_factory = "{gpio.pin_factory}"')
         for name in ("die_button", "ok_button", "buzzer"):
             if getattr(gpio, name) is not None:
                 lines.append(f"{name} = {getattr(gpio, name)}")

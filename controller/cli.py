@@ -106,7 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(run=_run_export)
 
     play = commands.add_parser("play", help="referee a game on the board, with its web view")
-    play.add_argument("game", choices=sorted(GAMES), help=names_in_words())
+    play.add_argument("game", nargs="?", choices=sorted(GAMES),
+                      help=names_in_words() + " (default: [play] game of the configuration)")
     _add_hal_options(play)
     # the games' start options, but for a flag of play's own (--board is the wiring file)
     _add_game_options(play, game=False, exclude=PLAY_FLAGS)
@@ -124,7 +125,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="go on with an unfinished game (default: the newest of this game)")
     play.add_argument("--watchers", metavar="N", type=_watchers,
                       help="spectators the web view shows the game live at once (default 64, at most 500)")
-    play.set_defaults(run=_run_play)
+    play.set_defaults(run=_run_play_configured)
 
     hardware = commands.add_parser("hardware", help="the board's drawings")
     drawings = hardware.add_subparsers(dest="hardware_command", metavar="COMMAND", parser_class=_Parser, required=True)
@@ -157,6 +158,11 @@ def build_parser() -> argparse.ArgumentParser:
     fake.add_argument("game", choices=sorted(GAMES), help=names_in_words())
     fake.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
     fake.set_defaults(run=_run_fake_board)
+
+    # commands of their own modules, each adding its parser
+    from . import config_command, firmware_command, service
+    for module in (config_command, firmware_command, service):
+        module.add_parser(commands)
     return parser
 
 
@@ -356,6 +362,12 @@ def _clock(text: str):
         return ClockSettings.parse(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _run_play_configured(args: argparse.Namespace) -> int:
+    from .play_command import run  # the game from the configuration when none is named
+
+    return run(args)
 
 
 def _run_play(args: argparse.Namespace) -> int:

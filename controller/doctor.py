@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 from controller.games import GAMES
 from hal.backends import NoBoard, find_board
+
+from . import pi_checks
+
+# hal.protocol's refusal of a board of another protocol version
+OTHER_PROTOCOL = re.compile(r"speaks protocol version (\S+) \(firmware (.*?)\)")
 
 
 def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) -> int:
@@ -29,6 +35,7 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
         print("reedboard doctor: no board could be reached. Tried:", file=out)
         for attempt in error.tried:
             print(f"  - {attempt}", file=out)
+        _print_pi_checks(hal, port, None, out, refusals=error.tried)
         return 1
     board = found.board
     print(f"backend: {found.backend} ({found.detail})", file=out)
@@ -36,5 +43,39 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
     close = getattr(found.device, "close", None)
     if close:
         close()
+    _print_pi_checks(hal, port, found, out)  # the port is closed now: whoever else has it open is another program
     print("occupied: " + " ".join(cell for cell in board.cells if cell in found.occupied), file=out)
     return 0
+
+
+def _serial_port(hal: str | None, port: str | None, found) -> str | None:
+    """The serial port the board is on, or would be: the one given, the one answering, or the
+    first Pico on USB."""
+    if hal in ("sim", "gpio"):
+        return None
+    if port:
+        return port
+    if found is not None and found.backend == "serial":
+        return getattr(found.device, "port", None)
+    from hal.serial_board import find_port
+
+    return find_port()
+
+
+def _print_pi_checks(hal: str | None, port: str | None, found, out, refusals: list[str] = ()) -> None:
+    """The firmware's protocol, then the Pi's own checks (groups, SPI, I2C, the port free)."""
+    from hal.protocol import VERSION
+
+    port = _serial_port(hal, port, found)
+    extra = []
+    hello = getattr(found.device, "firmware", None) if found is not None and found.backend == "serial" else None
+    if hello is not None:
+        print(f"firmware: {hello.firmware}, protocol {hello.version} (this controller speaks {VERSION})", file=out)
+        extra.append(pi_checks.protocol_finding(hello.version, hello.firmware, VERSION, port))
+    for refusal in refusals:
+        other = OTHER_PROTOCOL.search(refusal)
+        if other:
+            extra.append(pi_checks.protocol_finding(other.group(1), other.group(2), VERSION, port))
+    facts = pi_checks.gather_facts(port)
+    for line in pi_checks.report_lines(facts, [finding for finding in extra if finding is not None]):
+        print(line, file=out)

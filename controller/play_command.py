@@ -2,34 +2,62 @@
 
 from __future__ import annotations
 
-import asyncio
 import argparse
+import asyncio
+import dataclasses
 import ipaddress
 import secrets
 import socket
 from pathlib import Path
 
 from hal.backends import NoBoard, find_board
+from hal.board import load_board
 
 from .cli import UsageError, _listen
-from .config import ConfigError, load_play
-from .games import Game, game_class
+from .config import (
+    ConfigError, Configuration, cannot_write, changed_settings, default_path, load, write_back,
+)
+from .games import Game, game_class, names_in_words
+from .join import join_lines
 from .journal import (
     SUFFIX, JournalContents, JournalError, default_games_dir, go_on_in_new_journal, read_journal, rebuild,
     unfinished_games,
 )
+from .reconcile import Settings
 from .record import result_line
+from .signals import scale
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addresses
 # Documentation addresses (RFC 5737, RFC 3849): connecting a UDP socket to one only picks the
 # route out, and with it this machine's address on that route; nothing is sent.
-ROUTE_PROBES = {socket.AF_INET: ("192.0.2.1", 9), socket.AF_INET6: ("2001:db8::1", 9)}
 
 
-def play(args: argparse.Namespace, start: Game | None = None) -> int:
+def run(args: argparse.Namespace) -> int:
+    """`reedboard play [GAME]`: the game named, or else the configuration's [play] game."""
+    if getattr(args, "game", None) is None:
+        config = configuration(args)
+        if config["play.game"] is None:
+            where = f" in {config.path}" if config.path else f" in {default_path()}"
+            raise UsageError(f"reedboard play: name the game ({names_in_words()}), or set [play] game{where}")
+        args.game = config["play.game"]
+    from .cli import _run_play  # the game's start options and the board file are checked there
+
+    return _run_play(args)
+
+
+def configuration(args: argparse.Namespace) -> Configuration:
+    """The configuration file (--config, or the default one) under the command line's options."""
+    try:
+        return load(getattr(args, "config", None)).with_flags(args)
+    except ConfigError as error:
+        raise UsageError(f"reedboard: {error}") from None
+
+
+def play(args: argparse.Namespace, start: Game | None = None, config: Configuration | None = None) -> int:
     """Referee `args.game` (from `start`, a game in its start position, when start options
-    were given) on the board found, with its web view."""
+    were given) on the board found, with its web view; what the command line leaves out comes
+    from the configuration file."""
     try:
         from .play import PlaySession
         from .web.app import serve
@@ -38,28 +66,33 @@ def play(args: argparse.Namespace, start: Game | None = None) -> int:
         print(f"reedboard: the web view needs its packages ({error.name} is missing):"
               " pip install 'reedboard[web]'")
         return 2
+    config = config or configuration(args)
     try:
-        config = load_play(args.config)
-        host, port = args.listen or _listen(config.listen or "127.0.0.1:8000")
-    except (ConfigError, argparse.ArgumentTypeError) as error:
+        host, port = _listen(config["play.listen"])
+    except argparse.ArgumentTypeError as error:
         raise UsageError(f"reedboard: {error}") from None
-    games_dir = Path(args.games_dir) if args.games_dir else config.games_dir or default_games_dir()
-    clock = config.clock if args.clock is None else (None if args.clock == "off" else args.clock)
-    setup = args.setup_mode or config.setup
+    games_dir = config["play.games_dir"] or default_games_dir()
+    if start is None:
+        start = _configured_start(args.game, config)
+    board_file = str(config["board.file"]) if config["board.file"] is not None else None
+    hal = config["board.hal"]
     resume = _journal_to_resume(args, games_dir)
 
     template = start if start is not None else game_class(args.game)()
+    if config.source("board.file").startswith("file"):  # one given as --board was read already
+        load_board(board_file, game=template.board, cells=template.cells)
     backend = None
-    if args.hal != "sim":
+    if hal != "sim":
         try:
-            found = find_board(args.hal, args.board, args.port, game=template.board, cells=template.cells)
+            found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells)
         except NoBoard as error:
-            if args.hal:  # asked for by name: no quiet fallback
-                print(f"reedboard: no {args.hal} board: " + "; ".join(error.tried))
+            if hal:  # asked for by name: no quiet fallback
+                print(f"reedboard: no {hal} board: " + "; ".join(error.tried))
                 return 1
             print("no board found (" + "; ".join(error.tried) + "): playing on the simulated board")
         else:
             backend = found.device
+            light_leds_as_configured(backend, config["board.budget_ma"], config["board.brightness"])
             print(f"board: {found.backend} ({found.detail})")
     if backend is None:
         print("board: the simulated board (click the hollows in the web view to move pieces)")
@@ -67,18 +100,19 @@ def play(args: argparse.Namespace, start: Game | None = None) -> int:
     if not _free(host, port):
         print(f"reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)")
         return 1
-    token = None if host in LOOPBACK else secrets.token_urlsafe(16)
+    token = None if host in LOOPBACK else config["play.token"] or secrets.token_urlsafe(16)
     session = PlaySession(start if start is not None else args.game, games_dir=games_dir, backend=backend,
-                          empty=args.empty_board,
-                          resume=resume, setup=setup, settings=config.settings, game_clock=clock)
-    for address in addresses_for_others(host):
-        shown = f"[{address}]" if ":" in address else address
-        print(f"web view: http://{shown}:{port}/" + (f"?token={token}" if token else ""))
+                          empty=args.empty_board, resume=resume, setup=config["play.setup"],
+                          settings=config.reconciler(), game_clock=config["play.clock"])
+    session.settings_changed = settings_writer(config)
+    for line in join_lines(host, port, token):
+        print(line)
     if token:
         print("  (the token lets a browser change the game; watching needs none)")
     print("journal: " + str(games_dir))
     try:
-        limits = {} if args.watchers is None else {"limits": Limits(watchers=args.watchers)}
+        watchers = config["play.watchers"]
+        limits = {} if config.source("play.watchers") == "default" else {"limits": Limits(watchers=watchers)}
         asyncio.run(serve(session, host, port, token, games_dir=games_dir, **limits))
     except KeyboardInterrupt:
         pass
@@ -86,6 +120,62 @@ def play(args: argparse.Namespace, start: Game | None = None) -> int:
     if saved:
         print(saved)
     return 0
+
+
+def _configured_start(game: str, config: Configuration) -> Game | None:
+    """The game's start from the configuration's [GAME] options (e.g. a layout), or
+    None when it sets none."""
+    options = {name.split(".", 1)[1]: config[name] for name in config.settings
+               if name.startswith(f"{game}.") and config[name] is not None}
+    if not options:
+        return None
+    try:
+        return game_class(game).from_options(**options)
+    except ValueError as error:
+        raise UsageError(f"reedboard: {config.path}: {game}: {error}") from None
+
+
+def light_leds_as_configured(device, budget_ma: float | None, brightness: float) -> None:
+    """The configuration's LED current budget (instead of the board file's) and brightness, on
+    the backend under a cell-level board (hal.addresses.CellBoard `addresses`): every backend
+    dims a frame to its board's budget_ma as it shows it, so the budget goes into its board;
+    the brightness scales each colour on the way in, before that cap."""
+    addresses = getattr(device, "addresses", None)
+    if addresses is None:
+        return
+    if budget_ma is not None:
+        addresses.board = dataclasses.replace(addresses.board, budget_ma=float(budget_ma))
+    if brightness < 100:
+        show_leds, factor = addresses.show_leds, brightness / 100
+
+        def dimmed(colours, blinking) -> None:
+            show_leds([scale(colour, factor) for colour in colours], blinking)
+
+        addresses.show_leds = dimmed
+
+
+def settings_writer(config: Configuration):
+    """What a session calls when the web view changes its settings: the changed ones written
+    to the configuration file read. None without a file (the settings hold for this session),
+    and None, with one line said, when the file cannot be written."""
+    path = config.path
+    if path is None:
+        return None
+    problem = cannot_write(path)
+    if problem:
+        print(f"settings changed in the web view are not saved: {problem}")
+        return None
+
+    def write(before: Settings, after: Settings) -> None:
+        changes = changed_settings(before, after)
+        if not changes:
+            return
+        try:
+            write_back(path, changes)
+        except (OSError, ImportError, ValueError) as error:  # the game goes on; the file is as it was
+            print(f"settings changed in the web view are not saved in {path}: {error}", flush=True)
+
+    return write
 
 
 def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None:
@@ -161,50 +251,6 @@ def _saved_game(session) -> str | None:
     if path is None or not Path(path).exists() or referee.game.outcome() is not None:
         return None
     return f"the game is saved in {path}; go on with it: reedboard play {session.kind} --resume {path}"
-
-
-def addresses_for_others(host: str) -> list[str]:
-    """The addresses another device reaches a server listening on `host` by.
-
-    A host given is kept; a wildcard (0.0.0.0, ::) is no address to connect to, so this
-    machine's own non-loopback addresses stand for it: those its host name resolves to, and
-    the one its route out uses. With none, the host name (a local network may resolve it)."""
-    if host not in EVERY_ADDRESS:
-        return [host]
-    families = [socket.AF_INET] + ([socket.AF_INET6] if ":" in host else [])
-    name = socket.gethostname()
-    candidates: list[str] = []
-    for family in families:
-        try:
-            found = socket.getaddrinfo(name, None, family, socket.SOCK_STREAM)
-        except OSError:
-            found = []
-        candidates += [info[4][0] for info in found if info[0] == family]
-    candidates += [_route_address(family) for family in families]
-    addresses: list[str] = []
-    for candidate in candidates:
-        if candidate and _reachable(candidate) and candidate not in addresses:
-            addresses.append(candidate)
-    return addresses or [name or "127.0.0.1"]
-
-
-def _route_address(family: int) -> str | None:
-    """This machine's address on its route out, found without sending anything."""
-    try:
-        with socket.socket(family, socket.SOCK_DGRAM) as probe:
-            probe.connect(ROUTE_PROBES[family])
-            return probe.getsockname()[0]
-    except OSError:
-        return None
-
-
-def _reachable(address: str) -> bool:
-    """Whether another device could use `address` (not loopback, a wildcard or link-local)."""
-    try:
-        ip = ipaddress.ip_address(address.split("%")[0])
-    except ValueError:
-        return False
-    return not (ip.is_loopback or ip.is_unspecified or ip.is_link_local)
 
 
 def _free(host: str, port: int) -> bool:

@@ -131,6 +131,9 @@ class PlaySession:
             raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
         self.games_dir = Path(games_dir) if games_dir is not None else default_games_dir()
         self.settings = settings or Settings()
+        # called as settings_changed(before, after) when a new game changes the settings (the
+        # web view's), e.g. to write them back to the configuration file
+        self.settings_changed: Callable[[Settings, Settings], None] | None = None
         self.setup_mode = setup
         self.game_clock = game_clock
         self.empty = empty
@@ -461,7 +464,9 @@ class PlaySession:
         if empty is not None:
             self.empty = bool(empty)
         if settings is not None:
-            self.settings = settings
+            before, self.settings = self.settings, settings
+            if settings != before and self.settings_changed is not None:
+                self.settings_changed(before, settings)
         if setup is not None:
             self.setup_mode = setup
         if clock is not KEEP:

@@ -1,10 +1,13 @@
 # The Pico's entry point: real pins, the WS2812 chain, the buzzer and USB serial, handed to
-# the board logic in app.py. Every pin number is in pins.py (and in README.md).
+# the board logic in app.py.
 #
-# Copy every firmware/*.py to the Pico (mpremote cp firmware/*.py :); MicroPython runs
-# main.py at boot. Imported rather than run (tests, the unix port with fakes of machine
-# and neopixel on MICROPYPATH), it only defines things.
+# `reedboard firmware install` copies firmware/*.py to the Pico and writes the board's
+# configuration beside them as board.json (matrix size, LED count, pins), so that nobody edits
+# this file. Without board.json the built-in board below is used, on the pins of pins.py.
+# MicroPython runs main.py at boot. Imported rather than run (tests, the unix port with fakes
+# of machine and neopixel on MICROPYPATH), it only defines things.
 
+import json
 import select
 import sys
 import time
@@ -16,13 +19,16 @@ import app
 import scanner
 from pins import BUZZER_PIN, COLUMN_PINS, DIE_BUTTON_PIN, LED_PIN, OK_BUTTON_PIN, ROW_PINS
 
-# Which board this Pico sits in: (matrix rows, matrix columns, LEDs on the chain), as in
-# hardware/boards/GAME.toml. Change GAME before copying the files if the board is Off Board.
+# The built-in boards: (matrix rows, matrix columns, LEDs on the chain), as in
+# hardware/boards/GAME.toml. GAME is the one used when there is no board.json.
 GAME = "bigballs"
 BOARDS = {
     "bigballs": (4, 7, 36),
     "offboard": (8, 10, 74),
 }
+BOARD_FILE = "board.json"  # beside main.py; written by `reedboard firmware install`
+PIN_KEYS = ("rows", "columns", "leds", "die_button", "ok_button", "buzzer")
+HIGHEST_PIN = 29  # GP0-GP29
 
 DEBOUNCE_SCANS = 3  # a switch change counts after 3 equal scans in a row
 SETTLE_US = 20  # after driving a row low, before reading the columns (wire capacitance)
@@ -39,27 +45,98 @@ def write_stdout(line):
         sys.stdout.write(line)
 
 
-def build(game=GAME, write=write_stdout, clock=time):
-    """The board logic on the real pins (or on machine/neopixel fakes)."""
-    rows, columns, led_count = BOARDS[game]
+def built_in(game=GAME):
+    """The configuration of a built-in board, on the pins of pins.py."""
+    rows, columns, leds = BOARDS[game]
+    return {
+        "board": game, "rows": rows, "columns": columns, "leds": leds,
+        "pins": {"rows": list(ROW_PINS[:rows]), "columns": list(COLUMN_PINS[:columns]), "leds": LED_PIN,
+                 "die_button": DIE_BUTTON_PIN, "ok_button": OK_BUTTON_PIN, "buzzer": BUZZER_PIN},
+    }
+
+
+def here():
+    path = globals().get("__file__", "")
+    if "/" in path:
+        return path.rsplit("/", 1)[0]
+    return "."
+
+
+def _whole(value, what, low, high):
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError("%s must be a whole number %d to %d, not %r" % (what, low, high, value))
+    return value
+
+
+def check_config(config):
+    """The configuration as build() takes it; ValueError naming the key for anything wrong."""
+    if not isinstance(config, dict):
+        raise ValueError("not a JSON object")
+    rows = _whole(config.get("rows"), "rows", 1, 16)
+    columns = _whole(config.get("columns"), "columns", 1, 16)
+    _whole(config.get("leds"), "leds", 1, 1024)
+    pins = config.get("pins")
+    if not isinstance(pins, dict):
+        raise ValueError("pins must be an object with " + ", ".join(PIN_KEYS))
+    for key in PIN_KEYS:
+        if key not in pins:
+            raise ValueError("pins has no " + key)
+    used = []
+    for key, count in (("rows", rows), ("columns", columns)):
+        if not isinstance(pins[key], list) or len(pins[key]) != count:
+            raise ValueError("pins %s must list %d pins" % (key, count))
+        for n in pins[key]:
+            used.append(_whole(n, "pins " + key, 0, HIGHEST_PIN))
+    for key in PIN_KEYS[2:]:
+        used.append(_whole(pins[key], "pins " + key, 0, HIGHEST_PIN))
+    for n in used:
+        if used.count(n) > 1:
+            raise ValueError("pin GP%d is used twice" % n)
+    return config
+
+
+def load_config(path=None):
+    """(configuration, problem): board.json's when it is there and right; otherwise the
+    built-in board's, and why (None when there is simply no board.json)."""
+    if path is None:
+        path = here() + "/" + BOARD_FILE
+    try:
+        f = open(path)
+    except OSError:
+        return built_in(), None
+    try:
+        try:
+            return check_config(json.load(f)), None
+        finally:
+            f.close()
+    except ValueError as error:  # bad JSON is a ValueError too
+        return built_in(), "%s: %s; using the built-in %s board" % (BOARD_FILE, error, GAME)
+
+
+def build(game=None, write=write_stdout, clock=time, config=None):
+    """The board logic on the real pins (or on machine/neopixel fakes): a built-in board by
+    name, or a configuration (check_config's), by default board.json's."""
+    if config is None:
+        config = built_in(game) if game is not None else load_config()[0]
+    pins = config["pins"]
     Pin = machine.Pin
     # Open drain: a row that is not being scanned floats instead of driving high, so two
     # closed switches on one column can never short two row outputs together.
     drive = getattr(Pin, "OPEN_DRAIN", Pin.OUT)
-    row_pins = [Pin(n, drive, value=1) for n in ROW_PINS[:rows]]
-    column_pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in COLUMN_PINS[:columns]]
+    row_pins = [Pin(n, drive, value=1) for n in pins["rows"]]
+    column_pins = [Pin(n, Pin.IN, Pin.PULL_UP) for n in pins["columns"]]
     sleep_us = getattr(time, "sleep_us", None)
     settle = None
     if sleep_us is not None and SETTLE_US:
         def settle():
             sleep_us(SETTLE_US)
     matrix = scanner.Scanner(row_pins, column_pins, DEBOUNCE_SCANS, settle)
-    leds = neopixel.NeoPixel(Pin(LED_PIN, Pin.OUT), led_count)
+    leds = neopixel.NeoPixel(Pin(pins["leds"], Pin.OUT), config["leds"])
     buttons = [
-        app.Button("die", Pin(DIE_BUTTON_PIN, Pin.IN, Pin.PULL_UP), DEBOUNCE_SCANS),
-        app.Button("ok", Pin(OK_BUTTON_PIN, Pin.IN, Pin.PULL_UP), DEBOUNCE_SCANS),
+        app.Button("die", Pin(pins["die_button"], Pin.IN, Pin.PULL_UP), DEBOUNCE_SCANS),
+        app.Button("ok", Pin(pins["ok_button"], Pin.IN, Pin.PULL_UP), DEBOUNCE_SCANS),
     ]
-    buzzer = machine.PWM(Pin(BUZZER_PIN))
+    buzzer = machine.PWM(Pin(pins["buzzer"]))
     buzzer.freq(1000)
     buzzer.duty_u16(0)
     return app.App(matrix, leds, write, clock, buttons, buzzer)
@@ -67,12 +144,16 @@ def build(game=GAME, write=write_stdout, clock=time):
 
 def run(board=None):
     """Boot and loop for ever: read what the host sent, then one step."""
+    problem = None
     if board is None:
-        board = build()
+        config, problem = load_config()
+        board = build(config=config)
     stdin = getattr(sys.stdin, "buffer", sys.stdin)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
     board.start()
+    if problem:  # said after the hello, so that the host logs it
+        board.error(problem)
     while True:
         got = 0
         while got < READ_BUDGET and poller.poll(0):

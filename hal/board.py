@@ -26,15 +26,28 @@ class BoardError(ValueError):
     """A board file that cannot be used; the message names the file and the problem."""
 
 
+# How the gpio backend drives the WS2812 chain ([leds] driver): rpi_ws281x (PWM or PCM, every
+# Pi but the 5) or the WS2812 signal encoded as SPI bytes (spidev, every Pi with SPI).
+LED_DRIVERS = ("ws281x", "spi")
+# The SPI buses the spi driver may use: the data pin (MOSI) and every pin the kernel takes for
+# the bus once it is turned on (dtparam=spi=on: SPI0 with CE0 and CE1; dtoverlay=spi1-1cs: SPI1).
+SPI_BUSES = {0: (10, (7, 8, 9, 10, 11)), 1: (20, (18, 19, 20, 21))}
+# gpiozero's pin factories ([gpio] pin_factory), by the names gpiozero gives them.
+PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
+
+
 @dataclass(frozen=True)
 class GpioPins:
     rows: tuple[int, ...] = ()  # BCM pins driving the matrix rows
     columns: tuple[int, ...] = ()  # BCM pins reading the columns (pulled up)
     expander: tuple[int, tuple[int, ...]] | None = None  # MCP23017 instead: (I2C bus, addresses)
-    leds: int = 18  # the WS2812 data pin
+    leds: int = 18  # the WS2812 data pin (with the spi driver: its bus's MOSI)
     die_button: int | None = None
     ok_button: int | None = None
     buzzer: int | None = None
+    led_driver: str = "ws281x"  # one of LED_DRIVERS ([leds] driver)
+    spi: tuple[int, int] = (0, 0)  # the spi driver's (bus, device): /dev/spidev<bus>.<device>
+    pin_factory: str | None = None  # one of PIN_FACTORIES; None: gpiozero's default
 
 
 @dataclass(frozen=True)
@@ -187,7 +200,28 @@ def parse_board(data: dict, source: str, name: str | None = None,
     if max(list(led.values()) + list(pips) + ([turn] if turn is not None else [])) >= led_count:
         raise BoardError(f"{at}an LED index is beyond the chain of {led_count} LEDs")
 
+    driver = leds.get("driver", "ws281x")
+    if driver not in LED_DRIVERS:
+        raise BoardError(f"{at}[leds] driver {driver!r}: choose {' or '.join(repr(d) for d in LED_DRIVERS)}")
+    spi = leds.get("spi", {})
+    if not isinstance(spi, dict) or set(spi) - {"bus", "device"}:
+        raise BoardError(f"{at}[leds] spi: write {{ bus = 0, device = 0 }}")
+    spi = (integer(spi.get("bus", 0), "[leds] spi bus"), integer(spi.get("device", 0), "[leds] spi device"))
+    if spi[0] not in SPI_BUSES:
+        raise BoardError(f"{at}[leds] spi bus {spi[0]!r}: choose {' or '.join(map(str, SPI_BUSES))}")
+
     gpio_table = table("gpio", required=False)
+    factory = gpio_table.get("pin_factory")
+    if factory is not None and factory not in PIN_FACTORIES:
+        raise BoardError(f"{at}[gpio] pin_factory {factory!r}: choose {', '.join(PIN_FACTORIES)}")
+    data_pin = integer(gpio_table.get("leds", 18), "the LED pin")
+    spi_pins: tuple[int, ...] = ()
+    if driver == "spi":
+        mosi, spi_pins = SPI_BUSES[spi[0]]
+        if "leds" in gpio_table and data_pin != mosi:
+            raise BoardError(f"{at}[gpio] leds = {data_pin}, but the spi driver on bus {spi[0]} sends on"
+                             f" GPIO{mosi} (its MOSI): write leds = {mosi}, or leave it out")
+        data_pin = mosi
     expander = gpio_table.get("expander")
     if expander is not None:
         if not isinstance(expander, dict) or "addresses" not in expander:
@@ -198,10 +232,13 @@ def parse_board(data: dict, source: str, name: str | None = None,
         rows=tuple(integer(p, "a row pin") for p in gpio_table.get("rows", [])),
         columns=tuple(integer(p, "a column pin") for p in gpio_table.get("columns", [])),
         expander=expander,
-        leds=integer(gpio_table.get("leds", 18), "the LED pin"),
+        leds=data_pin,
         die_button=gpio_table.get("die_button"),
         ok_button=gpio_table.get("ok_button"),
         buzzer=gpio_table.get("buzzer"),
+        led_driver=driver,
+        spi=spi,
+        pin_factory=factory,
     )
     if gpio_table and expander is None and (len(pins.rows), len(pins.columns)) != (rows, columns):
         raise BoardError(f"{at}gpio lists {len(pins.rows)} row and {len(pins.columns)} column pins"
@@ -210,6 +247,10 @@ def parse_board(data: dict, source: str, name: str | None = None,
     if gpio_table and len(set(all_pins)) != len(all_pins):
         twice = next(p for p in all_pins if all_pins.count(p) > 1)
         raise BoardError(f"{at}gpio pin {twice} is used twice")
+    taken = sorted(set(all_pins) & set(spi_pins) - {data_pin})
+    if gpio_table and taken:
+        raise BoardError(f"{at}gpio pin {taken[0]} belongs to SPI{spi[0]}, which the LED chain's spi driver"
+                         f" turns on (it takes {', '.join(map(str, spi_pins))}): move it to a free pin")
 
     serial = table("serial", required=False)
     sim = table("sim", required=False)

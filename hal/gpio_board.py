@@ -8,8 +8,10 @@ over it (Sensors, Lights, DieDisplay, Buttons and Buzzer at once, like the simul
   (250 full scans a second by default), debounces each switch over `debounce` scans and
   yields the closed addresses at the start and whenever they change. On a board without
   diodes, addresses that may be ghosts are kept in `ghosts` (GpioBoard logs their cells).
-- Lights: the WS2812 chain through rpi_ws281x (the Pi extra), imported when show_leds()
-  first needs it; tests pass `strip=` (anything with setPixelColor(index, 0xRRGGBB) and show()).
+- Lights: the WS2812 chain, opened when show_leds() first needs it by the driver the board
+  file names (`[leds] driver`: "ws281x" through rpi_ws281x, "spi" through spidev; see
+  hal.led_drivers). Tests pass `chain=` (an LedChain) or `strip=` (anything with
+  setPixelColor(index, 0xRRGGBB) and show(), driven as rpi_ws281x's PixelStrip).
   Colours come from hal.leds.chain (in GpioBoard), dimmed by hal.leds.capped to the board's budget_ma;
   blinking LEDs blink at `blink_hz` (2 Hz: a quarter second on, a quarter off) while an
   asyncio loop runs (or whenever `refresh()` is called). The dimming is worked out for the
@@ -23,8 +25,13 @@ over it (Sensors, Lights, DieDisplay, Buttons and Buzzer at once, like the simul
   same rhythm, one pitch); each cue is a short pattern played in a background thread, a new
   cue cutting off the one before.
 
-Pins are BCM numbers from the board file; `pin_factory` is handed to every gpiozero device
-(None: gpiozero's default, lgpio on a Pi; tests pass a MockFactory).
+Pins are BCM numbers from the board file. The pins are reached through a gpiozero pin
+factory, handed to every gpiozero device (see choose_pin_factory): a factory object passed as
+`pin_factory` (tests pass a MockFactory), or one named by, first to last,
+  1. GPIOZERO_PIN_FACTORY in the environment (gpiozero's own variable),
+  2. `pin_factory="NAME"` (the configuration),
+  3. the board file's `[gpio] pin_factory`,
+and with none of them gpiozero's default (lgpio, then rpigpio, pigpio, native).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
+import os
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
@@ -42,12 +50,14 @@ from .addresses import CellBoard, Switches
 from .board import Board
 from .colours import RGB
 from .interfaces import Button, Cue, DieState, Frame, Press
+from .led_drivers import LedChain, Ws281xChain, open_chain
 from .leds import capped
 from .matrix import GpioMatrix, MatrixScanner, Mcp23017Matrix
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CUE_PATTERNS", "GpioBoard", "GpioSwitches"]
+__all__ = ["CUE_PATTERNS", "GpioBoard", "GpioSwitches", "PinFactoryError", "choose_pin_factory",
+           "open_pin_factory"]
 
 # A cue: (note or None for a rest, seconds), played in order. Notes lie within the
 # TonalBuzzer's range here (A2-A6: mid A4, two octaves).
@@ -62,26 +72,83 @@ CUE_PATTERNS: dict[Cue, tuple[tuple[str | None, float], ...]] = {
     Cue.GAME_OVER: (("G5", 0.15), ("E5", 0.15), ("C5", 0.3)),
 }
 
-_WS281X_CHANNEL_1 = (13, 19, 41, 45, 53)  # PWM1 pins; the others (12, 18, 10, 21) use channel 0
+PIN_FACTORY_VARIABLE = "GPIOZERO_PIN_FACTORY"
+# What a pin factory that cannot start needs, by its name.
+_FACTORY_NEEDS = {
+    "lgpio": "pip install lgpio (on a Raspberry Pi)",
+    "rpigpio": "pip install rpi-lgpio (Bookworm, Pi 5) or RPi.GPIO (older systems)",
+    "pigpio": "pip install pigpio, and run the pigpiod daemon",
+}
+
+
+class PinFactoryError(ValueError):
+    """A pin factory that is not known or cannot start; the message says who chose it."""
+
+
+def choose_pin_factory(board: Board, configured: str | None = None,
+                       environ=os.environ) -> tuple[str | None, str]:
+    """The name of the pin factory to use and who chose it: GPIOZERO_PIN_FACTORY in the
+    environment wins over the configuration (`configured`), which wins over the board file's
+    `[gpio] pin_factory`; (None, "gpiozero's default") when none of them names one."""
+    named = environ.get(PIN_FACTORY_VARIABLE)
+    if named:
+        return named, f"{PIN_FACTORY_VARIABLE} in the environment"
+    if configured:
+        return configured, "the configuration"
+    if board.gpio.pin_factory:
+        return board.gpio.pin_factory, f"{board.source} [gpio] pin_factory"
+    return None, "gpiozero's default"
+
+
+def _factory_classes() -> dict[str, object]:
+    """gpiozero's pin factories by name (its entry points: lgpio, rpigpio, pigpio, native, mock,
+    and any other package adds), not yet imported."""
+    from importlib.metadata import entry_points
+
+    return {entry.name: entry for entry in entry_points(group="gpiozero_pin_factories")}
+
+
+def open_pin_factory(name: str, chosen_by: str):
+    """The gpiozero pin factory called `name` (as gpiozero looks it up: its name, or in lower
+    case), started; PinFactoryError, in one line naming `chosen_by`, when it cannot be."""
+    classes = _factory_classes()
+    entry = classes.get(name) or classes.get(name.lower())
+    if entry is None:
+        raise PinFactoryError(f"{chosen_by}: no pin factory {name!r}: choose {', '.join(sorted(classes))}")
+    try:
+        return entry.load()()
+    except Exception as error:  # a library missing, or not a Pi
+        needs = _FACTORY_NEEDS.get(entry.name)
+        raise PinFactoryError(f"{chosen_by}: the {entry.name} pin factory cannot start"
+                              f" ({type(error).__name__}: {error})" + (f"; {needs}" if needs else "")) from None
 
 
 class GpioSwitches:
     """The board on the Pi's pins, by address: the matrix, the LED chain, buttons, buzzer."""
 
     def __init__(self, board: Board, *, pin_factory=None, clock: Callable[[], float] = time.monotonic,
-                 scan_interval: float = 0.004, debounce: int = 3, strip=None, bus=None,
-                 settle: float = 0.0, blink_hz: float = 2.0, bounce_time: float | None = 0.02,
+                 scan_interval: float = 0.004, debounce: int = 3, strip=None, chain: LedChain | None = None,
+                 bus=None, settle: float = 0.0, blink_hz: float = 2.0, bounce_time: float | None = 0.02,
                  long_press: float = 1.0) -> None:
         self.board = board
         self.clock = clock
         self.scan_interval = scan_interval
         self.blink_hz = blink_hz
+        self._own_factory = None
+        if pin_factory is None or isinstance(pin_factory, str):
+            name, self.pin_factory_chosen_by = choose_pin_factory(board, pin_factory)
+            self.pin_factory_name = name
+            if name is not None:
+                pin_factory = self._own_factory = open_pin_factory(name, self.pin_factory_chosen_by)
+        else:
+            self.pin_factory_name, self.pin_factory_chosen_by = type(pin_factory).__name__, "the caller"
         self.pin_factory = pin_factory
         self.closed: frozenset[int] = frozenset()  # the debounced closed switches
         self.ghosts: frozenset[int] = frozenset()  # switches that may be phantoms (no diodes)
         self.die = DieState()
         self.pixels: list[RGB] | None = None  # what the chain shows now
-        self._strip = strip
+        self._chain: LedChain | None = chain if chain is not None else (
+            Ws281xChain(strip, board.led_count) if strip is not None else None)
         self._phases: tuple[list[RGB], list[RGB]] = ([(0, 0, 0)] * board.led_count,) * 2
         self._blinking = False
         self._blink_task: asyncio.Task | None = None
@@ -216,12 +283,9 @@ class GpioSwitches:
         colours = self._phases[0] if not self._blinking or self.blink_on() else self._phases[1]
         if colours == self.pixels:
             return
-        strip = self._get_strip()
-        for index, colour in enumerate(colours):
-            if self.pixels is None or self.pixels[index] != colour:
-                r, g, b = colour
-                strip.setPixelColor(index, (r << 16) | (g << 8) | b)  # rpi_ws281x.Color(r, g, b)
-        strip.show()
+        if self._chain is None:
+            self._chain = open_chain(self.board)
+        self._chain.show(colours)
         self.pixels = list(colours)
 
     async def _blink(self) -> None:
@@ -232,20 +296,6 @@ class GpioSwitches:
                 self.refresh()
         finally:
             self._blink_task = None
-
-    def _get_strip(self):
-        if self._strip is None:
-            try:
-                from rpi_ws281x import PixelStrip  # the Pi extra: only a Pi has the hardware
-            except ImportError as error:
-                raise RuntimeError("the WS2812 chain needs rpi_ws281x (pip install 'reedboard[pi]'),"
-                                   " or pass strip=") from error
-            pin = self.board.gpio.leds
-            strip = PixelStrip(self.board.led_count, pin, 800_000, 10, False, 255,
-                               1 if pin in _WS281X_CHANNEL_1 else 0)
-            strip.begin()
-            self._strip = strip
-        return self._strip
 
     # --- Buttons ---------------------------------------------------------------------------------
     def _on_held(self, kind: Button) -> None:
@@ -332,18 +382,24 @@ class GpioSwitches:
         if self._blink_task is not None:
             self._blink_task.cancel()
         self._stop_player()
-        if self._strip is not None and self.pixels is not None:
+        if self._chain is not None:
             try:
-                self._phases = ([(0, 0, 0)] * self.board.led_count,) * 2
-                self.refresh()
-            except Exception:  # pragma: no cover - the strip went away
+                if self.pixels is not None:
+                    self._phases = ([(0, 0, 0)] * self.board.led_count,) * 2
+                    self.refresh()
+                self._chain.close()
+            except Exception:  # pragma: no cover - the chain went away
                 pass
+            self._chain = None
         for device in self._devices:
             device.close()
         self._devices.clear()
         scanner = getattr(self, "scanner", None)
         if scanner is not None:
             scanner.close()
+        if self._own_factory is not None:
+            self._own_factory.close()  # the factory this board started (an lgpio chip handle, ...)
+            self._own_factory = None
         if self._own_bus is not None:
             self._own_bus.close()
             self._own_bus = None

@@ -57,6 +57,13 @@ def test_default_boards_place_every_cell_apart():
         (lambda d: d["gpio"].__setitem__("buzzer", 5), "pin 5 is used twice"),
         (lambda d: d["matrix"].__setitem__("rows", 0), "matrix rows"),
         (lambda d: d.__setitem__("extra", {}), "unknown table"),
+        (lambda d: d["leds"].__setitem__("driver", "pwm"), "^my-board.toml: \\[leds\\] driver 'pwm': choose 'ws281x' or 'spi'$"),
+        (lambda d: d["leds"].__setitem__("spi", {"bus": 3}), "^my-board.toml: \\[leds\\] spi bus 3: choose 0 or 1$"),
+        (lambda d: d["leds"].__setitem__("spi", "0.0"), "\\[leds\\] spi: write \\{ bus = 0, device = 0 \\}"),
+        (lambda d: d["gpio"].__setitem__("leds", 18), "leds = 18, but the spi driver on bus 0 sends on GPIO10"),
+        (lambda d: d["gpio"].__setitem__("columns", [17, 27, 22, 9, 25, 16, 26]), "gpio pin 9 belongs to SPI0"),
+        (lambda d: d["gpio"].__setitem__("pin_factory", "gpiod"),
+         "^my-board.toml: \\[gpio\\] pin_factory 'gpiod': choose lgpio, rpigpio, pigpio, native, mock$"),
     ],
 )
 def test_wiring_mistakes_are_named(change, message):
@@ -64,6 +71,20 @@ def test_wiring_mistakes_are_named(change, message):
     change(data)
     with pytest.raises(BoardError, match=message):
         parse_board(data, "my-board.toml", cells=BigBalls().cells)
+
+
+def test_the_led_driver_and_pin_factory_of_a_board_file():
+    shipped = load_board(game="bigballs").gpio
+    assert (shipped.led_driver, shipped.spi, shipped.leds, shipped.pin_factory) == ("spi", (0, 0), 10, None)
+    data = default("bigballs")
+    del data["leds"]["driver"], data["leds"]["spi"], data["gpio"]["leds"]
+    data["gpio"]["pin_factory"] = "rpigpio"
+    older = parse_board(data, "my-board.toml").gpio  # a file from before drivers: rpi_ws281x on GPIO 18
+    assert (older.led_driver, older.leds, older.pin_factory) == ("ws281x", 18, "rpigpio")
+    data = default("offboard")
+    data["leds"]["spi"] = {"bus": 1, "device": 0}
+    del data["gpio"]["leds"]
+    assert parse_board(data, "my-board.toml").gpio.leds == 20  # SPI1's MOSI
 
 
 def test_unreadable_board_files_are_named(tmp_path):

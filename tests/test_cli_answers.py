@@ -207,55 +207,6 @@ def test_an_off_board_definition_where_six_points_cannot_be_reached_is_refused(c
 
 
 # --- 7. where others can reach the game, and where it was saved -----------------------------------
-class FakeUdp:
-    """A UDP socket whose connect() sends nothing and whose address is the route's."""
-
-    address = "10.1.2.3"
-
-    def __init__(self, family, kind):
-        self.family = family
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        return False
-
-    def connect(self, target):
-        pass
-
-    def getsockname(self):
-        if self.family == socket.AF_INET6:
-            raise OSError("no IPv6 route")
-        return (self.address, 40000)
-
-
-def test_the_addresses_others_can_use(monkeypatch):
-    monkeypatch.setattr(play_command.socket, "gethostname", lambda: "boardpi")
-    monkeypatch.setattr(play_command.socket, "getaddrinfo", lambda host, port, family=0, *rest: [
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.1.1", 0)),
-        (socket.AF_INET, socket.SOCK_STREAM, 6, "", ("192.168.1.20", 0)),
-        (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("::1", 0, 0, 0)),
-        (socket.AF_INET6, socket.SOCK_STREAM, 6, "", ("fd00::20", 0, 0, 0)),
-    ])
-    monkeypatch.setattr(play_command.socket, "socket", FakeUdp)
-    assert play_command.addresses_for_others("0.0.0.0") == ["192.168.1.20", "10.1.2.3"]
-    assert play_command.addresses_for_others("::") == ["192.168.1.20", "fd00::20", "10.1.2.3"]
-    assert play_command.addresses_for_others("192.168.1.20") == ["192.168.1.20"]  # a host given is kept
-
-
-def test_with_no_network_address_the_host_name_is_offered(monkeypatch):
-    monkeypatch.setattr(play_command.socket, "gethostname", lambda: "boardpi")
-
-    def unknown(*args, **kwargs):
-        raise socket.gaierror("no such host")
-
-    monkeypatch.setattr(play_command.socket, "getaddrinfo", unknown)
-    monkeypatch.setattr(FakeUdp, "address", "127.0.0.1")
-    monkeypatch.setattr(play_command.socket, "socket", FakeUdp)
-    assert play_command.addresses_for_others("0.0.0.0") == ["boardpi"]
-
-
 def serving(behaviour):
     """A stand-in for the web server: starts the session, then does `behaviour` with it."""
     async def serve(session, host, port, token, *, games_dir=None):
@@ -292,11 +243,14 @@ def play(capsys, monkeypatch, tmp_path, behaviour, listen="127.0.0.1"):
 
 
 def test_listening_on_every_address_prints_addresses_others_can_use(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(play_command, "addresses_for_others", lambda host: ["192.0.2.7", "198.51.100.8"])
+    from controller import join
+
+    monkeypatch.setattr(join, "interface_addresses", lambda: ["127.0.0.1", "192.0.2.7", "198.51.100.8"])
+    monkeypatch.setattr(join.socket, "gethostname", lambda: "boardpi")
     out = play(capsys, monkeypatch, tmp_path, stop, listen="0.0.0.0")
     shown = [line for line in out.splitlines() if line.startswith("web view: ")]
-    assert len(shown) == 2 and "0.0.0.0" not in out
-    for line, address in zip(shown, ["192.0.2.7", "198.51.100.8"]):
+    assert len(shown) == 3 and "0.0.0.0" not in out
+    for line, address in zip(shown, ["boardpi.local", "192.0.2.7", "198.51.100.8"]):
         assert re.match(rf"web view: http://{re.escape(address)}:\d+/\?token=\S+", line), line
 
 

@@ -88,3 +88,40 @@ def test_doctor_answers_at_once_after_line_noise_on_the_port(fake_board):
         out, err = doctor.communicate(timeout=30)
         assert doctor.returncode == 0, out + err
         assert out.splitlines()[-1] == "occupied: " + " ".join(START)
+
+
+def test_doctor_checks_the_machine_and_keeps_occupied_last(capsys, monkeypatch):
+    from controller import pi_checks
+
+    facts = pi_checks.PiFacts(model="Raspberry Pi 4 Model B Rev 1.5", user="pi", groups=frozenset({"gpio"}),
+                              session_groups=frozenset({"gpio"}), existing_groups=frozenset(pi_checks.GROUPS),
+                              spi_devices=["/dev/spidev0.0"], i2c_devices=[])
+    monkeypatch.setattr(pi_checks, "gather_facts", lambda port=None: facts)
+    assert main(["doctor", "--hal", "sim"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "occupied: " + " ".join(START)
+    assert "pi: Raspberry Pi 4 Model B Rev 1.5" in lines
+    assert "    fix: sudo usermod -aG dialout pi, then log out and in" in lines
+    assert "    fix: sudo raspi-config nonint do_i2c 0, then reboot" in lines
+
+
+def test_doctor_off_a_pi_says_so_in_one_line(capsys, monkeypatch):
+    from controller import pi_checks
+
+    monkeypatch.setattr(pi_checks, "read_model", lambda path=None: None)
+    assert main(["doctor", "--hal", "sim"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line for line in lines if line.startswith("pi:")] == [
+        "pi: not a Raspberry Pi (no 'Raspberry Pi' in /proc/device-tree/model): the Pi's checks are skipped"]
+
+
+def test_doctor_gives_the_fix_for_a_firmware_of_another_protocol(capsys, monkeypatch):
+    from controller import doctor as doctor_module
+    from hal.backends import NoBoard
+
+    def refused(*args, **kwargs):
+        raise NoBoard(["serial: /dev/ttyACM0: the board speaks protocol version 2 (firmware fw-2.0) and this"
+                       " controller speaks version 1: flash the firmware that matches this controller"])
+    monkeypatch.setattr(doctor_module, "find_board", refused)
+    assert main(["doctor", "--hal", "serial", "--port", "/dev/ttyACM0"]) == 1
+    assert "    fix: reedboard firmware install --port /dev/ttyACM0" in capsys.readouterr().out.splitlines()

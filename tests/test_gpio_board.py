@@ -555,12 +555,14 @@ def test_the_die_shows_through_the_light_frame(closing):
         gpio.show("four")
 
 
-def test_rpi_ws281x_is_imported_only_when_the_chain_is_lit(closing, monkeypatch):
-    monkeypatch.setitem(sys.modules, "rpi_ws281x", None)  # as on a PC: not installed
-    gpio, _ = rig(BIGBALLS, strip=None)
+@pytest.mark.parametrize("driver, module", [("ws281x", "rpi_ws281x"), ("spi", "spidev")])
+def test_the_led_driver_is_imported_only_when_the_chain_is_lit(closing, monkeypatch, driver, module):
+    monkeypatch.setitem(sys.modules, module, None)  # as on a PC: not installed
+    board = dataclasses.replace(BIGBALLS, gpio=dataclasses.replace(BIGBALLS.gpio, led_driver=driver))
+    gpio, _ = rig(board, strip=None)
     closing(gpio)
     gpio.show(DieState(DieFace.ROLLING))  # nothing to light yet
-    with pytest.raises(RuntimeError, match="rpi_ws281x"):
+    with pytest.raises(RuntimeError, match=f"the {driver} LED driver needs {module}"):
         gpio.show(LightFrame(cells={"a1": Light("movable")}))
 
 
@@ -758,3 +760,88 @@ def test_a_bus_error_is_reported_and_the_scan_goes_on(closing, caplog):
         (frame,) = first_frames(gpio)
     assert frame.occupied == {"A1"}
     assert "cannot be read" in caplog.text and "reads again" in caplog.text
+
+
+# --------------------------------------------------------------------------------------------
+# Pin factories: who chooses, and the matrix scan through each
+# --------------------------------------------------------------------------------------------
+
+
+class StandIn:
+    """A gpiozero pin factory's entry point whose factory is a MockFactory made beforehand
+    (with the simulated matrix on its pins): it records that the board asked for it."""
+
+    def __init__(self, name: str, factory) -> None:
+        self.name, self.factory, self.loads = name, factory, 0
+
+    def load(self):
+        self.loads += 1
+        return lambda: self.factory
+
+
+def with_factory(board: Board, name: str | None) -> Board:
+    return dataclasses.replace(board, gpio=dataclasses.replace(board.gpio, pin_factory=name),
+                               source="my-board.toml")
+
+
+@pytest.mark.parametrize("name", ["lgpio", "rpigpio"])
+def test_the_matrix_scans_through_the_pin_factory_the_board_file_names(closing, monkeypatch, name):
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    board = with_factory(BIGBALLS, name)
+    factory = MockFactory()
+    matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, Circuit(board.rows, board.columns))
+    entries = {n: StandIn(n, factory) for n in ("lgpio", "rpigpio", "native")}
+    monkeypatch.setattr(hal.gpio_board, "_factory_classes", lambda: entries)
+    start = start_position(board)
+    place(matrix, board, start)
+    gpio = GpioBoard(board, strip=FakeStrip(36))
+    closing(gpio)
+    assert [e.loads for e in entries.values()] == [n == name for n in entries]
+    assert gpio.pin_factory is factory and gpio.pin_factory_name == name
+    assert gpio.pin_factory_chosen_by == "my-board.toml [gpio] pin_factory"
+    assert first_frames(gpio)[0].occupied == start
+    lift(matrix, board, ["a1"])
+    assert gpio.scanner.read_raw() == {board.sensor[c] for c in start - {"a1"}}
+    gpio.close()
+    assert factory.pins == {}  # the board closed the factory it started
+
+
+def test_the_environment_wins_over_the_configuration_and_the_board_file(closing, monkeypatch):
+    board = with_factory(BIGBALLS, "lgpio")
+    choose = hal.gpio_board.choose_pin_factory
+    assert choose(board, None, {}) == ("lgpio", "my-board.toml [gpio] pin_factory")
+    assert choose(board, "rpigpio", {}) == ("rpigpio", "the configuration")
+    assert choose(board, "rpigpio", {"GPIOZERO_PIN_FACTORY": "native"}) == (
+        "native", "GPIOZERO_PIN_FACTORY in the environment")
+    assert choose(with_factory(BIGBALLS, None), None, {}) == (None, "gpiozero's default")
+    # Through the board: the environment's factory is the one started.
+    factory = MockFactory()
+    entries = {n: StandIn(n, factory) for n in ("lgpio", "rpigpio")}
+    monkeypatch.setattr(hal.gpio_board, "_factory_classes", lambda: entries)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")
+    gpio = GpioBoard(board, pin_factory="lgpio", strip=FakeStrip(36))
+    closing(gpio)
+    assert (entries["rpigpio"].loads, entries["lgpio"].loads) == (1, 0)
+
+
+def test_a_factory_named_is_looked_up_in_gpiozero_itself(closing, monkeypatch):
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    gpio = GpioBoard(with_factory(BIGBALLS, "mock"), strip=FakeStrip(36))  # gpiozero's own entry point
+    closing(gpio)
+    assert isinstance(gpio.pin_factory, MockFactory)
+    assert gpio.scanner.read_raw() == frozenset()
+
+
+def test_a_factory_that_is_unknown_or_cannot_start_is_one_line(monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "bogus")
+    with pytest.raises(hal.gpio_board.PinFactoryError) as raised:
+        GpioBoard(BIGBALLS, strip=FakeStrip(36))
+    assert str(raised.value) == ("GPIOZERO_PIN_FACTORY in the environment: no pin factory 'bogus':"
+                                 " choose lgpio, mock, native, pigpio, rpigpio")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY")
+    monkeypatch.setitem(sys.modules, "lgpio", None)  # as on a PC: not installed
+    with pytest.raises(hal.gpio_board.PinFactoryError) as raised:
+        GpioBoard(with_factory(BIGBALLS, "lgpio"), strip=FakeStrip(36))
+    message = str(raised.value)
+    assert message.startswith("my-board.toml [gpio] pin_factory: the lgpio pin factory cannot start (")
+    assert "pip install lgpio" in message and "\n" not in message

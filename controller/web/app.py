@@ -12,6 +12,7 @@
     POST /api/resign {"player"}
     POST /api/draw               a draw agreed
     POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?, "options"?}   a new game
+    GET  /api/join               the addresses a phone opens the page by, and a QR code of one (SVG)
     GET  /api/catalog            the registry's games: name, title, die, set-up modes, start options
     GET  /api/rules/GAME         the rules page of a game: rules, example positions, the lights
     GET  /api/games              the journaled games, newest first
@@ -60,6 +61,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.clock import ClockSettings
 from controller.games import GAMES, catalog, names_in_words
+from controller.join import join_info, listen_host
 from controller.journal import JournalError, export_lines
 from controller.past_games import journal_path, past_game, past_games
 from controller.play import ActionError, PlaySession
@@ -234,6 +236,11 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         except KeyError:
             raise ActionError(f"no game {game[:40]!r}: {names_in_words()}", 404) from None
 
+    async def join(request: Request):
+        # the port the page was reached on is the one listened on; names says where (hosts.py)
+        port = (request.scope.get("server") or ("", 0))[1] or 80
+        return await beside(("join", port), lambda: _json(join_info(listen_host(names), port)))
+
     async def games_catalog(request: Request):
         return Response(_json(catalog()), media_type="application/json")
 
@@ -331,6 +338,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         Route("/api/resign", action("resign", lambda d: session.resign(d["player"])), methods=["POST"]),
         Route("/api/draw", action("draw", lambda d: session.draw()), methods=["POST"]),
         Route("/api/new", action("new", new_game), methods=["POST"]),
+        Route("/api/join", join),
         Route("/api/catalog", games_catalog),
         Route("/api/games", game_list),
         Route("/api/games/{name}", game_detail),

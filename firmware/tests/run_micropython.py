@@ -520,11 +520,74 @@ def main_builds_on_fake_pins():
     board.start()
     assert protocol.decode(out[0]) == ("H", 0, ["1", app.FIRMWARE, "8", "10", "74"])
     assert protocol.decode(out[1]) == ("S", 1, ["0" * 20])
-    board = main.build(write=out.append, clock=clock)
+    board = main.build(write=out.append, clock=clock)  # no board.json beside main.py
     assert (board.rows, board.columns, board.led_count) == main.BOARDS[main.GAME]
     used = main.ROW_PINS + main.COLUMN_PINS + (main.LED_PIN, main.DIE_BUTTON_PIN,
                                                main.OK_BUTTON_PIN, main.BUZZER_PIN)
     assert len(set(used)) == len(used)
+
+
+def written(text):
+    """A board.json with this text, in a scratch place; its path."""
+    path = here() + "/board-check.json"
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def remove(path):
+    import os
+    os.remove(path)
+
+
+@check
+def main_builds_the_board_of_board_json():
+    import main
+    config = {"board": "mine", "rows": 2, "columns": 3, "leds": 9,
+              "pins": {"rows": [4, 5], "columns": [10, 11, 12], "leds": 28,
+                       "die_button": 0, "ok_button": 1, "buzzer": 2}}
+    path = written(json.dumps(config))
+    try:
+        loaded, problem = main.load_config(path)
+    finally:
+        remove(path)
+    assert problem is None, problem
+    machine.Pin.made = []
+    out = []
+    board = main.build(write=out.append, clock=FakeClock(), config=loaded)
+    board.start()
+    assert protocol.decode(out[0]) == ("H", 0, ["1", app.FIRMWARE, "2", "3", "9"])
+    numbers = [pin.id for pin in machine.Pin.made]
+    for n in (4, 5, 10, 11, 12, 28, 0, 1, 2):
+        assert n in numbers, n
+    for n in (main.ROW_PINS[3], main.LED_PIN):  # the built-in board's, unused here
+        assert n not in numbers, n
+
+
+@check
+def a_bad_board_json_falls_back_and_says_why():
+    import main
+    good = {"rows": 2, "columns": 2, "leds": 4,
+            "pins": {"rows": [0, 1], "columns": [2, 3], "leds": 4, "die_button": 5, "ok_button": 6, "buzzer": 7}}
+    cases = (
+        ("{not json", "board.json"),
+        ("[1, 2]", "object"),
+        (json.dumps(dict(good, rows=0)), "rows"),
+        (json.dumps(dict(good, leds=True)), "leds"),
+        (json.dumps(dict(good, pins=dict(good["pins"], columns=[2]))), "columns"),
+        (json.dumps(dict(good, pins=dict(good["pins"], buzzer=3))), "GP3"),
+        (json.dumps(dict(good, pins=dict(good["pins"], leds=30))), "leds"),
+    )
+    for text, named in cases:
+        path = written(text)
+        try:
+            config, problem = main.load_config(path)
+        finally:
+            remove(path)
+        assert problem is not None and named in problem, (text, problem)
+        assert config == main.built_in(), text
+    config, problem = main.load_config(here() + "/no-such-board.json")
+    assert problem is None and config == main.built_in()
 
 
 def run():
