@@ -30,9 +30,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from controller.games import BigBalls, OffBoard  # noqa: E402
-from controller.journal import game_header  # noqa: E402
-from controller.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
+from reedboard.controller.games import BigBalls, OffBoard  # noqa: E402
+from reedboard.controller.journal import game_header  # noqa: E402
+from reedboard.controller.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
 
 HANG = 10.0  # s after which a command counts as hanging
 MEMORY = 1 << 30  # the address space each command may have
@@ -42,7 +42,7 @@ def run(argv: list[str], code: str | None = None) -> tuple[str, float, int, str]
     """Exit status (or "hangs"), seconds, peak RSS in MiB, last line of output."""
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "controller.cli", *argv]
+    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "reedboard.controller.cli", *argv]
     with tempfile.TemporaryFile() as out:
         started = time.monotonic()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=cap)

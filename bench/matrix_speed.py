@@ -17,8 +17,8 @@ import time
 
 from gpiozero.pins.mock import MockFactory
 
-from hal.board import Board, load_board
-from hal.matrix import GPIOB, GpioMatrix, MatrixScanner, Mcp23017Matrix
+from reedboard.hal.board import Board, load_board
+from reedboard.hal.matrix import GPIOB, GpioMatrix, MatrixScanner, Mcp23017Matrix
 
 TARGET = 200  # full scans a second
 SPARE_PINS = [4, 5, 6, 7, 8, 9, 10, 11, 13, 14, 15, 16, 17, 19, 20, 21, 22, 23, 25, 26, 27]

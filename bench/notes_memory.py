@@ -18,9 +18,9 @@ import tempfile
 import tracemalloc
 from pathlib import Path
 
-from controller.games import BigBalls
-from controller.live import new_referee
-from controller.reconcile import Settings
+from reedboard.controller.games import BigBalls
+from reedboard.controller.live import new_referee
+from reedboard.controller.reconcile import Settings
 
 START = sorted(BigBalls().occupied())
 SETTINGS = Settings(debounce=0.02, settle=0.8, grace=1.5)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from controller.games import BigBalls, OffBoard, perft
-from controller.games.abalone import Abalone
+from reedboard.controller.games import BigBalls, OffBoard, perft
+from reedboard.controller.games.abalone import Abalone
 
 
 def perft_asking_twice(game, depth: int) -> int:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # PYTHONPATH (another checkout) wins
 
-from controller.games import GAMES  # noqa: E402
-from controller.referee import Referee  # noqa: E402
+from reedboard.controller.games import GAMES  # noqa: E402
+from reedboard.controller.referee import Referee  # noqa: E402
 
 STEP = 0.005  # s between frames, as a board scanning at 200 Hz
 

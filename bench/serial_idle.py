@@ -26,9 +26,9 @@ import serial
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hal.board import load_board  # noqa: E402
-from hal.mock.fakeboard import CountingPort  # noqa: E402
-from hal.serial_board import SerialBoard  # noqa: E402
+from reedboard.hal.board import load_board  # noqa: E402
+from reedboard.hal.mock.fakeboard import CountingPort  # noqa: E402
+from reedboard.hal.serial_board import SerialBoard  # noqa: E402
 
 
 def switches(thread: threading.Thread) -> int:
@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--game", default="bigballs", choices=("bigballs", "offboard"))
     args = parser.parse_args()
-    fake = subprocess.Popen([sys.executable, "-m", "controller.cli", "fake-board", args.game], cwd=ROOT,
+    fake = subprocess.Popen([sys.executable, "-m", "reedboard.controller.cli", "fake-board", args.game], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         first = fake.stdout.readline()

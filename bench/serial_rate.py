@@ -14,11 +14,11 @@ import time
 
 import serial
 
-from controller.games import GAMES
-from hal.mock.fakeboard import FakeBoard
-from hal.interfaces import Light, LightFrame
-from hal.protocol import encode
-from hal.serial_board import light_payload
+from reedboard.controller.games import GAMES
+from reedboard.hal.mock.fakeboard import FakeBoard
+from reedboard.hal.interfaces import Light, LightFrame
+from reedboard.hal.protocol import encode
+from reedboard.hal.serial_board import light_payload
 
 
 def count(port: serial.Serial, seconds: float, during=None) -> tuple[int, int]:

@@ -21,10 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from controller.games import BigBalls
-from controller.live import new_referee
-from controller.reconcile import Settings
-from controller.trace import TraceWriter
+from reedboard.controller.games import BigBalls
+from reedboard.controller.live import new_referee
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.trace import TraceWriter
 
 START = sorted(BigBalls().occupied())
 SETTINGS = Settings(debounce=0.02, settle=0.8, grace=1.5)

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from hal.addresses import LedFrame
-from hal.board import Board, BoardError, parse_board
-from hal.interfaces import Cue, DieFace, DieState
+from reedboard.hal.addresses import LedFrame
+from reedboard.hal.board import Board, BoardError, parse_board
+from reedboard.hal.interfaces import Cue, DieFace, DieState
 
 from .guide import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive, open_backend
 from .referee import Outputs
@@ -125,7 +125,7 @@ def _old_text(board: Board) -> str | None:
         pass
     if source.startswith("hardware/"):
         try:
-            return resources.files("hardware").joinpath(source[len("hardware/"):]).read_text(encoding="utf-8")
+            return resources.files("reedboard.hardware").joinpath(source[len("hardware/"):]).read_text(encoding="utf-8")
         except (OSError, ModuleNotFoundError):
             pass
     return None
@@ -427,8 +427,8 @@ async def run_calibration(addresses, board: Board, settings: Settings | None = N
 def open_calibration(hal: str | None, board_path: str | None = None, port: str | None = None) -> Opened:
     """The backend at its address level; with "sim", a simulated board really wired as the
     board file says, and a simulated builder."""
-    from hal.mock.faults import SimHands
-    from hal.sim import SimSwitches
+    from reedboard.hal.mock.faults import SimHands
+    from reedboard.hal.sim import SimSwitches
 
     def sim(board: Board) -> Opened:
         device = SimSwitches(board)
@@ -441,7 +441,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
                       *, timeout: float | None = None, out=None, listen: tuple[str, int] | None = None) -> int:
     """`reedboard calibrate`: 0 when the board file was written, 1 when no board answered or the
     map was refused (each problem on a line)."""
-    from hal.backends import NoBoard
+    from reedboard.hal.backends import NoBoard
 
     out = out or sys.stdout
     try:

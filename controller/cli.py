@@ -15,9 +15,9 @@ from .games import GAMES, Game, GameOption, MoveError, divide, game_class, names
 # Errors that get one line and exit status 2: ValueErrors of these modules (a file or a value
 # someone gave). They are looked up only once something failed, so that `reedboard --help`
 # does not load the journal, the trace reader and the board loader for their exception classes.
-USER_ERRORS = (("controller.games", "SetupError"), ("controller.games", "LayoutError"),
-               ("controller.games", "MoveError"), ("controller.trace", "TraceError"),
-               ("controller.journal", "JournalError"), ("hal.board", "BoardError"))
+USER_ERRORS = (("reedboard.controller.games", "SetupError"), ("reedboard.controller.games", "LayoutError"),
+               ("reedboard.controller.games", "MoveError"), ("reedboard.controller.trace", "TraceError"),
+               ("reedboard.controller.journal", "JournalError"), ("reedboard.hal.board", "BoardError"))
 
 
 class UsageError(Exception):
@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_hal_options(parser: argparse.ArgumentParser) -> None:
-    from hal import registry  # names only: a backend's module is imported when it is opened
+    from reedboard.hal import registry  # names only: a backend's module is imported when it is opened
 
     tried = ", then ".join(registry.UNASKED)
     parser.add_argument("--hal", choices=registry.NAMES,
@@ -345,7 +345,7 @@ def _check_board_file(path: str | None, game: Game | None = None) -> None:
     (for a game: a board of the game's kind with every cell the game needs)."""
     if path is None:
         return
-    from hal.board import load_board
+    from reedboard.hal.board import load_board
 
     if game is None:
         load_board(path)
@@ -379,8 +379,8 @@ def _run_play(args: argparse.Namespace) -> int:
 
 
 def _run_draw(args: argparse.Namespace) -> int:
-    from hal.board import load_board
-    from hardware.drawings import draw_all
+    from reedboard.hal.board import load_board
+    from reedboard.hardware.drawings import draw_all
 
     _check_output(args.out, "the drawings", "--out directory", directory=True)
     boards = ([load_board(args.board)] if args.board else
@@ -456,8 +456,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # `python -m controller.cli` runs this file as __main__, a second copy of the module: the
+    # `python -m reedboard.controller.cli` runs this file as __main__, a second copy of the module: the
     # errors the other modules raise are controller.cli's, so run that copy's main().
-    from controller.cli import main as imported_main
+    from reedboard.controller.cli import main as imported_main
 
     sys.exit(imported_main())

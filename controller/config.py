@@ -26,6 +26,7 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
     file = "~/board.toml"   # the board's wiring file (default: the shipped board of the game)
     hal = "gpio"            # the backend: gpio, serial or sim (default: serial, then gpio)
     port = "/dev/ttyACM0"   # serial: the Pico's port (default: found on USB)
+    pin_factory = "lgpio"   # gpio: gpiozero's pin factory (GPIOZERO_PIN_FACTORY wins over it)
     brightness = 60         # % of full brightness for every LED (0 to 100)
     budget_ma = 1500        # the LED supply's current budget, instead of the board file's
 
@@ -195,8 +196,14 @@ def _game_keys() -> list[Key]:
             for name, cls in sorted(GAMES.items()) for option in cls.options if option.choices]
 
 
+def _pin_factories() -> tuple[str, ...]:
+    from reedboard.hal.board import PIN_FACTORIES
+
+    return PIN_FACTORIES
+
+
 def _hal_names() -> tuple[str, ...]:
-    from hal.registry import NAMES
+    from reedboard.hal.registry import NAMES
 
     return NAMES
 
@@ -221,6 +228,8 @@ KEYS: tuple[Key, ...] = (
     Key("board.hal", f"one of {', '.join(_hal_names())}", _choice(_hal_names()),
         unset="serial, then gpio, else the simulated board", flag="hal"),
     Key("board.port", "a serial port's name (e.g. \"/dev/ttyACM0\")", _text(200), unset="found on USB", flag="port"),
+    Key("board.pin_factory", f"one of {', '.join(_pin_factories())}", _choice(_pin_factories()),
+        unset="GPIOZERO_PIN_FACTORY, else the board file's, else gpiozero's own choice"),
     Key("board.brightness", "a number from 0 to 100 (% of full brightness)", _range(0, 100), default=100),
     Key("board.budget_ma", "a number of milliamps above 0, at most 100000", _range(0, 100_000, above=True),
         unset="the board file's"),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from .config import BY_NAME, KEYS, ConfigError, Configuration, as_json, default_path, load, shown
+if TYPE_CHECKING:  # the configuration's module is read only when the command runs, not for --help
+    from .config import Configuration
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -20,6 +22,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from .cli import UsageError
+    from .config import ConfigError, load
 
     try:
         config = load(args.config)
@@ -31,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
 
 def where(config: Configuration) -> str:
     """The file the configuration comes from, in words."""
+    from .config import default_path
+
     if config.path is not None:
         return str(config.path)
     return f"{default_path()} (absent: the defaults hold)"
@@ -38,6 +43,8 @@ def where(config: Configuration) -> str:
 
 def as_text(config: Configuration) -> str:
     """A line per key: `table.key  source  value`, in columns, under the file's name."""
+    from .config import BY_NAME, shown
+
     rows = [(name, setting.source, shown(BY_NAME[name], setting.value)) for name, setting in config.settings.items()]
     width = max(len(name) for name, _, _ in rows)
     source_width = max(len(source) for _, source, _ in rows)
@@ -48,6 +55,8 @@ def as_text(config: Configuration) -> str:
 
 def as_data(config: Configuration) -> dict:
     """{"file": path or None, "keys": {"play.settle": {"value": 0.8, "source": "default"}, ...}}."""
+    from .config import KEYS, as_json
+
     return {
         "file": str(config.path) if config.path else None,
         "keys": {key.name: {"value": as_json(key, config[key.name]), "source": config.source(key.name),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 import sys
 
-from controller.games import GAMES
-from hal.backends import NoBoard, find_board
+from reedboard.controller.games import GAMES
+from reedboard.hal.backends import NoBoard, find_board
 
 from . import pi_checks
 
@@ -18,8 +18,8 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
     out = out or sys.stdout
     sim_start = None
     if hal == "sim":  # the simulated board holds the start position of a game played on it
-        from hal.backends import candidate_boards
-        from hal.board import BoardError
+        from reedboard.hal.backends import candidate_boards
+        from reedboard.hal.board import BoardError
 
         try:
             board = candidate_boards(board_path, None)[0]
@@ -57,14 +57,14 @@ def _serial_port(hal: str | None, port: str | None, found) -> str | None:
         return port
     if found is not None and found.backend == "serial":
         return getattr(found.device, "port", None)
-    from hal.serial_board import find_port
+    from reedboard.hal.serial_board import find_port
 
     return find_port()
 
 
 def _print_pi_checks(hal: str | None, port: str | None, found, out, refusals: list[str] = ()) -> None:
     """The firmware's protocol, then the Pi's own checks (groups, SPI, I2C, the port free)."""
-    from hal.protocol import VERSION
+    from reedboard.hal.protocol import VERSION
 
     port = _serial_port(hal, port, found)
     extra = []

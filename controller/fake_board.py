@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hal.mock.fakeboard import main as serve
+from reedboard.hal.mock.fakeboard import main as serve
 
 from .games import GAMES
 

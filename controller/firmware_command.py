@@ -151,7 +151,7 @@ def board_config(board, folder: Path | None = None) -> dict:
 
 def load_board_argument(text: str | None):
     """The board of --board: a board file, or the name of a shipped board."""
-    from hal.board import BoardError, load_board, shipped_boards
+    from reedboard.hal.board import BoardError, load_board, shipped_boards
 
     try:
         if text is None:
@@ -169,7 +169,7 @@ def pico_port(port: str | None) -> str:
     """--port, or the Pico found on USB."""
     if port:
         return port
-    from hal.serial_board import find_port
+    from reedboard.hal.serial_board import find_port
 
     found = find_port()
     if found is None:

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from hal.addresses import CellBoard, Switches
-from hal.board import Board
-from hal.interfaces import Cue, DieState, Light, LightFrame, Press
+from reedboard.hal.addresses import CellBoard, Switches
+from reedboard.hal.board import Board
+from reedboard.hal.interfaces import Cue, DieState, Light, LightFrame, Press
 
 from .live import inputs, next_input
 
@@ -218,8 +218,8 @@ def open_backend(hal: str | None, board_path: str | None, port: str | None,
                  sim: Callable[[Board], Opened]) -> Opened:
     """Open the backend asked for (or serial, then gpio) at its address level; for "sim",
     sim(board) makes it. Raises hal.backends.NoBoard saying what was tried."""
-    from hal.backends import NoBoard, candidate_boards, find_board
-    from hal.board import BoardError
+    from reedboard.hal.backends import NoBoard, candidate_boards, find_board
+    from reedboard.hal.board import BoardError
 
     if hal == "sim":
         try:

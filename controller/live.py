@@ -16,7 +16,7 @@ from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
 
-from hal.interfaces import Buttons, Frame, Press, Sensors
+from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 
 from .clock import ClockSettings
 from .games import Game, header_keys

@@ -10,8 +10,8 @@ import secrets
 import socket
 from pathlib import Path
 
-from hal.backends import NoBoard, find_board
-from hal.board import load_board
+from reedboard.hal.backends import NoBoard, find_board
+from reedboard.hal.board import load_board
 
 from .cli import UsageError, _listen
 from .config import (
@@ -84,7 +84,8 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     backend = None
     if hal != "sim":
         try:
-            found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells)
+            found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells,
+                               pin_factory=config["board.pin_factory"])
         except NoBoard as error:
             if hal:  # asked for by name: no quiet fallback
                 print(f"reedboard: no {hal} board: " + "; ".join(error.tried))

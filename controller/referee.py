@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
-from hal.interfaces import Cue, DieState, LightFrame
+from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
 from . import prompts, signals
 from .clock import ClockSettings, GameClock

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from pathlib import Path
 
-from hal.interfaces import Frame
+from reedboard.hal.interfaces import Frame
 
 from .journal import SUFFIX, TRACE_SUFFIX, JournalContents, JournalError, read_journal, rebuild
 from .reconcile import Settings

@@ -42,10 +42,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from hal.addresses import LedFrame
-from hal.board import Board
-from hal.interfaces import Cue, DieFace, DieState, Light, LightFrame
-from hal.leds import PIP_NAMES, led_names
+from reedboard.hal.addresses import LedFrame
+from reedboard.hal.board import Board
+from reedboard.hal.interfaces import Cue, DieFace, DieState, Light, LightFrame
+from reedboard.hal.leds import PIP_NAMES, led_names
 
 from .guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive,
                     open_backend)
@@ -416,7 +416,7 @@ def open_selftest(hal: str | None, board_path: str | None = None, port: str | No
                   seed: int = 0) -> Opened:
     """The backend for a self-test, at its address level; with "sim", a simulated board with the
     board file's declared faults and a simulated builder."""
-    from hal.mock.faults import SimHands, faulty_sim, parse_faults
+    from reedboard.hal.mock.faults import SimHands, faulty_sim, parse_faults
 
     def sim(board: Board) -> Opened:
         device = faulty_sim(board, parse_faults(board), seed=seed)
@@ -433,7 +433,7 @@ def default_report_path(game: str, when: datetime.datetime | None = None) -> Pat
 def selftest_command(hal: str | None, port: str | None, board_path: str | None, report_path: str | None,
                      timeout: float | None = None, *, watch: float | None = None, out=None) -> int:
     """`reedboard selftest`: 0 with no faults, 1 with faults or no board (the report says which)."""
-    from hal.backends import NoBoard
+    from reedboard.hal.backends import NoBoard
 
     out = out or sys.stdout
     try:

@@ -23,8 +23,8 @@ import traceback
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from pathlib import Path
 
-from hal.interfaces import Button, Cue, DieState, LightFrame, Link, LinkState, Press
-from hal.sim import SimBoard
+from reedboard.hal.interfaces import Button, Cue, DieState, LightFrame, Link, LinkState, Press
+from reedboard.hal.sim import SimBoard
 
 from . import live
 from .actions import ActionError

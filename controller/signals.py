@@ -57,8 +57,8 @@ from __future__ import annotations
 
 import math
 
-from hal.colours import PALETTE
-from hal.interfaces import DieFace, DieState, Light, LightFrame
+from reedboard.hal.colours import PALETTE
+from reedboard.hal.interfaces import DieFace, DieState, Light, LightFrame
 
 from .view import Phase, View
 

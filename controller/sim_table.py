@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from hal.board import BoardError, load_board
-from hal.interfaces import DieState, LightFrame
-from hal.sim import SimBoard
+from reedboard.hal.board import BoardError, load_board
+from reedboard.hal.interfaces import DieState, LightFrame
+from reedboard.hal.sim import SimBoard
 
 from .actions import ActionError
 from .games import Game

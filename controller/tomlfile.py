@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hal.tomlfile import parse_toml
+from reedboard.hal.tomlfile import parse_toml
 
 from .readfile import TOML_LIMIT, read_text
 

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hal.interfaces import Frame
+from reedboard.hal.interfaces import Frame
 
 from . import games
 from .games import Game, header_keys

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 
-from hal.interfaces import Button, Frame, Press
+from reedboard.hal.interfaces import Button, Frame, Press
 
 from .trace import Trace, TracePress, read_trace
 

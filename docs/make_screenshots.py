@@ -22,11 +22,11 @@ sys.path.insert(0, str(HERE.parent))
 
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
-from controller.games import GAMES, BigBalls  # noqa: E402
-from controller.games.bigballs import parse_setup  # noqa: E402
-from controller.play import PlaySession, ScriptedDie  # noqa: E402
-from controller.reconcile import Settings  # noqa: E402
-from controller.web.background import served  # noqa: E402
+from reedboard.controller.games import GAMES, BigBalls  # noqa: E402
+from reedboard.controller.games.bigballs import parse_setup  # noqa: E402
+from reedboard.controller.play import PlaySession, ScriptedDie  # noqa: E402
+from reedboard.controller.reconcile import Settings  # noqa: E402
+from reedboard.controller.web.background import served  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -77,7 +77,7 @@ class Player:
     @staticmethod
     def line(game, move) -> list[str]:
         """The holes of an Off Board line move from its tail through the last ball pushed."""
-        from controller.games.offboard_layout import GRID
+        from reedboard.controller.games.offboard_layout import GRID
 
         cell, direction = GRID.index(move.tail), GRID.direction(move.direction)
         ray = [GRID.names[c] for c in GRID.ray[direction][cell]]

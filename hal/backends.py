@@ -42,6 +42,7 @@ class Request:
     port: str | None = None  # serial: a device or pyserial URL instead of the board file's
     sim_occupied: Iterable[str] = ()  # sim: the cells occupied at the start
     timeout: float | None = None  # s to wait for the hardware to answer (None: the backend's own)
+    pin_factory: str | None = None  # gpio: gpiozero's pin factory from the configuration
 
 
 def candidate_boards(board_path: str | None, game: str | None = None, *,
@@ -98,7 +99,7 @@ def open_gpio(boards: list[Board], request: Request | None = None, timeout: floa
     try:
         with warnings.catch_warnings():  # gpiozero warns of each pin library it tries
             warnings.simplefilter("ignore")
-            device = GpioBoard(board)
+            device = GpioBoard(board, pin_factory=request.pin_factory if request is not None else None)
             occupied = asyncio.run(asyncio.wait_for(_first_frame(device), timeout))
     except BadPinFactory:
         raise LookupError("gpio: no GPIO pins here (not a Raspberry Pi, or lgpio missing:"
@@ -126,7 +127,7 @@ def open_sim(boards: list[Board], request: Request | Iterable[str] = ()) -> Foun
 
 def find_board(hal: str | None, board_path: str | None = None, port: str | None = None,
                game: str | None = None, sim_occupied: Iterable[str] = (), *,
-               cells: Iterable[str] | None = None) -> Found:
+               cells: Iterable[str] | None = None, pin_factory: str | None = None) -> Found:
     """Open the backend asked for, or try the hardware backends in turn; NoBoard says what was
     tried. `game` names a board (a game says which it plays on), `cells` are the hollows the
     game needs (see candidate_boards). The device found is a cell-level board (hal.addresses
@@ -135,7 +136,7 @@ def find_board(hal: str | None, board_path: str | None = None, port: str | None 
         boards = candidate_boards(board_path, game, cells=cells)
     except BoardError as error:
         raise NoBoard([str(error)]) from None
-    request = Request(port=port, sim_occupied=sim_occupied)
+    request = Request(port=port, sim_occupied=sim_occupied, pin_factory=pin_factory)
     tried = []
     for name in [hal] if hal else UNASKED:
         backend = BACKENDS.get(name)

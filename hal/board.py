@@ -82,7 +82,7 @@ class Board:
 def shipped_boards() -> tuple[str, ...]:
     """The names of the boards shipped with reedboard (hardware/boards/<name>.toml)."""
     try:
-        folder = resources.files("hardware").joinpath("boards")
+        folder = resources.files("reedboard.hardware").joinpath("boards")
         return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".toml")))
     except (FileNotFoundError, ModuleNotFoundError):
         return ()
@@ -274,7 +274,7 @@ def load_board(path: str | Path | None = None, game: str | None = None, *,
         if game not in shipped_boards():
             raise BoardError(f"no shipped board {game!r}: choose {', '.join(shipped_boards()) or 'a board file'}")
         source = f"hardware/boards/{game}.toml"
-        text = resources.files("hardware").joinpath(f"boards/{game}.toml").read_text(encoding="utf-8")
+        text = resources.files("reedboard.hardware").joinpath(f"boards/{game}.toml").read_text(encoding="utf-8")
         data = parse_toml(text, source, BoardError)
     else:
         source = str(path)

@@ -26,9 +26,9 @@ class Backend:
 
 BACKENDS: dict[str, Backend] = {
     backend.name: backend for backend in (
-        Backend("serial", "a Raspberry Pi Pico on USB, running firmware/", True, "hal.backends:open_serial"),
-        Backend("gpio", "reed switches and LEDs on the Raspberry Pi's own pins", True, "hal.backends:open_gpio"),
-        Backend("sim", "the simulated board, played in the web view", False, "hal.backends:open_sim"),
+        Backend("serial", "a Raspberry Pi Pico on USB, running firmware/", True, "reedboard.hal.backends:open_serial"),
+        Backend("gpio", "reed switches and LEDs on the Raspberry Pi's own pins", True, "reedboard.hal.backends:open_gpio"),
+        Backend("sim", "the simulated board, played in the web view", False, "reedboard.hal.backends:open_sim"),
     )
 }
 

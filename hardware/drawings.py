@@ -27,8 +27,8 @@ from pathlib import Path
 
 import ast
 
-from hal.board import Board, BoardError
-from hal.leds import MA_PER_CHANNEL
+from reedboard.hal.board import Board, BoardError
+from reedboard.hal.leds import MA_PER_CHANNEL
 
 __all__ = ["DrawingError", "Power", "draw_all", "leds_svg", "matrix_svg", "power", "template_svg"]
 

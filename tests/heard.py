@@ -1,7 +1,7 @@
 """An address board that keeps the cues it was told to play, for the self-test and
 calibration tests (the gpio buzzer only sounds them)."""
 
-from hal.interfaces import Cue
+from reedboard.hal.interfaces import Cue
 
 
 class Heard:

@@ -3,11 +3,11 @@
 import tomllib
 from importlib import resources
 
-from controller.games.offboard_layout import parse_layout
+from reedboard.controller.games.offboard_layout import parse_layout
 
 
 def default_data() -> dict:
-    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
+    text = resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

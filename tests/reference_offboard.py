@@ -58,7 +58,7 @@ class Rim:
 
     def __init__(self, layout=None) -> None:
         if layout is None:
-            from controller.games import load_layout
+            from reedboard.controller.games import load_layout
 
             layout = load_layout()
         self.layout = layout

@@ -11,8 +11,8 @@ from importlib import resources
 import pytest
 
 import reference_abalone as ra
-from controller.games import GameOverError, MoveError, Termination, divide, perft
-from controller.games.abalone import LAYOUTS, Abalone, PositionError, start_layouts
+from reedboard.controller.games import GameOverError, MoveError, Termination, divide, perft
+from reedboard.controller.games.abalone import LAYOUTS, Abalone, PositionError, start_layouts
 
 STANDARD_PERFT = {1: 44, 2: 1936, 3: 98912}
 PERFT_3 = {"standard": 98912, "belgian-daisy": 149322, "german-daisy": 493480}
@@ -279,7 +279,7 @@ def test_footprints_of_each_kind_of_move():
 
 # --- the start, headers and options ------------------------------------------------------------------
 def test_the_layouts_are_the_data_file():
-    text = resources.files("controller.games").joinpath("data/abalone.toml").read_text(encoding="utf-8")
+    text = resources.files("reedboard.controller.games").joinpath("data/abalone.toml").read_text(encoding="utf-8")
     assert tuple(tomllib.loads(text)) == LAYOUTS
     assert Abalone.options[0].choices == LAYOUTS
     for layout in LAYOUTS:

@@ -11,11 +11,11 @@ import asyncio
 import time
 
 import pytest
-from controller import live
-from controller.games.abalone import Abalone
-from controller.referee import Outputs, Referee
-from hal.board import load_board
-from hal.interfaces import LightFrame
+from reedboard.controller import live
+from reedboard.controller.games.abalone import Abalone
+from reedboard.controller.referee import Outputs, Referee
+from reedboard.hal.board import load_board
+from reedboard.hal.interfaces import LightFrame
 
 from test_hal_contract import GpioRig, SerialRig, SimRig
 

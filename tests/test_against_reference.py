@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import BigBalls, OffBoard, perft
-from controller.games.offboard_layout import parse_layout
+from reedboard.controller.games import BigBalls, OffBoard, perft
+from reedboard.controller.games.offboard_layout import parse_layout
 
 try:  # the tests folder is on sys.path under pytest's default import mode
     import reference_bigballs as rb

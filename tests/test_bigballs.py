@@ -2,8 +2,8 @@
 
 import pytest
 
-from controller.games import BigBalls, MoveError, SetupError, Termination, perft
-from controller.games.bigballs import GRID, parse_setup
+from reedboard.controller.games import BigBalls, MoveError, SetupError, Termination, perft
+from reedboard.controller.games.bigballs import GRID, parse_setup
 
 NO_BALLS: list[str] = []
 
@@ -299,7 +299,7 @@ def test_perft_of_the_default_setup():
 
 # --- the hooks the rest of reedboard reads -----------------------------------------------------
 def test_the_view_hooks_draw_and_name_the_pieces():
-    from controller.games.bigballs import parse_setup
+    from reedboard.controller.games.bigballs import parse_setup
 
     game = BigBalls(**parse_setup("black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4"))
     pieces = game.pieces()
@@ -317,7 +317,7 @@ def test_the_view_hooks_draw_and_name_the_pieces():
 
 
 def test_the_start_hooks_read_back_what_they_write():
-    from controller.games.bigballs import parse_setup
+    from reedboard.controller.games.bigballs import parse_setup
 
     game = BigBalls(**parse_setup("black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4"), first="white", balls=["a7", "c5"])
     header = game.start_header()

@@ -5,12 +5,12 @@ from importlib import resources
 
 import pytest
 
-from controller.games import BigBalls, OffBoard
-from hal.board import BoardError, load_board, parse_board
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.hal.board import BoardError, load_board, parse_board
 
 
 def default(game):
-    return tomllib.loads(resources.files("hardware").joinpath(f"boards/{game}.toml").read_text())
+    return tomllib.loads(resources.files("reedboard.hardware").joinpath(f"boards/{game}.toml").read_text())
 
 
 def test_default_boards_wire_every_cell_once():
@@ -94,7 +94,7 @@ def test_unreadable_board_files_are_named(tmp_path):
     bad.write_text("[board\n")
     with pytest.raises(BoardError, match="bad.toml: not valid TOML"):
         load_board(bad)
-    bigballs = resources.files("hardware").joinpath("boards/bigballs.toml")
+    bigballs = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml")
     with pytest.raises(BoardError, match="bigballs.toml: the board has no hollow for C6 \\(nor for 48 more\\)"):
         load_board(bigballs, cells=OffBoard().cells)
     mine = tmp_path / "mine.toml"
@@ -107,7 +107,7 @@ def test_unreadable_board_files_are_named(tmp_path):
 
 def test_a_board_is_named_by_its_file_and_says_its_hollows(tmp_path):
     assert load_board(game="offboard").name == "offboard"
-    text = resources.files("hardware").joinpath("boards/bigballs.toml").read_text()
+    text = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text()
     (tmp_path / "mine.toml").write_text(text.replace("a1 = ", "A1 = "))
     mine = load_board(tmp_path / "mine.toml")
     assert mine.name == "mine" and mine.cells[0] == "A1"  # the file's own spelling and order
@@ -123,7 +123,7 @@ def test_a_game_may_leave_hollows_of_a_board_unused():
 
 
 def test_candidate_boards_are_the_shipped_boards_with_the_hollows_asked_for():
-    from hal.backends import NoBoard, candidate_boards, find_board
+    from reedboard.hal.backends import NoBoard, candidate_boards, find_board
 
     assert [b.name for b in candidate_boards(None)] == ["bigballs", "offboard"]
     assert [b.name for b in candidate_boards(None, cells=["A1", "S12"])] == ["offboard"]
@@ -137,7 +137,7 @@ def test_candidate_boards_are_the_shipped_boards_with_the_hollows_asked_for():
 
 
 def test_the_backend_registry_names_each_backend_once():
-    from hal.registry import BACKENDS, UNASKED
+    from reedboard.hal.registry import BACKENDS, UNASKED
 
     assert set(BACKENDS) == {"gpio", "serial", "sim"} and UNASKED == ("serial", "gpio")
     assert all(callable(getattr(__import__(b.opener.split(":")[0], fromlist=["x"]), b.opener.split(":")[1]))

@@ -21,23 +21,23 @@ from importlib import resources
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.games import BigBalls
-from controller.calibrate import (Calibration, CalibrationRefused, CalibrationResult, Settings, board_text,
+from reedboard.controller.games import BigBalls
+from reedboard.controller.calibrate import (Calibration, CalibrationRefused, CalibrationResult, Settings, board_text,
                                   calibrate_command, check_map, run_calibration)
-from controller.referee import Outputs
-from controller.guide import SimBuilder
-from hal.addresses import LedFrame
-from hal.board import Board, load_board, parse_board
-from hal.mock.faults import MockHands, SimHands
-from hal.gpio_board import GpioSwitches
-from hal.interfaces import Cue, DieFace, Light
-from hal.mock.matrix import Circuit, FakeStrip, MatrixPins
-from hal.sim import SimBoard, SimSwitches
+from reedboard.controller.referee import Outputs
+from reedboard.controller.guide import SimBuilder
+from reedboard.hal.addresses import LedFrame
+from reedboard.hal.board import Board, load_board, parse_board
+from reedboard.hal.mock.faults import MockHands, SimHands
+from reedboard.hal.gpio_board import GpioSwitches
+from reedboard.hal.interfaces import Cue, DieFace, Light
+from reedboard.hal.mock.matrix import Circuit, FakeStrip, MatrixPins
+from reedboard.hal.sim import SimBoard, SimSwitches
 
 from heard import Heard
 
 BOARD = load_board(game="bigballs")
-BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
+BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
 FAST = Settings(timeout=3.0)  # nothing times out here: a long wait costs nothing
 
 
@@ -226,7 +226,7 @@ class FakeBoardHands:
     """Hands at the fake Pico (hal.mock.fakeboard) behind a pty: magnets on its matrix by address."""
 
     def __init__(self, fake, device, truth: Board) -> None:
-        from hal.mock.faults import led_names
+        from reedboard.hal.mock.faults import led_names
 
         self.fake, self.device, self.truth = fake, device, truth
         self._names = led_names(truth)
@@ -240,7 +240,7 @@ class FakeBoardHands:
             self.fake.matrix.magnets.discard(self.truth.sensor[hollow])
 
     async def press_ok(self) -> None:
-        from hal.mock.fakeboard import PRESS_S
+        from reedboard.hal.mock.fakeboard import PRESS_S
 
         self.fake.press("ok")
         await asyncio.sleep(PRESS_S + 0.02)
@@ -262,8 +262,8 @@ class FakeBoardHands:
 
 
 def test_calibrating_over_serial_reads_the_picos_raw_addresses():
-    from controller.calibrate import open_calibration
-    from hal.mock.fakeboard import FakeBoard
+    from reedboard.controller.calibrate import open_calibration
+    from reedboard.hal.mock.fakeboard import FakeBoard
 
     truth = shuffled(BOARD, 8)
     fake = FakeBoard("bigballs", occupied=BigBalls().occupied()).start()
@@ -286,9 +286,9 @@ def test_calibrating_over_serial_reads_the_picos_raw_addresses():
 def test_the_prompts_are_shown_in_a_web_page_too():
     from starlette.testclient import TestClient
 
-    from controller.guide import Prompt
-    from controller.web.guide_page import guide_app
-    from hal.board import load_board
+    from reedboard.controller.guide import Prompt
+    from reedboard.controller.web.guide_page import guide_app
+    from reedboard.hal.board import load_board
 
     board = load_board(game="offboard")
     current = [None]

@@ -9,7 +9,7 @@ import asyncio
 import uvicorn
 from starlette.applications import Starlette
 
-from controller.web.calm_server import CalmServer
+from reedboard.controller.web.calm_server import CalmServer
 from virtual_time import VirtualClock, run_virtual
 
 

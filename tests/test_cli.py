@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main, split_moves
+from reedboard.controller.cli import main, split_moves
 
 
 def run(capsys, *argv):
@@ -43,7 +43,7 @@ def test_perft_offboard_with_a_board_file(capsys, tmp_path):
     from importlib import resources
 
     board = tmp_path / "board.toml"
-    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text()
+    text = resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_text()
     board.write_text(text.replace('red = ["B2", ', 'red = ['))  # one red ball fewer
     status, out, _ = run(capsys, "perft", "offboard", "1", "--board", str(board))
     assert status == 0 and int(out.splitlines()[-1]) != 60
@@ -103,8 +103,8 @@ def test_the_installed_command_lists_its_subcommands():
 def test_export_prints_a_journaled_games_record(capsys, caplog, tmp_path):
     from datetime import datetime
 
-    from controller.games import BigBalls
-    from controller.journal import Journal
+    from reedboard.controller.games import BigBalls
+    from reedboard.controller.journal import Journal
 
     game = BigBalls()
     journal = Journal.create(tmp_path, game, {}, datetime(2026, 11, 29, 12, 0, 0))

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from controller import play_command
-from controller.cli import main
-from controller.games import BigBalls, OffBoard, SetupError
-from controller.journal import Journal, trace_path, unfinished_games
-from controller.reconcile import Settings
+from reedboard.controller import play_command
+from reedboard.controller.cli import main
+from reedboard.controller.games import BigBalls, OffBoard, SetupError
+from reedboard.controller.journal import Journal, trace_path, unfinished_games
+from reedboard.controller.reconcile import Settings
 
-DEFINITION = resources.files("controller.games").joinpath("data/offboard.toml")
+DEFINITION = resources.files("reedboard.controller.games").joinpath("data/offboard.toml")
 WIRING = Path(__file__).resolve().parent.parent / "hardware" / "boards" / "offboard.toml"
 FAST = Settings(settle=0.15, grace=0.3)
 
@@ -108,7 +108,7 @@ def finished_journal(games_dir) -> Path:
 
 
 def test_resuming_a_finished_game_says_it_is_finished(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr("controller.web.app.serve", serving(stop))
+    monkeypatch.setattr("reedboard.controller.web.app.serve", serving(stop))
     path = finished_journal(tmp_path)
     status, out, err = run(capsys, "play", "bigballs", "--hal", "sim", "--resume", path,
                            "--games-dir", tmp_path, "--listen", f"127.0.0.1:{free_port()}")
@@ -118,9 +118,9 @@ def test_resuming_a_finished_game_says_it_is_finished(capsys, monkeypatch, tmp_p
 
 
 def test_run_as_a_module_the_errors_of_other_modules_are_one_line_too(tmp_path):
-    # `python -m controller.cli` runs the module as __main__; the play command's errors must
+    # `python -m reedboard.controller.cli` runs the module as __main__; the play command's errors must
     # still be the ones main() catches.
-    result = subprocess.run([sys.executable, "-m", "controller.cli", "play", "bigballs", "--resume",
+    result = subprocess.run([sys.executable, "-m", "reedboard.controller.cli", "play", "bigballs", "--resume",
                              "--games-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == f"reedboard: no unfinished bigballs game in {tmp_path} (start a new one without --resume)"
@@ -142,7 +142,7 @@ def test_perft_with_a_wiring_file_asks_for_an_off_board_definition(capsys):
 
 
 def test_doctor_and_play_with_an_off_board_definition_ask_for_a_wiring_file(capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr("controller.web.app.serve", serving(stop))
+    monkeypatch.setattr("reedboard.controller.web.app.serve", serving(stop))
     line = refusal(capsys, "doctor", "--hal", "sim", "--board", DEFINITION)
     assert "Off Board definition" in line and "wiring file" in line and "hardware/boards/offboard.toml" in line
     for backend in ("gpio", "sim"):
@@ -234,7 +234,7 @@ async def stop(session):
 
 
 def play(capsys, monkeypatch, tmp_path, behaviour, listen="127.0.0.1"):
-    monkeypatch.setattr("controller.web.app.serve", serving(behaviour))
+    monkeypatch.setattr("reedboard.controller.web.app.serve", serving(behaviour))
     status = main(["play", "offboard", "--hal", "sim", "--games-dir", str(tmp_path),
                    "--listen", f"{listen}:{free_port()}"])
     out, err = capsys.readouterr()
@@ -243,7 +243,7 @@ def play(capsys, monkeypatch, tmp_path, behaviour, listen="127.0.0.1"):
 
 
 def test_listening_on_every_address_prints_addresses_others_can_use(capsys, monkeypatch, tmp_path):
-    from controller import join
+    from reedboard.controller import join
 
     monkeypatch.setattr(join, "interface_addresses", lambda: ["127.0.0.1", "192.0.2.7", "198.51.100.8"])
     monkeypatch.setattr(join.socket, "gethostname", lambda: "boardpi")
@@ -281,7 +281,7 @@ async def until(condition, what="the condition"):
 
 
 def session_for(games_dir):
-    from controller.play import PlaySession
+    from reedboard.controller.play import PlaySession
 
     # A given arrangement: the set-up is done as soon as the simulated board reports it.
     return PlaySession(BigBalls(), games_dir=games_dir, settings=FAST, rng=random.Random(7))

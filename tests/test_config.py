@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.cli import main
-from controller.clock import ClockSettings
-from controller.config import ConfigError, load_play
+from reedboard.controller.cli import main
+from reedboard.controller.clock import ClockSettings
+from reedboard.controller.config import ConfigError, load_play
 
 
 def write(tmp_path, text):
@@ -64,7 +64,7 @@ def started(monkeypatch):
     async def serve(session, host, port, token, *, games_dir=None, log_level="warning"):
         seen.update(session=session, host=host, port=port, token=token)
 
-    monkeypatch.setattr("controller.web.app.serve", serve)
+    monkeypatch.setattr("reedboard.controller.web.app.serve", serve)
     return seen
 
 
@@ -98,7 +98,7 @@ def test_play_options_that_cannot_work_are_one_line(tmp_path, started, capsys, e
 
 # --- every key ----------------------------------------------------------------------------------------
 
-from controller.config import BY_NAME, load  # noqa: E402
+from reedboard.controller.config import BY_NAME, load  # noqa: E402
 
 # A value each key takes, as written in the file, and what the commands then use.
 GOOD = {
@@ -109,7 +109,7 @@ GOOD = {
     "play.watchers": ("20", 20), "play.games_dir": ('"games"', "DIR/games"),
     "abalone.layout": ('"german-daisy"', "german-daisy"), "bigballs.first": ('"white"', "white"),
     "board.file": ('"/boards/mine.toml"', "/boards/mine.toml"), "board.hal": ('"serial"', "serial"),
-    "board.port": ('"/dev/ttyACM0"', "/dev/ttyACM0"), "board.brightness": ("60", 60),
+    "board.port": ('"/dev/ttyACM0"', "/dev/ttyACM0"), "board.pin_factory": ('"lgpio"', "lgpio"), "board.brightness": ("60", 60),
     "board.budget_ma": ("1500", 1500), "page.sound": ("true", True), "page.voice": ("true", True),
     "page.language": ('"ro"', "ro"), "players.black": ('"Ann"', "Ann"), "players.white": ('" Bob "', "Bob"),
     "players.red": ('"Cy"', "Cy"), "players.yellow": ('"Di"', "Di"),
@@ -122,7 +122,7 @@ BAD = {
     "play.token": ('"short"', "8 to 200"), "play.watchers": ("501", "1 to 500"), "play.games_dir": ("3", "path"),
     "abalone.layout": ('"hex"', "belgian-daisy"), "bigballs.first": ('"red"', "black, white"),
     "board.file": ("true", "path"), "board.hal": ('"usb"', "gpio"), "board.port": ('""', "serial port"),
-    "board.brightness": ("101", "0 to 100"), "board.budget_ma": ("0", "above 0"),
+    "board.pin_factory": ('"gpiod"', "lgpio, rpigpio"), "board.brightness": ("101", "0 to 100"), "board.budget_ma": ("0", "above 0"),
     "page.sound": ("1", "true or false"), "page.voice": ('"on"', "true or false"),
     "page.language": ('"fr"', "en, de"), "players.black": ("7", "1 to 40"),
     "players.white": ('"' + "x" * 41 + '"', "40"),
@@ -171,7 +171,7 @@ def test_the_page_languages_are_the_pages_own():
     import re
     from pathlib import Path
 
-    from controller.config import LANGUAGES
+    from reedboard.controller.config import LANGUAGES
 
     speech = Path(__file__).parents[1] / "controller" / "web" / "static" / "speech.js"
     table = re.search(r"SPEECH_LANGS = \{([^}]*)\}", speech.read_text()).group(1)
@@ -179,17 +179,17 @@ def test_the_page_languages_are_the_pages_own():
 
 
 def test_the_watchers_default_is_the_web_views():
-    from controller.config import WATCHERS
-    from controller.web.limits import Limits
+    from reedboard.controller.config import WATCHERS
+    from reedboard.controller.web.limits import Limits
 
     assert WATCHERS == Limits().watchers
 
 
 # --- the command line over the file -------------------------------------------------------------------
 
-from controller.cli import UsageError, build_parser  # noqa: E402
-from controller.play_command import light_leds_as_configured, run  # noqa: E402
-from controller.reconcile import Settings  # noqa: E402
+from reedboard.controller.cli import UsageError, build_parser  # noqa: E402
+from reedboard.controller.play_command import light_leds_as_configured, run  # noqa: E402
+from reedboard.controller.reconcile import Settings  # noqa: E402
 
 
 def test_flags_win_over_the_file_key_by_key(tmp_path):
@@ -242,7 +242,7 @@ def test_a_bad_file_stops_play_in_one_line(tmp_path, started, capsys):
 
 
 def test_the_token_of_the_file_is_kept_beyond_this_computer(tmp_path, started, capsys, monkeypatch):
-    monkeypatch.setattr("controller.play_command._free", lambda host, port: True)
+    monkeypatch.setattr("reedboard.controller.play_command._free", lambda host, port: True)
     path = write(tmp_path, '[play]\ntoken = "our-club-board"\nlisten = "0.0.0.0:8765"\n')
     assert main(["play", "bigballs", "--hal", "sim", "--games-dir", str(tmp_path), "--config", str(path)]) == 0
     assert started["token"] == "our-club-board" and "?token=our-club-board" in capsys.readouterr().out
@@ -252,8 +252,8 @@ def test_the_token_of_the_file_is_kept_beyond_this_computer(tmp_path, started, c
 
 
 def test_brightness_and_budget_reach_the_leds():
-    from hal.backends import find_board
-    from hal.interfaces import Light, LightFrame
+    from reedboard.hal.backends import find_board
+    from reedboard.hal.interfaces import Light, LightFrame
 
     def shown(budget_ma, brightness):
         device = find_board("sim", game="bigballs").device
@@ -271,8 +271,8 @@ def test_brightness_and_budget_reach_the_leds():
 
 # --- the page's settings, written back ----------------------------------------------------------------
 
-from controller.config import changed_settings, write_back  # noqa: E402
-from controller.play_command import settings_writer  # noqa: E402
+from reedboard.controller.config import changed_settings, write_back  # noqa: E402
+from reedboard.controller.play_command import settings_writer  # noqa: E402
 
 COMMENTED = ('# the club board\n[play]\nsettle = 0.8   # the children move slowly\ngame = "bigballs"\n\n'
              '[board]\nhal = "gpio"\n')
@@ -291,8 +291,8 @@ def test_only_the_changed_keys_are_rewritten_keeping_the_comments(tmp_path):
 def test_the_session_writes_what_the_page_changed(tmp_path, monkeypatch):
     from starlette.testclient import TestClient
 
-    from controller.play import PlaySession
-    from controller.web import create_app
+    from reedboard.controller.play import PlaySession
+    from reedboard.controller.web import create_app
 
     path = write(tmp_path, COMMENTED)
     config = load(path)
@@ -320,7 +320,7 @@ def test_a_file_that_cannot_be_written_is_left_alone_with_one_line(tmp_path, cap
 
 def test_an_unwritable_directory_is_left_alone_with_one_line(tmp_path, capsys, monkeypatch):
     path = write(tmp_path, COMMENTED)
-    monkeypatch.setattr("controller.config.os.access", lambda where, mode: False)
+    monkeypatch.setattr("reedboard.controller.config.os.access", lambda where, mode: False)
     assert settings_writer(load(path)) is None
     out = capsys.readouterr().out.strip().splitlines()
     assert out == [f"settings changed in the web view are not saved: {tmp_path} cannot be written in"]
@@ -336,3 +336,17 @@ def test_a_file_without_a_play_table_gets_one(tmp_path):
     path = write(tmp_path, '[board]\nhal = "gpio"  # the pins\n')
     settings_writer(load(path))(Settings(), Settings(settle=0.5))
     assert path.read_text() == '[board]\nhal = "gpio"  # the pins\n\n[play]\nsettle = 0.5\n'
+
+
+def test_the_configurations_pin_factory_reaches_the_gpio_backend(monkeypatch):
+    """[board] pin_factory is handed to gpiozero through the backend chooser, under the
+    environment's GPIOZERO_PIN_FACTORY and over the board file's."""
+    from reedboard.hal.backends import find_board
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    found = find_board("gpio", None, None, game="bigballs", pin_factory="mock")
+    try:
+        assert found.backend == "gpio"
+        assert (found.device.pin_factory_name, found.device.pin_factory_chosen_by) == ("mock", "the configuration")
+    finally:
+        found.device.close()

@@ -5,9 +5,9 @@ import sys
 
 import pytest
 
-from controller import config_command
-from controller.cli import UsageError, _Parser
-from controller.config import BY_NAME
+from reedboard.controller import config_command
+from reedboard.controller.cli import UsageError, _Parser
+from reedboard.controller.config import BY_NAME
 
 
 def config_main(argv, capsys):

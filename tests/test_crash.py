@@ -30,15 +30,15 @@ HERE = Path(__file__).resolve().parent
 if __name__ == "__main__":
     sys.path[:0] = [str(HERE.parent), str(HERE)]
 
-from controller.games import GAMES, BigBalls, OffBoard  # noqa: E402
-from controller.journal import SUFFIX, TRACE_SUFFIX, JournalError, export_lines, trace_path  # noqa: E402
-from controller.live import new_referee, resume_referee, run  # noqa: E402
-from controller.reconcile import Settings  # noqa: E402
-from controller.replay import replay  # noqa: E402
-from controller.trace import read_trace  # noqa: E402
-from controller.view import Phase  # noqa: E402
-from hal.interfaces import Button  # noqa: E402
-from hal.sim import SimBoard  # noqa: E402
+from reedboard.controller.games import GAMES, BigBalls, OffBoard  # noqa: E402
+from reedboard.controller.journal import SUFFIX, TRACE_SUFFIX, JournalError, export_lines, trace_path  # noqa: E402
+from reedboard.controller.live import new_referee, resume_referee, run  # noqa: E402
+from reedboard.controller.reconcile import Settings  # noqa: E402
+from reedboard.controller.replay import replay  # noqa: E402
+from reedboard.controller.trace import read_trace  # noqa: E402
+from reedboard.controller.view import Phase  # noqa: E402
+from reedboard.hal.interfaces import Button  # noqa: E402
+from reedboard.hal.sim import SimBoard  # noqa: E402
 from physical import Hands  # noqa: E402
 
 FAST = Settings(debounce=0.004, settle=0.05, grace=0.25)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hardware import drawings
-from hal.board import load_board, parse_board
-from hardware.drawings import DrawingError, draw_all, leds_svg, matrix_svg, power, template_svg
+from reedboard.hardware import drawings
+from reedboard.hal.board import load_board, parse_board
+from reedboard.hardware.drawings import DrawingError, draw_all, leds_svg, matrix_svg, power, template_svg
 
 ROOT = Path(__file__).parent.parent
 COMMITTED = ROOT / "hardware" / "drawings"
@@ -186,7 +186,7 @@ def test_the_committed_drawings_are_the_default_boards_own(tmp_path):
 
 
 def test_a_board_without_positions_still_has_a_matrix():
-    data = tomllib.loads(resources.files("hardware").joinpath("boards/bigballs.toml").read_text())
+    data = tomllib.loads(resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text())
     columns = data["matrix"]["columns"]
     data["cells"] = {c: [v["row"] * columns + v["column"], v["led"]] for c, v in data["cells"].items()}
     board = parse_board(data, "nowhere/short.toml")
@@ -197,7 +197,7 @@ def test_a_board_without_positions_still_has_a_matrix():
 
 
 def test_a_gpio_board_shows_the_pi_pins_first():
-    data = tomllib.loads(resources.files("hardware").joinpath("boards/bigballs.toml").read_text())
+    data = tomllib.loads(resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text())
     data["board"]["backend"] = "gpio"
     data["matrix"]["diodes"] = False
     root = ET.fromstring(matrix_svg(parse_board(data, "pi.toml")))

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import serial
 
-from controller.fake_board import main as fake_board_command
-from controller.games import GAMES
-from hal.board import load_board
-from hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware, main
+from reedboard.controller.fake_board import main as fake_board_command
+from reedboard.controller.games import GAMES
+from reedboard.hal.board import load_board
+from reedboard.hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware, main
 
 ROOT = Path(__file__).resolve().parent.parent
 protocol = firmware().protocol

@@ -239,7 +239,7 @@ def test_wrong_colour_count_is_named():
 
 
 def test_main_knows_the_shipped_boards():
-    from hal.board import load_board
+    from reedboard.hal.board import load_board
 
     with _isolated_imports(FAKES, FIRMWARE):
         main = importlib.import_module("main")

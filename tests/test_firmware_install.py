@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from controller import firmware_command as fc
-from controller.cli import UsageError, _Parser
+from reedboard.controller import firmware_command as fc
+from reedboard.controller.cli import UsageError, _Parser
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
@@ -163,7 +163,7 @@ def test_dry_run_prints_board_json_and_the_command_and_runs_nothing(fake_runner)
 
 
 def test_board_json_is_what_the_firmware_builds_without_one():
-    from hal.board import load_board
+    from reedboard.hal.board import load_board
 
     sys.path[:0] = [str(FAKES), str(FIRMWARE)]
     saved = {n: sys.modules.pop(n) for n in ("machine", "neopixel", "app", "scanner", "protocol", "pins", "main")
@@ -223,10 +223,10 @@ def test_the_parser_runs_install_and_version(fake_runner, capsys):
 
 
 def test_no_pico_found_is_one_line(fake_runner, monkeypatch, capsys):
-    import hal.serial_board
+    from reedboard.hal import serial_board
 
     runner = fake_runner()
-    monkeypatch.setattr(hal.serial_board, "find_port", lambda: None)
+    monkeypatch.setattr(serial_board, "find_port", lambda: None)
     status, out, err = _run(["firmware", "install"], capsys)
     assert status == 1 and runner.calls == []
     assert err.count("\n") == 1 and "no Pico found on USB" in err and "--port" in err

@@ -17,13 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import GAMES, Footprint, Game, GameOption, MoveError, Outcome, Termination, catalog
-from controller.games import game_from_header
+from reedboard.controller.games import GAMES, Footprint, Game, GameOption, MoveError, Outcome, Termination, catalog
+from reedboard.controller.games import game_from_header
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME_NAMES = re.compile(r"bigballs|offboard|abalone|BigBalls|OffBoard|Abalone")
 PAGE_NAMES = re.compile(r"bigballs|offboard|abalone")
-HAL_IMPORTS = re.compile(r"^\s*(from|import) controller", re.MULTILINE)
+HAL_IMPORTS = re.compile(r"^\s*(from|import) (reedboard\.)?controller", re.MULTILINE)
+# the packages are installed as reedboard.*: a bare `controller`, `hal` or `hardware` would only
+# be found from the source tree, never in an installed package
+BARE_IMPORTS = re.compile(r"^\s*(from|import) (controller|hal|hardware|firmware)\b")
 
 
 def lines_matching(files, pattern: re.Pattern) -> list[str]:
@@ -47,6 +50,26 @@ def test_the_pages_script_names_no_game():
 
 def test_hal_imports_nothing_from_the_controller():
     assert lines_matching(sorted((ROOT / "hal").rglob("*.py")), HAL_IMPORTS) == []
+
+
+def test_every_import_names_the_installed_package():
+    files = [p for folder in ("controller", "hal", "hardware", "tests", "bench", "docs")
+             for p in sorted((ROOT / folder).rglob("*.py"))]
+    assert lines_matching(files, BARE_IMPORTS) == []
+
+
+def test_every_package_of_the_tree_is_installed():
+    """pyproject.toml lists the packages (installed as reedboard.*, from the tree's folders)."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = {p.parent.relative_to(ROOT).as_posix() for folder in ("controller", "hal", "hardware", "firmware")
+               for p in (ROOT / folder).rglob("__init__.py")}
+    listed = set()
+    for package in config["packages"]:
+        top, _, rest = package.removeprefix("reedboard.").partition(".")
+        listed.add("/".join([config["package-dir"][f"reedboard.{top}"], *([rest.replace(".", "/")] if rest else [])]))
+    assert listed == folders
 
 
 # --- a toy game, registered for a test -----------------------------------------------------------
@@ -158,7 +181,7 @@ def toy(monkeypatch):
 
 
 def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
-    from controller.record import header_lines, record_lines, result_line
+    from reedboard.controller.record import header_lines, record_lines, result_line
 
     game = Toy(3)
     for move in ("c1", "c3", "c2"):
@@ -169,7 +192,7 @@ def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
 
 
 def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
-    from controller.journal import Journal, export_lines, game_header, read_journal, rebuild
+    from reedboard.controller.journal import Journal, export_lines, game_header, read_journal, rebuild
 
     game = Toy(5)
     assert game_header(game) == {"game": "toy", "length": 5}
@@ -188,7 +211,7 @@ def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
 
 
 def test_a_toy_games_trace_header_is_read_and_written(toy, tmp_path):
-    from controller.trace import TraceError, TraceWriter, read_trace
+    from reedboard.controller.trace import TraceError, TraceWriter, read_trace
 
     path = tmp_path / "toy.trace.jsonl"
     with TraceWriter(path, {"game": "toy", "length": 3, "settings": {"settle": 0.5}}) as writer:
@@ -203,7 +226,7 @@ def test_a_toy_games_trace_header_is_read_and_written(toy, tmp_path):
 
 
 def test_the_command_line_offers_the_toy_and_its_options(toy, capsys):
-    from controller.cli import main
+    from reedboard.controller.cli import main
 
     assert main(["perft", "toy", "2", "--length", "3"]) == 0
     assert capsys.readouterr().out.split() == ["6"]
@@ -221,13 +244,13 @@ def test_the_command_line_offers_the_toy_and_its_options(toy, capsys):
 
 
 def _owners(flag: str) -> str:
-    from controller.games import names_in_words
+    from reedboard.controller.games import names_in_words
 
     return names_in_words([name for name, cls in GAMES.items() if any(o.flag == flag for o in cls.options)], "and")
 
 
 def test_the_rules_page_and_the_catalog_show_the_toy(toy):
-    from controller.web.rules import rules_page
+    from reedboard.controller.web.rules import rules_page
 
     page = rules_page("toy")
     assert page["title"] == "Toy Row" and page["players"] == ["north", "south"]

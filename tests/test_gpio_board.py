@@ -37,16 +37,16 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.games import GAMES
-from controller.signals import PALETTE
-import hal.gpio_board
-from hal.board import Board, GpioPins, load_board
-from hal.gpio_board import CUE_PATTERNS, GpioBoard
-from hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
-from hal.leds import PIP_COLOUR, PIPS, current_ma
-from hal.matrix import (GPIOB, GPPUB, IODIRA, OLATA, GpioMatrix, MatrixScanner,
+from reedboard.controller.games import GAMES
+from reedboard.controller.signals import PALETTE
+import reedboard.hal.gpio_board as gpio_board_module
+from reedboard.hal.board import Board, GpioPins, load_board
+from reedboard.hal.gpio_board import CUE_PATTERNS, GpioBoard
+from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
+from reedboard.hal.leds import PIP_COLOUR, PIPS, current_ma
+from reedboard.hal.matrix import (GPIOB, GPPUB, IODIRA, OLATA, GpioMatrix, MatrixScanner,
                         Mcp23017Matrix, possible_ghosts)
-from hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
+from reedboard.hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
 from virtual_time import VirtualClock, run_virtual
 
 WAIT = 10.0  # s: the most a test waits for something that comes within milliseconds
@@ -328,7 +328,7 @@ def test_the_scanner_flags_every_corner_of_a_ghost_rectangle(closing, caplog):
     gpio, matrix = rig(board)
     closing(gpio)
     place(matrix, board, ["a1", "b1", "a2", "e3"])
-    with caplog.at_level(logging.WARNING, logger="hal.gpio_board"):
+    with caplog.at_level(logging.WARNING, logger="reedboard.hal.gpio_board"):
         (frame,) = first_frames(gpio)
     assert frame.occupied == {"a1", "b1", "a2", "b2", "e3"}  # what the sensors read ...
     assert gpio.ghosts == {"a1", "b1", "a2", "b2"}  # ... and which of it cannot be trusted
@@ -681,7 +681,7 @@ def stop_events(monkeypatch, hold) -> list:
             self.asked.append(timeout)
             return super().wait(hold(self, timeout))
 
-    monkeypatch.setattr(hal.gpio_board, "threading", SimpleNamespace(Event=Stop, Thread=threading.Thread))
+    monkeypatch.setattr(gpio_board_module, "threading", SimpleNamespace(Event=Stop, Thread=threading.Thread))
     return made
 
 
@@ -756,7 +756,7 @@ def test_a_bus_error_is_reported_and_the_scan_goes_on(closing, caplog):
         return real_read(address, register)
 
     bus.read_byte_data = flaky
-    with caplog.at_level(logging.WARNING, logger="hal.gpio_board"):
+    with caplog.at_level(logging.WARNING, logger="reedboard.hal.gpio_board"):
         (frame,) = first_frames(gpio)
     assert frame.occupied == {"A1"}
     assert "cannot be read" in caplog.text and "reads again" in caplog.text
@@ -791,7 +791,7 @@ def test_the_matrix_scans_through_the_pin_factory_the_board_file_names(closing, 
     factory = MockFactory()
     matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, Circuit(board.rows, board.columns))
     entries = {n: StandIn(n, factory) for n in ("lgpio", "rpigpio", "native")}
-    monkeypatch.setattr(hal.gpio_board, "_factory_classes", lambda: entries)
+    monkeypatch.setattr(gpio_board_module, "_factory_classes", lambda: entries)
     start = start_position(board)
     place(matrix, board, start)
     gpio = GpioBoard(board, strip=FakeStrip(36))
@@ -808,7 +808,7 @@ def test_the_matrix_scans_through_the_pin_factory_the_board_file_names(closing, 
 
 def test_the_environment_wins_over_the_configuration_and_the_board_file(closing, monkeypatch):
     board = with_factory(BIGBALLS, "lgpio")
-    choose = hal.gpio_board.choose_pin_factory
+    choose = gpio_board_module.choose_pin_factory
     assert choose(board, None, {}) == ("lgpio", "my-board.toml [gpio] pin_factory")
     assert choose(board, "rpigpio", {}) == ("rpigpio", "the configuration")
     assert choose(board, "rpigpio", {"GPIOZERO_PIN_FACTORY": "native"}) == (
@@ -817,7 +817,7 @@ def test_the_environment_wins_over_the_configuration_and_the_board_file(closing,
     # Through the board: the environment's factory is the one started.
     factory = MockFactory()
     entries = {n: StandIn(n, factory) for n in ("lgpio", "rpigpio")}
-    monkeypatch.setattr(hal.gpio_board, "_factory_classes", lambda: entries)
+    monkeypatch.setattr(gpio_board_module, "_factory_classes", lambda: entries)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "rpigpio")
     gpio = GpioBoard(board, pin_factory="lgpio", strip=FakeStrip(36))
     closing(gpio)
@@ -834,13 +834,13 @@ def test_a_factory_named_is_looked_up_in_gpiozero_itself(closing, monkeypatch):
 
 def test_a_factory_that_is_unknown_or_cannot_start_is_one_line(monkeypatch):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "bogus")
-    with pytest.raises(hal.gpio_board.PinFactoryError) as raised:
+    with pytest.raises(gpio_board_module.PinFactoryError) as raised:
         GpioBoard(BIGBALLS, strip=FakeStrip(36))
     assert str(raised.value) == ("GPIOZERO_PIN_FACTORY in the environment: no pin factory 'bogus':"
                                  " choose lgpio, mock, native, pigpio, rpigpio")
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY")
     monkeypatch.setitem(sys.modules, "lgpio", None)  # as on a PC: not installed
-    with pytest.raises(hal.gpio_board.PinFactoryError) as raised:
+    with pytest.raises(gpio_board_module.PinFactoryError) as raised:
         GpioBoard(with_factory(BIGBALLS, "lgpio"), strip=FakeStrip(36))
     message = str(raised.value)
     assert message.startswith("my-board.toml [gpio] pin_factory: the lgpio pin factory cannot start (")

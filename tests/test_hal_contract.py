@@ -7,15 +7,15 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.games import BigBalls
-from hal.board import load_board
-from hal.mock.fakeboard import FakeBoard
-from hal.gpio_board import GpioBoard
-from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
-from hal.leds import capped, chain
-from hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
-from hal.serial_board import SerialBoard
-from hal.sim import SimBoard
+from reedboard.controller.games import BigBalls
+from reedboard.hal.board import load_board
+from reedboard.hal.mock.fakeboard import FakeBoard
+from reedboard.hal.gpio_board import GpioBoard
+from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
+from reedboard.hal.leds import capped, chain
+from reedboard.hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
+from reedboard.hal.serial_board import SerialBoard
+from reedboard.hal.sim import SimBoard
 
 BOARD = load_board(game="bigballs")
 START = frozenset(BigBalls().occupied())
@@ -166,8 +166,8 @@ def test_a_light_frame_reaches_the_leds_within_the_current_budget(rig):
 
 
 def test_the_address_level_reports_switches_and_lights_leds_by_index(rig):
-    from hal.addresses import LedFrame
-    from hal.colours import PALETTE
+    from reedboard.hal.addresses import LedFrame
+    from reedboard.hal.colours import PALETTE
 
     addresses = rig.device.addresses  # what the self-test and the calibration run on
     at = {cell: BOARD.sensor[cell] for cell in BOARD.cells}

@@ -8,11 +8,11 @@ import pytest
 import segno
 from starlette.testclient import TestClient
 
-from controller import join
-from controller.join import join_hosts, join_info, join_lines, join_urls, listen_host, qr_target
-from controller.play import PlaySession
-from controller.web import create_app
-from controller.web.hosts import names_for
+from reedboard.controller import join
+from reedboard.controller.join import join_hosts, join_info, join_lines, join_urls, listen_host, qr_target
+from reedboard.controller.play import PlaySession
+from reedboard.controller.web import create_app
+from reedboard.controller.web.hosts import names_for
 
 PI = {"hostname": "tableboard", "interfaces": lambda: ["127.0.0.1", "192.168.1.23", "169.254.7.7", "10.0.0.5"]}
 
@@ -108,7 +108,7 @@ def test_the_page_shows_the_join_card_with_the_qr_code(tmp_path):
     if not Path("/usr/bin/chromium").exists():
         pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium) for the browser tests")
     sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    from controller.web.background import served
+    from reedboard.controller.web.background import served
 
     info = join_info("0.0.0.0", 8000, **PI)
     args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import BigBalls, OffBoard, load_layout
-from controller.games.offboard_layout import layout_to_data, parse_layout
-from controller.journal import (
+from reedboard.controller.games import BigBalls, OffBoard, load_layout
+from reedboard.controller.games.offboard_layout import layout_to_data, parse_layout
+from reedboard.controller.journal import (
     Journal, JournalContents, JournalError, default_games_dir, export_lines, game_header, go_on_in_new_journal,
     read_journal, rebuild, unfinished_games,
 )
@@ -29,7 +29,7 @@ SCORING = ["B2-B3x1", "D6-D5x1", "B3-B4x1 S3+3"]
 
 def club_board(tmp_path, red, yellow):
     """A board file like the default one with another start position."""
-    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
+    text = resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
     text = re.sub(r"(?m)^red = .*$", "red = " + json.dumps(red), text)
     text = re.sub(r"(?m)^yellow = .*$", "yellow = " + json.dumps(yellow), text)
     path = tmp_path / "club.toml"

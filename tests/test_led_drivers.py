@@ -16,17 +16,17 @@ from importlib import resources
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from hal.board import parse_board
-from hal.gpio_board import GpioBoard
-from hal.interfaces import Light, LightFrame
-from hal.led_drivers import RESET_BYTES, SPI_HZ, SpiChain, Ws281xChain, encode_spi
-from hal.leds import capped, chain
-from hal.mock.leds import FakeSpiDev, NotWs2812, decode_ws2812, fake_rpi_ws281x, fake_spidev
+from reedboard.hal.board import parse_board
+from reedboard.hal.gpio_board import GpioBoard
+from reedboard.hal.interfaces import Light, LightFrame
+from reedboard.hal.led_drivers import RESET_BYTES, SPI_HZ, SpiChain, Ws281xChain, encode_spi
+from reedboard.hal.leds import capped, chain
+from reedboard.hal.mock.leds import FakeSpiDev, NotWs2812, decode_ws2812, fake_rpi_ws281x, fake_spidev
 
 
 def board_with(game: str, driver: str, **gpio):
     """A shipped board's file, read with `[leds] driver` (and [gpio] keys) changed."""
-    data = tomllib.loads(resources.files("hardware").joinpath(f"boards/{game}.toml").read_text())
+    data = tomllib.loads(resources.files("reedboard.hardware").joinpath(f"boards/{game}.toml").read_text())
     data["leds"]["driver"] = driver
     if driver == "ws281x":
         data["gpio"]["leds"] = 18
@@ -138,7 +138,7 @@ def test_the_spidev_fake_refuses_what_a_ws2812_would_not_read():
 
 
 def test_rpi_ws281x_sets_only_the_leds_that_change():
-    from hal.mock.leds import FakePixelStrip
+    from reedboard.hal.mock.leds import FakePixelStrip
 
     strip = FakePixelStrip(4, 18)
     leds = Ws281xChain(strip, 4)

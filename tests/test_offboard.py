@@ -2,8 +2,8 @@
 
 import pytest
 
-from controller.games import MoveError, OffBoard, Termination, load_layout, perft
-from controller.games.offboard_layout import GRID, RIM_POINTS, exit_name
+from reedboard.controller.games import MoveError, OffBoard, Termination, load_layout, perft
+from reedboard.controller.games.offboard_layout import GRID, RIM_POINTS, exit_name
 
 from offboard_boards import regrouped
 
@@ -341,7 +341,7 @@ def test_the_view_hooks_draw_the_hexagon_and_its_sectors():
 
 
 def test_the_start_hooks_keep_the_board_as_data(tmp_path):
-    from controller.games.offboard_layout import layout_to_data
+    from reedboard.controller.games.offboard_layout import layout_to_data
 
     layout = regrouped({"S1": (1, ["S1", "S2", "S3"]), "S2": (2, ["S4", "S5", "S6"]),
                         "S3": (3, ["S7", "S8", "S9"]), "S4": (2, ["S10", "S11", "S12"])})

@@ -4,8 +4,8 @@ import copy
 
 import pytest
 
-from controller.games import LayoutError, OffBoard, load_layout
-from controller.games.offboard_layout import parse_layout
+from reedboard.controller.games import LayoutError, OffBoard, load_layout
+from reedboard.controller.games.offboard_layout import parse_layout
 
 from offboard_boards import default_data, regrouped
 

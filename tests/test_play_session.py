@@ -5,8 +5,8 @@ import asyncio
 
 import pytest
 
-from controller.games import GAMES
-from controller.play import ActionError, PlaySession
+from reedboard.controller.games import GAMES
+from reedboard.controller.play import ActionError, PlaySession
 
 
 def run(session, scenario):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from controller.games import BigBalls, OffBoard
-from controller.reconcile import (
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.controller.reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
 )

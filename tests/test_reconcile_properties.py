@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, note, settings
 from hypothesis import strategies as st
 
-from controller.games import BigBalls, OffBoard
-from controller.games.offboard_layout import GRID as HEX
-from controller.reconcile import Amended, Committed, Illegal, Reconciler, Settings, TakenBack
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.controller.games.offboard_layout import GRID as HEX
+from reedboard.controller.reconcile import Amended, Committed, Illegal, Reconciler, Settings, TakenBack
 
 from physical import Hands
 

@@ -5,8 +5,8 @@ from importlib import resources
 
 import pytest
 
-from controller.games import BigBalls, OffBoard, load_layout
-from controller.record import header_lines, record_lines, result_line
+from reedboard.controller.games import BigBalls, OffBoard, load_layout
+from reedboard.controller.record import header_lines, record_lines, result_line
 
 SHUFFLED = {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},
             "white": {"e1": 2, "f1": 4, "g1": 6, "e2": 1, "f2": 3, "e3": 5}}
@@ -18,7 +18,7 @@ SCORING = ["B2-B3x1", "D6-D5x1", "B3-B4x1 S3+3"]
 
 def club_board(tmp_path, red, yellow):
     """A board file like the default one with another start position."""
-    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
+    text = resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
     text = re.sub(r"(?m)^red = .*$", f"red = {red!r}".replace("'", '"'), text)
     text = re.sub(r"(?m)^yellow = .*$", f"yellow = {yellow!r}".replace("'", '"'), text)
     path = tmp_path / "club.toml"

@@ -4,13 +4,13 @@ import random
 
 import pytest
 
-from controller.games import BigBalls, OffBoard
-from controller.journal import export_lines, read_journal
-from controller.live import new_referee
-from controller.reconcile import Settings
-from controller.referee import ROLL_ANIMATION, Die, Outputs, Referee
-from controller.view import Phase
-from hal.interfaces import Cue, DieFace
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.controller.journal import export_lines, read_journal
+from reedboard.controller.live import new_referee
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.referee import ROLL_ANIMATION, Die, Outputs, Referee
+from reedboard.controller.view import Phase
+from reedboard.hal.interfaces import Cue, DieFace
 
 from physical import Hands
 
@@ -245,8 +245,8 @@ def test_resign_and_agreed_draw_are_recorded():
 
 # --- the journal and the flight recorder ------------------------------------------------------------
 def test_a_live_game_is_journaled_and_recorded_for_replay(tmp_path):
-    from controller.replay import replay
-    from controller.trace import read_trace
+    from reedboard.controller.replay import replay
+    from reedboard.controller.trace import read_trace
 
     referee = new_referee(OffBoard(), tmp_path, settings=Settings())
     referee.start(100.0)

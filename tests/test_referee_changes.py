@@ -3,12 +3,12 @@ loop sleeps until the next input or deadline (counts, never times)."""
 
 import asyncio
 
-from controller import live
-from controller.games import GAMES, BigBalls, OffBoard
-from controller.games.bigballs_setup import START_CELLS, BigBallsSetup
-from controller.games.setup import Expect, Identify, Replace, Say
-from controller.referee import Outputs, Referee
-from controller.view import Phase
+from reedboard.controller import live
+from reedboard.controller.games import GAMES, BigBalls, OffBoard
+from reedboard.controller.games.bigballs_setup import START_CELLS, BigBallsSetup
+from reedboard.controller.games.setup import Expect, Identify, Replace, Say
+from reedboard.controller.referee import Outputs, Referee
+from reedboard.controller.view import Phase
 
 
 def playing(game, **outputs):

@@ -5,14 +5,14 @@ import shutil
 
 import pytest
 
-from controller.cli import main
-from controller.games import BigBalls
-from controller.journal import export_lines, read_journal, trace_path, unfinished_games
-from controller.live import new_referee, resume_referee, run
-from controller.replay import replay
-from controller.trace import TraceResume, read_trace
-from controller.view import Phase
-from hal.interfaces import Button, Frame, Press
+from reedboard.controller.cli import main
+from reedboard.controller.games import BigBalls
+from reedboard.controller.journal import export_lines, read_journal, trace_path, unfinished_games
+from reedboard.controller.live import new_referee, resume_referee, run
+from reedboard.controller.replay import replay
+from reedboard.controller.trace import TraceResume, read_trace
+from reedboard.controller.view import Phase
+from reedboard.hal.interfaces import Button, Frame, Press
 
 from physical import Hands
 

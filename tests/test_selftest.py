@@ -18,22 +18,22 @@ from importlib import resources
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from controller.referee import Outputs
-from controller.guide import Prompt, SimBuilder
-from controller.selftest import (Report, Settings, SelfTest, default_report_path, leds_of, run_selftest,
+from reedboard.controller.referee import Outputs
+from reedboard.controller.guide import Prompt, SimBuilder
+from reedboard.controller.selftest import (Report, Settings, SelfTest, default_report_path, leds_of, run_selftest,
                                  selftest_command)
-from hal.board import load_board
-from hal.mock.faults import (Chatter, DarkStrip, FaultError, MockHands, SimHands, dark_leds, faulty_circuit,
+from reedboard.hal.board import load_board
+from reedboard.hal.mock.faults import (Chatter, DarkStrip, FaultError, MockHands, SimHands, dark_leds, faulty_circuit,
                              faulty_sim, parse_faults)
-from hal.gpio_board import GpioSwitches
-from hal.interfaces import Cue, DieFace, Light, LightFrame
-from hal.mock.matrix import FakeStrip, MatrixPins
-from hal.sim import SimBoard
+from reedboard.hal.gpio_board import GpioSwitches
+from reedboard.hal.interfaces import Cue, DieFace, Light, LightFrame
+from reedboard.hal.mock.matrix import FakeStrip, MatrixPins
+from reedboard.hal.sim import SimBoard
 
 from heard import Heard
 
 BOARD = load_board(game="bigballs")
-BOARD_TEXT = resources.files("hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
+BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
 # Short waits keep the suite fast; a removal never times out here, so its wait is long (a
 # loaded machine must not turn a slow scan into a fault).
 FAST = Settings(watch=0.25, timeout=0.4, remove_timeout=3.0)

@@ -22,11 +22,11 @@ import serial
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hal.addresses import Switches
-from hal.board import Board, load_board
-from hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
-from hal.leds import capped, chain, current_ma
-from hal.protocol import (
+from reedboard.hal.addresses import Switches
+from reedboard.hal.board import Board, load_board
+from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
+from reedboard.hal.leds import capped, chain, current_ma
+from reedboard.hal.protocol import (
     MAX_LINE,
     Line,
     LineSplitter,
@@ -37,7 +37,7 @@ from hal.protocol import (
     encode,
     encode_bitmap,
 )
-from hal.serial_board import (
+from reedboard.hal.serial_board import (
     PICO_VID,
     BoardRefused,
     HostLink,

@@ -16,13 +16,13 @@ import random
 import pytest
 import serial
 
-from controller.games import GAMES, BigBalls
-from controller.play import PlaySession, ScriptedDie
-from controller.reconcile import Settings
-from hal.board import load_board
-from hal.mock.fakeboard import CountingPort, FakeBoard
-from hal.interfaces import Link, LinkState
-from hal.serial_board import SerialBoard
+from reedboard.controller.games import GAMES, BigBalls
+from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.reconcile import Settings
+from reedboard.hal.board import load_board
+from reedboard.hal.mock.fakeboard import CountingPort, FakeBoard
+from reedboard.hal.interfaces import Link, LinkState
+from reedboard.hal.serial_board import SerialBoard
 
 from test_serial_board import FakePico  # noqa: E402  (the scripted Pico on a pty)
 

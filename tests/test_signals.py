@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.games import BigBalls, OffBoard, Outcome, Termination
-from controller.signals import (
+from reedboard.controller.games import BigBalls, OffBoard, Outcome, Termination
+from reedboard.controller.signals import (
     BLINKING, CELL_COLOURS, PALETTE, PLAYER_COLOURS, PRECEDENCE, die_number, die_state, light_frame, scale,
 )
-from controller.view import Phase, View
-from hal.interfaces import DieFace, DieState, Light, LightFrame
+from reedboard.controller.view import Phase, View
+from reedboard.hal.interfaces import DieFace, DieState, Light, LightFrame
 
 ROOT = Path(__file__).resolve().parent.parent
 BB_CELLS = BigBalls().cells

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from controller.games import BigBalls
-from hal.board import load_board
-from hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
-from hal.sim import SimBoard
+from reedboard.controller.games import BigBalls
+from reedboard.hal.board import load_board
+from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
+from reedboard.hal.sim import SimBoard
 
 TRACES = Path(__file__).resolve().parent / "traces"
 

@@ -12,11 +12,11 @@ import time
 
 import pytest
 
-from controller import live, prompts
-from controller.games import BigBalls
-from controller.games.bigballs_setup import START_CELLS
-from controller.referee import Outputs, Referee
-from controller.view import Phase
+from reedboard.controller import live, prompts
+from reedboard.controller.games import BigBalls
+from reedboard.controller.games.bigballs_setup import START_CELLS
+from reedboard.controller.referee import Outputs, Referee
+from reedboard.controller.view import Phase
 
 from test_hal_contract import GpioRig, SerialRig, SimRig
 

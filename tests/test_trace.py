@@ -15,19 +15,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.cli import main
-from controller.games import BigBalls, OffBoard, load_layout
-from controller.games.bigballs import NAMES as HOLLOWS
-from controller.games.offboard_layout import layout_to_data
-from controller.journal import game_header
-from controller.live import new_referee, run
-from controller.play import NOTES_SHOWN, PlaySession
-from controller.reconcile import Settings
-from controller.referee import NOTES_KEPT, Referee
-from controller.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
-from hal.board import load_board
-from hal.interfaces import Button, Frame
-from hal.sim import SimBoard
+from reedboard.controller.cli import main
+from reedboard.controller.games import BigBalls, OffBoard, load_layout
+from reedboard.controller.games.bigballs import NAMES as HOLLOWS
+from reedboard.controller.games.offboard_layout import layout_to_data
+from reedboard.controller.journal import game_header
+from reedboard.controller.live import new_referee, run
+from reedboard.controller.play import NOTES_SHOWN, PlaySession
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.referee import NOTES_KEPT, Referee
+from reedboard.controller.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
+from reedboard.hal.board import load_board
+from reedboard.hal.interfaces import Button, Frame
+from reedboard.hal.sim import SimBoard
 
 from offboard_boards import regrouped
 from physical import Hands
@@ -81,7 +81,7 @@ def test_an_off_board_header_may_name_a_board_file_or_carry_the_board(tmp_path):
     assert game.layout == layout
     assert game_from_header({"game": "offboard"}).layout == load_layout()
     board = tmp_path / "board.toml"
-    board.write_bytes(resources.files("controller.games").joinpath("data/offboard.toml").read_bytes())
+    board.write_bytes(resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_bytes())
     from_file = game_from_header({"game": "offboard", "board": str(board)})
     assert from_file.layout.source == str(board) and from_file.layout.sectors == load_layout().sectors
 
@@ -412,7 +412,7 @@ def test_the_replay_prints_every_note_of_a_long_game(tmp_path, capsys):
 
 # --- files that are not traces, too big, or nested too deep -----------------------------------
 def test_going_on_with_a_trace_too_big_is_refused_before_reading_it(tmp_path):
-    from controller.readfile import TRACE_LIMIT
+    from reedboard.controller.readfile import TRACE_LIMIT
 
     path = tmp_path / "t.trace.jsonl"
     path.write_text(json.dumps(HEADER) + "\n")

@@ -3,9 +3,9 @@
 import asyncio
 from pathlib import Path
 
-from controller.games import BigBalls
-from controller.trace_board import TraceSource
-from hal.interfaces import Button
+from reedboard.controller.games import BigBalls
+from reedboard.controller.trace_board import TraceSource
+from reedboard.hal.interfaces import Button
 
 TRACES = Path(__file__).resolve().parent / "traces"
 

@@ -8,12 +8,12 @@ import time
 
 from starlette.testclient import TestClient
 
-from controller.games import GAMES, BigBalls, names_in_words
-from controller.journal import export_lines
-from controller.play import PlaySession, ScriptedDie
-from controller.reconcile import Settings
-from controller.web import create_app
-from hal.interfaces import Frame
+from reedboard.controller.games import GAMES, BigBalls, names_in_words
+from reedboard.controller.journal import export_lines
+from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.web import create_app
+from reedboard.hal.interfaces import Frame
 
 LOCAL = "http://127.0.0.1"
 FAST = Settings(settle=0.15, grace=0.3)

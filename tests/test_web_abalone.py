@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.play import PlaySession
-from controller.web.background import served
+from reedboard.controller.play import PlaySession
+from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, record, wait_for_prompt  # noqa: F401
 

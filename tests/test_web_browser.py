@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.clock import ClockSettings
-from controller.games import GAMES, BigBalls, OffBoard
-from controller.games.offboard_layout import parse_layout
-from controller.play import PlaySession, ScriptedDie
-from controller.reconcile import Settings
-from controller.signals import PALETTE
-from controller.web.background import served
-from controller.web.rules import rules_page
+from reedboard.controller.clock import ClockSettings
+from reedboard.controller.games import GAMES, BigBalls, OffBoard
+from reedboard.controller.games.offboard_layout import parse_layout
+from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.signals import PALETTE
+from reedboard.controller.web.background import served
+from reedboard.controller.web.rules import rules_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -206,7 +206,7 @@ def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_p
 
 def offboard_with_a_quick_push_off():
     """The default board's sectors with a start where Red pushes a yellow ball off at once."""
-    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
+    text = resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     data["start"] = {"red": ["A3", "A4", "B2", "B3", "C3"], "yellow": ["A5", "B5", "B6", "C5", "C6"]}
     return OffBoard(parse_layout(data, "a quick push-off board"))

@@ -6,10 +6,10 @@ while the cable is out (tests/test_serial_link.py's Cable); Debian's chromium, w
 fixtures of test_web_browser.py.
 """
 
-from controller.games import BigBalls
-from controller.play import PlaySession
-from controller.web.background import served
-from hal.serial_board import SerialBoard
+from reedboard.controller.games import BigBalls
+from reedboard.controller.play import PlaySession
+from reedboard.controller.web.background import served
+from reedboard.hal.serial_board import SerialBoard
 
 from test_serial_link import START, UNPLUGGED, Cable, cable  # noqa: F401
 from test_web_browser import FAST, TIMEOUT, browser, expect, open_page, wait_for_prompt  # noqa: F401

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from controller.games import BigBalls, OffBoard
-from controller.play import PlaySession
-from controller.reconcile import Settings
-from controller.signals import BLINKING, PALETTE
-from controller.web import create_app
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.controller.play import PlaySession
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.signals import BLINKING, PALETTE
+from reedboard.controller.web import create_app
 
 LOCAL = "http://127.0.0.1"
 SPEECH_JS = Path(__file__).resolve().parents[1] / "controller" / "web" / "static" / "speech.js"

@@ -10,9 +10,9 @@ test_web_browser.py, whose fixtures and helpers these tests use.
 import random
 import time
 
-from controller.games import BigBalls
-from controller.play import PlaySession, ScriptedDie
-from controller.web.background import served
+from reedboard.controller.games import BigBalls
+from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, record, wait_for_prompt  # noqa: F401
 

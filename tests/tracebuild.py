@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from controller.games import BigBalls, OffBoard
-from controller.games.abalone import Abalone
-from controller.games.offboard_layout import GRID as HEX
-from controller.record import record_lines
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.controller.games.abalone import Abalone
+from reedboard.controller.games.offboard_layout import GRID as HEX
+from reedboard.controller.record import record_lines
 
 
 class TraceBuilder:

@@ -59,13 +59,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from controller.clock import ClockSettings
-from controller.games import GAMES, catalog, names_in_words
-from controller.join import join_info, listen_host
-from controller.journal import JournalError, export_lines
-from controller.past_games import journal_path, past_game, past_games
-from controller.play import ActionError, PlaySession
-from controller.reconcile import Settings
+from reedboard.controller.clock import ClockSettings
+from reedboard.controller.games import GAMES, catalog, names_in_words
+from reedboard.controller.join import join_info, listen_host
+from reedboard.controller.journal import JournalError, export_lines
+from reedboard.controller.past_games import journal_path, past_game, past_games
+from reedboard.controller.play import ActionError, PlaySession
+from reedboard.controller.reconcile import Settings
 
 from .bodies import KINDS, SCHEMAS, check, read_json
 from .calm_server import CalmServer

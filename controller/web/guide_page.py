@@ -10,7 +10,7 @@ from starlette.applications import Starlette
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
-from hal.board import Board
+from reedboard.hal.board import Board
 
 from ..guide import Prompt
 

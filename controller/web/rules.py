@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import functools
 
-from controller.games import GAMES, Game
-from controller.signals import BLINKING, PALETTE
+from reedboard.controller.games import GAMES, Game
+from reedboard.controller.signals import BLINKING, PALETTE
 
 __all__ = ["LIGHTS", "rules_page"]
 

@@ -17,15 +17,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from controller.games import OffBoard  # noqa: E402
-from controller.games.offboard_layout import parse_layout  # noqa: E402
+from reedboard.controller.games import OffBoard  # noqa: E402
+from reedboard.controller.games.offboard_layout import parse_layout  # noqa: E402
 from tracebuild import TraceBuilder  # noqa: E402
 
 SETTLE, GRACE = 0.8, 1.5
 
 
 def default_board() -> dict:
-    text = resources.files("controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
+    text = resources.files("reedboard.controller.games").joinpath("data/offboard.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

@@ -1,0 +1,85 @@
+"""The package as a Raspberry Pi gets it: the wheel built from this tree, installed into a fresh
+venv, run from a folder far from the source tree.
+
+Everything the commands read (the firmware, the board files, the games' data, the page) must
+come from the installed package, and nothing generic (controller, hal, hardware) may land at
+the top of site-packages: the packages are reedboard.*.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory):
+    """A fresh venv with the wheel installed: (its bin folder, its site-packages, a folder to run in)."""
+    base = tmp_path_factory.mktemp("wheel")
+    source = base / "source"  # a copy of what the package is built from: no build/ left in the tree
+    for name in ("controller", "hal", "hardware", "firmware"):
+        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "tests"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(source)],
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = (base / "dist").glob("reedboard-*.whl")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (site,) = (venv / "lib").glob("python3*/site-packages")
+    away = base / "elsewhere"
+    away.mkdir()
+    return venv / "bin", site, away
+
+
+def run(installed, *args, **kwargs):
+    bin_dir, _, away = installed
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.Popen([str(bin_dir / "reedboard"), *args], cwd=away, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
+
+
+def test_only_reedboard_lands_in_site_packages(installed):
+    _, site, _ = installed
+    ours = {p.name for p in site.iterdir() if p.name.startswith("reedboard")}
+    assert "reedboard" in ours
+    for generic in ("controller", "hal", "hardware", "firmware"):
+        assert not (site / generic).exists(), generic
+    shipped = site / "reedboard"
+    for needed in ("firmware/app.py", "firmware/main.py", "hardware/boards/bigballs.toml",
+                   "hardware/boards/offboard.toml", "controller/games/data/abalone.toml", "controller/web/static/app.js"):
+        assert (shipped / needed).is_file(), needed
+
+
+def test_the_fake_board_and_the_doctor_run_from_the_installed_package(installed):
+    fake = run(installed, "fake-board", "bigballs", stdin=subprocess.PIPE)
+    try:
+        first = fake.stdout.readline()
+        assert first.startswith("port: /dev/pts/"), first + fake.stderr.read() if not first else first
+        port = first.split()[1]
+        doctor = run(installed, "doctor", "--hal", "serial", "--port", port)
+        out, err = doctor.communicate(timeout=60)
+        assert doctor.returncode == 0, err
+        assert out.splitlines()[0] == f"backend: serial (Pico on {port})"
+        assert out.splitlines()[-1].startswith("occupied: a1 b1 c1")
+    finally:
+        if fake.poll() is None:
+            fake.stdin.write("quit\n")
+            fake.stdin.close()
+            fake.wait(timeout=10)
+
+
+def test_perft_of_every_game_runs_from_the_installed_package(installed):
+    for game, expected in (("bigballs", "1"), ("offboard", "1"), ("abalone", "44")):
+        process = run(installed, "perft", game, "1" if game == "abalone" else "0")
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0 and out.strip() == expected, (game, out, err)
