@@ -168,6 +168,9 @@ def load_board_argument(text: str | None):
 def pico_port(port: str | None) -> str:
     """--port, or the Pico found on USB."""
     if port:
+        if runner is run_mpremote and port.startswith("/") and not Path(port).exists():
+            raise FirmwareError(f"no port {port}: is the Pico plugged in? (its port is usually /dev/ttyACM0;"
+                                " leave --port out to find it on USB)")
         return port
     from reedboard.hal.serial_board import find_port
 
@@ -279,6 +282,7 @@ def install(port: str | None, board_argument: str | None, dry_run: bool = False,
             for arguments in install_commands(where, files, Path(BOARD_FILE)):
                 print(" ".join(_quoted([sys.executable, "-m", "mpremote", *arguments])), file=out)
             return 0
+        _require_mpremote()
         port = pico_port(port)
         print(f"copying {firmware} (protocol {protocol}) to the Pico on {port},"
               f" for {describe_board(config)}", file=out)
@@ -294,6 +298,7 @@ def version(port: str | None, out=None) -> int:
     out = out or sys.stdout
     firmware, protocol = shipped_version()
     print(f"this package's firmware: {firmware} (protocol {protocol})", file=out)
+    _require_mpremote()
     port = pico_port(port)
     found = ask_pico(port)
     fix = f"reedboard firmware install --port {port}"

@@ -268,3 +268,9 @@ def test_versions_compare_by_number():
     assert fc.version_key("reedboard-0.10.0") > fc.version_key("reedboard-0.9.1")
     assert fc.version_key("reedboard-0.1.0-fake") is None
     assert fc.shipped_version() == ("reedboard-0.2.0", 1)
+
+
+def test_a_port_that_does_not_exist_is_one_line(tmp_path, capsys):
+    missing = tmp_path / "ttyACM9"
+    status, _, err = _run(["firmware", "version", "--port", str(missing)], capsys)
+    assert status == 1 and err.count("\n") == 1 and f"no port {missing}" in err and "plugged in" in err
