@@ -161,7 +161,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     # commands of their own modules, each adding its parser
     from . import config_command, firmware_command, service
-    for module in (config_command, firmware_command, service):
+    from .opponent import match
+    for module in (config_command, firmware_command, service, match):
         module.add_parser(commands)
     return parser
 

@@ -522,6 +522,15 @@ class Abalone(Game):
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         return None
 
+    # --- for the computer opponent (the evaluation lives in abalone_eval) -----------------------
+    def evaluate(self, player: str) -> float:
+        from .abalone_eval import evaluate
+        return evaluate(self, player)
+
+    def position_key(self) -> tuple:
+        from .abalone_eval import position_key
+        return position_key(self)
+
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
     def from_options(cls, *, layout: str | None = None, **others) -> Abalone:

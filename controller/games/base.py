@@ -193,6 +193,23 @@ class Game(ABC):
         """What the roll lets the player move, in the players' words (Big Balls: stone numbers)."""
         return []
 
+    # --- for the computer opponent ----------------------------------------------------------
+    def evaluate(self, player: str) -> float:
+        """How good the position is for `player`, in [-0.9, 0.9] (a search scores a won game
+        +-1 itself, and its chance nodes rely on these bounds); 0 when the game cannot say."""
+        return 0.0
+
+    @classmethod
+    def drawn_start(cls, rng) -> Game:
+        """A start as the players draw it at the table from `rng` (a random.Random), for engine
+        matches (Big Balls: each colour's numbers shuffled); the default start otherwise."""
+        return cls()
+
+    def position_key(self) -> Hashable | None:
+        """A cheap hashable that tells positions apart (the player to move included), for a
+        search's transposition table; None when the game gives none."""
+        return None
+
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
     def from_options(cls, **options: str) -> Game:

@@ -434,6 +434,19 @@ class BigBalls(Game):
         return None
 
 
+    # --- for the computer opponent (the evaluation lives in bigballs_eval) -----------------------
+    def evaluate(self, player: str) -> float:
+        from .bigballs_eval import evaluate
+        return evaluate(self, player)
+
+    @classmethod
+    def drawn_start(cls, rng) -> BigBalls:
+        return shuffled(rng)
+
+    def position_key(self) -> tuple:
+        from .bigballs_eval import position_key
+        return position_key(self)
+
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
     def from_options(cls, *, setup: str | None = None, first: str | None = None, **others) -> BigBalls:

@@ -402,6 +402,15 @@ class OffBoard(Game):
         return None
 
 
+    # --- for the computer opponent (the evaluation lives in offboard_eval) -----------------------
+    def evaluate(self, player: str) -> float:
+        from .offboard_eval import evaluate
+        return evaluate(self, player)
+
+    def position_key(self) -> tuple:
+        from .offboard_eval import position_key
+        return position_key(self)
+
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
     def from_options(cls, *, board: str | None = None, **others) -> OffBoard:

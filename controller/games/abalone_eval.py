@@ -1,0 +1,54 @@
+"""How good an Abalone position is for one player: the evaluation the computer opponent uses.
+
+Marbles pushed off count most; then how near the marbles stand to the centre (a marble on the
+edge can be pushed off, one in the centre cannot) and their cohesion (neighbouring own marbles
+along each line: a group pushes and resists pushes), and the edge marbles the opponent could
+push off next turn. Counted on the bitboards with masks.
+The value lies in [-0.9, 0.9] (a won game is scored by the search, at +-1).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .abalone import AXES, BIT, SHIFT, _ahead
+from .offboard_layout import GRID
+
+BOUND = 0.9
+# RING[k]: the holes k steps from the rim (0 the edge .. 4 the centre)
+_FROM_RIM = tuple(min(len(GRID.ray[d][cell]) for d in range(6)) for cell in range(len(GRID)))
+RING = tuple(sum(BIT[c] for c in range(len(GRID)) if _FROM_RIM[c] == k) for k in range(5))
+# EDGE[d]: the holes from which a marble moved in direction d leaves the board
+EDGE = tuple(sum(BIT[c] for c in range(len(GRID)) if GRID.step[d][c] < 0) for d in range(6))
+
+
+def exposed(own: int, opposing: int) -> int:
+    """Own marbles on the edge with two opposing marbles behind them in line: pushed off next
+    turn unless the opponent is kept busy."""
+    found = 0
+    for d, shift in enumerate(SHIFT):
+        found |= own & EDGE[d] & _ahead(opposing, -shift) & _ahead(opposing, -2 * shift)
+    return found.bit_count()
+
+
+def _shape(bits: int) -> tuple[int, int]:
+    centre = sum(k * (bits & RING[k]).bit_count() for k in range(1, 5))
+    cohesion = sum((bits & _ahead(bits, SHIFT[a])).bit_count() for a in AXES)
+    return centre, cohesion
+
+
+def evaluate(game, player: str) -> float:
+    me = game.players.index(player)
+    bits, off = game._bits, game._off
+    centre_me, cohesion_me = _shape(bits[me])
+    centre_them, cohesion_them = _shape(bits[me ^ 1])
+    # a marble that can be pushed off next turn: worse when the opponent moves next
+    danger_me, danger_them = (0.04, 0.12) if game._turn == me else (0.12, 0.04)
+    value = (0.4 * (off[me] - off[me ^ 1]) + 0.02 * (centre_me - centre_them)
+             + 0.01 * (cohesion_me - cohesion_them)
+             - danger_me * exposed(bits[me], bits[me ^ 1]) + danger_them * exposed(bits[me ^ 1], bits[me]))
+    return BOUND * math.tanh(value)
+
+
+def position_key(game) -> tuple:
+    return (game._turn, game._bits[0], game._bits[1], game._off[0], game._off[1])

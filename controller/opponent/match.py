@@ -1,0 +1,152 @@
+"""`reedboard match GAME PLAYER PLAYER --games N`: engine against engine, headless.
+
+Players: `random` (any legal choice), `greedy` (the best one-ply choice by the evaluation),
+`computer:L` (level L). The two swap colours every game, so each moves first in half of them;
+each game's start is drawn as at the table (shuffled stones) and the die is rolled from the seeded generator, so a
+seed replays the same games whatever --jobs. Prints each result and, last, the first player's
+score with its 95 % confidence interval (Wilson).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import time
+from dataclasses import dataclass
+
+from ..games import GAMES, game_class
+from .levels import level
+from .search import ROLL, Limits, choose
+
+MAX_MOVES = 300  # a game still going after this many moves is counted a draw
+GREEDY = Limits(depth=1)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    index: int
+    first_colour: str  # the colour the match's first player had
+    score: float  # the match's first player's: 1, 1/2 or 0
+    result: str  # 1-0, 0-1 or 1/2-1/2
+    reason: str
+    moves: int
+    seconds: tuple[list[float], list[float]]  # each player's time per decision
+
+
+def parse_player(text: str) -> str:
+    """`random`, `greedy` or `computer:L` (L 1-8); argparse's error otherwise."""
+    if text in ("random", "greedy"):
+        return text
+    kind, _, number = text.partition(":")
+    if kind == "computer" and number.isdigit() and 1 <= int(number) <= 8:
+        return text
+    raise argparse.ArgumentTypeError(f"a player is random, greedy or computer:1 .. computer:8, not {text!r}")
+
+
+def decide(player: str, game, rng: random.Random, roll: int | None = None):
+    """The player's choice in `game`'s position: a move, or ROLL (games with a die)."""
+    if player == "random":
+        options = list(game.turn_moves(roll))
+        if roll is None and game.uses_die and game.can_roll():
+            options.append(ROLL)
+        return rng.choice(options)
+    limits = GREEDY if player == "greedy" else level(int(player.partition(":")[2])).limits()
+    return choose(game, limits, roll=roll, rng=rng).move
+
+
+def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, max_moves: int) -> GameResult:
+    """Game `index` of the match: the first player takes the first colour in even games."""
+    rng = random.Random(f"{seed}/{index}")
+    game = game_class(game_name).drawn_start(rng)
+    colours = game.players if index % 2 == 0 else game.players[::-1]
+    by_colour = dict(zip(colours, range(2)))
+    seconds: tuple[list[float], list[float]] = ([], [])
+    moves = 0
+    while game.outcome() is None and moves < max_moves:
+        who = by_colour[game.turn]
+        started = time.perf_counter()
+        choice = decide(players[who], game, rng)
+        if choice == ROLL:
+            choice = decide(players[who], game, rng, roll=rng.randint(1, 6))
+        seconds[who].append(time.perf_counter() - started)
+        game.push(choice)
+        moves += 1
+    outcome = game.outcome()
+    if outcome is None:
+        result, reason, score = "1/2-1/2", f"no end after {max_moves} moves: a draw", 0.5
+    else:
+        result, reason = outcome.result(game.players), outcome.termination.value
+        score = 0.5 if outcome.winner is None else float(outcome.winner == colours[0])
+    return GameResult(index, colours[0], score, result, reason, moves, seconds)
+
+
+def _play_one(args: tuple) -> GameResult:
+    return play_one(*args)
+
+
+def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % interval of a proportion `score / games` (Wilson's, good near 0 and 1)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = score / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    return max(0.0, (centre - spread) / (1 + z * z / games)), min(1.0, (centre + spread) / (1 + z * z / games))
+
+
+def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 0, jobs: int = 1,
+              max_moves: int = MAX_MOVES, out=print) -> float:
+    """Play the match, printing as it goes; returns the first player's score (0..1)."""
+    tasks = [(game_name, players, index, seed, max_moves) for index in range(games)]
+    if jobs > 1:
+        import multiprocessing
+        with multiprocessing.Pool(jobs) as pool:
+            results = list(_report(pool.imap(_play_one, tasks), players, out))
+    else:
+        results = list(_report(map(_play_one, tasks), players, out))
+    total = sum(r.score for r in results)
+    for who, player in enumerate(players):
+        times = [t for r in results for t in r.seconds[who]]
+        if times and player != "random":
+            out(f"{player}: {len(times)} decisions, median {statistics.median(times) * 1000:.0f} ms,"
+                f" maximum {max(times) * 1000:.0f} ms")
+    low, high = wilson(total, games)
+    out(f"{players[0]} scored {total:g}/{games} against {players[1]} = {100 * total / max(games, 1):.1f} %"
+        f" (95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
+    return total / max(games, 1)
+
+
+def _report(results, players, out):
+    for r in results:
+        won = "a draw" if r.score == 0.5 else f"{players[0] if r.score else players[1]} won"
+        out(f"game {r.index + 1}: {players[0]} ({r.first_colour}) vs {players[1]}: {r.result}"
+            f" ({r.reason}, {r.moves} moves): {won}")
+        yield r
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    parser = commands.add_parser("match", help="play the computer against itself, random or greedy; print the score")
+    parser.add_argument("game", choices=sorted(GAMES), help="the game")
+    for which in ("first", "second"):
+        parser.add_argument(which, type=parse_player, metavar="PLAYER",
+                            help="random, greedy or computer:LEVEL (1-8)")
+    parser.add_argument("--games", type=_count, default=100, help="games to play (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the set-ups and the die (default 0)")
+    parser.add_argument("--jobs", type=_count, default=1, help="games played at once, one process each (default 1)")
+    parser.add_argument("--max-moves", type=_count, default=MAX_MOVES,
+                        help=f"a game still going after this many moves is a draw (default {MAX_MOVES})")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"give a whole number 1 or more, not {text!r}")
+    return int(text)
+
+
+def run(args: argparse.Namespace) -> int:
+    run_match(args.game, (args.first, args.second), args.games, args.seed, args.jobs, args.max_moves)
+    return 0
