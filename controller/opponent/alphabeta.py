@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .rootsearch import RootSearch
-from .search import INFINITY, Result, cutoff, end_value, kind_of, static_value, tactical
+from .search import INFINITY, Result, end_value, enter, kind_of, tactical
 
 EPSILON = 1e-6  # the width of a null window over float values
 
@@ -42,18 +42,10 @@ class AlphaBeta(RootSearch):
         return sorted(moves, key=rank, reverse=True)
 
     def search(self, depth: int, alpha: float, beta: float, ply: int) -> float:
-        self.budget.tick()
+        settled, key, entry = enter(self, depth, alpha, beta, ply)
+        if settled is not None:
+            return settled
         game = self.game
-        ended = end_value(game, ply)
-        if ended is not None:
-            return ended
-        if depth <= 0:
-            return static_value(game)
-        key = game.position_key()
-        entry = self.table.get(key)
-        known = cutoff(entry, depth, alpha, beta)
-        if known is not None:
-            return known
         moves = self.ordered(game.legal_moves(), entry[3] if entry else None, ply)
         start_alpha, best, best_move = alpha, -INFINITY, None
         for index, move in enumerate(moves):

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .rootsearch import RootSearch
-from .search import INFINITY, ROLL, WIN, Result, cutoff, end_value, kind_of, static_value, tactical
+from .search import INFINITY, ROLL, WIN, Result, end_value, enter, kind_of, static_value, tactical
 
 FACES = (1, 2, 3, 4, 5, 6)
 
@@ -60,18 +60,10 @@ class Expectimax(RootSearch):
 
     def decision(self, depth: int, alpha: float, beta: float, ply: int) -> float:
         """A turn's start (before any roll), valued for the player to move."""
-        self.budget.tick()
+        settled, key, entry = enter(self, depth, alpha, beta, ply)
+        if settled is not None:
+            return settled
         game = self.game
-        ended = end_value(game, ply)
-        if ended is not None:
-            return ended
-        if depth <= 0:
-            return static_value(game)
-        key = game.position_key()
-        entry = self.table.get(key)
-        known = cutoff(entry, depth, alpha, beta)
-        if known is not None:
-            return known
         start_alpha, best, best_option = alpha, -INFINITY, None
         for option in self.ordered(self.options(), entry[3] if entry else None):
             if option == ROLL:

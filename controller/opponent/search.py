@@ -109,6 +109,25 @@ class Table:
         self.entries[key] = (depth, value, kind, move)
 
 
+def enter(search, depth: int, alpha: float, beta: float, ply: int):
+    """What every node of a search does first: count itself, then settle at once an ended game,
+    a leaf (its evaluation) or a position the table already knows well enough. Returns
+    (value, None, None) when settled, else (None, the table's key, its entry or None)."""
+    search.budget.tick()
+    game = search.game
+    ended = end_value(game, ply)
+    if ended is not None:
+        return ended, None, None
+    if depth <= 0:
+        return static_value(game), None, None
+    key = game.position_key()
+    entry = search.table.get(key)
+    known = cutoff(entry, depth, alpha, beta)
+    if known is not None:
+        return known, None, None
+    return None, key, entry
+
+
 def cutoff(entry, depth: int, alpha: float, beta: float) -> float | None:
     """A stored value that settles this node at `depth` within (alpha, beta), or None."""
     if entry is None or entry[0] < depth:
