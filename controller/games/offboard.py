@@ -401,7 +401,6 @@ class OffBoard(Game):
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         return None
 
-
     # --- for the computer opponent (the evaluation lives in offboard_eval) -----------------------
     def evaluate(self, player: str) -> float:
         from .offboard_eval import evaluate
