@@ -19,6 +19,7 @@ from pathlib import Path
 from .games import Game
 from .journal import SUFFIX, TRACE_SUFFIX, JournalError, read_journal, rebuild
 from .record import header_lines, record_lines, result_line, starting_position
+from .snapshot import position_data
 
 __all__ = ["journal_path", "past_game", "past_games"]
 
@@ -41,7 +42,7 @@ def _action_error(message: str, status: int) -> Exception:
 def position_of(game: Game) -> dict:
     """What a page draws of a position: the pieces, the player to move, and what the game adds
     (its score, a waiting piece)."""
-    return {"pieces": game.pieces(), "turn": game.turn, **game.position_data()}
+    return {"pieces": game.pieces(), **position_data(game)}
 
 
 def _journals(games_dir: Path) -> list[tuple[Path, Key]]:
