@@ -20,7 +20,7 @@ import json
 import logging
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +37,10 @@ VERSION = 1
 SUFFIX = ".jsonl"
 TRACE_SUFFIX = ".trace.jsonl"
 JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
-                "recovered_from"}  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
+                "recovered_from",  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
+                "players",  # {COLOUR: NAME}: who played which colour (optional)
+                "computer"}  # {"plays": COLOUR, "level": 1-8, "version": TEXT}: the computer's side (optional)
+NAME_LIMIT = 40  # characters of a player's name
 # besides these, a header holds the game's own keys (its start position): see games.header_keys
 ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
     "roll": {"t": (int, float), "player": (str,), "value": (int,)},
@@ -46,6 +49,7 @@ ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its ke
     "amend": {"t": (int, float), "old": (str,), "new": (str,)},
     "result": {"t": (int, float), "result": (str,), "reason": (str,), "winner": (str, type(None))},
     "resume": {"resumed": (str,)},  # the controller started again; `t` restarts from here
+    "hint": {"t": (int, float), "player": (str,), "move": (str,)},  # the engine's best move, shown
 }
 OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "move": {"clock": (dict,)},  # with a game clock: each player's time left after the move
@@ -84,27 +88,42 @@ def game_header(game: Game) -> dict:
 class Journal:
     """An open journal, appended to line by line."""
 
-    def __init__(self, path: Path, file) -> None:  # use create() or resume()
+    def __init__(self, path: Path, file, lines: int = 0,
+                 written: Callable[[Path, int, dict], None] | None = None) -> None:  # use create() or resume()
         self.path = path
         self._file = file
+        self.lines = lines  # lines in the file so far: the next entry's line number is one more
+        self.written = written  # told (path, line number, entry) of every line once it is on disk
 
     @classmethod
     def create(cls, games_dir: str | Path, game: Game, settings: Mapping, now: datetime,
-               clock: ClockSettings | None = None) -> Journal:
-        """Start the journal of a new game (before its first move) in `games_dir`."""
+               clock: ClockSettings | None = None, *, players: Mapping[str, str] | None = None,
+               computer: Mapping[str, object] | None = None,
+               written: Callable[[Path, int, dict], None] | None = None) -> Journal:
+        """Start the journal of a new game (before its first move) in `games_dir`: `players`
+        names the players by colour, `computer` says which side the computer plays (both
+        optional); `written` is told of every line written, this header first."""
         if game.move_stack:
             raise ValueError("start the journal before the first move")
         header = {"type": "header", "version": VERSION, **game_header(game),
                   "settings": dict(settings), "started": now.isoformat(timespec="seconds")}
         if clock is not None:
             header["clock"] = {"minutes": clock.minutes, "increment": clock.increment}
-        journal = cls(*_new_file(Path(games_dir), game.name, now))
+        if players:
+            header["players"] = dict(players)
+        if computer:
+            header["computer"] = dict(computer)
+        problem = _extras_problem(header, game.players)
+        if problem:
+            raise ValueError(problem)
+        journal = cls(*_new_file(Path(games_dir), game.name, now), written=written)
         journal._write(header)
         sync_directory(Path(games_dir))  # so the new file's name survives a power cut too
         return journal
 
     @classmethod
-    def resume(cls, path: str | Path, now: datetime | None = None) -> Journal:
+    def resume(cls, path: str | Path, now: datetime | None = None,
+               written: Callable[[Path, int, dict], None] | None = None) -> Journal:
         """Open an unfinished game's journal to go on with it (appending, never rewriting)."""
         path = Path(path)
         contents = read_journal(path)
@@ -112,10 +131,9 @@ class Journal:
             raise JournalError(path, contents.damage.line, _damaged_is_not_resumed(path, contents))
         if rebuild(contents).finished:
             raise JournalError(path, None, "the game is over: there is nothing to resume")
-        with open(path, "rb") as existing:
-            existing.seek(-1, os.SEEK_END)
-            torn = existing.read(1) != b"\n"
-        journal = cls(path, open(path, "ab"))
+        data = read_bytes(path, JOURNAL_LIMIT)
+        torn = not data.endswith(b"\n")
+        journal = cls(path, open(path, "ab"), data.count(b"\n") + torn, written)
         now = datetime.now().astimezone() if now is None else now
         # A torn last line is closed with a newline; the resume line after it marks it as torn.
         journal._write({"type": "resume", "resumed": now.isoformat(timespec="seconds")}, b"\n" if torn else b"")
@@ -144,11 +162,17 @@ class Journal:
     def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
         self._write({"type": "result", "t": t, "result": result, "reason": reason, "winner": winner})
 
+    def append_hint(self, t: float, player: str, move_text: str) -> None:
+        self._write({"type": "hint", "t": t, "player": player, "move": move_text})
+
     def _write(self, entry: dict, prefix: bytes = b"") -> None:
         # One whole line, flushed and synced: a power cut loses at most the line being written.
         self._file.write(prefix + (json.dumps(entry, allow_nan=False) + "\n").encode("utf-8"))
         self._file.flush()
         os.fsync(self._file.fileno())
+        self.lines += 1
+        if self.written is not None:
+            self.written(self.path, self.lines, entry)
 
     def close(self) -> None:
         self._file.close()
@@ -333,9 +357,36 @@ def _check_header(path: Path, header: dict) -> None:
     if "recovered_from" in header and _recovered_from(header) is None:
         raise JournalError(path, 1, '"recovered_from" must be {"journal": NAME, "line": N}')
     try:
-        game_from_header(header, JOURNAL_KEYS)
+        players = game_from_header(header, JOURNAL_KEYS).players
     except ValueError as error:
         raise JournalError(path, 1, str(error)) from None
+    problem = _extras_problem(header, players)
+    if problem:
+        raise JournalError(path, 1, problem)
+
+
+def _extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
+    """What is wrong with a header's player names or computer side (None: nothing)."""
+    players = header.get("players", {})
+    if not isinstance(players, dict):
+        return '"players" must be an object of colours and names'
+    for colour, name in players.items():
+        if colour not in colours:
+            return f'"players": no colour {brief(colour)} in this game ({" or ".join(colours)})'
+        if not isinstance(name, str) or not name.strip() or len(name) > NAME_LIMIT or not name.isprintable():
+            return f'"players": the name of {colour} must be 1 to {NAME_LIMIT} printable characters, not {brief(name)}'
+    if "computer" in header:
+        computer = header["computer"]
+        if not isinstance(computer, dict) or set(computer) != {"plays", "level", "version"}:
+            return '"computer" must be {"plays": COLOUR, "level": 1-8, "version": TEXT}'
+        level = computer["level"]
+        if computer["plays"] not in colours:
+            return f'"computer": it plays {" or ".join(colours)}, not {brief(computer["plays"])}'
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
+            return f'"computer": the level is 1 to 8, not {brief(level)}'
+        if not isinstance(computer["version"], str):
+            return '"computer": the version must be text'
+    return None
 
 
 def _recovered_from(header: object) -> tuple[str, int] | None:
@@ -412,6 +463,8 @@ def rebuild(contents: JournalContents) -> Resumed:
             elif kind == "result":
                 _finish(game, entry["result"], entry["reason"], entry["winner"])
                 finished = True
+            elif kind == "hint" and entry["player"] not in game.players:  # a hint changes nothing
+                raise ValueError(f"a hint for {brief(entry['player'])}, who does not play {game.title}")
         except ValueError as error:  # MoveError, GameOverError and the checks below
             raise JournalError(path, number, str(error)) from None
     clock = _clock_settings(contents.header["clock"]) if "clock" in contents.header else None

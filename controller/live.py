@@ -11,7 +11,7 @@ import contextlib
 import dataclasses
 import random
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -41,13 +41,18 @@ def new_referee(
     now: Callable[[], datetime] = lambda: datetime.now().astimezone(),
     rng: random.Random | None = None,
     clock: ClockSettings | None = None,
+    players: Mapping[str, str] | None = None,
+    computer: Mapping[str, object] | None = None,
+    written: Callable[[Path, int, dict], None] | None = None,
 ) -> Referee:
-    """A referee for a new game whose journal and trace go into games_dir once it is set up."""
+    """A referee for a new game whose journal and trace go into games_dir once it is set up
+    (its header names the `players` and the `computer`'s side; `written` hears every line)."""
     settings = settings or Settings()
     recorder = FlightRecorder()
 
     def open_journal(game: Game) -> GuardedJournal:
-        journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock)
+        journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock, players=players,
+                                 computer=computer, written=written)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         recorder.begin(journal.trace_path, {**game_header(game), "settings": timing})
         return recorder.guard(journal)  # every journal line after its cause is on the trace
@@ -57,14 +62,15 @@ def new_referee(
 
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
-                   rng: random.Random | None = None) -> Referee:
+                   rng: random.Random | None = None,
+                   written: Callable[[Path, int, dict], None] | None = None) -> Referee:
     """A referee for an unfinished game: replayed from its journal, the board guided back to it.
 
     The trace goes on after a resume marker; where it is missing, a new segment starts. A
     decision the trace shows but the journal lacks (the controller died between recording
     an input and journaling what came of it) is journaled first, so the two agree again."""
     contents = read_journal(path)
-    journal = Journal.resume(path)
+    journal = Journal.resume(path, written=written)
     restarts = 1 + sum(entry["type"] == "resume" for entry in contents.entries)  # this one included
     recorder = FlightRecorder()
     trace = trace_path(path)

@@ -271,6 +271,9 @@ class GuardedJournal:
     def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
         self._recorder.hold(t, lambda: self._journal.append_result(t, result, reason, winner))
 
+    def append_hint(self, t: float, player: str, move_text: str) -> None:
+        self._recorder.hold(t, lambda: self._journal.append_hint(t, player, move_text))
+
     def close(self) -> None:
         self._recorder.release()
         self._journal.close()

@@ -110,6 +110,10 @@ class PlaySession:
     rng: draws what a set-up draws (and the die, unless `die` is given).
     die: the referee's die (e.g. ScriptedDie([4, 2]) to force rolls in tests).
     resume: the journal of an unfinished game to go on with (the board is guided back).
+    players: the players' names by colour, for the journal (kept for the next games).
+
+    `journal_lines` is a list of callables told (journal path, line number, entry) of every
+    journal line once it is on disk, the header first (a broadcast follows the game by it).
     """
 
     def __init__(
@@ -126,6 +130,7 @@ class PlaySession:
         clock: Callable[[], float] = time.monotonic,
         resume: str | Path | None = None,
         game_clock: ClockSettings | None = None,
+        players: Mapping[str, str] | None = None,
     ) -> None:
         if setup is not None and setup not in SETUP_MODES:
             raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
@@ -136,6 +141,8 @@ class PlaySession:
         self.settings_changed: Callable[[Settings, Settings], None] | None = None
         self.setup_mode = setup
         self.game_clock = game_clock
+        self.players = dict(players or {})
+        self.journal_lines: list[Callable[[Path, int, dict], None]] = []
         self.empty = empty
         self.rng = rng
         self.die = die
@@ -280,13 +287,14 @@ class PlaySession:
         outputs = Outputs(lights=self._on_lights, die=self._on_die, buzzer=self._on_cue, changed=self._dirty)
         if self._resume is not None:
             path, self._resume = self._resume, None
-            referee = live.resume_referee(path, t, outputs=outputs, rng=self.rng)
+            referee = live.resume_referee(path, t, outputs=outputs, rng=self.rng, written=self._journal_line)
             if self.table is not None:
                 self.table.arrange(referee.game.pieces(), [])
         else:
             game, mode = self._fresh_game()
             referee = live.new_referee(game, self.games_dir, settings=self.settings, setup=mode,
-                                       outputs=outputs, rng=self.rng, clock=self.game_clock)
+                                       outputs=outputs, rng=self.rng, clock=self.game_clock,
+                                       players=self._players_of(game), written=self._journal_line)
             if self.table is not None:
                 if self.empty:
                     self.table.arrange({}, [p for p in game.pieces().values() if p])
@@ -300,6 +308,16 @@ class PlaySession:
             live.run(referee, self.backend, self._buttons, clock=self.clock, stop=self._stop))
         self._task.add_done_callback(self._ended)
         self._dirty()
+
+    def _players_of(self, game: Game) -> dict[str, str]:
+        return {colour: name for colour, name in self.players.items() if colour in game.players}
+
+    def _journal_line(self, path: Path, number: int, entry: dict) -> None:
+        for listener in list(self.journal_lines):
+            try:
+                listener(path, number, entry)
+            except Exception:  # a listener's fault never stops the game
+                traceback.print_exc(file=sys.stderr)
 
     def _ended(self, task: asyncio.Task) -> None:
         if task.cancelled():

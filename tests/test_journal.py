@@ -532,3 +532,42 @@ def test_a_torn_line_a_resume_vouches_for_is_still_named_before_a_damage(tmp_pat
     assert contents.damage.line == 6 and contents.line_numbers == [2, 4, 5]
     assert f"{path}:6: " in contents.warning and "line 3 was cut off" in contents.warning
     assert "\n" not in contents.warning
+
+
+def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path):
+    from reedboard.controller.journal import Journal, read_journal, rebuild
+    heard = []
+    game = BigBalls()
+    journal = Journal.create(tmp_path, game, {}, datetime(2026, 11, 30, 18, 0).astimezone(),
+                             players={"black": "Ann"}, computer={"plays": "white", "level": 3, "version": "1"},
+                             written=lambda path, number, entry: heard.append((number, entry["type"])))
+    journal.append_hint(1.0, "black", "ROLL")
+    journal.close()
+    contents = read_journal(journal.path)
+    assert contents.header["players"] == {"black": "Ann"}
+    assert contents.header["computer"]["level"] == 3
+    assert [e["type"] for e in contents.entries] == ["hint"]
+    assert not rebuild(contents).game.move_stack
+    assert heard == [(1, "header"), (2, "hint")]
+    resumed = Journal.resume(journal.path, written=lambda path, number, entry: heard.append((number, entry["type"])))
+    resumed.close()
+    assert heard[-1] == (3, "resume")
+
+
+@pytest.mark.parametrize("extras, words", [
+    ({"players": {"green": "Ann"}}, "no colour"),
+    ({"players": {"black": ""}}, "printable"),
+    ({"players": {"black": "x" * 41}}, "printable"),
+    ({"computer": {"plays": "white", "level": 9, "version": "1"}}, "level is 1 to 8"),
+    ({"computer": {"plays": "blue", "level": 2, "version": "1"}}, "it plays"),
+    ({"computer": {"plays": "white"}}, '"computer" must be'),
+])
+def test_bad_names_or_computer_in_a_header_are_one_line(tmp_path, extras, words):
+    from reedboard.controller.journal import JournalError, read_journal
+    from reedboard.controller.journal import game_header
+    header = {"type": "header", "version": 1, **game_header(BigBalls()), "settings": {}, "started": "x", **extras}
+    path = tmp_path / "g.jsonl"
+    path.write_text(json.dumps(header) + "\n")
+    with pytest.raises(JournalError, match=words) as caught:
+        read_journal(path)
+    assert "\n" not in str(caught.value)
