@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import sys
@@ -43,6 +44,36 @@ class _Parser(argparse.ArgumentParser):
             return self.parse_known_intermixed_args(args, namespace)
         finally:
             self._intermixing = False
+
+
+def _colours() -> list[str]:
+    return list(dict.fromkeys(p for cls in GAMES.values() for p in cls.players))
+
+
+def _opponent(text: str) -> str:
+    from .computer import parse_opponent
+
+    try:
+        parse_opponent(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _think_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.1 <= value <= 60:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"think seconds are a number from 0.1 to 60, not {text!r}")
+    return value
+
+
+def _player_name(text: str) -> str:
+    if not 0 < len(text.strip()) <= 40 or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"a player's name is 1 to 40 printable characters, not {text!r}")
+    return text.strip()
 
 
 def _depth(text: str) -> int:
@@ -125,6 +156,15 @@ def build_parser() -> argparse.ArgumentParser:
                       help="go on with an unfinished game (default: the newest of this game)")
     play.add_argument("--watchers", metavar="N", type=_watchers,
                       help="spectators the web view shows the game live at once (default 64, at most 500)")
+    play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
+                      help="human (default), or computer[:LEVEL]: the computer plays one side, at level 1-8 (default 5)")
+    play.add_argument("--computer-plays", metavar="COLOUR", choices=_colours(),
+                      help=f"the side the computer plays: {', '.join(_colours())} (default: the second player)")
+    play.add_argument("--think-seconds", metavar="S", type=_think_seconds,
+                      help="the most the computer thinks about a move, 0.1 to 60 (default 2; a slower Pi: more)")
+    for colour in _colours():
+        play.add_argument(f"--{colour}", metavar="NAME", type=_player_name,
+                          help=f"the name of the player of {colour} (journaled with the game)")
     play.set_defaults(run=_run_play_configured)
 
     hardware = commands.add_parser("hardware", help="the board's drawings")

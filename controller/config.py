@@ -18,6 +18,9 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
     token = "our-club-board" # the page's token beyond this computer, kept so that a bookmark works
     watchers = 64           # spectators watching live at once (1 to 500)
     games_dir = "~/reedboard-games"
+    vs = "computer:4"       # the opponent: human, or the computer at level 1 to 8
+    computer_plays = "white" # the side the computer plays (default: the second player)
+    think_seconds = 2       # the most the computer thinks about a move (a slower Pi: more)
 
     [GAME]                  # a game's start options that are a choice of words, e.g. its layout
     OPTION = "CHOICE"
@@ -41,8 +44,8 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
 
 The settings a player changes at the table in the web view (debounce, settle, grace,
 takebacks) are written back to the [play] table by `write_back`, keeping the rest of the file
-and its comments. [page] and [players] are checked and shown by `reedboard config`; the page
-keeps each browser's own sound and voice choices, and a journal has no place for names yet.
+and its comments. [page] is checked and shown by `reedboard config`; the page keeps each
+browser's own sound and voice choices. [players] names go into each game's journal.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from .clock import ClockSettings
+from .computer import parse_opponent
 from .games import GAMES, brief
 from .journal import default_games_dir
 from .reconcile import Settings
@@ -165,6 +169,12 @@ def _token(value: object, _: Path) -> str:
     return value
 
 
+def _opponent(value: object, _: Path) -> int | None:
+    if not isinstance(value, str):
+        raise ValueError
+    return parse_opponent(value)
+
+
 def _text(longest: int) -> Callable[[object, Path], str]:
     def read(value: object, _: Path) -> str:
         if not isinstance(value, str) or not 0 < len(value.strip()) <= longest or not value.isprintable():
@@ -223,6 +233,11 @@ KEYS: tuple[Key, ...] = (
     Key("play.watchers", f"a whole number from 1 to {WATCHERS_MOST}", _range(1, WATCHERS_MOST, whole=True),
         default=WATCHERS, flag="watchers"),
     Key("play.games_dir", "a directory's path", _path, unset=lambda: str(default_games_dir()), flag="games_dir"),
+    Key("play.vs", "human, computer or computer:1 .. computer:8", _opponent, unset="human", flag="vs"),
+    Key("play.computer_plays", f"one of {', '.join(_players())}", _choice(_players()),
+        unset="the second player", flag="computer_plays"),
+    Key("play.think_seconds", "a number of seconds from 0.1 to 60", _range(0.1, 60), default=2.0,
+        flag="think_seconds"),
     *_game_keys(),
     Key("board.file", "a board file's path", _path, unset="the shipped board of the game", flag="board"),
     Key("board.hal", f"one of {', '.join(_hal_names())}", _choice(_hal_names()),
@@ -236,8 +251,8 @@ KEYS: tuple[Key, ...] = (
     Key("page.sound", "true or false", _boolean, default=False),
     Key("page.voice", "true or false", _boolean, default=False),
     Key("page.language", f"one of {', '.join(LANGUAGES)}", _choice(LANGUAGES), default="en"),
-    *(Key(f"players.{colour}", "a name of 1 to 40 characters", _text(40), unset=f"{colour.capitalize()}")
-      for colour in _players()),
+    *(Key(f"players.{colour}", "a name of 1 to 40 characters", _text(40), unset=f"{colour.capitalize()}",
+          flag=colour) for colour in _players()),
 )
 BY_NAME: dict[str, Key] = {key.name: key for key in KEYS}
 TABLES: tuple[str, ...] = tuple(dict.fromkeys(key.table for key in KEYS))
@@ -284,6 +299,8 @@ class Configuration:
                 value = None
             elif key.read is _path:
                 value = Path(value)
+            elif key.read is _opponent:  # the words, checked by the option already: a level or None
+                value = parse_opponent(value)
             settings[key.name] = Setting(value, key.option)
         return replace(self, settings=settings)
 

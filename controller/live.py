@@ -19,6 +19,7 @@ from pathlib import Path
 from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 
 from .clock import ClockSettings
+from .computer import Computer
 from .games import Game, header_keys
 from .journal import Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
 from .reconcile import Settings
@@ -42,7 +43,7 @@ def new_referee(
     rng: random.Random | None = None,
     clock: ClockSettings | None = None,
     players: Mapping[str, str] | None = None,
-    computer: Mapping[str, object] | None = None,
+    computer: Computer | None = None,
     written: Callable[[Path, int, dict], None] | None = None,
 ) -> Referee:
     """A referee for a new game whose journal and trace go into games_dir once it is set up
@@ -52,13 +53,13 @@ def new_referee(
 
     def open_journal(game: Game) -> GuardedJournal:
         journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock, players=players,
-                                 computer=computer, written=written)
+                                 computer=computer.header() if computer else None, written=written)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         recorder.begin(journal.trace_path, {**game_header(game), "settings": timing})
         return recorder.guard(journal)  # every journal line after its cause is on the trace
 
     return Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
-                   outputs=outputs, setup=setup, rng=rng, clock=clock)
+                   outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
 
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
@@ -85,7 +86,8 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
     settings = Settings(**contents.header.get("settings", {}))
     return Referee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
                    outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
-                   clock_remaining=resumed.clock_remaining)
+                   clock_remaining=resumed.clock_remaining,
+                   computer=Computer.from_header(contents.header.get("computer")))
 
 
 def _trace_header(journal_header: dict) -> dict:
@@ -180,16 +182,27 @@ async def _when_set(event: asyncio.Event) -> AsyncIterator[None]:
     yield None
 
 
+async def _each_time_set(event: asyncio.Event) -> AsyncIterator[None]:
+    """An item (None) every time `event` is set."""
+    while True:
+        await event.wait()
+        event.clear()
+        yield None
+
+
 async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None, *,
               clock: Callable[[], float] = time.monotonic, stop: asyncio.Event | None = None,
-              poll: float | None = None) -> None:
+              poll: float | None = None, wake: asyncio.Event | None = None) -> None:
     """Referee the game until `stop` is set: frames, presses and timers in one loop.
 
     Between inputs it sleeps until the referee's next deadline, or with none pending until the
-    next input: an idle board costs nothing. `poll` (seconds) wakes it at least that often."""
+    next input: an idle board costs nothing. `poll` (seconds) wakes it at least that often;
+    `wake`, set, makes it look at the referee's deadlines again (changed from outside)."""
     streams = [sensors.frames()] + ([buttons.presses()] if buttons is not None else [])
     if stop is not None:
         streams.append(_when_set(stop))  # wakes the loop from its sleep when stopped
+    if wake is not None:
+        streams.append(_each_time_set(wake))
     async with inputs(*streams) as queue:
         referee.start(clock())
         while stop is None or not stop.is_set():

@@ -102,9 +102,14 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
         print(f"reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)")
         return 1
     token = None if host in LOOPBACK else config["play.token"] or secrets.token_urlsafe(16)
+    computer = _computer(config, template)
     session = PlaySession(start if start is not None else args.game, games_dir=games_dir, backend=backend,
                           empty=args.empty_board, resume=resume, setup=config["play.setup"],
-                          settings=config.reconciler(), game_clock=config["play.clock"])
+                          settings=config.reconciler(), game_clock=config["play.clock"],
+                          players=_names(config, template), computer=computer,
+                          thinker=_thinker(config) if computer is not None or resume is not None else None)
+    if computer is not None:
+        print(f"the computer plays {computer.plays}, at level {computer.level}")
     session.settings_changed = settings_writer(config)
     for line in join_lines(host, port, token):
         print(line)
@@ -121,6 +126,36 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if saved:
         print(saved)
     return 0
+
+
+def _computer(config: Configuration, game: Game):
+    """The side the computer plays (configuration or --vs, --computer-plays), or None."""
+    from .computer import Computer
+
+    level = config["play.vs"]
+    plays = config["play.computer_plays"]
+    if level is None:
+        if plays is not None and config.source("play.computer_plays").startswith("--"):
+            raise UsageError("reedboard play: --computer-plays needs --vs computer[:LEVEL]")
+        return None
+    if plays is None:
+        plays = game.players[-1]
+    if plays not in game.players:
+        raise UsageError(f"reedboard play: the computer plays {' or '.join(game.players)} in {game.title},"
+                         f" not {plays}")
+    return Computer(plays, level)
+
+
+def _thinker(config: Configuration):
+    from .opponent.worker import Thinker
+
+    return Thinker(seconds=config["play.think_seconds"])
+
+
+def _names(config: Configuration, game: Game) -> dict[str, str]:
+    """The players' names by colour, from [players] and --black NAME etc."""
+    return {colour: config[f"players.{colour}"] for colour in game.players
+            if config.settings.get(f"players.{colour}") and config[f"players.{colour}"]}
 
 
 def _configured_start(game: str, config: Configuration) -> Game | None:

@@ -44,6 +44,10 @@ def put_back(fill: Iterable[str], empty: Iterable[str], pieces: Mapping[str, str
     return "; ".join(parts) or "the board is right"
 
 
+def _without_hint(kind: str, data) -> str:
+    return describe(Prompt(kind, {k: v for k, v in data.items() if k != "hint"}))
+
+
 def describe(prompt: Prompt | None) -> str:
     """One line saying what the players should do now."""
     if prompt is None:
@@ -82,6 +86,12 @@ def describe(prompt: Prompt | None) -> str:
         return put_back(d["fill"], d["empty"], d.get("pieces", {}))
     if kind == "choose":
         return "several moves fit: lift and put back a piece of the one you made (" + either(d["moves"]) + ")"
+    if kind == "computer":
+        if d.get("move"):
+            return f"the computer ({d['player']}) plays {d['move']}: carry it out as the lights show"
+        return f"the computer ({d['player']}) is thinking"
+    if d.get("hint"):
+        return _without_hint(kind, d) + f" (hint: {d['hint']})"
     if kind == "over":
         winner = d.get("winner")
         how = {"a7": "reaches a7", "points": "has six points", "resign": "wins: the other player resigned",

@@ -339,6 +339,25 @@ class Reconciler:
             self._ask(t, self._stable, held, events)
         return events
 
+    def restrict(self, t: float, moves: Iterable[Hashable] | None) -> list[Event]:
+        """Accept only these of this turn's moves (the computer's chosen move; none while it
+        thinks): any other board is guided back like an illegal one. None lifts it. The
+        restriction ends with the turn (a commit, a takeback, a roll, a sync)."""
+        self.changes += 1
+        self._new_turn(None if moves is None else tuple(moves))
+        return self._reconsider(t)
+
+    def undo(self, t: float) -> list[Event]:
+        """Take back the last move (the player's, after the computer's answer was taken back):
+        the board is guided back to the position before it, and nothing counts until it is."""
+        move = self.game.pop()
+        self.roll = self.game.roll_of(move)  # no free re-roll: the player moves again with it
+        self.changes += 1
+        self._last = None
+        self._new_turn()
+        self._target = self._base
+        return [TakenBack(t, move, self.roll)] + self._reconsider(t)
+
     def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
         """Guide the board to an occupancy (default: the game's position) before going on."""
         self._target = self._base if occupied is None else self._mask(occupied)
@@ -381,13 +400,17 @@ class Reconciler:
             by_result.setdefault(candidate.result, []).append(candidate)
         return by_result, candidates
 
-    def _new_turn(self) -> None:
-        """Index the moves allowed now, and what a takeback would look like."""
+    def _new_turn(self, only: tuple[Hashable, ...] | None = None) -> None:
+        """Index the moves allowed now (`only` these, if given), and what a takeback would look like."""
         self._base = self._mask(self.game.occupied())
         self._touched = 0
         self._held = []
+        self.only = only
         over = self.game.outcome() is not None
-        self._by_result, self._candidates = self._index([] if over else self.game.turn_moves(self.roll), self._base)
+        moves = [] if over else self.game.turn_moves(self.roll)
+        if only is not None:
+            moves = [move for move in moves if move in only]
+        self._by_result, self._candidates = self._index(moves, self._base)
         self._turn_cells = 0  # every cell a move of this turn may empty
         for c in self._candidates:
             self._turn_cells |= c.may_empty

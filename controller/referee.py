@@ -34,6 +34,7 @@ from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
 from . import prompts, signals
 from .clock import ClockSettings, GameClock
+from .computer import HINT_LEVEL, Computer, Question
 from .games import GAMES, Game, Outcome
 from .games.setup import Announce, Expect, Identify, Play, Replace, Say, SetupGuide, Step
 from .reconcile import (
@@ -42,6 +43,7 @@ from .reconcile import (
 )
 from .view import Phase, Prompt, View
 
+ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)
 ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
 # every set-up mode some game offers; "given" is every game's
 SETUP_MODES = tuple(dict.fromkeys([mode for cls in GAMES.values() for mode in cls.setup_modes] + ["given"]))
@@ -135,6 +137,7 @@ class Referee:
         pending_roll: int | None = None,
         clock: ClockSettings | None = None,
         clock_remaining: dict[str, float] | None = None,
+        computer: Computer | None = None,
     ) -> None:
         if setup not in SETUP_MODES:
             raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
@@ -175,6 +178,12 @@ class Referee:
         self._seen: tuple | None = None  # (view, board, notes) a page was last told of
         self._version = 0
         self.view_builds = 0  # how many views were built (tests count them)
+        # the computer's side: its answer (key, move) for the position it was asked about, and
+        # a hint asked for (key) and given (key, move); both count only while that position stands
+        self.computer = computer
+        self._chosen: tuple | None = None
+        self._hint_asked = None
+        self._hint: tuple | None = None
 
     # --- starting ---------------------------------------------------------------------------
     def start(self, t: float) -> None:
@@ -249,6 +258,7 @@ class Referee:
         if self.clock is not None and self.game.move_stack and self.clock.running is None:
             self.clock.start(t, self.game.turn)  # a game resumed: the player to move thinks on
         self._check_over(t)
+        self._computer_acts(t)
 
     @property
     def now(self) -> float:
@@ -300,7 +310,12 @@ class Referee:
             raise ValueError(f"unknown button {button!r}")
         self.advance(t)
         self._changes += 1
-        if button == "die":
+        if button == "die" and self._computer_to_move():
+            refusal = "the computer rolls for itself"
+            self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
+            self._cue(Cue.REFUSED)
+            roll = None
+        elif button == "die":
             roll = self._press_die(t, roll)
         else:
             self._handle(self.reconciler.confirm(t))
@@ -423,8 +438,9 @@ class Referee:
 
     # --- what the reconciler said ----------------------------------------------------------------------
     def _handle(self, events: list) -> None:
-        if events:
-            self._changes += 1
+        if not events:
+            return
+        self._changes += 1
         cleared = False
         for event in events:
             t = event.t
@@ -461,6 +477,10 @@ class Referee:
                 self._note(t, f"takeback: {event.move}{again}", "takeback", move=str(event.move), roll=event.roll)
                 self._cue(Cue.TAKEBACK)
                 self.phase = Phase.ROLLED if event.roll is not None else Phase.PLAY
+                if self._computer_to_move() and self.game.move_stack:
+                    # the computer's answer taken back: the player's move goes with it, and the
+                    # board is guided back to before it
+                    self._handle(self.reconciler.undo(t))
             elif isinstance(event, Illegal):
                 pieces = self._piece_names(event.fill)
                 self._note(t, "illegal: " + prompts.put_back(event.fill, event.empty, pieces), "illegal",
@@ -479,6 +499,7 @@ class Referee:
                 pass  # the set-up lights follow the board; nothing to note
             elif isinstance(event, Reached):
                 self._on_setup_reached(t)
+        self._computer_acts(events[-1].t)
 
     def _on_setup_reached(self, t: float) -> None:
         if self.phase is not Phase.SETUP:
@@ -524,6 +545,105 @@ class Referee:
         return {c: self.game.piece_name(c) if known else "piece" for c in cells}
 
     # --- what the players see --------------------------------------------------------------------------
+    # --- the computer ---------------------------------------------------------------------------
+    def _turn_key(self) -> tuple:
+        """The position a question is about: an answer counts only while it stands."""
+        game = self.game
+        key = game.position_key()
+        return len(game.move_stack), tuple(map(str, game.move_stack)) if key is None else key, self._roll
+
+    def _computer_to_move(self) -> bool:
+        return (self.computer is not None and self.game.turn == self.computer.plays
+                and self.phase in (Phase.PLAY, Phase.ROLLED) and self.game.outcome() is None)
+
+    def _shown_move(self):
+        """The move the lights show: the computer's, to be carried out, or a hint."""
+        key = self._turn_key()
+        for answer in (self._chosen, self._hint):
+            if answer is not None and answer[0] == key and answer[1] != ROLL_DECISION:
+                return answer[1]
+        return None
+
+    @property
+    def question_pending(self) -> bool:
+        """A hint was asked for (a game with no computer needs the search only then)."""
+        return self._hint_asked is not None
+
+    def question(self) -> Question | None:
+        """What the search should decide now (None: nothing): the computer's move when it is
+        its turn and it has not chosen for this position, or a hint asked for."""
+        if self.phase not in (Phase.PLAY, Phase.ROLLED) or self._rolling_until is not None:
+            return None
+        key = self._turn_key()
+        if self._computer_to_move():
+            if self._chosen is None or self._chosen[0] != key:
+                return Question(key, self.game.copy(), self._roll, self.computer.level)
+            return None
+        if self._hint_asked == key and (self._hint is None or self._hint[0] != key):
+            level = self.computer.level if self.computer is not None else HINT_LEVEL
+            return Question(key, self.game.copy(), self._roll, level, hint=True)
+        return None
+
+    def computer_to_move(self) -> bool:
+        """It is the computer's turn in play."""
+        return self._computer_to_move()
+
+    def ask_hint(self, t: float) -> bool:
+        """A player asks for the best move (the page's button): False when none can be given now."""
+        if self.phase not in (Phase.PLAY, Phase.ROLLED) or self._computer_to_move() or self.game.outcome():
+            return False
+        self._hint_asked = self._turn_key()
+        self._changes += 1
+        self._show(t)
+        return True
+
+    def answer(self, t: float, question: Question, move) -> bool:
+        """The search's answer to `question`; dropped (False) when the position has moved on.
+        The computer's move is shown and is then the only move accepted; a decision to roll
+        rolls the die; a hint is shown and journaled."""
+        self.advance(t)
+        if question.key != self._turn_key() or self.phase not in (Phase.PLAY, Phase.ROLLED):
+            return False
+        self._changes += 1
+        player = self.game.turn
+        if question.hint:
+            self._hint, self._hint_asked = (question.key, move), None
+            text = self.game.format_move(move) if move != ROLL_DECISION else "roll"
+            if self.journal is not None and hasattr(self.journal, "append_hint"):
+                self.journal.append_hint(t, player, text)
+            self._note(t, f"hint for {player}: {text}", "hint", player=player, move=text)
+        elif move == ROLL_DECISION:
+            self._chosen = (question.key, move)
+            self._note(t, f"the computer ({player}) rolls", "computer", player=player, move=None)
+        else:
+            self._chosen = (question.key, move)
+            self._handle(self.reconciler.restrict(t, (move,)))
+            text = self.game.format_move(move)
+            self._note(t, f"the computer ({player}) plays {text}: carry it out", "computer",
+                       player=player, move=text)
+            self._cue(Cue.READY)
+        self._computer_acts(t)
+        self._show(t)
+        return True
+
+    def _computer_acts(self, t: float) -> None:
+        """Keep the computer's turn in order: nothing but its chosen move counts (none while it
+        thinks), and a decision to roll rolls the die once the board is still."""
+        if not self._computer_to_move():
+            return
+        key = self._turn_key()
+        chosen = self._chosen if self._chosen is not None and self._chosen[0] == key else None
+        if chosen is not None and chosen[1] == ROLL_DECISION:
+            if self.phase is Phase.PLAY and self.reconciler.at_baseline and self._rolling_until is None:
+                value = self._press_die(t, None)
+                if value is not None and self.recorder is not None:
+                    self.recorder.press(t, "die", value)  # a replay rolls it the same
+            allowed: tuple = ()
+        else:
+            allowed = () if chosen is None else (chosen[1],)
+        if self.reconciler.only != allowed:
+            self._handle(self.reconciler.restrict(t, allowed))
+
     def _view_key(self) -> tuple:
         return (self._changes, self.reconciler.changes)
 
@@ -568,6 +688,13 @@ class Referee:
                 view = replace(view, choices=rec.choice_paths)
             in_hand = rec.in_hand
             view = replace(view, movable=self._movable_cells(), to=in_hand[1] if in_hand else frozenset())
+            wanted = rec.expected  # the board guided back after a move was taken back
+            if wanted is not None:
+                view = replace(view, fill=view.fill | (wanted - rec.stable), empty=view.empty | (rec.stable - wanted))
+            shown = self._shown_move()
+            if shown is not None and not view.rolling:
+                fp = game.footprint(shown)
+                view = replace(view, lift=fp.empties & rec.stable, dest=fp.fills - rec.stable, take=fp.captures)
         prompt = self._prompt(view)
         return replace(view, prompt=prompt, message=prompts.describe(prompt))
 
@@ -599,6 +726,16 @@ class Referee:
 
     def _prompt(self, view: View) -> Prompt:
         """What is asked of the players now, as data."""
+        prompt = self._play_prompt(view)
+        if self._computer_to_move() and prompt.kind in ("move", "roll", "in_hand"):
+            chosen = self._shown_move()
+            move = None if chosen is None else self.game.format_move(chosen)
+            return Prompt("computer", {"player": self.game.turn, "move": move, "roll": self._roll})
+        if prompt.kind in ("move", "roll", "in_hand") and self._hint is not None and self._hint[0] == self._turn_key():
+            return Prompt(prompt.kind, {**prompt.data, "hint": self.game.format_move(self._hint[1])})
+        return prompt
+
+    def _play_prompt(self, view: View) -> Prompt:
         game, rec, turn = self.game, self.reconciler, self.game.turn
         if self.phase is Phase.SETUP:
             return self._setup_prompt()
@@ -610,8 +747,8 @@ class Referee:
             outcome = game.outcome()
             return Prompt("over", {"result": outcome.result(game.players), "winner": outcome.winner,
                                    "reason": outcome.termination.value})
-        if rec.guidance:
-            fill, empty = rec.guidance
+        if rec.guidance or rec.expected is not None:
+            fill, empty = rec.guidance or (rec.expected - rec.stable, rec.stable - rec.expected)
             return Prompt("put_back", {"fill": sorted(fill), "empty": sorted(empty),
                                        "pieces": self._piece_names(fill)})
         if rec.choosing:

@@ -30,6 +30,7 @@ from . import live
 from .actions import ActionError
 from .clock import ClockSettings
 from .games import GAMES, Game, names_in_words
+from .computer import Computer, Question
 from .games.setup import start_table
 from .journal import default_games_dir, discard_if_unplayed, read_journal, rebuild
 from .reconcile import Settings
@@ -111,6 +112,8 @@ class PlaySession:
     die: the referee's die (e.g. ScriptedDie([4, 2]) to force rolls in tests).
     resume: the journal of an unfinished game to go on with (the board is guided back).
     players: the players' names by colour, for the journal (kept for the next games).
+    computer: the side the computer plays and its level (None: people on both sides); it
+      thinks with `thinker` (controller.opponent.worker.Thinker; one is made when needed).
 
     `journal_lines` is a list of callables told (journal path, line number, entry) of every
     journal line once it is on disk, the header first (a broadcast follows the game by it).
@@ -131,6 +134,8 @@ class PlaySession:
         resume: str | Path | None = None,
         game_clock: ClockSettings | None = None,
         players: Mapping[str, str] | None = None,
+        computer: Computer | None = None,
+        thinker=None,
     ) -> None:
         if setup is not None and setup not in SETUP_MODES:
             raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
@@ -142,6 +147,10 @@ class PlaySession:
         self.setup_mode = setup
         self.game_clock = game_clock
         self.players = dict(players or {})
+        self.computer = computer
+        self._thinker = thinker
+        self._question: Question | None = None  # the one being searched
+        self._wake = asyncio.Event()  # the referee's deadlines changed from outside its loop
         self.journal_lines: list[Callable[[Path, int, dict], None]] = []
         self.empty = empty
         self.rng = rng
@@ -229,6 +238,8 @@ class PlaySession:
     async def stop(self) -> None:
         """Stop refereeing; the journal is closed (an unfinished game can be resumed)."""
         await self._halt()
+        if self._thinker is not None:
+            self._thinker.close()
         task, self._link_task = self._link_task, None
         if task is not None:
             task.cancel()
@@ -288,13 +299,15 @@ class PlaySession:
         if self._resume is not None:
             path, self._resume = self._resume, None
             referee = live.resume_referee(path, t, outputs=outputs, rng=self.rng, written=self._journal_line)
+            self.computer = referee.computer
             if self.table is not None:
                 self.table.arrange(referee.game.pieces(), [])
         else:
             game, mode = self._fresh_game()
             referee = live.new_referee(game, self.games_dir, settings=self.settings, setup=mode,
                                        outputs=outputs, rng=self.rng, clock=self.game_clock,
-                                       players=self._players_of(game), written=self._journal_line)
+                                       players=self._players_of(game), written=self._journal_line,
+                                       computer=self._computer_for(game))
             if self.table is not None:
                 if self.empty:
                     self.table.arrange({}, [p for p in game.pieces().values() if p])
@@ -305,9 +318,69 @@ class PlaySession:
         self.referee = referee
         self._stop = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(
-            live.run(referee, self.backend, self._buttons, clock=self.clock, stop=self._stop))
+            live.run(referee, self.backend, self._buttons, clock=self.clock, stop=self._stop, wake=self._wake))
         self._task.add_done_callback(self._ended)
         self._dirty()
+
+    def _computer_for(self, game: Game) -> Computer | None:
+        computer = self.computer
+        if computer is None:
+            return None
+        if computer.plays not in game.players:  # another game's colours: the same seat
+            computer = Computer(game.players[-1], computer.level)
+        self.thinker.warm_up()
+        return computer
+
+    @property
+    def thinker(self):
+        if self._thinker is None:
+            from .opponent.worker import Thinker
+            self._thinker = Thinker()
+        return self._thinker
+
+    # --- the computer -----------------------------------------------------------------------
+    def _consider(self) -> None:
+        """Have the search answer what the referee asks now (the newest question wins)."""
+        referee = self.referee
+        question = referee.question() if referee is not None and self.running else None
+        current = self._question
+        if question is None or (current is not None and (current.key, current.hint) == (question.key, question.hint)):
+            return
+        if current is not None:
+            self.thinker.cancel()
+        self._question = question
+        asyncio.get_running_loop().create_task(self._think(referee, question))
+
+    async def _think(self, referee: Referee, question: Question) -> None:
+        try:
+            move = await self.thinker.decide(question)
+        except Exception as error:  # the search failed: said once, the game goes on by hand
+            if self._question is question:
+                self._question = None
+            referee.note(self.now(), f"the computer could not answer: {error}".splitlines()[0], "refused",
+                         reason=str(error))
+            return
+        if self._question is question:
+            self._question = None
+        if referee is self.referee and self.running:
+            referee.answer(self.now(), question, move)
+            self._wake.set()  # a roll's animation: a deadline the board's loop must wait for
+        self._dirty()
+
+    @property
+    def thinking(self) -> bool:
+        """The computer is searching for its own move (not a hint)."""
+        return self._question is not None and not self._question.hint
+
+    def hint(self) -> dict:
+        """Light the best move for the player to move, without playing it (journaled)."""
+        game = self._playing()
+        if self.referee.computer_to_move():
+            raise ActionError("no hint now: it is the computer's turn", 409)
+        if not self.referee.ask_hint(self.now()):
+            raise ActionError(f"no hint now: {game.turn} cannot move yet", 409)
+        self._consider()
+        return self.publish()
 
     def _players_of(self, game: Game) -> dict[str, str]:
         return {colour: name for colour, name in self.players.items() if colour in game.players}
@@ -329,6 +402,9 @@ class PlaySession:
             self._dirty()
 
     async def _halt(self) -> None:
+        if self._question is not None:
+            self._question = None
+            self.thinker.cancel()
         task, self._task = self._task, None
         if task is not None:
             if self._stop is not None:
@@ -438,15 +514,18 @@ class PlaySession:
 
     async def new_game(self, game: str | Game | None = None, *, empty: bool | None = None,
                        settings: Settings | None = None, setup: str | None = None, clock=KEEP,
-                       options: Mapping[str, object] | None = None) -> dict:
+                       options: Mapping[str, object] | None = None, computer=KEEP,
+                       players: Mapping[str, str] | None = None) -> dict:
         """Start a new game (the one playing stays in the journal, resumable if unfinished).
 
         `game` switches to another registered game (simulated board only), by name, or as a
         Game to start from; `options` are start options (`GAMES[name].from_options(**options)`);
         `empty` starts the simulated board empty; `settings` apply from this game on; `setup`
         is the set-up mode (one the game offers); `clock` a ClockSettings, or None for no clock
-        (left out: as before). Otherwise the table's next game is what the game before says
-        (`next_start`: the same board or layout)."""
+        (left out: as before); `computer` a Computer, or None for people on both sides (left
+        out: as before); `players` the players' names by colour (left out: as before).
+        Otherwise the table's next game is what the game before says (`next_start`: the same
+        board or layout)."""
         start = None
         if isinstance(game, Game):
             start, game = starting_position(game), game.name
@@ -466,6 +545,11 @@ class PlaySession:
             raise ActionError(f"set-up mode is one of {words}, not {setup!r}", 400)
         if clock is not KEEP and clock is not None and not isinstance(clock, ClockSettings):
             raise ActionError("the clock is minutes and an increment, or none", 400)
+        if computer is not KEEP and computer is not None:
+            if not isinstance(computer, Computer):
+                raise ActionError("the computer is a side and a level, or none", 400)
+            if computer.plays not in GAMES[name].players:
+                raise ActionError(f"the computer plays {' or '.join(GAMES[name].players)} in {GAMES[name].title}", 400)
         switching = name != self.kind
         if switching and self.sim is None:
             raise ActionError(f"this board is a {self.kind} board", 409)
@@ -489,6 +573,10 @@ class PlaySession:
             self.setup_mode = setup
         if clock is not KEEP:
             self.game_clock = clock
+        if computer is not KEEP:
+            self.computer = computer
+        if players is not None:
+            self.players = dict(players)
         self._resume = None
         self._publisher.forget()
         self._begin()
@@ -498,6 +586,8 @@ class PlaySession:
     # --- snapshots -------------------------------------------------------------------------------------
     def _dirty(self) -> None:
         self._publisher.dirty()
+        if self.referee is not None and (self.computer is not None or self.referee.question_pending):
+            self._consider()
 
     def _build(self) -> dict:
         return session_snapshot(self, self._geometry)

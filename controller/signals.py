@@ -17,6 +17,8 @@ Blinking means "do something here"; steady means "for your information".
     place     green, blinking       view.place             set-up: put the stone whose number
                                                            the die shows here
     winner    amber, steady         view.winner_cells      game over: the winner's pieces
+    dest      teal, steady          view.dest              the computer's move (or a hint): the
+                                                           piece goes here (a push-off: the sector)
     draw      purple, steady        view.occupied          game over, drawn: every piece
     to        white, steady         view.to                the piece in your hand may go here
     movable   green, steady         view.movable           the die chose this stone
@@ -32,7 +34,9 @@ for "last". A blink rhythm of its own for fill and for empty would help further,
 Light carries only a blink flag.
 
 Precedence: a cell in several sets shows the first that applies, in this order
-    fill > empty > choose > place > winner/draw > to > movable > last.
+    fill > empty > choose > place > winner/draw > dest > to > movable > last.
+The computer's move (or a hint) shows the pieces to lift and what it captures or pushes off
+as "empty" (take the piece off here: the same instruction), and where it goes as "dest".
 Guidance to get the board back (fill, empty) wins over everything; ambiguity wins over
 the normal play display. Winner and draw apply only in Phase.OVER with an outcome
 (winner None = draw). Cells not in view.cells are never lit; unlit cells are dark.
@@ -73,7 +77,7 @@ __all__ = [
 BLINKING: frozenset[str] = frozenset({"fill", "empty", "choose", "place"})
 
 # Cell colours, first wins when a cell is in several sets ("winner" and "draw" share a rank).
-PRECEDENCE: tuple[str, ...] = ("fill", "empty", "choose", "place", "winner", "draw", "to", "movable", "last")
+PRECEDENCE: tuple[str, ...] = ("fill", "empty", "choose", "place", "winner", "draw", "dest", "to", "movable", "last")
 CELL_COLOURS: frozenset[str] = frozenset(PRECEDENCE)
 
 # Player -> palette name of the turn indicator.
@@ -84,7 +88,7 @@ def _layers(view: View) -> list[tuple[str, frozenset[str]]]:
     """(colour, cells) in precedence order, for the sets that apply to this view."""
     layers: list[tuple[str, frozenset[str]]] = [
         ("fill", view.fill),
-        ("empty", view.empty),
+        ("empty", view.empty | view.lift | view.take),
         ("choose", frozenset().union(*view.choices)),
         ("place", view.place),
     ]
@@ -93,7 +97,7 @@ def _layers(view: View) -> list[tuple[str, frozenset[str]]]:
             layers.append(("draw", view.occupied))
         else:
             layers.append(("winner", view.winner_cells))
-    layers += [("to", view.to), ("movable", view.movable), ("last", view.last_move)]
+    layers += [("dest", view.dest), ("to", view.to), ("movable", view.movable), ("last", view.last_move)]
     return layers
 
 

@@ -110,6 +110,10 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "error": session.error,
         "palette": PALETTE_HEX,
         "link": session.link_data(),
+        "computer": ({"plays": referee.computer.plays, "level": referee.computer.level}
+                     if referee.computer is not None else None),
+        "thinking": session.thinking,
+        "names": {colour: name for colour, name in session.players.items() if colour in game.players},
     }
     if table is not None:
         snapshot.update(table.data())

@@ -28,7 +28,9 @@ class Prompt:
 
     kinds: clear (cells), fill (cells, empty), place (piece, cell), identify (player, number),
     roll (player), move (player, roll, stones, waiting), in_hand (player, cells, to),
-    put_back (fill, empty, pieces), choose (moves), over (result, winner, reason)."""
+    put_back (fill, empty, pieces), choose (moves), over (result, winner, reason),
+    computer (player, move: None while it thinks, roll); roll, move and in_hand carry a
+    `hint` (a move) once one was asked for."""
 
     kind: str
     data: Mapping = field(default_factory=dict)
@@ -53,6 +55,10 @@ class View:
     place: frozenset[str] = frozenset()  # guided set-up: where the stone `identify` goes
     outcome: Outcome | None = None
     winner_cells: frozenset[str] = frozenset()  # the winner's pieces once over (Game.winner_cells)
+    # a move shown to be carried out (the computer's) or considered (a hint):
+    lift: frozenset[str] = frozenset()  # the pieces to lift
+    dest: frozenset[str] = frozenset()  # where they go (an Off Board sector for a push-off)
+    take: frozenset[str] = frozenset()  # what the move captures or pushes off
     message: str = ""  # one line for people
     prompt: Prompt | None = None
     players: tuple[str, str] = field(default=("black", "white"))

@@ -21,6 +21,7 @@ PALETTE: dict[str, RGB] = {
     "to": (255, 255, 255),  # white, bright (steady: told from "choose" by the blink)
     "movable": (0, 255, 128),  # green
     "last": (48, 48, 48),  # dim white
+    "dest": (0, 128, 160),  # teal: where the computer's move (or a hint) puts the piece
     # players (turn indicator)
     "black": (0, 0, 160),  # deep blue: an LED cannot shine black
     "white": (255, 255, 255),

@@ -103,6 +103,7 @@ SETTERS = {
     "place": lambda c: {"place": fs(c)},
     "winner": lambda c: {"outcome": WIN, "winner_cells": fs(c)},
     "draw": lambda c: {"outcome": DRAW, "occupied": fs(c)},
+    "dest": lambda c: {"dest": fs(c)},
     "to": lambda c: {"to": fs(c)},
     "movable": lambda c: {"movable": fs(c)},
     "last": lambda c: {"last_move": fs(c)},
@@ -110,7 +111,7 @@ SETTERS = {
 
 
 def test_precedence_is_the_documented_order():
-    assert PRECEDENCE == ("fill", "empty", "choose", "place", "winner", "draw", "to", "movable", "last")
+    assert PRECEDENCE == ("fill", "empty", "choose", "place", "winner", "draw", "dest", "to", "movable", "last")
     assert set(SETTERS) == set(PRECEDENCE)
 
 
@@ -318,6 +319,11 @@ def views(draw):
         place=draw(subset), outcome=draw(st.sampled_from([None, WIN, DRAW])), winner_cells=draw(subset),
         players=players,
     )
+
+
+def test_a_shown_move_lifts_and_takes_as_empty_and_puts_as_dest():
+    frame = light_frame(view(phase=Phase.PLAY, lift=fs("c3"), take=fs("d1"), dest=fs("e1"), to=fs("e1")))
+    assert lit(frame) == {"c3": ("empty", True), "d1": ("empty", True), "e1": ("dest", False)}
 
 
 @settings(max_examples=400, deadline=None)

@@ -11,7 +11,10 @@
     POST /api/press  {"button"}  the die or the ok button
     POST /api/resign {"player"}
     POST /api/draw               a draw agreed
-    POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?, "options"?}   a new game
+    POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?, "options"?, "computer"?, "players"?}
+                                 a new game; computer: null (people on both sides) or {"level": 1-8,
+                                 "plays": COLOUR}; players: {COLOUR: NAME}
+    POST /api/hint               light the best move for the player to move (journaled)
     GET  /api/join               the addresses a phone opens the page by, and a QR code of one (SVG)
     GET  /api/catalog            the registry's games: name, title, die, set-up modes, start options
     GET  /api/rules/GAME         the rules page of a game: rules, example positions, the lights
@@ -60,9 +63,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from reedboard.controller.clock import ClockSettings
+from reedboard.controller.computer import Computer
 from reedboard.controller.games import GAMES, catalog, names_in_words
 from reedboard.controller.join import join_info, listen_host
-from reedboard.controller.journal import JournalError, export_lines
+from reedboard.controller.journal import NAME_LIMIT, JournalError, export_lines
 from reedboard.controller.past_games import journal_path, past_game, past_games
 from reedboard.controller.play import ActionError, PlaySession
 from reedboard.controller.reconcile import Settings
@@ -186,6 +190,10 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         if setup is not None and setup not in modes:
             raise ActionError(f"setup is one of {', '.join(modes)}", 400)
         keep_clock = {} if "clock" not in data else {"clock": _clock_settings(data["clock"])}
+        if "computer" in data:
+            keep_clock["computer"] = _computer(data["computer"])
+        if data.get("players") is not None:
+            keep_clock["players"] = _players(data["players"])
         options = data.get("options")
         if options:  # the game's start options: the session starts from that game's start
             game = _game_from_options(game or session.kind, options)
@@ -337,6 +345,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         Route("/api/press", action("press", press), methods=["POST"]),
         Route("/api/resign", action("resign", lambda d: session.resign(d["player"])), methods=["POST"]),
         Route("/api/draw", action("draw", lambda d: session.draw()), methods=["POST"]),
+        Route("/api/hint", action("hint", lambda d: session.hint()), methods=["POST"]),
         Route("/api/new", action("new", new_game), methods=["POST"]),
         Route("/api/join", join),
         Route("/api/catalog", games_catalog),
@@ -371,6 +380,32 @@ def _clock_settings(clock: object) -> ClockSettings | None:
     if not _number(increment) or not 0 <= increment <= CLOCK_LIMIT:
         raise ActionError(f"the clock's increment is a number of seconds from 0 to {CLOCK_LIMIT}", 400)
     return ClockSettings(minutes, increment)
+
+
+def _computer(data: object) -> Computer | None:
+    """POST /api/new's computer: null, or {"level": 1-8, "plays": a colour of some game}."""
+    if data is None:
+        return None
+    if not isinstance(data, dict) or set(data) != {"level", "plays"}:
+        raise ActionError('computer is null or {"level": 1-8, "plays": COLOUR}', 400)
+    level, plays = data["level"], data["plays"]
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
+        raise ActionError("the computer's level is a whole number from 1 to 8", 400)
+    colours = {p for cls in GAMES.values() for p in cls.players}
+    if plays not in colours:
+        raise ActionError(f"the computer plays one of {', '.join(sorted(colours))}", 400)
+    return Computer(plays, level)
+
+
+def _players(data: object) -> dict[str, str]:
+    """POST /api/new's players: {COLOUR: NAME}, each name 1 to 40 printable characters."""
+    colours = {p for cls in GAMES.values() for p in cls.players}
+    if not isinstance(data, dict) or not set(data) <= colours:
+        raise ActionError(f"players is an object of colours ({', '.join(sorted(colours))}) and names", 400)
+    for colour, name in data.items():
+        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_LIMIT or not name.isprintable():
+            raise ActionError(f"the name of {colour} is 1 to {NAME_LIMIT} printable characters", 400)
+    return {colour: name.strip() for colour, name in data.items()}
 
 
 def _setup_modes() -> list[str]:

@@ -73,7 +73,9 @@ SCHEMAS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
     "draw": {},
     "new": {"game": (False, ("text", "null")), "empty": (False, ("flag", "null")),
             "settings": (False, ("object", "null")), "setup": (False, ("text", "null")),
-            "clock": (False, ("object", "null")), "options": (False, ("object", "null"))},
+            "clock": (False, ("object", "null")), "options": (False, ("object", "null")),
+            "computer": (False, ("object", "null")), "players": (False, ("object", "null"))},
+    "hint": {},
     "settings": {"debounce": (False, ("seconds",)), "settle": (False, ("seconds",)),
                  "grace": (False, ("seconds",)), "takebacks": (False, ("flag",))},
 }

@@ -1,0 +1,104 @@
+"""The computer thinks in a worker process, so that the board's loop never waits for it: while
+a search runs, the board goes on sensing, lighting and answering the page.
+
+One search at a time; the newest question wins. Each question gets a number, shared with the
+worker: a search whose number is no longer the newest stops at its next check and returns the
+best move it has so far (which the referee then drops, the position having moved on).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import random
+import threading
+from collections.abc import Hashable
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+
+from ..games.base import Game
+from .levels import level
+from .search import Limits, choose
+
+_newest = None  # in the worker: the number of the newest question (shared with the board's process)
+
+
+def _start_worker(newest) -> None:
+    global _newest
+    _newest = newest
+
+
+def _decide(number: int, game: Game, limits: Limits, roll: int | None, seed: int, newest=None) -> Hashable:
+    """In the worker: the move (or ROLL) for question `number` (`newest`: the shared number,
+    when it cannot come by inheritance, in a thread)."""
+    newest = newest or _newest
+    return choose(game, limits, roll=roll, rng=random.Random(seed), stop=lambda: newest.value != number).move
+
+
+class _Counter:  # the threads' stand-in for a shared value
+    value = 0
+
+
+class Thinker:
+    """Answers the referee's questions (controller.computer.Question) by searching elsewhere.
+
+    seconds: the most a move may take (a slower Pi: the levels' budgets are cut to it).
+    processes: False searches in a thread instead (tests that need no second process)."""
+
+    def __init__(self, seconds: float | None = None, *, processes: bool = True) -> None:
+        self.seconds = seconds
+        self.processes = processes
+        self._rng = random.Random()
+        self._lock = threading.Lock()
+        self._executor: Executor | None = None
+        if processes:
+            self._context = multiprocessing.get_context("spawn")  # no copy of the board's loop and threads
+            self._newest = self._context.Value("q", 0, lock=False)
+        else:
+            self._newest = _Counter()
+
+    def _pool(self) -> Executor:
+        if self._executor is None:
+            if self.processes:
+                self._executor = ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker,
+                                                     initargs=(self._newest,))
+            else:
+                self._executor = ThreadPoolExecutor(1)
+        return self._executor
+
+    def limits(self, number: int) -> Limits:
+        limits = level(number).limits()
+        if self.seconds is not None and limits.seconds is not None:
+            limits = replace(limits, seconds=min(limits.seconds, self.seconds))
+        return limits
+
+    def warm_up(self) -> None:
+        """Start the worker now, so that the first move does not wait for it."""
+        self._pool().submit(int)
+
+    async def decide(self, question) -> Hashable:
+        """The move (or ROLL) for `question`; a worker that died is started again once."""
+        with self._lock:
+            self._newest.value += 1
+            number = self._newest.value
+        args = (number, question.game, self.limits(question.level), question.roll, self._rng.getrandbits(32))
+        if not self.processes:
+            args += (self._newest,)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), _decide, *args)
+        except BrokenProcessPool:
+            self._executor = None
+            return await loop.run_in_executor(self._pool(), _decide, *args)
+
+    def cancel(self) -> None:
+        """Stop the search running (it answers at once with its best move so far)."""
+        with self._lock:
+            self._newest.value += 1
+
+    def close(self) -> None:
+        self.cancel()
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=False, cancel_futures=True)

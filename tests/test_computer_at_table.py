@@ -1,0 +1,124 @@
+"""The computer at the table, as the referee plays it (pure, in virtual time): it is asked for
+its move, the move is shown in lights and is then the only one accepted, a wrong execution is
+guided back, its roll is its own, a takeback undoes its answer and the player's move, and a
+hint is shown and journaled. The search is the real one, at a small level."""
+
+import random
+
+from reedboard.controller.computer import Computer, parse_opponent
+from reedboard.controller.games import GAMES, BigBalls
+from reedboard.controller.opponent import ROLL, choose, level
+from reedboard.controller.referee import ROLL_ANIMATION, Die
+from reedboard.controller.view import Phase
+
+from test_referee import Journal, notes, set_up
+
+import pytest
+
+
+def answer(referee, hands, level_number=2):
+    question = referee.question()
+    assert question is not None
+    move = choose(question.game, level(level_number).limits(), roll=question.roll, rng=random.Random(1)).move
+    assert referee.answer(hands.t, question, move)
+    return question, move
+
+
+def test_the_computer_move_is_shown_then_only_it_is_accepted_and_a_wrong_one_guided_back():
+    game = GAMES["offboard"]()
+    journal = Journal()
+    referee, hands, board = set_up(game, journal=journal, computer=Computer(game.players[1], 2))
+    first = next(m for m in referee.game.turn_moves() if referee.game.footprint(m).empties)
+    fp = referee.game.footprint(first)
+    hands.move(next(iter(fp.empties)), next(iter(fp.fills))).settle(1.0)  # the person's move
+    assert referee.game.turn == game.players[1] and referee.question() is not None
+    assert referee.view().prompt.kind == "computer" and referee.view().prompt.data["move"] is None
+    # while it thinks, nothing of its own side counts as a move: moved by hand, it is guided back
+    theirs = next(m for m in referee.game.turn_moves() if referee.game.footprint(m).empties)
+    tfp = referee.game.footprint(theirs)
+    hands.move(next(iter(tfp.empties)), next(iter(tfp.fills))).settle(2.0)
+    assert len(referee.game.move_stack) == 1 and referee.view().fill and referee.view().empty
+    hands.move(next(iter(tfp.fills)), next(iter(tfp.empties))).settle(1.0)
+    assert not referee.view().fill
+    question, move = answer(referee, hands)
+    shown = referee.game.footprint(move)
+    view = referee.view()
+    assert view.prompt.kind == "computer" and view.prompt.data["move"] == referee.game.format_move(move)
+    assert view.lift == shown.empties and view.dest == shown.fills
+    assert board.lit("dest") == set(shown.fills) and set(shown.empties) <= board.lit("empty")
+    # a stale answer (the position has moved on) is dropped
+    assert not referee.answer(hands.t, question.__class__(("old",), question.game, None, 2), move)
+    # carried out: committed and journaled as the computer's move
+    src, dst = next(iter(shown.empties)), next(iter(shown.fills))
+    hands.move(src, dst).settle(1.5)
+    assert [str(m) for m in referee.game.move_stack][-1] == str(move)
+    assert [line[0] for line in journal.lines][-2:] == ["move", "move"]
+    assert any("the computer" in text and "carry it out" in text for text in notes(referee))
+
+
+def test_a_takeback_of_the_computer_move_takes_back_the_players_move_too():
+    game = GAMES["offboard"]()
+    journal = Journal()
+    referee, hands, board = set_up(game, journal=journal, computer=Computer(game.players[1], 1))
+    before = referee.game.occupied()
+    first = next(m for m in referee.game.turn_moves() if referee.game.footprint(m).empties)
+    fp = referee.game.footprint(first)
+    a, b = next(iter(fp.empties)), next(iter(fp.fills))
+    hands.move(a, b).settle(1.0)
+    _, move = answer(referee, hands, 1)
+    shown = referee.game.footprint(move)
+    c, d = next(iter(shown.empties)), next(iter(shown.fills))
+    hands.move(c, d).settle(1.5)
+    assert len(referee.game.move_stack) == 2
+    hands.move(d, c).settle(1.5)  # the computer's move put back: both are taken back
+    assert referee.game.move_stack == [] and referee.game.turn == game.players[0]
+    assert [line[0] for line in journal.lines][-2:] == ["takeback", "takeback"]
+    assert referee.view().fill == {a} and referee.view().empty == {b}  # guided back before the person's move
+    hands.move(b, a).settle(1.5)
+    assert not referee.view().fill and referee.game.occupied() == before and referee.question() is None
+
+
+def test_big_balls_computer_rolls_by_itself_and_the_die_button_is_refused_meanwhile():
+    journal = Journal()
+    referee, hands, board = set_up(BigBalls(), journal=journal, die=Die(random.Random(3)),
+                                   computer=Computer("black", 2))
+    assert referee.game.turn == "black" and referee.question() is not None
+    referee.press(hands.t + 0.1, "die", 4)
+    hands.t += 0.1
+    assert "the die cannot roll now: the computer rolls for itself" in notes(referee)
+    question = referee.question()
+    assert referee.answer(hands.t, question, ROLL)
+    assert referee.phase is Phase.ROLLED and [line[0] for line in journal.lines] == ["roll"]
+    assert referee.question() is None  # not while the die animates
+    hands.wait(ROLL_ANIMATION + 0.1)
+    question, move = answer(referee, hands)
+    assert question.roll == referee.roll and move in referee.game.turn_moves(referee.roll)
+    assert referee.view().lift
+
+
+def test_a_hint_is_shown_journaled_and_leaves_every_move_open():
+    game = GAMES["abalone"]()
+    journal = Journal()
+    referee, hands, board = set_up(game, journal=journal)
+    assert referee.question() is None
+    assert referee.ask_hint(hands.t)
+    question, move = answer(referee, hands, 2)
+    assert question.hint and journal.lines[-1][:3] == ("hint", hands.t, game.players[0])
+    assert referee.view().dest == referee.game.footprint(move).fills
+    assert referee.view().prompt.data["hint"] == referee.game.format_move(move)
+    other = next(m for m in referee.game.turn_moves() if m != move and not referee.game.footprint(m).passes)
+    fp = referee.game.footprint(other)
+    hands.move(next(iter(fp.empties)), next(iter(fp.fills))).settle(1.5)
+    assert referee.game.move_stack[-1] == other and not referee.view().dest
+
+
+@pytest.mark.parametrize("text, expected", [("human", None), ("computer", 5), ("computer:1", 1), ("computer:8", 8)])
+def test_the_opponent_is_read_from_words(text, expected):
+    assert parse_opponent(text) == expected
+
+
+@pytest.mark.parametrize("text", ["computer:9", "computer:0", "robot", "computer:x", ""])
+def test_a_bad_opponent_is_one_line(text):
+    with pytest.raises(ValueError, match="human, computer or computer:1") as caught:
+        parse_opponent(text)
+    assert "\n" not in str(caught.value)
