@@ -35,8 +35,8 @@ def outcome_data(game: Game) -> dict | None:
 
 
 def games_data() -> list[dict]:
-    """Every registered game for the new-game dialog: name, title, set-up modes, start options."""
-    return [{key: entry[key] for key in ("name", "title", "setup_modes", "options")} for entry in catalog()]
+    """Every registered game for the new-game dialog: name, title, players, set-up modes, start options."""
+    return [{key: entry[key] for key in ("name", "title", "players", "setup_modes", "options")} for entry in catalog()]
 
 
 def chosen_modes(game: Game) -> list[str]:

@@ -258,7 +258,7 @@ def test_the_rules_page_and_the_catalog_show_the_toy(toy):
     assert first["pieces"] == {"c1": "", "c2": "N", "c3": "", "c4": ""} and first["lights"] == {"c2": "last"}
     assert first["geometry"]["marbles"] == {"N": "black", "S": "white"}
     entry = next(g for g in catalog() if g["name"] == "toy")
-    assert entry == {"name": "toy", "title": "Toy Row", "uses_die": False, "setup_modes": [],
+    assert entry == {"name": "toy", "title": "Toy Row", "uses_die": False, "players": ["north", "south"], "setup_modes": [],
                      "options": [{"flag": "length", "choices": ["3", "4", "5"], "help": "the number of cells (default 4)"}]}
 
 

@@ -38,7 +38,7 @@ def test_the_snapshot_draws_from_the_games_hooks(tmp_path, name):
         assert {cell: entry["piece"] for cell, entry in snap["cells"].items()} == game.pieces()
         assert snap["setup_modes"] == [m for m in game.setup_modes if m != "given"]
         assert [g["name"] for g in snap["games"]] == list(GAMES)
-        assert all(set(g) == {"name", "title", "setup_modes", "options"} for g in snap["games"])
+        assert all(set(g) == {"name", "title", "players", "setup_modes", "options"} for g in snap["games"])
         assert snap["score"] == game.position_data()["score"]
         return snap
 

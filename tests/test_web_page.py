@@ -192,6 +192,9 @@ NOTES = {  # a name for each example -> the note
     "link-back": {"kind": "link", "data": {"state": "connected", "why": ""}},
     "touch": {"kind": "touch", "data": {"cells": ["a1"]}},
     "info": {"kind": "info", "data": {}},
+    "computer": {"kind": "computer", "data": {"player": "white", "move": "4 b2-b3"}},
+    "computer-rolls": {"kind": "computer", "data": {"player": "white", "move": None}},
+    "hint": {"kind": "hint", "data": {"player": "black", "move": "BB a5xa4"}},
 }
 QUIET = {"touch", "info"}  # nothing worth saying
 PROMPTS = [
@@ -258,6 +261,8 @@ def test_speech_has_a_phrase_for_every_note_kind_in_three_languages(said):
         assert texts["over-drawn"] != texts["over"]
         assert words["black"] in texts["identify"] and "5" in texts["identify"]
         assert words["white"] in texts["low-time"] and "28" in texts["low-time"]
+        assert "b2" in texts["computer"] and "b3" in texts["computer"] and texts["computer-rolls"] != texts["computer"]
+        assert words["black"] in texts["hint"] and "a5" in texts["hint"]
         assert words["yellow"] in texts["flag"] and words["red"] in texts["resign"]
     # three languages, three different sentences
     for name, note in NOTES.items():

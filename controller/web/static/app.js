@@ -379,6 +379,9 @@ function render(snap) {
   const playing = snap.phase === "play" || snap.phase === "rolled";
   for (const b of resign) b.disabled = !state.control || !playing;
   $("[data-action=draw]").disabled = !state.control || !playing;
+  const computersTurn = snap.prompt && snap.prompt.kind === "computer";
+  $("[data-action=hint]").disabled = !state.control || !playing || computersTurn;
+  document.body.dataset.thinking = snap.thinking ? "1" : "";
   $("[data-action=die]").disabled = !state.control || snap.phase !== "play";
   $("[data-action=ok]").disabled = !state.control || !snap.running;
   renderNewGame(snap);
@@ -450,6 +453,33 @@ function renderGameChoices() {
   }
 }
 
+// The sides of the game chosen in the form: which one the computer plays, and a name for each.
+function renderSides(form, snap) {
+  const chosen = (form.elements.game && form.elements.game.value) || snap.game;
+  const info = gameInfo(chosen) || {};
+  const players = chosen === snap.game ? snap.players : (info.players || snap.players);
+  const select = $("[data-role=computer-plays]", form);
+  const key = players.join(",");
+  if (select.dataset.players !== key) {
+    const kept = select.value;
+    select.innerHTML = players.map((p) => `<option value="${escapeHTML(p)}">${escapeHTML(cap(p))}</option>`).join("");
+    select.value = players.includes(kept) ? kept : players[players.length - 1];
+    select.dataset.players = key;
+    const names = $("[data-role=names]", form);
+    const typed = Object.fromEntries($$("input[data-name]", names).map((i) => [i.dataset.name, i.value]));
+    names.innerHTML = "<legend>Players' names</legend>" + players.map((p) =>
+      `<label>${escapeHTML(cap(p))} <input type="text" maxlength="40" data-name="${escapeHTML(p)}"`
+      + ` value="${escapeHTML(typed[p] || (snap.names || {})[p] || "")}"></label>`).join("");
+  }
+  if (!form.dataset.touched) {
+    form.elements.computer.checked = !!snap.computer;
+    if (snap.computer) {
+      form.elements.level.value = String(snap.computer.level);
+      if (players.includes(snap.computer.plays)) select.value = snap.computer.plays;
+    }
+  }
+}
+
 function renderNewGame(snap) {
   const form = $("[data-role=new-game]");
   renderGameChoices();
@@ -463,6 +493,7 @@ function renderNewGame(snap) {
       form.elements.increment.value = String(clock.increment);
     }
   }
+  renderSides(form, snap);
   showNewGameFields(form);
   const offered = $$("input[name=setup]", form).map((i) => i.value);
   if (!form.dataset.touched && offered.includes(snap.setup_mode)) setRadio(form, "setup", snap.setup_mode);
@@ -593,7 +624,7 @@ const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 // The message card's look, from what is asked of the players (the prompt) and the latest note.
 const PROMPT_LOOKS = {
   put_back: "illegal", choose: "choose", clear: "setup", fill: "setup", place: "setup", identify: "setup",
-  over: "over",
+  over: "over", computer: "computer",
 };
 
 function messageKind(snap) {
@@ -783,6 +814,7 @@ function wireLive() {
       if (confirm(`${cap(b.dataset.player)} resigns?`)) post("/api/resign", { player: b.dataset.player });
     });
   }
+  $("[data-action=hint]").addEventListener("click", () => post("/api/hint", {}));
   $("[data-action=draw]").addEventListener("click", () => {
     if (confirm("Both players agree to a draw?")) post("/api/draw", {});
   });
@@ -802,6 +834,11 @@ function wireLive() {
     if (setup && !$("[data-role=setup-modes]").hidden) body.setup = setup.value;
     const options = chosenOptions(form);
     if (Object.keys(options).length) body.options = options;
+    body.computer = form.elements.computer.checked
+      ? { level: Number(form.elements.level.value), plays: form.elements.plays.value } : null;
+    const names = {};
+    for (const input of $$("input[data-name]", form)) if (input.value.trim()) names[input.dataset.name] = input.value.trim();
+    body.players = names;
     const done = await post("/api/new", body);
     if (done) { delete form.dataset.touched; form.closest("details").open = false; }
   });

@@ -7,7 +7,7 @@
 
 const SPEECH_LANGS = { en: "en-GB", de: "de-DE", ro: "ro-RO" };
 const NOTE_KINDS = ["setup", "ready", "roll", "move", "amend", "takeback", "illegal", "clear", "choose", "refused",
-  "touch", "identify", "identified", "low_time", "flag", "resign", "draw", "over", "info", "link"];
+  "touch", "identify", "identified", "low_time", "flag", "resign", "draw", "over", "info", "link", "computer", "hint"];
 // The prompts said when they come up: the set-up steps no note announces. The rest (and the
 // identify set-up's requests) are said by their notes.
 const SPOKEN_PROMPTS = ["clear", "fill", "place"];
@@ -61,6 +61,9 @@ const SPEECH = {
       move: (d, w, say) => `${w.player[d.player] || ""}: ${say(d.move)}.`,
       amend: (d, w, say) => `Move changed: ${say(d.new)} instead of ${say(d.old)}.`,
       takeback: (d, w, say) => `Move taken back: ${say(d.move)}.${d.roll != null ? ` The roll of ${d.roll} stands.` : ""}`,
+      computer: (d, w, say) => d.move ? `The computer plays ${say(d.move)}. Carry it out as the lights show.`
+        : "The computer rolls the die.",
+      hint: (d, w, say) => `Hint for ${w.player[d.player] || ""}: ${d.move === "roll" ? "roll the die" : say(d.move)}.`,
       illegal: (d) => "The board does not match the game."
         + ((d.fill || []).length ? ` Put a piece on ${joined(d.fill, "and")}.` : "")
         + ((d.empty || []).length ? ` Take the piece away from ${joined(d.empty, "and")}.` : ""),
@@ -125,6 +128,9 @@ const SPEECH = {
       move: (d, w, say) => `${w.player[d.player] || ""}: ${say(d.move)}.`,
       amend: (d, w, say) => `Zug geändert: ${say(d.new)} statt ${say(d.old)}.`,
       takeback: (d, w, say) => `Zug zurückgenommen: ${say(d.move)}.${d.roll != null ? ` Der Wurf ${d.roll} bleibt.` : ""}`,
+      computer: (d, w, say) => d.move ? `Der Computer spielt ${say(d.move)}. Führ den Zug aus, wie die Lichter zeigen.`
+        : "Der Computer würfelt.",
+      hint: (d, w, say) => `Tipp für ${w.player[d.player] || ""}: ${d.move === "roll" ? "würfeln" : say(d.move)}.`,
       illegal: (d) => "Das Brett passt nicht zum Spiel."
         + ((d.fill || []).length ? ` Setze eine Figur auf ${joined(d.fill, "und")}.` : "")
         + ((d.empty || []).length ? ` Nimm die Figur von ${joined(d.empty, "und")}.` : ""),
@@ -198,6 +204,9 @@ const SPEECH = {
       move: (d, w, say) => `${w.player[d.player] || ""}: ${say(d.move)}.`,
       amend: (d, w, say) => `Mutare schimbată: ${say(d.new)} în loc de ${say(d.old)}.`,
       takeback: (d, w, say) => `Mutare luată înapoi: ${say(d.move)}.${d.roll != null ? ` Zarul ${d.roll} rămâne.` : ""}`,
+      computer: (d, w, say) => d.move ? `Calculatorul joacă ${say(d.move)}. Faceți mutarea cum arată luminile.`
+        : "Calculatorul aruncă zarul.",
+      hint: (d, w, say) => `Sugestie pentru ${w.player[d.player] || ""}: ${d.move === "roll" ? "aruncați zarul" : say(d.move)}.`,
       illegal: (d) => "Tabla nu se potrivește cu jocul."
         + ((d.fill || []).length ? ` Pune o piesă pe ${joined(d.fill, "și")}.` : "")
         + ((d.empty || []).length ? ` Ia piesa de pe ${joined(d.empty, "și")}.` : ""),
