@@ -130,6 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("trace", metavar="TRACE", help="a trace file (JSON Lines)")
     replay.add_argument("--events", action="store_true",
                         help="also print what the players were shown, one line each, with the time")
+    replay.add_argument("--save", action="store_true",
+                        help="keep the replayed game in the archive (the configuration's games folder)")
     replay.set_defaults(run=_run_replay)
 
     export = commands.add_parser("export", help="print a journaled game's record in the rules' notation")
@@ -201,8 +203,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     # commands of their own modules, each adding its parser
     from . import config_command, firmware_command, service
+    from .archive import games_command
     from .opponent import match
-    for module in (config_command, firmware_command, service, match):
+    for module in (config_command, firmware_command, service, match, games_command):
         module.add_parser(commands)
     return parser
 
@@ -325,6 +328,12 @@ def _run_replay(args: argparse.Namespace) -> int:
         print()
         for note in replayed.notes:
             print(note)
+    if args.save:
+        from .archive.games_command import archive_folder
+        from .archive.records import save_replayed
+
+        path = save_replayed(args.trace, archive_folder(), replayed)
+        print(f"reedboard: kept in the archive as {path.name.removesuffix('.jsonl')} ({path})", file=sys.stderr)
     return 0
 
 

@@ -3,7 +3,8 @@
 The first line is the header (the game, its start position, the settings, when it started);
 then one entry a line: a die roll, a move, a takeback, an amended move, the result. Each line
 is flushed and synced before the controller goes on, and nothing written is ever rewritten:
-a resumed game appends to its journal, after a `resume` line.
+a resumed game appends to its journal, after a `resume` line, and players named afterwards are
+a `players` line appended (after the result too).
 
 A power cut can leave the last line half written. Reading ignores such a line with a warning;
 `Journal.resume` ends it with a newline and writes the `resume` line right after it, so the
@@ -20,6 +21,9 @@ import json
 import logging
 import math
 import os
+import tempfile
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,8 +43,10 @@ TRACE_SUFFIX = ".trace.jsonl"
 JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
                 "recovered_from",  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
                 "players",  # {COLOUR: NAME}: who played which colour (optional)
-                "computer"}  # {"plays": COLOUR, "level": 1-8, "version": TEXT}: the computer's side (optional)
+                "computer",  # {"plays": COLOUR, "level": 1-8, "version": TEXT}: the computer's side (optional)
+                "event", "place"}  # TEXT: the tournament or occasion, and where it was played (optional)
 NAME_LIMIT = 40  # characters of a player's name
+TEXT_LIMIT = 200  # characters of an event's or a place's name, and of a move's comment
 # besides these, a header holds the game's own keys (its start position): see games.header_keys
 ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
     "roll": {"t": (int, float), "player": (str,), "value": (int,)},
@@ -50,9 +56,13 @@ ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its ke
     "result": {"t": (int, float), "result": (str,), "reason": (str,), "winner": (str, type(None))},
     "resume": {"resumed": (str,)},  # the controller started again; `t` restarts from here
     "hint": {"t": (int, float), "player": (str,), "move": (str,)},  # the engine's best move, shown
+    # the players renamed afterwards ({COLOUR: NAME}, over the header's); allowed after the result too
+    "players": {"players": (dict,), "renamed": (str,)},
 }
+AFTER_THE_RESULT = {"resume", "players"}  # entries that may follow the result
 OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
-    "move": {"clock": (dict,)},  # with a game clock: each player's time left after the move
+    "move": {"clock": (dict,),  # with a game clock: each player's time left after the move
+             "comment": (str,)},  # a comment on the move (a record imported with one)
 }
 NESTED_TOO_DEEPLY = "arrays or objects nested too deeply"
 
@@ -147,10 +157,13 @@ class Journal:
     def append_roll(self, t: float, player: str, value: int) -> None:
         self._write({"type": "roll", "t": t, "player": player, "value": value})
 
-    def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None) -> None:
+    def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None,
+                    comment: str | None = None) -> None:
         entry = {"type": "move", "t": t, "move": move_text}
         if clock is not None:
             entry["clock"] = dict(clock)
+        if comment is not None:
+            entry["comment"] = comment
         self._write(entry)
 
     def append_takeback(self, t: float, move_text: str) -> None:
@@ -229,6 +242,12 @@ def read_journal(path: str | Path) -> JournalContents:
     a JournalError naming line 1. Any other damage (a line that is not JSON, an entry that is
     wrong or does not replay) ends the reading: the entries before it are kept, `damage` names
     the line and the problem, and `warning` says so in one line."""
+    return read_game(path)[0]
+
+
+def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
+    """read_journal, and the game its entries leave from the same replay (as `rebuild` gives
+    it); None for the game when the engine cut the entries short (rebuild them for it)."""
     path = Path(path)
     try:
         data = read_bytes(path, JOURNAL_LIMIT, "journal")
@@ -252,7 +271,7 @@ def read_journal(path: str | Path) -> JournalContents:
             why[number] = problem
             continue
         if torn:
-            if value.get("type") != "resume":  # only a resume line vouches for a torn line before it
+            if value.get("type") not in ("resume", "players"):  # lines written after a cut vouch for it
                 break
             ignored += torn
             torn = []
@@ -282,8 +301,16 @@ def read_journal(path: str | Path) -> JournalContents:
             damage = JournalError(path, number, f"damaged line: {NESTED_TOO_DEEPLY}")
             break
         entries.append((number, entry))
+    return _replayed(path, header, entries, ignored, damage)
+
+
+def _replayed(path: Path, header: dict, entries: list[tuple[int, dict]], ignored: list[int],
+              damage: JournalError | None) -> tuple[JournalContents, Resumed | None]:
+    """The contents, checked by the engine (the entries up to a move that does not replay), and
+    the game they leave when nothing was cut off by the engine."""
+    resumed = None
     try:
-        rebuild(_contents(header, entries, path))  # the engine has the last word on every move
+        resumed = rebuild(_contents(header, entries, path))  # the engine has the last word on every move
     except JournalError as error:
         if error.line in (None, 1):
             raise
@@ -291,7 +318,7 @@ def read_journal(path: str | Path) -> JournalContents:
         entries = [(n, e) for n, e in entries if n < error.line]
     if damage is not None:
         ignored = [n for n in ignored if n < damage.line]
-    return _contents(header, entries, path, _warning(path, ignored, damage), damage)
+    return _contents(header, entries, path, _warning(path, ignored, damage), damage), resumed
 
 
 def _contents(header: dict, entries: list[tuple[int, dict]], path: Path, warning: str | None = None,
@@ -356,8 +383,11 @@ def _check_header(path: Path, header: dict) -> None:
             raise JournalError(path, 1, f'"clock": {error}') from None
     if "recovered_from" in header and _recovered_from(header) is None:
         raise JournalError(path, 1, '"recovered_from" must be {"journal": NAME, "line": N}')
+    for key in ("event", "place"):
+        if key in header and not _is_text(header[key]):
+            raise JournalError(path, 1, f'"{key}" must be 1 to {TEXT_LIMIT} printable characters')
     try:
-        players = game_from_header(header, JOURNAL_KEYS).players
+        players = start_game(header).players
     except ValueError as error:
         raise JournalError(path, 1, str(error)) from None
     problem = _extras_problem(header, players)
@@ -387,6 +417,10 @@ def _extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
         if not isinstance(computer["version"], str):
             return '"computer": the version must be text'
     return None
+
+
+def _is_text(value: object, limit: int = TEXT_LIMIT) -> bool:
+    return isinstance(value, str) and bool(value.strip()) and len(value) <= limit and value.isprintable()
 
 
 def _recovered_from(header: object) -> tuple[str, int] | None:
@@ -420,6 +454,9 @@ def _check_entry(path: Path, number: int, entry: dict) -> None:
             raise JournalError(path, number, f"{kind} entry: {key} {brief(value)} has the wrong type")
     if "t" in entry and not _finite(entry["t"]):
         raise JournalError(path, number, f"{kind} entry: t must be a finite number of seconds")
+    if "comment" in entry and (not _is_text(entry["comment"]) or any(c in entry["comment"] for c in ("{", "}", "[%"))):
+        raise JournalError(path, number, f"{kind} entry: a comment is 1 to {TEXT_LIMIT} printable characters,"
+                                         " without { } or [%")
 
 
 def _finite(number: int | float) -> bool:
@@ -430,11 +467,41 @@ def _finite(number: int | float) -> bool:
 
 
 # --- replaying -------------------------------------------------------------------------------
+STARTS_KEPT = 32  # start positions kept: reading many journals of one board builds each once
+_starts: OrderedDict[str, Game] = OrderedDict()
+_starts_lock = threading.Lock()
+
+
+def start_game(header: Mapping) -> Game:
+    """The game a journal header starts from, in its start position (a fresh copy: the caller
+    may play on it); ValueError as games.game_from_header gives it. A board kept as data
+    takes a while to check, so the starts of recent headers are kept, by their data; a
+    header naming a file (a text with a dot or a slash) is read afresh, as the file may change."""
+    own = {key: value for key, value in header.items() if key == "game" or key not in JOURNAL_KEYS}
+    try:
+        key = json.dumps(own, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    if key is None or any(isinstance(v, str) and ("/" in v or "." in v) for v in own.values()):
+        return game_from_header(header, JOURNAL_KEYS)
+    with _starts_lock:
+        kept = _starts.get(key)
+        if kept is not None:
+            _starts.move_to_end(key)
+    if kept is None:
+        kept = game_from_header(header, JOURNAL_KEYS)
+        with _starts_lock:
+            _starts[key] = kept
+            while len(_starts) > STARTS_KEPT:
+                _starts.popitem(last=False)
+    return kept.copy()
+
+
 def rebuild(contents: JournalContents) -> Resumed:
     """The game as the journal leaves it: every entry replayed through the rules engine."""
     path = contents.path
     try:
-        game = game_from_header(contents.header, JOURNAL_KEYS)
+        game = start_game(contents.header)
     except ValueError as error:
         raise JournalError(path, 1, str(error)) from None
     numbers = contents.line_numbers or list(range(2, len(contents.entries) + 2))
@@ -445,7 +512,7 @@ def rebuild(contents: JournalContents) -> Resumed:
         kind = entry["type"]
         if kind == "resume":
             continue
-        if finished:
+        if finished and kind not in AFTER_THE_RESULT:
             raise JournalError(path, number, f"a {kind} entry after the result")
         try:
             if kind == "roll":
@@ -465,6 +532,8 @@ def rebuild(contents: JournalContents) -> Resumed:
                 finished = True
             elif kind == "hint" and entry["player"] not in game.players:  # a hint changes nothing
                 raise ValueError(f"a hint for {brief(entry['player'])}, who does not play {game.title}")
+            elif kind == "players" and (problem := _extras_problem({"players": entry["players"]}, game.players)):
+                raise ValueError(problem)
         except ValueError as error:  # MoveError, GameOverError and the checks below
             raise JournalError(path, number, str(error)) from None
     clock = _clock_settings(contents.header["clock"]) if "clock" in contents.header else None
@@ -668,3 +737,77 @@ def _damaged_is_not_resumed(path: Path, contents: JournalContents) -> str:
     then = (f"its game goes on in {other}" if other is not None else
             f"go on with its game in a new journal: reedboard play {contents.header['game']} --resume {path}")
     return f"{contents.damage.problem}; a damaged journal is never written to: {then}"
+
+
+# --- names given afterwards, and whole games written at once (the archive) ----------------------
+def players_of(contents: JournalContents) -> dict[str, str]:
+    """The players' names by colour: the header's, with every later `players` entry over them."""
+    players = dict(contents.header.get("players", {}))
+    for entry in contents.entries:
+        if entry["type"] == "players":
+            players.update(entry["players"])
+    return players
+
+
+def append_players(path: str | Path, players: Mapping[str, str], now: datetime | None = None) -> None:
+    """Rename players in a journal, finished or not, by appending a `players` entry: nothing
+    written is rewritten. JournalError for a damaged journal (it is never written to) or names
+    that do not fit the game."""
+    path = Path(path)
+    contents = read_journal(path)
+    if contents.damage is not None:
+        raise JournalError(path, contents.damage.line, _damaged_is_not_resumed(path, contents))
+    game = rebuild(contents).game
+    problem = _extras_problem({"players": dict(players)}, game.players)
+    if problem:
+        raise JournalError(path, None, problem)
+    now = datetime.now().astimezone() if now is None else now
+    entry = {"type": "players", "players": dict(players), "renamed": now.isoformat(timespec="seconds")}
+    data = read_bytes(path, JOURNAL_LIMIT, "journal")
+    torn = not data.endswith(b"\n")
+    with open(path, "ab") as file:  # the players line after a torn line vouches for it, as a resume line does
+        file.write((b"\n" if torn else b"") + (json.dumps(entry) + "\n").encode("utf-8"))
+        file.flush()
+        os.fsync(file.fileno())
+
+
+def write_journal(games_dir: str | Path, header: Mapping, entries: list[dict], started: datetime) -> Path:
+    """A whole game's journal (a record imported, a trace replayed), written at once: checked as
+    `read_journal` checks any journal, and named in `games_dir` by `started` only once it is
+    whole and synced, so that a power cut leaves either the whole game or nothing.
+    JournalError names what is wrong, with the line of the journal it would have been."""
+    games_dir = Path(games_dir)
+    games_dir.mkdir(parents=True, exist_ok=True)
+    lines = [{"type": "header", "version": VERSION, **header}, *entries]
+    data = b"".join((json.dumps(line, allow_nan=False) + "\n").encode("utf-8") for line in lines)
+    handle, name = tempfile.mkstemp(prefix=".", suffix=".part", dir=games_dir)  # no journal's name: never listed
+    partial = Path(name)
+    try:
+        with open(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        contents = read_journal(partial)
+        problem = contents.damage or (contents.warning and JournalError(partial, None, contents.warning))
+        if problem:
+            raise problem
+        stem = f"{started:%Y%m%d-%H%M%S}-{header['game']}"
+        for n in range(1, 1000):  # two games started in one second get -2, -3, ...
+            path = games_dir / f"{stem}{'' if n == 1 else f'-{n}'}{SUFFIX}"
+            try:
+                os.link(partial, path)  # the name appears only now, and never over another journal
+            except FileExistsError:
+                continue
+            except OSError:  # a file system without hard links: written under its name at once
+                try:
+                    with open(path, "xb") as file:
+                        file.write(data)
+                        file.flush()
+                        os.fsync(file.fileno())
+                except FileExistsError:
+                    continue
+            sync_directory(games_dir)
+            return path
+        raise JournalError(games_dir, None, f"too many games started at {started}")
+    finally:
+        partial.unlink(missing_ok=True)
