@@ -210,4 +210,4 @@ async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None
             if isinstance(item, Frame):
                 referee.frame(item.t, item.occupied)
             elif isinstance(item, Press):
-                referee.press(item.t, item.button.value)
+                referee.press(item.t, item.button.value, long=item.long)

@@ -304,10 +304,15 @@ class Referee:
         self._read_board(t)
         self._show(t)
 
-    def press(self, t: float, button: str, roll: int | None = None) -> None:
-        """A button: "die" (roll; `roll` fixes the value in replays and tests) or "ok"."""
+    def press(self, t: float, button: str, roll: int | None = None, long: bool = False) -> None:
+        """A button: "die" (roll; `roll` fixes the value in replays and tests) or "ok"; ok held
+        (`long`) asks for a hint."""
         if button not in ("die", "ok"):
             raise ValueError(f"unknown button {button!r}")
+        if button == "ok" and long:
+            self.advance(t)
+            self.ask_hint(t)
+            return
         self.advance(t)
         self._changes += 1
         if button == "die" and self._computer_to_move():
@@ -594,6 +599,7 @@ class Referee:
             return False
         self._hint_asked = self._turn_key()
         self._changes += 1
+        self._note(t, f"{self.game.turn} asks for a hint", "info", player=self.game.turn)
         self._show(t)
         return True
 

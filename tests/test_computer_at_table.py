@@ -122,3 +122,12 @@ def test_a_bad_opponent_is_one_line(text):
     with pytest.raises(ValueError, match="human, computer or computer:1") as caught:
         parse_opponent(text)
     assert "\n" not in str(caught.value)
+
+
+def test_the_ok_button_held_asks_for_a_hint_and_a_short_press_does_not():
+    referee, hands, board = set_up(GAMES["abalone"]())
+    referee.press(hands.t, "ok")
+    assert referee.question() is None
+    referee.press(hands.t, "ok", long=True)
+    question = referee.question()
+    assert question is not None and question.hint and "asks for a hint" in notes(referee)[-1]

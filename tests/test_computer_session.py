@@ -107,3 +107,15 @@ def test_a_hint_from_the_page_is_lit_and_journaled(tmp_path):
     path = run(PlaySession("abalone", games_dir=tmp_path, settings=QUICK, thinker=Thinker(seconds=0.2, processes=False)),
                scenario)
     assert [entry["type"] for entry in read_journal(path).entries] == ["hint", "move"]
+
+
+def test_the_boards_ok_button_held_lights_a_hint(tmp_path):
+    async def scenario(session):
+        await until(lambda: session.referee.phase.value == "play", "set up")
+        session.backend.press("ok", long=True)  # as the board reports a held button
+        referee = session.referee
+        await until(lambda: referee.view().dest, "the hint shown")
+        return referee.notes[-1].kind
+
+    assert run(PlaySession("abalone", games_dir=tmp_path, settings=QUICK,
+                           thinker=Thinker(seconds=0.2, processes=False)), scenario) == "hint"
