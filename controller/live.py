@@ -55,7 +55,8 @@ def new_referee(
         journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock, players=players,
                                  computer=computer.header() if computer else None, written=written)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
-        recorder.begin(journal.trace_path, {**game_header(game), "settings": timing})
+        extra = {"computer": computer.header()} if computer is not None else {}
+        recorder.begin(journal.trace_path, {**game_header(game), "settings": timing, **extra})
         return recorder.guard(journal)  # every journal line after its cause is on the trace
 
     return Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
@@ -94,6 +95,8 @@ def _trace_header(journal_header: dict) -> dict:
     """A trace header for the game a journal header describes (for a new trace segment)."""
     start = {key: value for key, value in journal_header.items() if key in START_KEYS}
     settings = journal_header.get("settings", {})
+    if "computer" in journal_header:
+        start["computer"] = journal_header["computer"]
     return {**start, "settings": {key: settings[key] for key in TRACE_SETTINGS if key in settings}}
 
 

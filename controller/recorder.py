@@ -186,6 +186,11 @@ class FlightRecorder:
         self._record("press", (t, button, roll))
         self.release()
 
+    def computer(self, t: float, move: str, roll: int | None = None) -> None:
+        # Told after the referee acted on it, as a press is.
+        self._record("computer", (t, move, roll))
+        self.release()
+
     def _record(self, kind: str, args: tuple) -> None:
         self._last_t = max(self._last_t, args[0])
         if self._writer is None:

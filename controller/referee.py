@@ -618,19 +618,39 @@ class Referee:
             if self.journal is not None and hasattr(self.journal, "append_hint"):
                 self.journal.append_hint(t, player, text)
             self._note(t, f"hint for {player}: {text}", "hint", player=player, move=text)
-        elif move == ROLL_DECISION:
-            self._chosen = (question.key, move)
-            self._note(t, f"the computer ({player}) rolls", "computer", player=player, move=None)
         else:
-            self._chosen = (question.key, move)
-            self._handle(self.reconciler.restrict(t, (move,)))
-            text = self.game.format_move(move)
-            self._note(t, f"the computer ({player}) plays {text}: carry it out", "computer",
-                       player=player, move=text)
-            self._cue(Cue.READY)
+            self._choose(t, question.key, move)
+            if move != ROLL_DECISION and self.recorder is not None:
+                self.recorder.computer(t, self.game.format_move(move))
         self._computer_acts(t)
         self._show(t)
         return True
+
+    def _choose(self, t: float, key, move) -> None:
+        player = self.game.turn
+        self._chosen = (key, move)
+        if move == ROLL_DECISION:
+            self._note(t, f"the computer ({player}) rolls", "computer", player=player, move=None)
+            return
+        self._handle(self.reconciler.restrict(t, (move,)))
+        text = self.game.format_move(move)
+        self._note(t, f"the computer ({player}) plays {text}: carry it out", "computer", player=player, move=text)
+        self._cue(Cue.READY)
+
+    def replay_decision(self, t: float, move: str, roll: int | None = None) -> None:
+        """A trace's record of the computer's decision, made again (replays): its move in
+        notation, or "roll" with the value rolled. ValueError when it does not fit the game."""
+        self.advance(t)
+        if not self._computer_to_move():
+            raise ValueError("it is not the computer's turn")
+        if move == ROLL_DECISION:
+            self._choose(t, self._turn_key(), ROLL_DECISION)
+            if self._press_die(t, roll) is None:
+                raise ValueError("the computer's roll was refused")
+        else:
+            self._choose(t, self._turn_key(), self.game.parse_move(move))
+        self._computer_acts(t)
+        self._show(t)
 
     def _computer_acts(self, t: float) -> None:
         """Keep the computer's turn in order: nothing but its chosen move counts (none while it
@@ -643,7 +663,7 @@ class Referee:
             if self.phase is Phase.PLAY and self.reconciler.at_baseline and self._rolling_until is None:
                 value = self._press_die(t, None)
                 if value is not None and self.recorder is not None:
-                    self.recorder.press(t, "die", value)  # a replay rolls it the same
+                    self.recorder.computer(t, ROLL_DECISION, value)  # a replay rolls it the same
             allowed: tuple = ()
         else:
             allowed = () if chosen is None else (chosen[1],)

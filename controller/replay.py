@@ -27,11 +27,12 @@ from pathlib import Path
 
 from reedboard.hal.interfaces import Frame
 
+from .computer import Computer
 from .journal import SUFFIX, TRACE_SUFFIX, JournalContents, JournalError, read_journal, rebuild
 from .reconcile import Settings
 from .record import record_lines
 from .referee import Die, Note, Referee
-from .trace import Trace, TraceError, TracePress, TraceResume
+from .trace import Trace, TraceDecision, TraceError, TracePress, TraceResume
 
 FLUSH = 60.0  # s of virtual time let run after the last event, so pending timers fire
 
@@ -119,6 +120,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
     if contents is not None and "clock" in contents.header:
         start["clock"] = contents.header["clock"]
     decisions = Decisions(_before_restart(contents, leading, source) if leading else [])
+    computer = Computer.from_header(header.get("computer"))  # its chosen move is the only one read
     notes = _Notes()
 
     def restarted(t: float) -> Referee:
@@ -129,7 +131,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
                                            f" {error.problem}") from None
         referee = Referee(resumed.game, settings=settings, die=Die(given_only=True), journal=decisions,
                           pending_roll=resumed.pending_roll, clock=resumed.clock,
-                          clock_remaining=resumed.clock_remaining)
+                          clock_remaining=resumed.clock_remaining, computer=computer)
         notes.collect()
         notes.notes.append(Note(t, "power back: resuming the game"))
         notes.follow(referee)
@@ -137,7 +139,8 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
         return referee
 
     clock = rebuild(JournalContents(start, [])).clock
-    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), journal=decisions, clock=clock)
+    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), journal=decisions, clock=clock,
+                      computer=computer)
     notes.follow(referee)
     first_t = trace.events[0].t if trace.events else 0.0
     if not leading:
@@ -150,6 +153,12 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             continue
         if isinstance(event, Frame):
             referee.frame(event.t, event.occupied)
+        elif isinstance(event, TraceDecision):
+            try:
+                referee.replay_decision(event.t, event.move, event.roll)
+            except ValueError as error:
+                raise TraceError(source, None, f"the computer's decision at t={event.t:g} ({event.move}):"
+                                               f" {str(error).splitlines()[0]}") from None
         elif isinstance(event, TracePress):
             try:
                 referee.press(event.t, event.button, event.roll)

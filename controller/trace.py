@@ -3,7 +3,10 @@
 The first line is the header: the game, its start position in the game's own keys (see
 the games' `start_header`) and the referee's timing: `{"game": NAME, ..., "settings": {...}}`. Then
 one event a line, `t` in seconds, never decreasing: a frame `{"t": 0.0, "occupied": [...]}`
-or a button press `{"t": 2.1, "press": "die", "roll": 4}` / `{"t": 9.0, "press": "ok"}`.
+or a button press `{"t": 2.1, "press": "die", "roll": 4}` / `{"t": 9.0, "press": "ok"}`, or,
+playing the computer (the header's "computer" names its side), its decision: the move it
+showed `{"t": 5.0, "computer": "4 b2-b3"}`, or its roll `{"t": 3.0, "computer": "roll", "roll": 2}`
+(its chosen move changes what the board is read as: only that move counts).
 A game resumed after a power cut goes on in the same trace after a marker line
 `{"t": 12.5, "resume": true}`; the line cut by the power loss just before it is skipped.
 
@@ -30,12 +33,13 @@ from .readfile import TRACE_LIMIT, read_bytes, read_text
 from .games import brief
 from .reconcile import Settings
 
-TRACE_KEYS = {"game", "settings"}  # and the game's own keys (its start position): see games.header_keys
+TRACE_KEYS = {"game", "settings", "computer"}  # and the game's own keys (its start position): see games.header_keys
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
 BUTTONS = ("die", "ok")
 RESUME_GAP = 1.0  # s between a trace's last line and its resume marker
 FRAME_KEYS = {"t", "occupied"}
 PRESS_KEYS = {"t", "press", "roll"}
+COMPUTER_KEYS = {"t", "computer", "roll"}
 
 
 class TraceError(ValueError):
@@ -57,13 +61,22 @@ class TracePress:
 
 
 @dataclass(frozen=True)
+class TraceDecision:
+    """The computer's decision: the move it showed (in notation), or "roll" with the value rolled."""
+
+    t: float
+    move: str
+    roll: int | None = None
+
+
+@dataclass(frozen=True)
 class TraceResume:
     """Power came back: the referee started afresh on the game it had recorded."""
 
     t: float
 
 
-Event = Frame | TracePress | TraceResume
+Event = Frame | TracePress | TraceDecision | TraceResume
 
 
 @dataclass
@@ -205,6 +218,10 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
         game = game_from_header(header)
     except ValueError as error:
         raise TraceError(path, number, str(error)) from None
+    computer = header.get("computer")
+    if computer is not None and (not isinstance(computer, dict) or computer.get("plays") not in game.players
+                                 or computer.get("level") not in range(1, 9)):
+        raise TraceError(path, number, '"computer" must be {"plays": COLOUR, "level": 1-8, "version": TEXT}')
     return {cell.lower(): cell for cell in game.cells}
 
 
@@ -219,6 +236,9 @@ def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
         return TraceResume(float(t))
     if "occupied" in data and "press" in data:
         raise TraceError(path, number, 'an event is a frame ("occupied") or a press ("press"), not both')
+    if "computer" in data:
+        _no_unknown_keys(path, number, data, COMPUTER_KEYS)
+        return _decision(path, number, float(t), data["computer"], data.get("roll"))
     if "occupied" in data:
         _no_unknown_keys(path, number, data, FRAME_KEYS)
         return Frame(float(t), _occupied(path, number, data["occupied"], cells))
@@ -247,6 +267,14 @@ def _occupied(path, number: int, occupied: object, cells: dict[str, str]) -> fro
         twice = next(c for c in names if names.count(c) > 1)
         raise TraceError(path, number, f"cell {twice} is listed twice")
     return frozenset(names)
+
+
+def _decision(path, number: int, t: float, move: object, roll: object) -> TraceDecision:
+    if not isinstance(move, str) or not move.strip():
+        raise TraceError(path, number, f'"computer" is the move it showed or "roll", not {brief(move)}')
+    if (move == "roll") != (roll is not None) or (roll is not None and (not _is_int(roll) or not 1 <= roll <= 6)):
+        raise TraceError(path, number, f'the computer\'s "roll" goes with "computer": "roll" and is 1-6, not {brief(roll)}')
+    return TraceDecision(t, move, roll)
 
 
 def _press(path, number: int, t: float, button: object, roll: object) -> TracePress:
@@ -327,6 +355,13 @@ class TraceWriter:
         if roll is not None and (button != "die" or not _is_int(roll) or not 1 <= roll <= 6):
             raise ValueError(f"a roll is 1-6 and only with the die press, not {button} {roll!r}")
         event = {"t": self._time(t), "press": button}
+        if roll is not None:
+            event["roll"] = roll
+        self._write(event)
+
+    def computer(self, t: float, move: str, roll: int | None = None) -> None:
+        """The computer's decision: the move it showed, or "roll" and the value rolled."""
+        event = {"t": self._time(t), "computer": move}
         if roll is not None:
             event["roll"] = roll
         self._write(event)

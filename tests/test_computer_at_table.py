@@ -131,3 +131,22 @@ def test_the_ok_button_held_asks_for_a_hint_and_a_short_press_does_not():
     referee.press(hands.t, "ok", long=True)
     question = referee.question()
     assert question is not None and question.hint and "asks for a hint" in notes(referee)[-1]
+
+
+def test_a_trace_with_a_computer_decision_that_does_not_fit_is_one_line(tmp_path):
+    import json
+    from pathlib import Path
+
+    from reedboard.controller.replay import replay
+    from reedboard.controller.trace import TraceError, read_trace
+
+    source = sorted((Path(__file__).parent / "traces").glob("bigballs-*.jsonl"))[0]
+    lines = [json.loads(line) for line in source.read_text().splitlines() if line.strip()]
+    header, events = lines[0], lines[1:]
+    header["computer"] = {"plays": "white", "level": 2, "version": "1"}
+    events.insert(1, {"t": events[0]["t"], "computer": "1 e1-d1"})  # during the set-up: not its turn
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in [header, *events]) + "\n")
+    with pytest.raises(TraceError, match="the computer's decision at t=.*not the computer's turn") as caught:
+        replay(read_trace(path), source=str(path))
+    assert "\n" not in str(caught.value)

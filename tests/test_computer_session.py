@@ -8,7 +8,9 @@ import pytest
 
 from reedboard.controller.computer import Computer
 from reedboard.controller.games import GAMES
-from reedboard.controller.journal import read_journal
+from reedboard.controller.journal import export_lines, read_journal, trace_path
+from reedboard.controller.replay import replay
+from reedboard.controller.trace import read_trace
 from reedboard.controller.opponent.worker import Thinker
 from reedboard.controller.play import ActionError, PlaySession
 from reedboard.controller.reconcile import Settings
@@ -89,6 +91,17 @@ def test_a_game_against_the_computer_in_a_worker_process(tmp_path, name):
     assert kinds.count("move") == 8
     if GAMES[name].uses_die:
         assert "roll" in kinds
+    # the flight recorder holds what the computer's turn did too: its trace replays to the record
+    replayed = replay(read_trace(trace_path(path)), source=str(path))
+    assert replayed.record == export_lines(path)
+    # and the game goes on against the computer after a restart
+    resumed = PlaySession(resume=path, games_dir=tmp_path, settings=QUICK, thinker=Thinker(seconds=0.2, processes=False))
+
+    async def back(session):
+        await until(lambda: session.referee is not None, "resumed")
+        return session.referee.computer
+
+    assert run(resumed, back) == Computer(game_players[0], 1)
 
 
 def test_a_hint_from_the_page_is_lit_and_journaled(tmp_path):
