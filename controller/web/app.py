@@ -18,9 +18,14 @@
     GET  /api/join               the addresses a phone opens the page by, and a QR code of one (SVG)
     GET  /api/catalog            the registry's games: name, title, die, set-up modes, start options
     GET  /api/rules/GAME         the rules page of a game: rules, example positions, the lights
-    GET  /api/games              the journaled games, newest first
+    GET  /api/games              the archive's games, newest first: ?game= &player= &since=DAY &until=DAY
+                                 &result=win|draw|unfinished &limit= &offset= (the number that match in
+                                 the X-Total-Count header); unfiltered, the damaged journals too
     GET  /api/games/NAME         one of them, with the position after every move (replay)
-    GET  /api/games/NAME/record  its record as a text file (download)
+    GET  /api/games/NAME/record  its moves as a text file (download); ?format=record: its game record
+                                 (docs/records.md)
+    GET  /api/stats              per player and game: games, wins, draws, losses; per game: the first
+                                 player's results (?player=NAME: that player's)
 
 Changing anything takes the token when one is set (the view is served beyond localhost):
 the X-Reedboard-Token header, or ?token= in the URL. Without a token the app only takes
@@ -38,6 +43,9 @@ the names the board answers to and the pages that may open its WebSocket (hosts.
 the log (one line per kind of refusal a minute: quiet_log.py). What a spectator asks for
 that takes a while, the past games and the rules pages, is worked out beside the referee,
 never in its loop (side_work.py), and each snapshot is turned into JSON once for everyone.
+The past games come from the archive's index (controller.archive), kept in that worker thread
+(its SQLite connection belongs to the thread) and brought up to date with the journals at
+each question; reading the archive needs no token.
 """
 
 from __future__ import annotations
@@ -48,9 +56,13 @@ import functools
 import inspect
 import json
 import logging
+import os
+import re
 import secrets
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import uvicorn
@@ -62,14 +74,18 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from reedboard.controller.archive.index import OUTCOMES, Archive, ArchiveError, Skipped
+from reedboard.controller.archive.records import game_record as record_of
+from reedboard.controller.archive.records import record_lines as game_record_lines
 from reedboard.controller.clock import ClockSettings
 from reedboard.controller.computer import Computer
 from reedboard.controller.games import GAMES, catalog, names_in_words
 from reedboard.controller.join import join_info, listen_host
-from reedboard.controller.journal import NAME_LIMIT, JournalError, export_lines
-from reedboard.controller.past_games import journal_path, past_game, past_games
+from reedboard.controller.journal import NAME_LIMIT, SUFFIX, JournalError, export_lines, read_journal, rebuild
+from reedboard.controller.past_games import journal_path, past_game
 from reedboard.controller.play import ActionError, PlaySession
 from reedboard.controller.reconcile import Settings
+from reedboard.controller.record import result_line
 
 from .bodies import KINDS, SCHEMAS, check, read_json
 from .calm_server import CalmServer
@@ -88,6 +104,12 @@ SETTING_KEYS = ("debounce", "settle", "grace", "takebacks")
 CLOCK_LIMIT = 600  # minutes of a game clock, and seconds of its increment, at most
 NAME_LENGTH = 200  # characters of a journal's name, at most
 REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
+LIST_PAGE = 100  # games in one answer of /api/games, unless ?limit= says otherwise
+LIST_LIMIT = 500  # ... and at most
+OFFSET_LIMIT = 1_000_000
+ARCHIVE_CLOSE_WAIT = 2.0  # seconds the server's end waits for the archive to be closed
+LIST_PARAMETERS = ("game", "player", "since", "until", "result", "limit", "offset")
+RECORD_FORMATS = ("moves", "record")
 CLOSE = {"Connection": "close"}  # the rest of a refused body is not read: the connection goes
 QUIET_LOGGERS = ("uvicorn.error", "uvicorn.access", "asyncio")
 
@@ -138,6 +160,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
     work = SideWork()
     snapshot_json = _SnapshotJSON()
     replays_json: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread uses it
+    kept: dict = {}  # the worker thread's own: the archive, and what was read of damaged journals
 
     def given_token(connection: Request | WebSocket) -> bool:
         given = connection.headers.get(TOKEN_HEADER) or connection.query_params.get("token") or ""
@@ -213,8 +236,10 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
 
     # --- asked for by spectators, worked out beside the referee -------------------------------------
     async def beside(key: tuple, work_out: Callable, *args) -> Response:
+        """The answer work_out(*args) gives in the worker thread: JSON bytes, or a Response."""
         try:
-            return Response(await work.run(key, work_out, *args), media_type="application/json")
+            answer = await work.run(key, work_out, *args)
+            return answer if isinstance(answer, Response) else Response(answer, media_type="application/json")
         except Busy:
             return _error("the board is busy: try again in a moment", 503, {"Retry-After": "2"})
         except ActionError as error:
@@ -224,19 +249,98 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         replay = past_game(games, name)  # the same dict for as long as the journal is unchanged
         kept = replays_json.get(name)
         if kept is None or kept[0] is not replay:
-            kept = replays_json[name] = (replay, _json(replay))
+            kept = replays_json[name] = (replay, _json({**replay, "note": _unfoldered(replay["note"], games)}))
         replays_json.move_to_end(name)
         while len(replays_json) > REPLAYS_ENCODED:
             replays_json.popitem(last=False)
         return kept[1]
 
-    def record_text(name: str) -> tuple[str, str]:
+    def record_text(name: str, form: str) -> tuple[str, str]:
         path = journal_path(games, name)
         try:
-            text = "\n".join(export_lines(path)) + "\n"
+            if form == "record":  # docs/records.md, as `reedboard games export` writes it
+                lines, filename = game_record_lines(record_of(read_journal(path))), f"{path.stem}-record.txt"
+            else:  # the moves, as `reedboard export` prints them
+                lines, filename = export_lines(path), f"{path.stem}.txt"
         except JournalError as error:
             raise ActionError(str(error), 422) from None
-        return path.name.removesuffix(".jsonl") + ".txt", text
+        return filename, "\n".join(lines) + "\n"
+
+    # --- the archive: only ever used in the worker thread ---------------------------------------------
+    def archive() -> Archive | None:
+        """The archive of the games folder, up to date with its journals; None before the first game."""
+        found = kept.get("archive")
+        if found is None:
+            if not games.is_dir():  # no game yet: nothing to index, and no folder made for it
+                return None
+            found = kept["archive"] = Archive(games)
+        found.refresh()
+        return found
+
+    @contextlib.contextmanager
+    def archive_asked():
+        """The archive's troubles as answers: busy (another program, `reedboard games`, holds the
+        index) or an index damaged meanwhile (opened afresh at the next question: it is rebuilt)."""
+        try:
+            yield
+        except sqlite3.OperationalError:
+            raise ActionError("the archive is busy: try again in a moment", 503) from None
+        except sqlite3.DatabaseError:
+            with contextlib.suppress(sqlite3.Error):
+                close_archive()
+            raise ActionError("the archive's index is being rebuilt: try again in a moment", 503) from None
+        except ArchiveError as error:
+            raise ActionError(str(error), 400) from None
+
+    def games_page(filters: dict, limit: int, offset: int, live: str | None) -> Response:
+        """A page of the games that match. Unfiltered, the list also holds the damaged journals
+        (what can be read of them, and why the rest cannot) and the game at the board before its
+        first move, each in its place."""
+        with archive_asked():
+            found = archive()
+            if found is None:
+                return Response(_json([]), media_type="application/json", headers={"X-Total-Count": "0"})
+            total = found.count(**filters)
+            if filters:
+                listed = [_listed(row, games) for row in found.games(**filters, limit=limit, offset=offset)]
+            else:
+                skipped = found.skipped()
+                extra = [journal_entry(s.path, s) for s in skipped]
+                if live is not None and not _indexed(found, live) and live not in {s.path.name for s in skipped}:
+                    extra.append(journal_entry(games / live, None))
+                extra = [entry for entry in extra if entry is not None]
+                listed = sorted([_listed(row, games) for row in found.games(limit=offset + limit)] + extra,
+                                key=lambda entry: entry["id"], reverse=True)[offset:offset + limit]
+                total += len(extra)
+        return Response(_json(listed), media_type="application/json", headers={"X-Total-Count": str(total)})
+
+    def journal_entry(path: Path, skipped: Skipped | None) -> dict | None:
+        """A journal the index does not list, read once per version of the file; None when gone."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        version = (stat.st_size, stat.st_mtime_ns, skipped)
+        read = kept.setdefault("read", {})
+        entry = read.get(path.name)
+        if entry is None or entry[0] != version:
+            entry = read[path.name] = (version, _unindexed(path, skipped))
+        if len(read) > 4 * LIST_LIMIT:  # journals repaired or gone: forget them
+            read.clear()
+        return dict(entry[1])
+
+    def stats_json(player: str | None) -> bytes:
+        with archive_asked():
+            found = archive()
+            if found is None:
+                return _json({"player": player, "players": [], "games": [], "months": []})
+            stats, months = found.stats(player), _months(found.games(player=player), player)
+        return _json({"player": player, **stats, "months": months})
+
+    def close_archive() -> None:
+        found = kept.pop("archive", None)
+        if found is not None:
+            found.close()
 
     def rules_json(game: str) -> bytes:
         try:
@@ -253,10 +357,26 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         return Response(_json(catalog()), media_type="application/json")
 
     async def game_list(request: Request):
-        return await beside(("list",), lambda: _json(past_games(games)))
+        try:
+            filters = _list_filters(request)
+        except ActionError as error:
+            return _error(str(error), error.status)
+        limit, offset = filters.pop("limit", LIST_PAGE), filters.pop("offset", 0)
+        live = session.snapshot().get("journal")  # the game at the board, listed from its start
+        return await beside(("list", tuple(sorted(filters.items())), limit, offset, live),
+                            games_page, filters, limit, offset, live)
+
+    async def statistics(request: Request):
+        try:
+            player = _parameters(request, ("player",)).get("player")
+            if player is not None:
+                player = _player_name(player)
+        except ActionError as error:
+            return _error(str(error), error.status)
+        return await beside(("stats", player), stats_json, player)
 
     async def game_detail(request: Request):
-        name = request.path_params["name"]
+        name = _journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
             return _error("no such game", 404)
         return await beside(("game", name), replay_json, name)
@@ -268,11 +388,14 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         return await beside(("rules", game), rules_json, game)
 
     async def game_record(request: Request):
-        name = request.path_params["name"]
+        name = _journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
             return _error("no such game", 404)
         try:
-            filename, text = await work.run(("record", name), record_text, name)
+            form = _parameters(request, ("format",)).get("format", "moves")
+            if form not in RECORD_FORMATS:
+                raise ActionError(f"format is {' or '.join(RECORD_FORMATS)}, not {form[:40]!r}", 400)
+            filename, text = await work.run(("record", name, form), record_text, name, form)
         except Busy:
             return _error("the board is busy: try again in a moment", 503, {"Retry-After": "2"})
         except ActionError as error:
@@ -332,6 +455,8 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
             try:
                 await session.stop()
             finally:
+                with contextlib.suppress(Exception):  # a refresh still running is not waited for long
+                    await asyncio.wait_for(work.run(("close",), close_archive), ARCHIVE_CLOSE_WAIT)
                 work.close()
 
     routes = [
@@ -352,12 +477,147 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         Route("/api/games", game_list),
         Route("/api/games/{name}", game_detail),
         Route("/api/games/{name}/record", game_record),
+        Route("/api/stats", statistics),
         Route("/api/rules/{game}", rules),
         WebSocketRoute("/ws", updates),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     names = hosts if hosts is not None else names_for("127.0.0.1")
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(HostCheck, names=names, log=log)])
+
+
+# --- the archive's questions -------------------------------------------------------------------------
+def _parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
+    """The query's parameters, each at most once and each one of `allowed` (or the token)."""
+    found: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key == "token":
+            continue
+        if key not in allowed:
+            raise ActionError(f"{request.url.path} takes {', '.join(allowed)}, not {key[:40]!r}", 400)
+        if key in found:
+            raise ActionError(f"{key} is given once", 400)
+        found[key] = value
+    return found
+
+
+def _list_filters(request: Request) -> dict:
+    """GET /api/games's filters, checked: the keyword arguments of Archive.games."""
+    filters: dict = {}
+    for key, text in _parameters(request, LIST_PARAMETERS).items():
+        if key == "game":
+            if text not in GAMES:
+                raise ActionError(f"no game {text[:40]!r}: {names_in_words()}", 400)
+            filters[key] = text
+        elif key == "player":
+            filters[key] = _player_name(text)
+        elif key in ("since", "until"):
+            filters[key] = _day(key, text)
+        elif key == "result":
+            if text not in OUTCOMES:
+                raise ActionError(f"result is one of {', '.join(OUTCOMES)}, not {text[:40]!r}", 400)
+            filters[key] = text
+        else:
+            lowest, highest = (1, LIST_LIMIT) if key == "limit" else (0, OFFSET_LIMIT)
+            if not re.fullmatch(r"[0-9]{1,7}", text) or not lowest <= int(text) <= highest:
+                raise ActionError(f"{key} is a whole number from {lowest} to {highest}", 400)
+            filters[key] = int(text)
+    if "since" in filters and "until" in filters and filters["since"] > filters["until"]:
+        raise ActionError(f"since ({filters['since']}) is after until ({filters['until']})", 400)
+    return filters
+
+
+def _player_name(text: str) -> str:
+    name = text.strip()
+    if not 0 < len(name) <= NAME_LIMIT or not name.isprintable():
+        raise ActionError(f"a player's name is 1 to {NAME_LIMIT} printable characters", 400)
+    return name
+
+
+def _day(key: str, text: str) -> date:
+    try:
+        if len(text) == 10:  # YYYY-MM-DD, or YYYY.MM.DD as records write it
+            return date.fromisoformat(text.replace(".", "-"))
+    except ValueError:
+        pass
+    raise ActionError(f"{key} is a day, YYYY-MM-DD", 400)
+
+
+def _journal_name(name: str) -> str:
+    """A game named by its journal's file name or by its archive ID (the name without .jsonl)."""
+    return name if name.endswith(SUFFIX) else name + SUFFIX
+
+
+def _listed(row: dict, folder: Path) -> dict:
+    """A game of the archive as the page lists it: the journal's name, the result line."""
+    entry = {key: value for key, value in row.items() if value is not None and key not in ("line", "result")}
+    if "note" in entry:
+        entry["note"] = _unfoldered(entry["note"], folder)
+    return {"name": row["id"] + SUFFIX, **entry, "result": row["line"]}
+
+
+def _unfoldered(text: str | None, folder: Path) -> str | None:
+    """A message about a journal, naming it without the board's folders (visitors read it)."""
+    return text.replace(f"{folder}{os.sep}", "") if text else text
+
+
+def _months(rows: list[dict], player: str | None) -> list[dict]:
+    """The results month by month, oldest first: with `player`, that player's wins, draws, losses
+    and unfinished games; without, the games won by someone, drawn and unfinished."""
+    folded = player.casefold() if player is not None else None
+    months: dict[str, dict] = {}
+    for row in rows:
+        if not row["day"]:
+            continue
+        month = row["day"][:7]
+        counts = months.setdefault(month, {"month": month, "games": 0} | dict.fromkeys(
+            ("wins", "draws", "losses", "unfinished") if folded else ("decided", "draws", "unfinished"), 0))
+        counts["games"] += 1
+        outcome = row["outcome"]
+        if folded is None:
+            counts["decided" if outcome == "win" else "draws" if outcome == "draw" else "unfinished"] += 1
+        elif outcome != "win":
+            counts["draws" if outcome == "draw" else "unfinished"] += 1
+        else:
+            counts["wins" if _colour_of(row, folded) == row["winner"] else "losses"] += 1
+    return [months[month] for month in sorted(months)]
+
+
+def _colour_of(row: dict, folded: str) -> str | None:
+    """The side the player (a name, case folded) had in the game; the computer is "computer:LEVEL"."""
+    for colour, name in row["players"].items():
+        if name.casefold() == folded:
+            return colour
+    computer = row["computer"]
+    if computer and f"computer:{computer.get('level')}" == folded:
+        return computer.get("plays")
+    return None
+
+
+def _indexed(archive: Archive, name: str) -> bool:
+    game_id = name.removesuffix(SUFFIX)
+    try:
+        return archive.resolve(game_id) == game_id
+    except ArchiveError:
+        return False
+
+
+def _unindexed(path: Path, skipped: Skipped | None) -> dict:
+    """A journal the index leaves out, as the page lists it: a damaged one (`skipped`) with why,
+    and its game up to the damage when that can be read; the game at the board before its first move."""
+    entry: dict = {"name": path.name, "id": path.name.removesuffix(SUFFIX)}
+    if skipped is not None:
+        where = path.name if skipped.line is None else f"{path.name}:{skipped.line}"
+        entry["damaged"] = f"{where}: {skipped.problem}"
+    try:
+        contents = read_journal(path)
+        game = rebuild(contents).game
+    except (JournalError, OSError) as error:
+        return {**entry, "error": entry.get("damaged") or _unfoldered(str(error), path.parent)}
+    entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
+                 moves=len(game.move_stack), result=result_line(game))
+    note = _unfoldered(contents.warning, path.parent) or entry.get("damaged")
+    return {**entry, "note": note} if note else entry
 
 
 def address_of(websocket: WebSocket) -> str:

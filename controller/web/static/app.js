@@ -845,19 +845,85 @@ function wireLive() {
 }
 
 // --- past games ----------------------------------------------------------------------------------------------
-async function loadGames() {
+// The archive (GET /api/games): found by player, game, days and result, a page of games at a
+// time, newest first. Opening one replays it move by move on the board drawing.
+const GAMES_PAGE = 25;
+const archive = { query: "", offset: 0, total: 0, stats: null };
+
+function searchQuery() {
+  const form = $("[data-role=games-search]");
+  const params = new URLSearchParams();
+  for (const name of ["player", "game", "since", "until", "result"]) {
+    const value = form.elements[name].value.trim();
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+function fillSearchGames() {
+  const select = $("[data-role=search-games]");
+  const known = new Set($$("option", select).map((o) => o.value));
+  for (const game of games()) {
+    if (known.has(game.name)) continue;
+    const option = document.createElement("option");
+    option.value = game.name;
+    option.textContent = game.title || game.name;
+    select.appendChild(option);
+  }
+}
+
+async function loadGames(offset = 0) {
+  fillSearchGames();
+  const params = searchQuery();
+  const query = params.toString();
+  params.set("limit", String(GAMES_PAGE));
+  params.set("offset", String(offset));
+  let listed;
+  try {
+    const response = await fetch(`/api/games?${params}`);
+    listed = await response.json();
+    if (!response.ok) { toast(listed.error || "cannot list the games"); return; }
+    archive.total = Number(response.headers.get("X-Total-Count") || listed.length);
+  } catch (error) { toast("cannot list the games"); return; }
+  archive.query = query;
+  archive.offset = offset;
+  renderGames(listed);
+  if (offset === 0) loadStats(params.get("player") || "");  // a new search, or the tab shown again
+}
+
+function playerNames(game) {
+  const names = game.players || {};
+  return (game.colours || Object.keys(names)).filter((c) => names[c])
+    .map((c) => `<span class="who" data-colour="${escapeHTML(c)}" title="${escapeHTML(c)}">${escapeHTML(names[c])}</span>`)
+    .join(" – ");
+}
+
+function gameRow(g) {
+  if (g.error) {
+    return `<tr class="bad" data-damaged="${escapeHTML(g.name)}"><td colspan="5">${escapeHTML(g.error)}</td><td></td></tr>`;
+  }
+  const id = encodeURIComponent(g.name);
+  const damaged = g.damaged
+    ? ` <span class="damaged" data-role="game-note" title="${escapeHTML(g.damaged)}">(read up to a damaged line)</span>`
+    : g.note ? ` <span class="damaged" data-role="game-note" title="${escapeHTML(g.note)}">(a torn last line left out)</span>` : "";
+  return `<tr data-game="${escapeHTML(g.name)}" data-outcome="${escapeHTML(g.outcome || "")}">`
+    + `<td>${escapeHTML((g.started || "").replace("T", " ").slice(0, 16))}</td>`
+    + `<td>${escapeHTML(g.title || gameInfo(g.game).title)}</td><td>${playerNames(g)}</td><td>${g.moves}</td>`
+    + `<td>${escapeHTML(g.result || "unfinished")}${damaged}</td>`
+    + `<td class="row-actions"><button type="button" class="small" data-open="${escapeHTML(g.name)}">Replay</button> `
+    + `<a href="/api/games/${id}/record?format=record" download title="the game record (docs/records.md)">record</a></td></tr>`;
+}
+
+function renderGames(listed) {
   const body = $("[data-role=games] tbody");
-  let games = [];
-  try { games = await (await fetch("/api/games")).json(); } catch (error) { toast("cannot list the games"); }
-  body.innerHTML = games.length ? games.map((g) => g.error
-    ? `<tr class="bad"><td colspan="4">${escapeHTML(g.name)}: ${escapeHTML(g.error)}</td><td></td></tr>`
-    : `<tr data-game="${escapeHTML(g.name)}"><td>${escapeHTML(g.started.replace("T", " ").slice(0, 19))}</td>`
-      + `<td>${escapeHTML(g.title || gameInfo(g.game).title)}</td><td>${g.moves}</td>`
-      + `<td>${escapeHTML(g.result || "unfinished")}`
-      + `${g.note ? ` <span class="damaged" data-role="game-note" title="${escapeHTML(g.note)}">(read up to a damaged line)</span>` : ""}</td>`
-      + `<td><button type="button" data-open="${escapeHTML(g.name)}">Replay</button> `
-      + `<a href="/api/games/${encodeURIComponent(g.name)}/record" download>record</a></td></tr>`).join("")
-    : `<tr><td colspan="5" class="empty-note">no games yet</td></tr>`;
+  const empty = archive.query ? "no game matches the search" : "no games yet";
+  body.innerHTML = listed.length ? listed.map(gameRow).join("")
+    : `<tr><td colspan="6" class="empty-note">${empty}</td></tr>`;
+  const first = listed.length ? archive.offset + 1 : 0;
+  $("[data-role=games-count]").textContent = archive.total
+    ? `${first}–${archive.offset + listed.length} of ${archive.total} game${archive.total === 1 ? "" : "s"}` : "";
+  $("[data-page=newer]").disabled = archive.offset === 0;
+  $("[data-page=older]").disabled = archive.offset + listed.length >= archive.total;
 }
 
 async function openGame(name) {
@@ -868,8 +934,8 @@ async function openGame(name) {
   state.ply = data.record.length;
   $("[data-role=replay]").hidden = false;
   $("[data-role=replay-title]").textContent = `${data.title || gameInfo(data.game).title}, ${data.started.replace("T", " ").slice(0, 16)}`;
-  const download = $("[data-role=replay-download]");
-  download.href = `/api/games/${encodeURIComponent(name)}/record`;
+  $("[data-role=replay-download]").href = `/api/games/${encodeURIComponent(name)}/record`;
+  $("[data-role=replay-record-download]").href = `/api/games/${encodeURIComponent(name)}/record?format=record`;
   $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
   $("[data-role=replay-result]").textContent = (data.result || "unfinished") + (data.note ? ` · ${data.note}` : "");
   const slider = $("[data-role=replay-slider]");
@@ -900,11 +966,190 @@ function showPly(ply) {
   renderRecord($("[data-role=replay-record]"), data.record, data.players, ply - 1);
 }
 
+// --- a picture of the replayed position: the board drawing as a file of its own -----------------------------
+// The page's stylesheet does not travel with a file, so each element takes its computed look
+// along as a style; the gradients and filters come from the page's shared definitions.
+const PICTURE_STYLE = {  // property -> its value by default (not written)
+  fill: "rgb(0, 0, 0)", "fill-opacity": "1", stroke: "none", "stroke-width": "1px", "stroke-opacity": "1",
+  "stroke-dasharray": "none", "stroke-linejoin": "miter", "stroke-linecap": "butt", opacity: "1", filter: "none",
+  "font-size": "", "font-weight": "400", "font-family": "", "text-anchor": "start", "dominant-baseline": "auto",
+  display: "inline", visibility: "visible",
+};
+
+function boardPicture(svg, title) {
+  const copy = svg.cloneNode(true);
+  const from = [svg, ...svg.querySelectorAll("*")], to = [copy, ...copy.querySelectorAll("*")];
+  from.forEach((node, i) => {
+    const look = getComputedStyle(node);
+    const style = [];
+    for (const [name, usual] of Object.entries(PICTURE_STYLE)) {
+      const value = look.getPropertyValue(name);
+      if (value && value !== usual) style.push(`${name}: ${value}`);
+    }
+    to[i].removeAttribute("class");
+    to[i].removeAttribute("style");
+    if (style.length) to[i].setAttribute("style", style.join("; "));
+  });
+  const [, , width, height] = (svg.getAttribute("viewBox") || "0 0 860 860").split(/\s+/).map(Number);
+  copy.removeAttribute("id");
+  copy.setAttribute("xmlns", SVGNS);
+  copy.setAttribute("width", String(width));
+  copy.setAttribute("height", String(height));
+  const defs = document.querySelector("#board-defs defs");
+  if (defs) copy.insertBefore(defs.cloneNode(true), copy.firstChild);
+  const name = document.createElementNS(SVGNS, "title");
+  name.textContent = title;
+  copy.insertBefore(name, copy.firstChild);
+  return { text: new XMLSerializer().serializeToString(copy), width, height };
+}
+
+function saveFile(blob, filename) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+async function savePicture(kind) {
+  const data = state.replay;
+  if (!data) return;
+  const title = `${data.title || gameInfo(data.game).title}, ${data.started.slice(0, 10)}, after move ${state.ply}`;
+  const picture = boardPicture($("#replay-board"), title);
+  const filename = `${data.name.replace(/\.jsonl$/, "")}-move-${state.ply}.${kind}`;
+  const svgBlob = new Blob([picture.text], { type: "image/svg+xml" });
+  if (kind === "svg") { saveFile(svgBlob, filename); return; }
+  const image = new Image();
+  const url = URL.createObjectURL(svgBlob);
+  try {
+    image.src = url;
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(picture.width);
+    canvas.height = Math.round(picture.height);
+    canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
+    const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+    if (png) saveFile(png, filename); else toast("cannot make the picture");
+  } catch (error) {
+    toast("cannot make the picture");
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+
+// --- statistics: per game and per player, drawn as bars (GET /api/stats) --------------------------------------
+const RESULT_PARTS = [["wins", "won"], ["draws", "drawn"], ["losses", "lost"], ["unfinished", "unfinished"]];
+
+// A bar of parts (each [key, count, words]) side by side, as wide as their total.
+function bar(parts, label) {
+  const total = parts.reduce((sum, [, n]) => sum + n, 0);
+  let x = 0;
+  const rects = parts.filter(([, n]) => n > 0).map(([key, n, words]) => {
+    const width = (100 * n) / total;
+    const rect = `<rect data-part="${key}" data-count="${n}" x="${x.toFixed(2)}" width="${width.toFixed(2)}" height="10"><title>${n} ${escapeHTML(words)}</title></rect>`;
+    x += width;
+    return rect;
+  }).join("");
+  return `<svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label="${escapeHTML(label)}">`
+    + (total ? rects : `<rect class="nothing" width="100" height="10"/>`) + `</svg>`;
+}
+
+function countsText(entry, keys) {
+  return keys.filter(([key]) => entry[key]).map(([key, words]) => `${entry[key]} ${words}`).join(" · ") || "none";
+}
+
+async function loadStats(player) {
+  archive.stats = player;
+  let stats;
+  try {
+    const response = await fetch(`/api/stats${player ? `?player=${encodeURIComponent(player)}` : ""}`);
+    stats = await response.json();
+    if (!response.ok) { toast(stats.error || "cannot load the statistics"); return; }
+  } catch (error) { toast("cannot load the statistics"); return; }
+  if (archive.stats === player) renderStats(stats);
+}
+
+function renderStats(stats) {
+  const card = $("[data-role=stats]");
+  $("[data-role=stats-who]").textContent = stats.player ? `· ${stats.player}` : "";
+  if (!stats.player) {  // the names the search knows
+    const names = [...new Set(stats.players.map((p) => p.player))];
+    $("[data-role=archive-players]").innerHTML = names.map((n) => `<option value="${escapeHTML(n)}">`).join("");
+  }
+  $("[data-role=stats-games]").innerHTML = stats.games.map((g) => {
+    const first = g.first;
+    const colours = Object.entries(g.colours);
+    return `<div class="stats-game" data-stats-game="${escapeHTML(g.game)}">`
+      + `<h3>${escapeHTML(gameInfo(g.game).title)} <span class="muted">${g.games} game${g.games === 1 ? "" : "s"}`
+      + `${g.average_moves !== null ? `, ${g.average_moves} moves on average` : ""}</span></h3>`
+      + `<div class="stats-line" data-stats="first"><span class="stats-label">first player</span>`
+      + bar([["wins", first.wins, "won"], ["draws", first.draws, "drawn"], ["losses", first.losses, "lost"]],
+        `the first player: ${countsText(first, RESULT_PARTS)}`)
+      + `<span class="stats-counts">${first.wins}–${first.draws}–${first.losses}</span></div>`
+      + `<div class="stats-line" data-stats="colours"><span class="stats-label">wins by colour</span>`
+      + bar(colours.map(([colour, n]) => [colour, n, `won by ${colour}`]), `wins by colour`)
+      + `<span class="stats-counts">${colours.map(([colour, n]) => `${escapeHTML(colour)} ${n}`).join(" · ")}</span></div></div>`;
+  }).join("") || `<p class="empty-note">no finished games yet</p>`;
+  const rows = stats.players.map((p) => `<tr data-stats-player="${escapeHTML(p.player)}" data-stats-game="${escapeHTML(p.game)}">`
+    + `<td>${escapeHTML(p.player)}</td><td>${escapeHTML(gameInfo(p.game).title)}</td><td>${p.games}</td>`
+    + `<td class="stats-bar">${bar(RESULT_PARTS.map(([key, words]) => [key, p[key], words]), `${p.player}: ${countsText(p, RESULT_PARTS)}`)}</td>`
+    + `<td class="stats-counts" title="won–drawn–lost">${p.wins}–${p.draws}–${p.losses}</td></tr>`).join("");
+  $("[data-role=stats-months]").innerHTML = monthsChart(stats.months || [], Boolean(stats.player));
+  $("[data-role=stats-players]").innerHTML = rows
+    ? `<table class="stats-table"><thead><tr><th>player</th><th>game</th><th>games</th><th>results</th><th>W–D–L</th></tr></thead><tbody>${rows}</tbody></table>`
+      + `<p class="legend">${RESULT_PARTS.map(([key, words]) => `<span class="key" data-part="${key}"></span>${words}`).join(" ")}</p>`
+    : `<p class="empty-note">no named players yet</p>`;
+  card.dataset.player = stats.player || "";
+}
+
+// Results over time: a column a month (the last MONTHS_SHOWN with games), its parts stacked, as
+// tall as its games against the busiest month's.
+const MONTHS_SHOWN = 12;
+const MONTH_PARTS = {
+  player: [["wins", "won"], ["draws", "drawn"], ["losses", "lost"], ["unfinished", "unfinished"]],
+  all: [["decided", "won by someone"], ["draws", "drawn"], ["unfinished", "unfinished"]],
+};
+
+function monthsChart(months, forPlayer) {
+  if (!months.length) return "";
+  const shown = months.slice(-MONTHS_SHOWN);
+  const most = Math.max(...shown.map((m) => m.games));
+  const parts = forPlayer ? MONTH_PARTS.player : MONTH_PARTS.all;
+  const columns = shown.map((m) => {
+    let y = 100;
+    const rects = parts.filter(([key]) => m[key] > 0).map(([key, words]) => {
+      const height = (100 * m[key]) / most;
+      y -= height;
+      return `<rect data-part="${key}" data-count="${m[key]}" x="0" y="${y.toFixed(2)}" width="10" height="${height.toFixed(2)}"><title>${m[key]} ${escapeHTML(words)}</title></rect>`;
+    }).join("");
+    const [year, month] = m.month.split("-").map(Number);
+    const label = new Date(year, month - 1, 1).toLocaleString("en", { month: "short" }) + ` ${String(year).slice(2)}`;
+    return `<div class="month" data-month="${escapeHTML(m.month)}" title="${escapeHTML(m.month)}: ${m.games} game${m.games === 1 ? "" : "s"}">`
+      + `<span class="month-count">${m.games}</span>`
+      + `<svg class="column" viewBox="0 0 10 100" preserveAspectRatio="none" aria-hidden="true">${rects}</svg>`
+      + `<span class="month-name">${escapeHTML(label)}</span></div>`;
+  }).join("");
+  const legend = `<p class="legend">${parts.map(([key, words]) => `<span class="key" data-part="${key}"></span>${words}`).join(" ")}</p>`;
+  // a player's months share the colours of the players' table below, and its legend
+  return `<h3>Results by month</h3><div class="months" role="img" aria-label="results by month">${columns}</div>`
+    + (forPlayer ? "" : legend);
+}
+
 function wireGames() {
   $("[data-role=games]").addEventListener("click", (event) => {
     const b = event.target.closest("[data-open]");
     if (b) openGame(b.dataset.open);
   });
+  const form = $("[data-role=games-search]");
+  form.addEventListener("submit", (event) => { event.preventDefault(); loadGames(0); });
+  form.addEventListener("reset", () => setTimeout(() => loadGames(0)));  // once the fields are cleared
+  $("[data-page=newer]").addEventListener("click", () => loadGames(Math.max(0, archive.offset - GAMES_PAGE)));
+  $("[data-page=older]").addEventListener("click", () => loadGames(archive.offset + GAMES_PAGE));
+  for (const a of $$("[data-role=replay-picture]")) {
+    a.addEventListener("click", (event) => { event.preventDefault(); savePicture(a.dataset.kind); });
+  }
   const step = { first: () => 0, prev: () => state.ply - 1, next: () => state.ply + 1, last: () => Infinity };
   for (const b of $$("[data-replay]")) b.addEventListener("click", () => showPly(step[b.dataset.replay]()));
   $("[data-role=replay-slider]").addEventListener("input", (event) => showPly(Number(event.target.value)));
@@ -913,7 +1158,7 @@ function wireGames() {
     if (li) showPly(Number(li.dataset.ply));
   });
   document.addEventListener("keydown", (event) => {
-    if ($("#games").hidden || !state.replay || event.target.closest("input, textarea")) return;
+    if ($("#games").hidden || !state.replay || event.target.closest("input, textarea, select")) return;
     if (event.key === "ArrowLeft") showPly(state.ply - 1);
     if (event.key === "ArrowRight") showPly(state.ply + 1);
   });
