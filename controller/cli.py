@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
+from .broadcast.arguments import add_broadcast_arguments, add_replay_broadcast_arguments
 from .games import GAMES, Game, GameOption, MoveError, divide, game_class, names_in_words
 
 # Errors that get one line and exit status 2: ValueErrors of these modules (a file or a value
@@ -132,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="also print what the players were shown, one line each, with the time")
     replay.add_argument("--save", action="store_true",
                         help="keep the replayed game in the archive (the configuration's games folder)")
+    add_replay_broadcast_arguments(replay)
     replay.set_defaults(run=_run_replay)
 
     export = commands.add_parser("export", help="print a journaled game's record in the rules' notation")
@@ -167,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
     for colour in _colours():
         play.add_argument(f"--{colour}", metavar="NAME", type=_player_name,
                           help=f"the name of the player of {colour} (journaled with the game)")
+    add_broadcast_arguments(play)
     play.set_defaults(run=_run_play_configured)
 
     hardware = commands.add_parser("hardware", help="the board's drawings")
@@ -204,8 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     # commands of their own modules, each adding its parser
     from . import config_command, firmware_command, service
     from .archive import games_command
+    from .broadcast import club_command
     from .opponent import match
-    for module in (config_command, firmware_command, service, match, games_command):
+    for module in (config_command, firmware_command, service, match, games_command, club_command):
         module.add_parser(commands)
     return parser
 
@@ -318,6 +322,10 @@ def _run_show(args: argparse.Namespace) -> int:
 
 
 def _run_replay(args: argparse.Namespace) -> int:
+    if args.broadcast:
+        from .broadcast.replay_publish import run_replay_broadcast
+
+        return run_replay_broadcast(args)
     from .replay import replay
     from .trace import read_trace
 

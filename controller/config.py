@@ -33,6 +33,10 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
     brightness = 60         # % of full brightness for every LED (0 to 100)
     budget_ma = 1500        # the LED supply's current budget, instead of the board file's
 
+    [broadcast]
+    url = "mqtt://board3:secret@club.local/reedboard"  # publish every game live to the club's broker
+    name = "board3"         # this board's name there (default: the MQTT user)
+
     [page]
     sound = true            # tones for a move, an illegal board and the roll
     voice = true            # spoken announcements
@@ -175,6 +179,23 @@ def _opponent(value: object, _: Path) -> int | None:
     return parse_opponent(value)
 
 
+def _broadcast_url(value: object, _: Path) -> str:
+    from .broadcast.address import parse_broker_url
+
+    if not isinstance(value, str):
+        raise ValueError
+    parse_broker_url(value)  # BroadcastError (a ValueError) when it cannot be used
+    return value
+
+
+def _board_name(value: object, _: Path) -> str:
+    from .broadcast.address import check_name
+
+    if not isinstance(value, str):
+        raise ValueError
+    return check_name(value)
+
+
 def _text(longest: int) -> Callable[[object, Path], str]:
     def read(value: object, _: Path) -> str:
         if not isinstance(value, str) or not 0 < len(value.strip()) <= longest or not value.isprintable():
@@ -248,6 +269,10 @@ KEYS: tuple[Key, ...] = (
     Key("board.brightness", "a number from 0 to 100 (% of full brightness)", _range(0, 100), default=100),
     Key("board.budget_ma", "a number of milliamps above 0, at most 100000", _range(0, 100_000, above=True),
         unset="the board file's"),
+    Key("broadcast.url", "mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX] or mqtts://...", _broadcast_url,
+        unset="no broadcast", flag="broadcast"),
+    Key("broadcast.name", "a board name: 1 to 40 letters, digits, _ . or -", _board_name,
+        unset="the MQTT user, else the host name", flag="name"),
     Key("page.sound", "true or false", _boolean, default=False),
     Key("page.voice", "true or false", _boolean, default=False),
     Key("page.language", f"one of {', '.join(LANGUAGES)}", _choice(LANGUAGES), default="en"),

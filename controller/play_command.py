@@ -110,6 +110,13 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
                           thinker=_thinker(config) if computer is not None or resume is not None else None)
     if computer is not None:
         print(f"the computer plays {computer.plays}, at level {computer.level}")
+    if config["broadcast.url"]:
+        from .broadcast import BroadcastError, attach
+
+        try:
+            attach(session, config["broadcast.url"], config["broadcast.name"])
+        except BroadcastError as error:
+            raise UsageError(f"reedboard: {error}") from None
     session.settings_changed = settings_writer(config)
     for line in join_lines(host, port, token):
         print(line)

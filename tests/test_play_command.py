@@ -51,6 +51,14 @@ def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
         (["play", "bigballs", "--listen", "nowhere"], 2, "--listen takes HOST:PORT"),
         (["play", "bigballs", "--hal", "gpio"], 1, "no gpio board: gpio: no GPIO pins here"),
         (["play", "bigballs", "--resume"], 2, "no unfinished bigballs game"),
+        (["play", "bigballs", "--hal", "sim", "--vs", "computer:9"], 2, "computer:1 .. computer:8"),
+        (["play", "bigballs", "--hal", "sim", "--vs", "computer", "--computer-plays", "red"], 2,
+         "the computer plays black or white in Big Balls, not red"),
+        (["play", "bigballs", "--hal", "sim", "--computer-plays", "white"], 2, "--computer-plays needs --vs"),
+        (["play", "bigballs", "--hal", "sim", "--think-seconds", "0"], 2, "think seconds are a number from 0.1"),
+        (["play", "bigballs", "--hal", "sim", "--black", ""], 2, "a player's name is 1 to 40"),
+        (["play", "bigballs", "--hal", "sim", "--broadcast", "http://club.local"], 2, "mqtt://"),
+        (["play", "bigballs", "--hal", "sim", "--broadcast", "mqtt://club.local", "--name", "a b"], 2, "a board's name"),
     ],
 )
 def test_play_refuses_what_it_cannot_do(capsys, tmp_path, argv, status, message):

@@ -1,0 +1,406 @@
+"""A board's broadcast: its journal, line by line, to an MQTT broker, in order, never in the game's way.
+
+The session's journal hook only puts each line in a queue; a task of its own sends them. A
+broker that is down or slow costs the game nothing: lines wait (their text is on disk
+anyway), and after reconnecting everything the broker has not acknowledged is sent again,
+read back from the journal, in order. A line acknowledged twice (sent, connection lost before
+the acknowledgement came) reaches the receiver twice; it drops the second by its sequence
+number (the journal's line number).
+
+On connecting, the board publishes its retained online status and waits to hear it back: a
+broker whose ACL does not let it write under its name says nothing, so the echo is how the
+board knows, and says so in one line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import aiomqtt
+from aiomqtt.exceptions import MqttConnectError
+
+from ..journal import SUFFIX
+from ..readfile import JOURNAL_LIMIT, read_bytes
+from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
+from .arguments import add_broadcast_arguments
+from .messages import board_topic, decode, encode, journal_message, state_message, status_message, game_snapshot
+
+RETRY_FIRST, RETRY_MOST = 0.5, 10.0  # s between connection attempts, doubling
+REFUSED_RETRY = 30.0  # s between attempts once the broker refused the board
+ECHO_WAIT = 5.0  # s to hear the board's own status back
+SNAPSHOT_EVERY = 1.0  # s: the board page's snapshot goes out at most this often between journal lines
+TIMEOUT = 5.0  # s for the broker to acknowledge one message
+KEEPALIVE = 10  # s: a cut connection is noticed within one and a half of these
+
+
+def board_name(name: str | None, address: BrokerAddress) -> str:
+    """The name given, else the broker user's (one user per board), else this computer's name."""
+    if name:
+        return check_name(name)
+    if address.username:
+        return check_name(address.username)
+    import socket
+    return check_name(socket.gethostname().split(".")[0] or "board")
+
+
+def attach(session, url: str | BrokerAddress, name: str | None = None, **options) -> Broadcaster:
+    """Broadcast `session` (a PlaySession): every journal line it writes, and its snapshot with
+    the retained state. BroadcastError (one line) for a bad URL or name. The broadcast starts by
+    itself at the session's first journal line (or at `await broadcaster.start()`); `await
+    broadcaster.stop()` says the board is offline (left out: the broker's last will says so)."""
+    address = url if isinstance(url, BrokerAddress) else parse_broker_url(url)
+    broadcaster = Broadcaster(address, board_name(name, address), snapshot=session.snapshot,
+                              updates=session.updates, **options)
+    session.journal_lines.append(broadcaster.line_written)
+    return broadcaster
+
+
+@dataclass
+class _Game:
+    """One game's journal as far as the board has told it, and how far the broker has acknowledged it."""
+
+    path: Path
+    lines: list[dict] = field(default_factory=list)  # the journal's lines, the header first
+    committed: dict[int, float] = field(default_factory=dict)  # line number -> when it was on disk
+    told: int = 0  # lines written (the last one's number)
+    acked: int = 0  # lines the broker acknowledged
+    reread: bool = False  # lines are missing in `lines`: read the journal again
+    stateless: bool = False  # the rules engine refused its lines (said once)
+
+    @property
+    def id(self) -> str:
+        return self.path.name.removesuffix(SUFFIX)
+
+
+def _say(line: str) -> None:
+    print(f"reedboard: broadcast: {line}", file=sys.stderr, flush=True)
+
+
+class Broadcaster:
+    """Publishes a board's journal lines and state under PREFIX/boards/NAME/ (see messages.py)."""
+
+    def __init__(self, address: BrokerAddress, name: str, *, snapshot: Callable[[], dict] | None = None,
+                 updates: Callable[[], AsyncIterator[dict]] | None = None, snapshot_every: float = SNAPSHOT_EVERY,
+                 say: Callable[[str], None] = _say, identifier: str | None = None,
+                 retry: tuple[float, float] = (RETRY_FIRST, RETRY_MOST), timeout: float = TIMEOUT,
+                 echo_wait: float = ECHO_WAIT, refused_retry: float = REFUSED_RETRY) -> None:
+        self.address = address
+        self.name = check_name(name)
+        self.snapshot = snapshot
+        self.updates, self.snapshot_every = updates, snapshot_every
+        self._snapshot_due = False
+        self._watch: asyncio.Task | None = None
+        self.say = say
+        self.identifier = identifier or f"reedboard-board-{self.name}"
+        self.retry, self.timeout, self.echo_wait, self.refused_retry = retry, timeout, echo_wait, refused_retry
+        self.state = "starting"  # then "online", "offline" (trying again) or "refused"
+        self.problem: str | None = None  # the last problem said, until connected again
+        self.published = 0  # journal lines the broker acknowledged
+        self.connections = 0  # successful connections so far
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._games: dict[Path, _Game] = {}
+        self._latest: _Game | None = None
+        self._task: asyncio.Task | None = None
+        self._idle: asyncio.Event | None = None
+        self._stopping = False
+
+    def topic(self, kind: str) -> str:
+        return board_topic(self.address.prefix, self.name, kind)
+
+    # --- the session's side: never waits ------------------------------------------------------
+    def line_written(self, path: Path, number: int, entry: dict) -> None:
+        """The journal hook: told (path, line number, entry) of every line once it is on disk."""
+        self._queue.put_nowait((Path(path), number, dict(entry), time.time()))
+        self._ensure_started()
+
+    def _ensure_started(self) -> None:
+        if (self._task is not None and not self._task.done()) or self._stopping:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # started with the loop: at the next line, or by start()
+        self._idle = asyncio.Event()
+        self._task = loop.create_task(self._run(), name=f"broadcast {self.name}")
+        if self.updates is not None and self._watch is None:
+            self._watch = loop.create_task(self._watch_snapshots(), name=f"broadcast {self.name} snapshots")
+
+    async def start(self) -> None:
+        """Connect now (rather than at the first journal line)."""
+        self._ensure_started()
+
+    @property
+    def pending(self) -> int:
+        """Journal lines written but not yet acknowledged by the broker."""
+        self._take_queued()
+        return sum(game.told - game.acked for game in self._games.values())
+
+    async def flushed(self, timeout: float | None = None) -> bool:
+        """Wait until the broker has acknowledged every line written so far; False on timeout."""
+        async def wait() -> None:
+            while self.pending:
+                self._idle.clear()
+                await self._idle.wait()
+        if self._task is None:
+            return self.pending == 0
+        try:
+            await asyncio.wait_for(wait(), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    async def stop(self, flush: float = 0.0) -> None:
+        """Stop broadcasting: after `flush` seconds at most for what is still unsent, say the board
+        is offline (retained) and disconnect. What was not sent stays in the journal."""
+        if self._task is None:
+            return
+        if flush > 0:
+            await self.flushed(flush)
+        self._stopping = True
+        task, self._task = self._task, None
+        watch, self._watch = self._watch, None
+        for running in (watch, task):
+            if running is not None:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await running
+        if self.pending:
+            self.say(f"{self.pending} journal lines were not sent: they stay in the journal")
+
+    # --- the task's side -------------------------------------------------------------------------
+    def _take_queued(self) -> None:
+        while True:
+            try:
+                item = self._queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            self._take_item(item)
+
+    def _take_item(self, item) -> None:
+        if item is None:
+            self._snapshot_due = True
+        else:
+            self._take(*item)
+
+    async def _watch_snapshots(self) -> None:
+        """The board page's snapshot (a piece lifted, a light, a note) between journal lines:
+        a wake-up for the sender at most every `snapshot_every` seconds."""
+        with contextlib.suppress(Exception):  # the page's snapshots are a courtesy: never the game's concern
+            async for _ in self.updates():
+                self._queue.put_nowait(None)
+                await asyncio.sleep(self.snapshot_every)
+
+    def _take(self, path: Path, number: int, entry: dict, committed: float) -> None:  # a journal line
+        game = self._games.get(path)
+        if game is None:
+            game = self._games[path] = _Game(path)
+            self._latest = game
+        game.committed[number] = committed
+        if number == len(game.lines) + 1 and not game.reread:
+            game.lines.append(entry)
+        else:
+            game.reread = True  # a resumed journal: what came before is on disk
+        game.told = max(game.told, number)
+        self._forget_done()
+
+    def _forget_done(self) -> None:
+        """Games wholly acknowledged, but the newest, need not be kept."""
+        for path in [p for p, g in self._games.items() if g is not self._latest and g.acked >= g.told]:
+            del self._games[path]
+
+    async def _run(self) -> None:
+        delay = self.retry[0]
+        try:
+            while True:
+                try:
+                    async with self._client() as client:
+                        if not await self._announce(client):
+                            self._refused(f"the broker at {self.address} does not let board {self.name!r} publish"
+                                          f" under {self.topic('#')} (its ACL): not broadcasting")
+                            await asyncio.sleep(self.refused_retry)
+                            continue
+                        self._connected()
+                        delay = self.retry[0]
+                        try:
+                            await self._send(client)
+                        except asyncio.CancelledError:  # stopped: offline, said before leaving
+                            with contextlib.suppress(Exception):
+                                await asyncio.wait_for(client.publish(
+                                    self.topic("status"), encode(status_message(False)), qos=1, retain=True), 1.0)
+                            raise
+                except aiomqtt.MqttCodeError as error:
+                    if _refused_login(error):
+                        self._refused(f"the broker at {self.address} refused board {self.name!r}: its user name or"
+                                      f" password is not accepted ({error.rc}): not broadcasting")
+                        await asyncio.sleep(self.refused_retry)
+                        continue
+                    self._offline(error)
+                except (aiomqtt.MqttError, OSError) as error:
+                    self._offline(error)
+                except Exception as error:  # never the game's concern: said, and tried again
+                    self._offline(error)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.retry[1])
+        finally:
+            self.state = "offline"
+
+    def _client(self) -> aiomqtt.Client:
+        address = self.address
+        will = aiomqtt.Will(self.topic("status"), encode(status_message(False)), qos=1, retain=True)
+        return aiomqtt.Client(address.host, address.port, username=address.username, password=address.password,
+                              identifier=self.identifier, will=will, clean_session=True, keepalive=KEEPALIVE,
+                              timeout=self.timeout, tls_context=address.tls_context())
+
+    async def _announce(self, client: aiomqtt.Client) -> bool:
+        """Say the board is online and hear it back: True when the broker let it publish."""
+        token = secrets.token_hex(8)
+        status = self.topic("status")
+        await client.subscribe(status, qos=1)
+        since = datetime.now().astimezone().isoformat(timespec="seconds")
+        await client.publish(status, encode(status_message(True, token, since)), qos=1, retain=True)
+
+        async def echo() -> bool:
+            async for message in client.messages:
+                data = decode(message.payload)
+                if data is not None and data.get("token") == token:
+                    return True
+            return False
+        try:
+            heard = await asyncio.wait_for(echo(), self.echo_wait)
+        except asyncio.TimeoutError:
+            heard = False
+        await client.unsubscribe(status)
+        return heard
+
+    async def _send(self, client: aiomqtt.Client) -> None:
+        """Send every line not yet acknowledged, oldest game first, then each game's state;
+        then wait for more."""
+        for game in self._games.values():
+            if game.acked < game.told:
+                game.reread = True  # after a reconnection, from the journal
+        if self._latest is not None:
+            await self._publish_state(client, self._latest)
+        while True:
+            self._take_queued()
+            behind = [game for game in self._games.values() if game.acked < game.told]
+            if not behind:
+                if self._snapshot_due and self._latest is not None:
+                    self._snapshot_due = False
+                    await self._publish_state(client, self._latest)
+                    continue
+                self._idle.set()
+                self._take_item(await self._queue.get())
+                continue
+            for game in behind:
+                if game.reread:
+                    self._reread(game)
+                while game.acked < min(game.told, len(game.lines)):
+                    seq = game.acked + 1
+                    message = journal_message(self.name, game.id, seq, game.lines[seq - 1], game.committed.get(seq))
+                    await client.publish(self.topic("journal"), encode(message), qos=1)
+                    game.acked, self.published = seq, self.published + 1
+                    self._take_queued()
+                await self._publish_state(client, game)
+                self._snapshot_due = self._snapshot_due and game is not self._latest
+                if game.acked < game.told and not game.reread:  # told of more than the journal holds yet
+                    game.reread = True
+
+    def _reread(self, game: _Game) -> None:
+        """The game's lines from its journal on disk (whole lines only: a torn one is left out)."""
+        try:
+            data = read_bytes(game.path, JOURNAL_LIMIT, "journal")
+        except OSError as error:
+            self.say(f"cannot read {game.path} ({error}): its lines are not sent")
+            game.told = game.acked = len(game.lines)
+            game.reread = False
+            return
+        lines = []
+        for raw in data.split(b"\n")[:-1]:  # the last piece is empty, or a line not yet whole
+            try:
+                value = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                break
+            if not isinstance(value, dict):
+                break
+            lines.append(value)
+        game.lines = lines
+        game.told = max(game.told, len(lines))
+        game.reread = False
+        if game.told > len(lines):  # a line told is always whole on disk before; a damaged journal stops here
+            game.told = len(lines)
+
+    async def _publish_state(self, client: aiomqtt.Client, game: _Game) -> None:
+        if not game.lines or game.acked < 1:
+            return
+        seq = game.acked
+        snapshot = self._snapshot(game)
+        header, entries = game.lines[0], game.lines[1:seq]
+        try:  # the rules engine replays the game: not in the game's loop
+            payload = await asyncio.to_thread(_state_payload, self.name, game, seq, header, entries, snapshot)
+        except ValueError as error:  # a journal the rules engine does not accept: its lines went out
+            if not game.stateless:
+                self.say(f"{game.path}: no state to publish ({error})")
+            game.stateless = True
+            return
+        await client.publish(self.topic("state"), payload, qos=1, retain=True)
+
+    def _snapshot(self, game: _Game) -> dict | None:
+        if self.snapshot is None or game is not self._latest:
+            return None
+        try:
+            snapshot = self.snapshot()
+        except Exception:  # the session's snapshot is a courtesy: the journal is the state
+            return None
+        return snapshot if snapshot.get("journal") in (None, game.path.name) else None
+
+    # --- saying what happens, once ---------------------------------------------------------------
+    def _connected(self) -> None:
+        self.connections += 1
+        if self.problem is not None:
+            self.say(f"connected to {self.address} as {self.name!r}")
+        self.state, self.problem = "online", None
+
+    def _offline(self, error: Exception) -> None:
+        self.state = "offline"
+        problem = (f"the broker at {self.address} cannot be reached ({_brief(error)}): the game goes on,"
+                   f" its moves are sent when the broker is back")
+        if self.problem is None:
+            self.say(problem)
+        self.problem = self.problem or problem
+
+    def _refused(self, problem: str) -> None:
+        self.state = "refused"
+        if self.problem != problem:
+            self.say(problem)
+        self.problem = problem
+
+
+def _state_payload(name: str, game: _Game, seq: int, header: dict, entries: list[dict], snapshot: dict | None) -> bytes:
+    if snapshot is None:
+        snapshot = game_snapshot(header, entries, game.path.name)
+    return encode(state_message(name, game.id, seq, header, entries, snapshot))
+
+
+def _refused_login(error: aiomqtt.MqttCodeError) -> bool:
+    """A CONNACK saying no to the user or password (MQTT 3.1.1 codes 4, 5; MQTT 5 0x86, 0x87, 0x8C)."""
+    if not isinstance(error, MqttConnectError):
+        return False
+    rc = getattr(error.rc, "value", error.rc)
+    return rc in (4, 5, 0x86, 0x87, 0x8C)
+
+
+def _brief(error: Exception) -> str:
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    return text[:120]
+
+
+__all__ = ["BroadcastError", "Broadcaster", "add_broadcast_arguments", "attach", "board_name"]

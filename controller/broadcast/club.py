@@ -1,0 +1,402 @@
+"""The club's side: every board's broadcast received, kept in order, once, and written to journals.
+
+A journal line is taken only in its place: one already taken (a board sending again what
+the broker had not acknowledged) is dropped by its sequence number, one that comes early
+waits for those before it, which the board's retained state (it carries every line of its
+game) fills in when they were missed (a club started late, a club that was offline). Every
+line is checked by the rules engine before it is kept; a garbled one is dropped and counted.
+
+Each game received is written as a journal of its own in the club's games folder (the
+archive lists them); club-index.json there maps each board's game to its journal, so that a
+club started again goes on with the same files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+import aiomqtt
+
+from ..clock import ClockSettings
+from ..games import game_from_header
+from ..journal import JOURNAL_KEYS, Journal, JournalError, read_journal
+from .address import NAME, BrokerAddress
+from .messages import decode, game_state, is_game_id, is_seq, is_time
+
+INDEX = "club-index.json"
+WAITING_LIMIT = 1000  # lines kept waiting for a missing one, per game
+LINES_LIMIT = 2000  # lines of one game (a real game has a few hundred; each is checked by replaying the game)
+GAMES_KEPT = 50  # games of one board kept in memory (all stay in the journals)
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class ClubGame:
+    board: str
+    id: str
+    lines: list[dict] = field(default_factory=list)  # the journal's lines in order, the header first
+    received: list[float] = field(default_factory=list)  # when each was taken (the club's clock)
+    committed: list[float | None] = field(default_factory=list)  # when the board had it on disk
+    waiting: dict[int, tuple[dict, float | None]] = field(default_factory=dict)  # seq -> line come early
+    state: dict | None = None  # messages.game_state of the lines taken
+    journal: Journal | None = None
+    journal_name: str | None = None
+    refused: str | None = None  # why the game's lines are no longer taken
+
+    @property
+    def seq(self) -> int:
+        return len(self.lines)
+
+
+@dataclass
+class ClubBoard:
+    name: str
+    online: bool | None = None
+    since: str | None = None
+    games: dict[str, ClubGame] = field(default_factory=dict)  # by id, oldest first
+    current: str | None = None  # the game of its latest state or line
+    snapshot: dict | None = None  # the board page's snapshot of its latest state
+    snapshot_seq: int = 0  # the club's own count: a page follows it (a board's restarts count again)
+    updated: float = 0.0
+
+
+class Club:
+    """What every board sent, as the club's page and API show it."""
+
+    def __init__(self, games_dir: str | Path, *, prefix: str = "reedboard",
+                 clock: Callable[[], float] = time.time) -> None:
+        self.games_dir = Path(games_dir)
+        self.prefix = prefix
+        self.clock = clock
+        self.boards: dict[str, ClubBoard] = {}
+        self.duplicates = 0  # lines dropped as already taken
+        self.garbled = 0  # messages dropped as not what docs/broadcast.md says
+        self.connected = False
+        self.version = 0  # counts changes: the page's WebSocket waits for the next
+        self._changed = asyncio.Event()
+        self._index: dict[str, dict] = self._read_index()
+
+    # --- what comes in ----------------------------------------------------------------------------
+    def receive(self, topic: str, payload: bytes) -> None:
+        """One MQTT message under PREFIX/boards/NAME/KIND; anything else is dropped and counted."""
+        head = f"{self.prefix}/boards/"
+        rest = topic[len(head):].split("/") if topic.startswith(head) else []
+        data = decode(payload) if len(rest) == 2 and NAME.match(rest[0]) else None
+        if data is None:
+            if payload or len(rest) != 2:  # an empty retained payload clears a topic: nothing to say
+                self.garbled += 1
+            return
+        name, kind = rest
+        handler = {"status": self._status, "journal": self._journal, "state": self._state}.get(kind)
+        if handler is None or not handler(self._board(name), data):
+            self.garbled += 1
+            return
+        self._change()
+
+    def _board(self, name: str) -> ClubBoard:
+        board = self.boards.get(name)
+        if board is None:
+            board = self.boards[name] = ClubBoard(name)
+        return board
+
+    def _status(self, board: ClubBoard, data: dict) -> bool:
+        online = data.get("online")
+        if not isinstance(online, bool):
+            return False
+        board.online = online
+        since = data.get("since")
+        board.since = since if online and isinstance(since, str) else board.since
+        return True
+
+    def _journal(self, board: ClubBoard, data: dict) -> bool:
+        game_id, seq, entry = data.get("game"), data.get("seq"), data.get("entry")
+        if not (is_game_id(game_id) and is_seq(seq) and seq <= LINES_LIMIT and isinstance(entry, dict)):
+            return False
+        committed = data.get("committed") if is_time(data.get("committed")) else None
+        self._offer(board, game_id, seq, entry, committed)
+        return True
+
+    def _state(self, board: ClubBoard, data: dict) -> bool:
+        game_id, seq, lines = data.get("game"), data.get("seq"), data.get("lines")
+        if not (is_game_id(game_id) and is_seq(seq) and seq <= LINES_LIMIT and isinstance(lines, list)
+                and len(lines) >= seq):
+            return False
+        game = self._game(board, game_id)
+        for number in range(game.seq + 1, seq + 1):  # the lines missed, from the state
+            if isinstance(lines[number - 1], dict):
+                self._offer(board, game_id, number, lines[number - 1], None)
+        snapshot = data.get("snapshot")
+        if isinstance(snapshot, dict) and game.seq >= seq:
+            board.snapshot = snapshot
+            board.snapshot_seq += 1
+        board.current = game_id
+        board.updated = self.clock()
+        return True
+
+    def _game(self, board: ClubBoard, game_id: str) -> ClubGame:
+        game = board.games.get(game_id)
+        if game is None:
+            game = board.games[game_id] = ClubGame(board.name, game_id)
+            self._restore(game)
+            while len(board.games) > GAMES_KEPT:
+                old = board.games.pop(next(iter(board.games)))
+                if old.journal is not None:
+                    old.journal.close()
+        return game
+
+    def _offer(self, board: ClubBoard, game_id: str, seq: int, entry: dict, committed: float | None) -> None:
+        game = self._game(board, game_id)
+        if seq <= game.seq:
+            self.duplicates += 1
+            return
+        if game.refused is not None:
+            return
+        if seq > game.seq + 1:
+            if len(game.waiting) < WAITING_LIMIT:
+                game.waiting.setdefault(seq, (entry, committed))
+            return
+        self._take(board, game, entry, committed)
+        while game.refused is None and game.seq + 1 in game.waiting:
+            self._take(board, game, *game.waiting.pop(game.seq + 1))
+        game.waiting = {s: e for s, e in game.waiting.items() if s > game.seq}
+
+    def _take(self, board: ClubBoard, game: ClubGame, entry: dict, committed: float | None) -> None:
+        """The next line of `game`, checked by the rules engine, kept and written to its journal."""
+        header = entry if not game.lines else game.lines[0]
+        if not game.lines and entry.get("type") != "header":
+            game.refused = "its first line is not a header"
+            return
+        try:
+            state = game_state(header, [*game.lines[1:], entry] if game.lines else [])
+        except (JournalError, ValueError, KeyError, TypeError) as error:
+            game.refused = f"line {game.seq + 1}: {str(error).splitlines()[0] if str(error) else 'not a journal line'}"
+            log.warning("reedboard club: board %s, game %s: %s", board.name, game.id, game.refused)
+            self.garbled += 1
+            return
+        try:
+            self._write(game, entry)
+        except (OSError, ValueError) as error:  # the club's disk: the game is still shown
+            log.warning("reedboard club: board %s, game %s: not written (%s)", board.name, game.id, error)
+        game.lines.append(entry)
+        game.received.append(self.clock())
+        game.committed.append(committed)
+        game.state = state
+        board.current = game.id
+        board.updated = self.clock()
+
+    # --- the club's journals --------------------------------------------------------------------------
+    def _write(self, game: ClubGame, entry: dict) -> None:
+        kind = entry["type"]
+        if kind == "header":
+            if game.journal is not None or game.journal_name is not None:
+                return
+            started = _started(entry.get("started"))
+            clock = entry.get("clock")
+            game.journal = Journal.create(
+                self.games_dir, game_from_header(entry, JOURNAL_KEYS), entry.get("settings", {}), started,
+                ClockSettings(clock["minutes"], clock["increment"]) if clock else None,
+                players=entry.get("players"), computer=entry.get("computer"))
+            game.journal_name = game.journal.path.name
+            self._index[f"{game.board}/{game.id}"] = {"journal": game.journal_name, "skipped": []}
+            self._write_index()
+            return
+        journal = game.journal
+        if journal is None:
+            return
+        if kind == "roll":
+            journal.append_roll(entry["t"], entry["player"], entry["value"])
+        elif kind == "move":
+            journal.append_move(entry["t"], entry["move"], entry.get("clock"))
+        elif kind == "takeback":
+            journal.append_takeback(entry["t"], entry["move"])
+        elif kind == "amend":
+            journal.append_amend(entry["t"], entry["old"], entry["new"])
+        elif kind == "result":
+            journal.append_result(entry["t"], entry["result"], entry["reason"], entry["winner"])
+            journal.close()
+            game.journal = None
+        elif kind == "hint":
+            journal.append_hint(entry["t"], entry["player"], entry["move"])
+        else:  # a board's `resume` line (its restart) tells nothing about the game: its number is kept
+            known = self._index.get(f"{game.board}/{game.id}")
+            if known is not None:
+                known["skipped"].append(game.seq + 1)
+                self._write_index()
+
+    def _restore(self, game: ClubGame) -> None:
+        """A game the club had begun before it was started again: its journal's lines taken again
+        (their sequence numbers are the board's, which a resume line on the board shifts: the
+        board's state fills in whatever differs)."""
+        known = self._index.get(f"{game.board}/{game.id}")
+        if known is None:
+            return
+        game.journal_name = known["journal"]
+        path = self.games_dir / known["journal"]
+        try:
+            contents = read_journal(path)
+        except JournalError:
+            return
+        # the club's own resume lines (it was started again) are not the board's
+        lines = [contents.header, *(e for e in contents.entries if e["type"] != "resume")]
+        for seq in sorted(known["skipped"]):  # the board's lines the club did not write, in their places
+            lines.insert(seq - 1, {"type": "resume", "resumed": ""})
+        game.lines = lines
+        game.received = [0.0] * len(game.lines)
+        game.committed = [None] * len(game.lines)
+        game.state = game_state(contents.header, contents.entries)
+        if contents.damage is not None:
+            game.refused = contents.damage.problem
+        if game.state["result"] is None and contents.damage is None:
+            with contextlib.suppress(OSError, JournalError, ValueError):
+                game.journal = Journal.resume(path)
+
+    def _read_index(self) -> dict[str, str]:
+        try:
+            data = json.loads((self.games_dir / INDEX).read_text("utf-8"))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {key: {"journal": value["journal"], "skipped": [n for n in value.get("skipped", []) if is_seq(n)]}
+                for key, value in data.items()
+                if isinstance(value, dict) and isinstance(value.get("journal"), str) and "/" not in value["journal"]
+                and isinstance(value.get("skipped", []), list)}
+
+    def _write_index(self) -> None:
+        path = self.games_dir / INDEX
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(self._index, indent=1), "utf-8")
+        os.replace(temporary, path)
+
+    def close(self) -> None:
+        for board in self.boards.values():
+            for game in board.games.values():
+                if game.journal is not None:
+                    game.journal.close()
+                    game.journal = None
+
+    # --- what goes out ----------------------------------------------------------------------------------
+    def _change(self) -> None:
+        self.version += 1
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
+
+    async def changed(self) -> None:
+        """Wait for the next change."""
+        await self._changed.wait()
+
+    def summaries(self) -> list[dict]:
+        return [self.summary(board) for board in sorted(self.boards.values(), key=lambda b: b.name)]
+
+    def summary(self, board: ClubBoard) -> dict:
+        game = board.games.get(board.current) if board.current else None
+        state = game.state if game is not None else None
+        record = state["record"] if state else []
+        return {
+            "name": board.name, "online": board.online, "since": board.since,
+            "game": game.id if game else None, "seq": game.seq if game else 0,
+            "kind": state["kind"] if state else None, "title": state["title"] if state else None,
+            "colours": state["colours"] if state else [], "players": state["players"] if state else {},
+            "score": state.get("score") if state else None, "to_move": state["to_move"] if state else None,
+            "roll": state["roll"] if state else None, "moves": len(record),
+            "last_move": record[-1] if record else None, "result": state["result"] if state else None,
+            "position": state["position"] if state else {}, "updated": board.updated,
+            "received": game.received[-1] if game and game.received else None,
+            "committed": game.committed[-1] if game and game.committed else None,
+        }
+
+    def detail(self, name: str) -> dict | None:
+        board = self.boards.get(name)
+        if board is None:
+            return None
+        game = board.games.get(board.current) if board.current else None
+        summary = self.summary(board)
+        geometry = None
+        if game is not None and game.lines:
+            with contextlib.suppress(ValueError):
+                geometry = game_from_header(game.lines[0], JOURNAL_KEYS).geometry()
+        return {**summary, "geometry": geometry,
+                "record": game.state["record"] if game and game.state else [],
+                "clock": game.state["clock"] if game and game.state else None,
+                "lines": [{"seq": n, "entry": entry, "received": game.received[n - 1],
+                           "committed": game.committed[n - 1]} for n, entry in enumerate(game.lines, 1)]
+                if game else [],
+                "journal": game.journal_name if game else None, "refused": game.refused if game else None,
+                "games": [{"game": g.id, "seq": g.seq, "journal": g.journal_name,
+                           "result": g.state["result"] if g.state else None} for g in board.games.values()]}
+
+    def board_snapshot(self, name: str) -> dict | None:
+        """The board page's snapshot of the board's current game (None: none received yet)."""
+        board = self.boards.get(name)
+        if board is None or board.snapshot is None:
+            return None
+        return {**board.snapshot, "seq": board.snapshot_seq}
+
+    def standings(self) -> list[dict]:
+        """The evening's players: games finished, wins, draws, losses and points (a win 1, a draw ½)."""
+        table: dict[str, dict] = {}
+        for board in self.boards.values():
+            for game in board.games.values():
+                state = game.state
+                if not state or not state["result"]:
+                    continue
+                winner = state["result"]["winner"]
+                for colour in state["colours"]:
+                    who = state["players"].get(colour) or f"{board.name} {colour}"
+                    row = table.setdefault(who, {"player": who, "games": 0, "wins": 0, "draws": 0, "losses": 0,
+                                                 "points": 0.0})
+                    row["games"] += 1
+                    if winner is None:
+                        row["draws"] += 1
+                        row["points"] += 0.5
+                    elif winner == colour:
+                        row["wins"] += 1
+                        row["points"] += 1
+                    else:
+                        row["losses"] += 1
+        return sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], r["player"]))
+
+
+def _started(text: object) -> datetime:
+    if isinstance(text, str):
+        with contextlib.suppress(ValueError):
+            return datetime.fromisoformat(text)
+    return datetime.now().astimezone()
+
+
+# --- following the broker ----------------------------------------------------------------------------
+async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedboard-club",
+                 retry: tuple[float, float] = (0.5, 5.0), ready: asyncio.Event | None = None) -> None:
+    """Subscribe to every board under the address's prefix and hand each message to the club,
+    reconnecting as long as it runs (a persistent session: the broker keeps what comes meanwhile)."""
+    delay = retry[0]
+    said = False
+    while True:
+        try:
+            async with aiomqtt.Client(address.host, address.port, username=address.username,
+                                      password=address.password, identifier=identifier, clean_session=False,
+                                      keepalive=10, tls_context=address.tls_context()) as client:
+                await client.subscribe(f"{address.prefix}/boards/+/+", qos=1)
+                club.connected, delay, said = True, retry[0], False
+                club._change()
+                if ready is not None:
+                    ready.set()
+                async for message in client.messages:
+                    club.receive(message.topic.value, message.payload)
+        except aiomqtt.MqttError as error:
+            if not said:
+                log.warning("reedboard club: the broker at %s: %s (trying again)", address, error)
+                said = True
+        club.connected = False
+        club._change()
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, retry[1])

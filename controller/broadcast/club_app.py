@@ -1,0 +1,192 @@
+"""The club's page and API (Starlette), read-only: every board at a glance, and each board's own page.
+
+    GET /                          the club's page: every board, the standings
+    GET /api/boards                every board: players, score, last move, position, result ...
+    GET /api/boards/NAME           one board: its game's geometry, record and journal lines
+    GET /api/standings             the evening's players by points
+    GET /api/club                  the club's link to the broker, lines dropped as duplicates or garbled
+    WS  /ws                        {"boards", "standings", "connected"} at every change
+    GET /board/NAME                the board's own page (controller/web's), watching only
+    WS  /board/NAME/ws             that page's snapshots, as the board's own server sends them
+    GET /board/NAME/api/...        what that page asks for: auth (never control), catalog, rules, state
+
+The board's page is served from controller/web/static as it is; a small script put before its
+own (static/shim.js) sends its absolute /ws and /api/ requests to the board's place here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..games import catalog
+from ..web.rules import rules_page
+from .address import NAME
+from .club import Club
+
+HERE = Path(__file__).parent / "static"
+BOARD_PAGE = Path(__file__).parent.parent / "web" / "static"
+PUSH_EVERY = 0.2  # s: at most five pushes a second to each page, however busy the boards
+WATCHERS = 200  # WebSockets at once
+
+
+def _json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def _error(message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+@functools.cache
+def _rules_json(game: str) -> bytes:
+    return _json(rules_page(game))
+
+
+@functools.cache
+def _board_page() -> str:
+    """The board's page, its scripts preceded by the shim that points them at one board."""
+    html = (BOARD_PAGE / "index.html").read_text("utf-8")
+    first = html.find("<script")
+    shim = '<script src="/club/shim.js"></script>\n'
+    return html[:first] + shim + html[first:] if first >= 0 else html + shim
+
+
+def create_club_app(club: Club, *, lifespan=None) -> Starlette:
+    watchers = {"n": 0}
+
+    def board_name(request) -> str | None:
+        name = request.path_params["name"]
+        return name if NAME.match(name) else None
+
+    async def page(request: Request):
+        return FileResponse(HERE / "club.html", headers={"Cache-Control": "no-cache"})
+
+    async def boards(request: Request):
+        return Response(_json(club.summaries()), media_type="application/json")
+
+    async def board(request: Request):
+        name = board_name(request)
+        detail = club.detail(name) if name else None
+        if detail is None:
+            return _error("no such board", 404)
+        return Response(_json(detail), media_type="application/json")
+
+    async def standings(request: Request):
+        return Response(_json(club.standings()), media_type="application/json")
+
+    async def status(request: Request):
+        return JSONResponse({"connected": club.connected, "boards": len(club.boards),
+                             "duplicates": club.duplicates, "garbled": club.garbled})
+
+    async def board_page(request: Request):
+        if board_name(request) is None:
+            return _error("no such board", 404)
+        return HTMLResponse(_board_page(), headers={"Cache-Control": "no-cache"})
+
+    async def board_auth(request: Request):
+        return JSONResponse({"control": False, "token_required": False})
+
+    async def board_state(request: Request):
+        name = board_name(request)
+        snapshot = club.board_snapshot(name) if name else None
+        if snapshot is None:
+            return _error("no such board, or nothing received from it yet", 404)
+        return Response(_json(snapshot), media_type="application/json")
+
+    async def board_catalog(request: Request):
+        return Response(_json(catalog()), media_type="application/json")
+
+    async def board_rules(request: Request):
+        try:
+            return Response(_rules_json(request.path_params["game"][:40]), media_type="application/json")
+        except KeyError:
+            return _error("no such game", 404)
+
+    async def board_games(request: Request):  # the club's archive is the place for past games
+        return Response(b"[]", media_type="application/json")
+
+    async def no_game(request: Request):
+        return _error("no such game", 404)
+
+    async def watch(websocket: WebSocket, send_one) -> None:
+        if watchers["n"] >= WATCHERS:
+            await websocket.close(1013, "too many watchers")
+            return
+        watchers["n"] += 1
+        await websocket.accept()
+
+        async def send() -> None:
+            sent = None
+            while True:
+                if club.version != sent:
+                    sent = club.version
+                    await send_one()
+                await club.changed()
+                await asyncio.sleep(PUSH_EVERY)
+
+        async def receive() -> None:
+            while (await websocket.receive())["type"] != "websocket.disconnect":
+                pass  # watchers send nothing that counts
+
+        tasks = [asyncio.create_task(send()), asyncio.create_task(receive())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watchers["n"] -= 1
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError, OSError):
+                    await task
+
+    async def club_updates(websocket: WebSocket):
+        async def send_one() -> None:
+            data = {"boards": club.summaries(), "standings": club.standings(), "connected": club.connected}
+            await websocket.send_text(_json(data).decode("utf-8"))
+        await watch(websocket, send_one)
+
+    async def board_updates(websocket: WebSocket):
+        name = websocket.path_params["name"]
+        if not NAME.match(name):
+            await websocket.close(1008, "no such board")
+            return
+        last = {"seq": None}
+
+        async def send_one() -> None:
+            snapshot = club.board_snapshot(name)
+            if snapshot is not None and snapshot["seq"] != last["seq"]:
+                last["seq"] = snapshot["seq"]
+                await websocket.send_text(_json(snapshot).decode("utf-8"))
+        await watch(websocket, send_one)
+
+    routes = [
+        Route("/", page),
+        Route("/api/boards", boards),
+        Route("/api/boards/{name}", board),
+        Route("/api/standings", standings),
+        Route("/api/club", status),
+        WebSocketRoute("/ws", club_updates),
+        Route("/board/{name}", board_page),
+        Route("/board/{name}/", board_page),
+        Route("/board/{name}/api/auth", board_auth),
+        Route("/board/{name}/api/state", board_state),
+        Route("/board/{name}/api/catalog", board_catalog),
+        Route("/board/{name}/api/rules/{game}", board_rules),
+        Route("/board/{name}/api/games", board_games),
+        Route("/board/{name}/api/games/{game:path}", no_game),
+        WebSocketRoute("/board/{name}/ws", board_updates),
+        Mount("/club", StaticFiles(directory=HERE), name="club"),
+        Mount("/static", StaticFiles(directory=BOARD_PAGE), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,128 @@
+"""`reedboard club [--broker URL] [--listen HOST:PORT]`: every board of the evening on one page.
+
+With no --broker the club starts its own broker (amqtt) on --mqtt (default 0.0.0.0:1883),
+and the boards publish to mqtt://THIS-COMPUTER/ (see docs/broadcast.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import importlib.util
+import socket
+import sys
+from pathlib import Path
+
+LISTEN = "0.0.0.0:8080"
+MQTT_LISTEN = "0.0.0.0:1883"
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    parser = commands.add_parser("club", help="show every board's live game on one page (MQTT broadcast)")
+    parser.add_argument("--broker", metavar="URL",
+                        help="the boards' broker: mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX] (mqtts:// for TLS);"
+                             " without it the club runs its own broker")
+    parser.add_argument("--listen", metavar="HOST:PORT", default=LISTEN,
+                        help=f"where the club's page is served (default {LISTEN})")
+    parser.add_argument("--mqtt", metavar="HOST:PORT", default=MQTT_LISTEN,
+                        help=f"without --broker: where the club's own broker listens (default {MQTT_LISTEN})")
+    parser.add_argument("--games", metavar="DIR",
+                        help="where the club keeps every game received (default: the data folder's club/)")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def host_port(text: str, what: str) -> tuple[str, int]:
+    """HOST:PORT (an IPv6 host in brackets) as (host, port); ValueError (one line) otherwise."""
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{what} is HOST:PORT with a port 1-65535, not {text!r}")
+    return host, int(port)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..cli import UsageError
+    from ..journal import default_games_dir
+    from .address import BroadcastError, parse_broker_url
+
+    try:
+        web = host_port(args.listen, "--listen")
+        mqtt = host_port(args.mqtt, "--mqtt")
+        address = parse_broker_url(args.broker) if args.broker else None
+    except (ValueError, BroadcastError) as error:
+        raise UsageError(f"reedboard: {error}") from None
+    games_dir = Path(args.games) if args.games else default_games_dir().parent / "club"
+    needed = [("aiomqtt", "web"), ("starlette", "web"), ("uvicorn", "web")] + ([] if address else [("amqtt", "club")])
+    for module, extra in needed:
+        if importlib.util.find_spec(module) is None:
+            print(f"reedboard club: {module} is missing: pip install 'reedboard[{extra}]'", file=sys.stderr)
+            return 2
+    try:
+        asyncio.run(serve_club(address, web, mqtt, games_dir))
+    except OSError as error:
+        print(f"reedboard: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games_dir: Path,
+                     started: asyncio.Event | None = None) -> None:
+    """The club: its broker (without `address`), its follower and its page, until cancelled."""
+    import uvicorn
+
+    from .address import BrokerAddress
+    from .broker import EmbeddedBroker
+    from .club import Club, follow
+    from .club_app import create_club_app
+
+    family = socket.AF_INET6 if ":" in web[0] else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(web)
+    except OSError as error:
+        listening.close()
+        raise OSError(f"the club's page cannot listen on {web[0]}:{web[1]} ({error.strerror or error})") from None
+    broker = None
+    if address is None:
+        broker = EmbeddedBroker(*mqtt)
+        try:
+            await broker.start()
+        except OSError:
+            listening.close()
+            raise
+        connect_host = "127.0.0.1" if mqtt[0] in ("0.0.0.0", "::", "") else mqtt[0]
+        address = BrokerAddress(connect_host, mqtt[1])
+        print(f"reedboard club: the boards publish to mqtt://THIS-COMPUTER:{mqtt[1]}"
+              f" (reedboard play ... --broadcast mqtt://HOST:{mqtt[1]} --name NAME)", flush=True)
+    games_dir.mkdir(parents=True, exist_ok=True)
+    club = Club(games_dir, prefix=address.prefix)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        # a steady client id: the broker keeps the club's session (what comes while it is away)
+        identifier = f"reedboard-club-{socket.gethostname()}-{address.prefix}".replace("/", "-")[:64]
+        task = asyncio.create_task(follow(club, address, identifier=identifier))
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            club.close()
+
+    app = create_club_app(club, lifespan=lifespan)
+    server = uvicorn.Server(uvicorn.Config(app, host=web[0], port=web[1], log_level="warning", lifespan="on"))
+    print(f"reedboard club: the page is http://{web[0]}:{web[1]}/ ; the games are kept in {games_dir}", flush=True)
+    try:
+        if started is not None:
+            asyncio.get_running_loop().call_soon(started.set)
+        await server.serve(sockets=[listening])
+    finally:
+        listening.close()
+        if broker is not None:
+            await broker.stop()

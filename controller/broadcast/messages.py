@@ -1,0 +1,152 @@
+"""The broadcast's topics and payloads (docs/broadcast.md is their description for others).
+
+Under PREFIX/boards/NAME/:
+  status   retained  {"online": true, "token": T, "since": ISO} / the last will {"online": false}
+  journal  QoS 1     one journal line: {"board", "game", "seq", "entry", "committed"}
+  state    retained  the game as its journal leaves it, and the board page's snapshot
+
+The journal's file name stem is the game's id and the line's number its sequence number
+(the header is line 1): a receiver drops what it has already seen by (game, seq).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+
+from ..games import Game, catalog
+from ..journal import JOURNAL_KEYS, JournalContents, JournalError, rebuild
+from ..record import header_lines, result_line
+from ..signals import PALETTE
+from ..view import Phase
+
+VERSION = 1
+TOPICS = ("status", "journal", "state")
+PAYLOAD_LIMIT = 1 << 20  # bytes of one received payload: a game's state is a few kilobytes
+PALETTE_HEX = {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()}
+
+
+def board_topic(prefix: str, name: str, kind: str) -> str:
+    return f"{prefix}/boards/{name}/{kind}"
+
+
+def encode(data: Mapping) -> bytes:
+    return json.dumps(data, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def journal_message(board: str, game_id: str, seq: int, entry: Mapping, committed: float | None = None) -> dict:
+    """One journal line as sent: `committed` is the board's wall clock when it was on disk."""
+    return {"v": VERSION, "board": board, "game": game_id, "seq": seq, "entry": dict(entry),
+            "committed": round(time.time() if committed is None else committed, 3)}
+
+
+def status_message(online: bool, token: str = "", since: str = "") -> dict:
+    return {"v": VERSION, "online": True, "token": token, "since": since} if online else {"v": VERSION, "online": False}
+
+
+# --- a game as its journal leaves it --------------------------------------------------------------
+def replayed(header: Mapping, entries: Sequence[Mapping]):
+    """The journal's game (journal.Resumed); JournalError when the lines do not make one."""
+    return rebuild(JournalContents(dict(header), [dict(e) for e in entries]))
+
+
+def game_state(header: Mapping, entries: Sequence[Mapping]) -> dict:
+    """What a spectator wants of a game: the game, players, position, record so far, score,
+    clock, who is to move and the result."""
+    resumed = replayed(header, entries)
+    game = resumed.game
+    outcome = outcome_data(game)
+    return {
+        "kind": game.name, "title": game.title, "colours": list(game.players),
+        "players": dict(header.get("players", {})), "started": header.get("started"),
+        "position": game.pieces(), "record": [game.format_move(m) for m in game.move_stack],
+        **game.position_data(),
+        "clock": {"settings": header.get("clock"), "remaining": resumed.clock_remaining},
+        "to_move": None if outcome else game.turn, "roll": resumed.pending_roll,
+        "result": outcome,
+    }
+
+
+def outcome_data(game: Game) -> dict | None:
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    return {"result": outcome.result(game.players), "reason": outcome.termination.value,
+            "winner": outcome.winner, "line": result_line(game)}
+
+
+def state_message(board: str, game_id: str, seq: int, header: Mapping, entries: Sequence[Mapping],
+                  snapshot: Mapping | None) -> dict:
+    """The retained state: the game so far (every journal line too, so that a receiver that
+    missed some can fill them in) and the board page's snapshot."""
+    lines = [dict(header), *map(dict, entries)]
+    return {"v": VERSION, "board": board, "game": game_id, "seq": seq, **game_state(header, entries),
+            "lines": lines, "snapshot": dict(snapshot) if snapshot is not None else None}
+
+
+def game_snapshot(header: Mapping, entries: Sequence[Mapping], journal_name: str | None = None) -> dict:
+    """A board page snapshot from the journal alone (a replayed game, a board that sent none):
+    the pieces, record, score and result, with no lights and no notes."""
+    resumed = replayed(header, entries)
+    game = resumed.game
+    over = game.outcome() is not None
+    last = entries[-1] if entries else None
+    phase = Phase.OVER if over else (Phase.ROLLED if resumed.pending_roll else Phase.PLAY)
+    return {
+        "game": game.name, "title": game.title, "phase": phase.value, "turn": game.turn,
+        "players": list(game.players),
+        "cells": {cell: {"piece": piece, "light": "", "blink": False} for cell, piece in game.pieces().items()},
+        "order": list(game.cells), "geometry": game.geometry(),
+        "die": {"face": "off", "value": resumed.pending_roll, "pips": None},
+        "turn_light": None, "roll": resumed.pending_roll, **game.position_data(),
+        "header": header_lines(game), "record": [game.format_move(m) for m in game.move_stack],
+        "outcome": outcome_data(game) if over else None,
+        "message": _message(game, last, over), "prompt": {"kind": "watching"}, "choices": [], "notes": [],
+        "clock": None, "setup_mode": "given", "setup_modes": [], "games": _games(),
+        "cue": {"name": None, "n": 0}, "journal": journal_name, "settings": dict(header.get("settings", {})),
+        "sim": False, "running": not over, "error": None, "palette": PALETTE_HEX,
+        "link": {"state": "connected", "why": "", "since": None, "text": ""},
+    }
+
+
+def _message(game: Game, last: Mapping | None, over: bool) -> str:
+    if over:
+        return result_line(game) or "game over"
+    if last is not None and last.get("type") == "move":
+        return f"{last['move']} · {game.turn} to move"
+    return f"{game.turn} to move"
+
+
+def _games() -> list[dict]:
+    return [{key: entry[key] for key in ("name", "title", "setup_modes", "options")} for entry in catalog()]
+
+
+# --- checking what is received ----------------------------------------------------------------------
+def decode(payload: bytes) -> dict | None:
+    """A received payload as a JSON object, or None when it is not one (never an exception)."""
+    if not isinstance(payload, (bytes, bytearray)) or len(payload) > PAYLOAD_LIMIT:
+        return None
+    try:
+        value = json.loads(bytes(payload).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def is_seq(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 1 << 31
+
+
+def is_game_id(value: object) -> bool:
+    return isinstance(value, str) and 0 < len(value) <= 100 and value.isprintable() and "/" not in value \
+        and not value.startswith(".")
+
+
+def is_time(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+__all__ = ["JOURNAL_KEYS", "JournalError", "TOPICS", "board_topic", "decode", "encode", "game_snapshot",
+           "game_state", "journal_message", "state_message", "status_message"]

@@ -1,0 +1,126 @@
+"""`reedboard replay TRACE --broadcast URL --name NAME [--speed X]`: a recorded game published as a
+board would publish it (demonstrations, tests, a club showing a game again).
+
+The trace is replayed by the referee (controller.replay); what it decided is written to a
+journal as the game goes, at the pace the trace recorded it (`speed` times faster; 0: at
+once), and the journal's lines go out through a Broadcaster exactly as a board's do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import asdict, fields
+from datetime import datetime
+from pathlib import Path
+
+from ..clock import ClockSettings
+from ..journal import Journal, JournalError
+from ..reconcile import Settings
+from ..replay import Replayed, replay
+from ..trace import TraceError, read_trace
+from .address import BroadcastError, BrokerAddress, parse_broker_url
+from .arguments import add_replay_broadcast_arguments
+from .board import Broadcaster, _say, board_name
+
+FLUSH_WAIT = 30.0  # s a replay waits at its end for the broker to take what is left
+
+
+def run_replay_broadcast(args: argparse.Namespace) -> int:
+    """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
+    from ..cli import UsageError
+
+    if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
+        raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
+    try:
+        address = parse_broker_url(args.broadcast)
+        name = board_name(args.name, address)
+        trace = read_trace(args.trace)
+    except (BroadcastError, TraceError) as error:
+        raise UsageError(f"reedboard: {error}") from None
+    try:
+        sent = asyncio.run(publish_trace(trace, address, name, speed=args.speed, source=args.trace))
+    except (TraceError, JournalError) as error:
+        raise UsageError(f"reedboard: {error}") from None
+    except KeyboardInterrupt:
+        return 130
+    return 0 if sent else 1
+
+
+async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed: float = 1.0,
+                        source: str = "trace", games_dir: str | Path | None = None,
+                        players: Mapping[str, str] | None = None, say: Callable[[str], None] = _say,
+                        flush_wait: float = FLUSH_WAIT, broadcaster: Broadcaster | None = None,
+                        now: datetime | None = None,
+                        step: Callable[[int, dict], Awaitable[None]] | None = None,
+                        replayed: Replayed | None = None) -> bool:
+    """Publish a trace (a Trace or a trace file's path) as board `name` would: True when the
+    broker took every line. The journal is written in `games_dir` (default: a temporary
+    folder, removed at the end). A `broadcaster` given is left running (a board playing one game
+    after another keeps its connection); one made here is stopped at the end. `step(i, entry)`, when given, is awaited before the i-th
+    entry instead of the trace's pace (tests that do something at a given move)."""
+    if isinstance(trace, (str, Path)):
+        source, trace = str(trace), read_trace(trace)
+    if replayed is None:  # (many boards simulated at once replay each trace once)
+        replayed = replay(trace, source=source)
+    header = trace.header
+    known = {f.name for f in fields(Settings)}
+    settings = Settings(**{k: v for k, v in header.get("settings", {}).items() if k in known})
+    journal_header = _journal_header(source)
+    clock_data = journal_header.get("clock")
+    clock = ClockSettings(clock_data["minutes"], clock_data["increment"]) if clock_data else None
+    players = dict(players or journal_header.get("players", {}))
+    own = broadcaster is None
+    if own:
+        broadcaster = Broadcaster(address if isinstance(address, BrokerAddress) else parse_broker_url(address),
+                                  name, say=say)
+    with tempfile.TemporaryDirectory(prefix="reedboard-replay-") as scratch:
+        folder = Path(games_dir) if games_dir is not None else Path(scratch)
+        started = now or datetime.now().astimezone()
+        await broadcaster.start()
+        journal = Journal.create(folder, trace.game(), asdict(settings), started, clock, players=players or None,
+                                 written=broadcaster.line_written)
+        try:
+            previous = replayed.decisions[0]["t"] if replayed.decisions else 0.0
+            for index, entry in enumerate(replayed.decisions):
+                t = entry.get("t", previous)
+                if step is not None:
+                    await step(index, entry)
+                else:
+                    await asyncio.sleep(max(0.0, t - previous) / speed if speed else 0)
+                previous = max(previous, t)
+                _append(journal, entry)
+        finally:
+            journal.close()
+        sent = await broadcaster.flushed(flush_wait)
+        if own:
+            await broadcaster.stop()
+    return sent
+
+
+def _append(journal: Journal, entry: dict) -> None:
+    kind = entry["type"]
+    if kind == "roll":
+        journal.append_roll(entry["t"], entry["player"], entry["value"])
+    elif kind == "move":
+        journal.append_move(entry["t"], entry["move"], entry.get("clock"))
+    elif kind == "takeback":
+        journal.append_takeback(entry["t"], entry["move"])
+    elif kind == "amend":
+        journal.append_amend(entry["t"], entry["old"], entry["new"])
+    elif kind == "result":
+        journal.append_result(entry["t"], entry["result"], entry["reason"], entry["winner"])
+
+
+def _journal_header(source: str) -> dict:
+    """The header of the journal next to a trace file, when there is one (its clock, its players)."""
+    from ..journal import SUFFIX, TRACE_SUFFIX, read_journal
+    if not source.endswith(TRACE_SUFFIX):
+        return {}
+    path = Path(source[: -len(TRACE_SUFFIX)] + SUFFIX)
+    try:
+        return read_journal(path).header if path.is_file() else {}
+    except JournalError:
+        return {}

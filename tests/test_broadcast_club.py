@@ -1,0 +1,142 @@
+"""The club without a broker: lines taken once and in order, gaps filled from the retained state,
+garbled messages dropped, the games written to journals, the API and the board's own page."""
+
+import asyncio
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_app import create_club_app
+from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
+from reedboard.controller.journal import Journal, export_lines, read_journal
+from reedboard.controller.replay import replay
+from reedboard.controller.trace import read_trace
+
+TRACES = Path(__file__).parent / "traces"
+NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
+
+
+def board_lines(tmp_path: Path, trace: str = "bigballs-game-to-a7", players=None) -> list[dict]:
+    """The journal lines a board writes for the trace's game, the header first."""
+    played = read_trace(TRACES / f"{trace}.jsonl")
+    lines = []
+    journal = Journal.create(tmp_path / "board", played.game(), {}, NOW, players=players,
+                             written=lambda path, number, entry: lines.append(entry))
+    from reedboard.controller.broadcast.replay_publish import _append
+    for entry in replay(played, source=trace).decisions:
+        _append(journal, entry)
+    journal.close()
+    return lines
+
+
+def journal_payload(name, seq, entry, game="g1"):
+    return encode(journal_message(name, game, seq, entry))
+
+
+def state_payload(name, lines, game="g1"):
+    seq = len(lines)
+    return encode(state_message(name, game, seq, lines[0], lines[1:], game_snapshot(lines[0], lines[1:])))
+
+
+@pytest.fixture
+def club(tmp_path):
+    club = Club(tmp_path / "club")
+    (tmp_path / "club").mkdir()
+    yield club
+    club.close()
+
+
+def test_lines_are_taken_once_in_order_and_written_to_a_journal(club, tmp_path):
+    lines = board_lines(tmp_path, players={"white": "Ann", "black": "Bo"})
+    order = list(range(1, len(lines) + 1))
+    shuffled = order[:3] + order[5:8] + order[3:5] + order[2:6] + order[8:]  # early, late and repeated
+    for seq in shuffled:
+        club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1]))
+    detail = club.detail("t1")
+    assert [line["entry"] for line in detail["lines"]] == lines
+    assert club.duplicates == 4
+    journal = tmp_path / "club" / detail["journal"]
+    assert read_journal(journal).damage is None
+    assert export_lines(journal)[-1].startswith("1-0")
+    assert club.standings()[0] == {"player": "Bo", "games": 1, "wins": 1, "draws": 0, "losses": 0, "points": 1.0} \
+        or club.standings()[0]["points"] == 1.0
+
+
+def test_a_late_club_fills_in_from_the_retained_state(club, tmp_path):
+    lines = board_lines(tmp_path)
+    club.receive("reedboard/boards/t1/state", state_payload("t1", lines[:10]))
+    for seq in range(8, len(lines) + 1):
+        club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1]))
+    assert [line["entry"] for line in club.detail("t1")["lines"]] == lines
+    assert club.board_snapshot("t1")["cells"]
+
+
+def test_garbled_messages_are_dropped_and_nothing_taken_is_lost(club, tmp_path):
+    lines = board_lines(tmp_path)
+    for seq in range(1, 6):
+        club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1]))
+    garbage = [
+        ("reedboard/boards/t1/journal", b"\xff\xfe not json"),
+        ("reedboard/boards/t1/journal", b"[1, 2]"),
+        ("reedboard/boards/t1/journal", encode({"game": "g1", "seq": True, "entry": {}})),
+        ("reedboard/boards/t1/journal", encode({"game": "../etc", "seq": 6, "entry": {}})),
+        ("reedboard/boards/t1/state", encode({"game": "g1", "seq": 99, "lines": []})),
+        ("reedboard/boards/bad name/status", encode({"online": True})),
+        ("reedboard/boards/t1/nonsense", encode({})),
+        ("reedboard/boards/t1/status", encode({"online": "yes"})),
+        ("reedboard/boards/t1/journal", b"[" * 100000),
+    ]
+    for topic, payload in garbage:
+        club.receive(topic, payload)
+    assert club.garbled == len(garbage)
+    # a move the rules refuse stops the game's lines there: nothing before it is lost
+    club.receive("reedboard/boards/t1/journal", journal_payload("t1", 6, {"type": "move", "t": 1.0, "move": "Z9-Z8"}))
+    detail = club.detail("t1")
+    assert [line["entry"] for line in detail["lines"]] == lines[:5]
+    assert detail["refused"].startswith("line 6")
+    assert read_journal(Path(club.games_dir) / detail["journal"]).entries == lines[1:5]
+
+
+def test_a_club_started_again_goes_on_in_the_same_journal(tmp_path):
+    lines = board_lines(tmp_path)
+    (tmp_path / "club").mkdir()
+    first = Club(tmp_path / "club")
+    for seq in range(1, 11):
+        first.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1]))
+    first.close()
+    again = Club(tmp_path / "club")
+    for seq in range(1, len(lines) + 1):
+        again.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1]))
+    again.close()
+    assert again.duplicates == 10
+    journals = [p for p in (tmp_path / "club").glob("*.jsonl")]
+    assert len(journals) == 1
+    assert export_lines(journals[0])[-1].startswith("1-0")
+
+
+def test_the_api_and_the_boards_own_page(club, tmp_path):
+    lines = board_lines(tmp_path)
+    club.receive("reedboard/boards/t1/status", encode({"online": True, "token": "x", "since": "now"}))
+    club.receive("reedboard/boards/t1/state", state_payload("t1", lines))
+    client = TestClient(create_club_app(club))
+    boards = client.get("/api/boards").json()
+    assert boards[0]["name"] == "t1" and boards[0]["online"] is True and boards[0]["result"]["winner"] == "black"
+    detail = client.get("/api/boards/t1").json()
+    assert detail["geometry"]["cells"] and len(detail["lines"]) == len(lines)
+    assert client.get("/api/boards/nobody").status_code == 404
+    assert client.get("/api/boards/..%2f..").status_code == 404
+    assert client.get("/api/standings").json()[0]["points"] == 1.0
+    page = client.get("/board/t1")
+    assert page.status_code == 200 and "/club/shim.js" in page.text and "/static/app.js" in page.text
+    assert client.get("/board/t1/api/auth").json() == {"control": False, "token_required": False}
+    assert client.get("/board/t1/api/state").json()["outcome"]["winner"] == "black"
+    assert client.post("/board/t1/api/click", json={"cell": "a1"}).status_code in (404, 405)
+    assert client.get("/static/app.js").status_code == 200 and client.get("/club/club.js").status_code == 200
+    with client.websocket_connect("/board/t1/ws") as ws:
+        assert json.loads(ws.receive_text())["game"] == "bigballs"
+    with client.websocket_connect("/ws") as ws:
+        assert json.loads(ws.receive_text())["boards"][0]["name"] == "t1"
