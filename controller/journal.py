@@ -178,6 +178,13 @@ class Journal:
     def append_hint(self, t: float, player: str, move_text: str) -> None:
         self._write({"type": "hint", "t": t, "player": player, "move": move_text})
 
+    def append_entry(self, entry: Mapping) -> None:
+        """An entry as another journal holds it (what a trace decided, a club's copy of a board's
+        game): checked as reading checks it (JournalError), then written."""
+        entry = dict(entry)
+        _check_entry(self.path, self.lines + 1, entry)
+        self._write(entry)
+
     def _write(self, entry: dict, prefix: bytes = b"") -> None:
         # One whole line, flushed and synced: a power cut loses at most the line being written.
         self._file.write(prefix + (json.dumps(entry, allow_nan=False) + "\n").encode("utf-8"))

@@ -113,17 +113,7 @@ def _journal_what_the_trace_decided(journal: Journal, contents: JournalContents,
     if len(decided) <= len(journaled) or any(map(_differ, journaled, decided)):
         return False
     for entry in decided[len(journaled):]:
-        kind = entry["type"]
-        if kind == "roll":
-            journal.append_roll(entry["t"], entry["player"], entry["value"])
-        elif kind == "move":
-            journal.append_move(entry["t"], entry["move"], clock=entry.get("clock"))
-        elif kind == "takeback":
-            journal.append_takeback(entry["t"], entry["move"])
-        elif kind == "amend":
-            journal.append_amend(entry["t"], entry["old"], entry["new"])
-        elif kind == "result":
-            journal.append_result(entry["t"], entry["result"], entry["reason"], entry["winner"])
+        journal.append_entry(entry)
     return True
 
 

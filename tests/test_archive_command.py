@@ -8,25 +8,16 @@ import pytest
 
 from reedboard.controller.archive import games_command
 from reedboard.controller.archive.index import INDEX_NAME
-from reedboard.controller.cli import UsageError, _Parser
 from reedboard.controller.journal import trace_path
 
+from command_line import run_command
 from test_archive_index import A7_GAME, bigballs, played
 from test_archive_records import HAND
 
 
 def games_main(argv, capsys):
     """`reedboard games ...` on a parser of its own, as cli.main runs it: (status, out, err)."""
-    parser = _Parser(prog="reedboard")
-    games_command.add_parser(parser.add_subparsers(dest="command", parser_class=_Parser))
-    try:
-        args = parser.parse_args(["games", *argv])
-        status = args.run(args)
-    except UsageError as error:
-        print(error, file=sys.stderr)
-        status = 2
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_command(games_command, ["games", *argv], capsys)
 
 
 @pytest.fixture

@@ -18,9 +18,8 @@ from reedboard.controller.broadcast.club import Club, follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.replay_publish import publish_trace
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
+from test_web_browser import browser, expect  # noqa: F401  (skips the module without chromium or Playwright)
+
 TIMEOUT = 10000  # ms for any one thing to show on the page
 TRACES = Path(__file__).parent / "traces"
 BOARDS = {  # board: (its game, the entries it plays before it waits: mid-game; None: to the end)
@@ -30,11 +29,6 @@ BOARDS = {  # board: (its game, the entries it plays before it waits: mid-game; 
 }
 PLAYERS = {"table1": {"white": "Ann", "black": "Bo"}}
 
-if not CHROMIUM.exists():
-    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium) for the browser tests",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-expect = sync_api.expect
 
 
 @contextlib.contextmanager
@@ -100,14 +94,6 @@ def club_with_boards(folder: Path):
         if server is not None:
             server.should_exit = True
         thread.join(15)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
 
 
 def shots(tmp_path: Path) -> Path:

@@ -26,9 +26,8 @@ def board_lines(tmp_path: Path, trace: str = "bigballs-game-to-a7", players=None
     lines = []
     journal = Journal.create(tmp_path / "board", played.game(), {}, NOW, players=players,
                              written=lambda path, number, entry: lines.append(entry))
-    from reedboard.controller.broadcast.replay_publish import _append
     for entry in replay(played, source=trace).decisions:
-        _append(journal, entry)
+        journal.append_entry(entry)
     journal.close()
     return lines
 

@@ -15,17 +15,9 @@ from reedboard.controller.opponent.worker import Thinker
 from reedboard.controller.play import ActionError, PlaySession
 from reedboard.controller.reconcile import Settings
 
+from test_play_session import run
+
 QUICK = Settings(debounce=0.001, settle=0.05, grace=0.2)
-
-
-def run(session, scenario):
-    async def main():
-        await session.start()
-        try:
-            return await scenario(session)
-        finally:
-            await session.stop()
-    return asyncio.run(main())
 
 
 async def until(condition, what):

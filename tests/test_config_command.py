@@ -1,27 +1,18 @@
 """`reedboard config`: every key with its effective value and where it came from; a bad file in one line."""
 
 import json
-import sys
 
 import pytest
 
 from reedboard.controller import config_command
-from reedboard.controller.cli import UsageError, _Parser
 from reedboard.controller.config import BY_NAME
+
+from command_line import run_command
 
 
 def config_main(argv, capsys):
     """`reedboard config ...` on a parser of its own, as cli.main runs it: (status, out, err)."""
-    parser = _Parser(prog="reedboard")
-    config_command.add_parser(parser.add_subparsers(dest="command", parser_class=_Parser))
-    try:
-        args = parser.parse_args(["config", *argv])
-        status = args.run(args)
-    except UsageError as error:
-        print(error, file=sys.stderr)
-        status = 2
-    out, err = capsys.readouterr()
-    return status, out, err
+    return run_command(config_command, ["config", *argv], capsys)
 
 
 @pytest.fixture

@@ -571,3 +571,14 @@ def test_bad_names_or_computer_in_a_header_are_one_line(tmp_path, extras, words)
     with pytest.raises(JournalError, match=words) as caught:
         read_journal(path)
     assert "\n" not in str(caught.value)
+
+
+def test_an_entry_copied_from_another_journal_is_checked_before_it_is_written(tmp_path):
+    journal = Journal.create(tmp_path, BigBalls(), {}, datetime(2026, 11, 30, 18, 0).astimezone())
+    journal.append_entry({"type": "roll", "t": 1.0, "player": "black", "value": 4})
+    with pytest.raises(JournalError, match="unknown entry type"):
+        journal.append_entry({"type": "teleport", "t": 2.0})
+    with pytest.raises(JournalError, match="missing"):
+        journal.append_entry({"type": "move", "t": 2.0})
+    journal.close()
+    assert [e["type"] for e in read_journal(journal.path).entries] == ["roll"]

@@ -212,20 +212,12 @@ class Club:
         journal = game.journal
         if journal is None:
             return
-        if kind == "roll":
-            journal.append_roll(entry["t"], entry["player"], entry["value"])
-        elif kind == "move":
-            journal.append_move(entry["t"], entry["move"], entry.get("clock"))
-        elif kind == "takeback":
-            journal.append_takeback(entry["t"], entry["move"])
-        elif kind == "amend":
-            journal.append_amend(entry["t"], entry["old"], entry["new"])
-        elif kind == "result":
-            journal.append_result(entry["t"], entry["result"], entry["reason"], entry["winner"])
+        if kind == "result":
+            journal.append_entry(entry)
             journal.close()
             game.journal = None
-        elif kind == "hint":
-            journal.append_hint(entry["t"], entry["player"], entry["move"])
+        elif kind != "resume":
+            journal.append_entry(entry)
         else:  # a board's `resume` line (its restart) tells nothing about the game: its number is kept
             known = self._index.get(f"{game.board}/{game.id}")
             if known is not None:

@@ -20,6 +20,7 @@ from ..games import Game, catalog
 from ..journal import JOURNAL_KEYS, JournalContents, JournalError, rebuild
 from ..record import header_lines, result_line
 from ..signals import PALETTE
+from ..snapshot import outcome_data
 from ..view import Phase
 
 VERSION = 1
@@ -67,14 +68,6 @@ def game_state(header: Mapping, entries: Sequence[Mapping]) -> dict:
         "to_move": None if outcome else game.turn, "roll": resumed.pending_roll,
         "result": outcome,
     }
-
-
-def outcome_data(game: Game) -> dict | None:
-    outcome = game.outcome()
-    if outcome is None:
-        return None
-    return {"result": outcome.result(game.players), "reason": outcome.termination.value,
-            "winner": outcome.winner, "line": result_line(game)}
 
 
 def state_message(board: str, game_id: str, seq: int, header: Mapping, entries: Sequence[Mapping],

@@ -91,27 +91,13 @@ async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed
                 else:
                     await asyncio.sleep(max(0.0, t - previous) / speed if speed else 0)
                 previous = max(previous, t)
-                _append(journal, entry)
+                journal.append_entry(entry)
         finally:
             journal.close()
         sent = await broadcaster.flushed(flush_wait)
         if own:
             await broadcaster.stop()
     return sent
-
-
-def _append(journal: Journal, entry: dict) -> None:
-    kind = entry["type"]
-    if kind == "roll":
-        journal.append_roll(entry["t"], entry["player"], entry["value"])
-    elif kind == "move":
-        journal.append_move(entry["t"], entry["move"], entry.get("clock"))
-    elif kind == "takeback":
-        journal.append_takeback(entry["t"], entry["move"])
-    elif kind == "amend":
-        journal.append_amend(entry["t"], entry["old"], entry["new"])
-    elif kind == "result":
-        journal.append_result(entry["t"], entry["result"], entry["reason"], entry["winner"])
 
 
 def _journal_header(source: str) -> dict:
