@@ -1,32 +1,53 @@
-"""The computer opponent's strength and speed: search nodes per second for each game, then the
-strength matches of the issue, each with its score and 95 % interval and the time per move.
+"""The computer opponent's strength: the matches of issue 13, each with its score, 95 % interval
+and the time per move of each computer level.
 
-Usage: python bench/match_strength.py [--games N] [--jobs J] [--seed S] [--speed-only]
-       [--seconds T] [--matches GAME:PLAYER:PLAYER ...]
-Every node counted is a position the search played (pushed and evaluated or expanded), not a
-bulk count. Targets (issue 13): top level >= 95 % against random and >= 70 % against greedy in
-Big Balls over 1,000 games; >= 99 % and >= 90 % in Off Board and Abalone; every level > 50 %
-against the level below, with the interval above 50 %.
+Usage:
+  python bench/match_strength.py                       # every match, 1,000 games each (days of CPU)
+  python bench/match_strength.py --games 100 --jobs 4  # every match, 100 games each, 4 processes
+  python bench/match_strength.py --nodes 8000 --matches bigballs:computer:8:random@100 \\
+                                 offboard:computer:3:computer:2@20
+  python bench/match_strength.py --speed               # also the search's nodes/s at the start
+  python bench/match_strength.py --level-times 10      # only each level's time per move (by time)
+
+A match is GAME:PLAYER:PLAYER, with @N for its own number of games. --nodes N makes every
+computer search by nodes instead of time (each level its own node cap, the top level N nodes):
+the same games on any machine and under any load. Without it the levels search by time as at the
+table (the top level up to 1.8 s a move). Targets (issue 13): top level >= 95 % against random and
+>= 70 % against greedy in Big Balls; >= 99 % and >= 90 % in Off Board and Abalone; every level
+> 50 % against the level below, with the interval above 50 %. The last lines are a table.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import time
 
 from reedboard.controller.games import GAMES
 from reedboard.controller.opponent import LEVELS, Limits, choose
-from reedboard.controller.opponent.match import run_match
+from reedboard.controller.opponent.match import MAX_MOVES, parse_player, run_match
 
 TOP = f"computer:{max(LEVELS)}"
+MATCH = re.compile(r"(?P<game>[a-z]+):(?P<first>random|greedy|computer:\d)"
+                   r":(?P<second>random|greedy|computer:\d)(?:@(?P<games>\d+))?$")
 
 
-def strength_matches() -> list[tuple[str, str, str]]:
-    matches = []
-    for name in sorted(GAMES):
-        matches += [(name, TOP, "random"), (name, TOP, "greedy")]
-        matches += [(name, f"computer:{n}", f"computer:{n - 1}") for n in range(2, max(LEVELS) + 1)]
+def strength_matches() -> list[str]:
+    """Every match of the issue: the top level against random and greedy, then each level
+    against the level below, game by game."""
+    matches = [f"{name}:{TOP}:{other}" for name in sorted(GAMES) for other in ("random", "greedy")]
+    for n in range(2, max(LEVELS) + 1):
+        matches += [f"{name}:computer:{n}:computer:{n - 1}" for name in sorted(GAMES)]
     return matches
+
+
+def parse_match(text: str, games: int) -> tuple[str, str, str, int]:
+    found = MATCH.match(text)
+    if not found or found["game"] not in GAMES:
+        raise SystemExit(f"a match is GAME:PLAYER:PLAYER[@GAMES] (games {', '.join(sorted(GAMES))}), not {text!r}")
+    for player in (found["first"], found["second"]):
+        parse_player(player)
+    return found["game"], found["first"], found["second"], int(found["games"] or games)
 
 
 def nodes_per_second(seconds: float) -> None:
@@ -36,47 +57,96 @@ def nodes_per_second(seconds: float) -> None:
         result = choose(game, Limits(depth=64, seconds=seconds))
         spent = time.perf_counter() - started
         print(f"{name}: {result.nodes / spent:,.0f} nodes/s (start position, {result.nodes:,} nodes,"
-              f" depth {result.depth} in {spent:.2f} s, best {result.move})")
+              f" depth {result.depth} in {spent:.2f} s, best {result.move})", flush=True)
+
+
+def level_times(positions: int, seed: int) -> None:
+    """Each level's time per decision as at the table (its own time budget), over random
+    positions of each game: median and maximum. With a die a turn is two decisions, before and
+    after the roll, and both count as one."""
+    import random
+    import statistics
+
+    from reedboard.controller.opponent import level
+
+    print("\n| game | level | median | maximum | depth (median) |")
+    print("|---|---|---|---|---|")
+    for name, cls in sorted(GAMES.items()):
+        rng = random.Random(f"{seed}/{name}")
+        games = []
+        while len(games) < positions:
+            game = cls.drawn_start(rng)
+            for _ in range(rng.randrange(0, 40)):
+                moves = game.legal_moves()
+                if not moves:
+                    break
+                game.push(rng.choice(moves))
+            if game.outcome() is None and (not cls.uses_die or game.can_roll()):
+                games.append(game)
+        for number in sorted(LEVELS):
+            times, depths = [], []
+            for game in games:
+                started = time.perf_counter()
+                result = choose(game, level(number).limits(), rng=rng)
+                if cls.uses_die:
+                    result = choose(game, level(number).limits(), roll=rng.randint(1, 6), rng=rng)
+                times.append(time.perf_counter() - started)
+                depths.append(result.depth)
+            print(f"| {name} | {number} | {statistics.median(times) * 1000:.0f} ms | {max(times) * 1000:.0f} ms"
+                  f" | {statistics.median(depths):g} |", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--games", type=int, default=1000, help="games per match without @N (default 1000)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=3.0, help="the search time of the speed test")
-    parser.add_argument("--speed-only", action="store_true")
-    parser.add_argument("--matches", nargs="*", metavar="GAME:PLAYER:PLAYER",
-                        help="only these matches, e.g. bigballs:computer:8:random")
+    parser.add_argument("--nodes", type=int, default=None,
+                        help="search by nodes, not time: the top level this many (default: by time)")
+    parser.add_argument("--max-moves", type=int, default=MAX_MOVES)
+    parser.add_argument("--opening", type=int, default=4,
+                        help="random moves before each pair of games, the same for both (default 4): Off Board"
+                             " and Abalone have no chance, and two engines would repeat one pair of games")
+    parser.add_argument("--speed", action="store_true", help="first the search's nodes/s at the start")
+    parser.add_argument("--seconds", type=float, default=3.0, help="the search time of --speed")
+    parser.add_argument("--matches", nargs="*", metavar="GAME:PLAYER:PLAYER[@N]",
+                        help="only these matches, e.g. bigballs:computer:8:random@200")
+    parser.add_argument("--games-only", action="store_true", help="print each game's result too")
+    parser.add_argument("--level-times", type=int, default=0, metavar="N",
+                        help="only each level's time per move, as at the table, over N random positions per game")
     args = parser.parse_args()
-    nodes_per_second(args.seconds)
-    if args.speed_only:
+    if args.speed:
+        nodes_per_second(args.seconds)
+    if args.level_times:
+        level_times(args.level_times, args.seed)
         return
-    matches = strength_matches()
-    if args.matches:
-        matches = []
-        for text in args.matches:
-            name, rest = text.split(":", 1)
-            first, second = _split_players(rest)
-            matches.append((name, first, second))
-    for name, first, second in matches:
-        print(f"\n{name}: {first} against {second}, {args.games} games")
-        run_match(name, (first, second), args.games, args.seed, args.jobs,
-                  out=lambda line: None if line.startswith("game ") else print(line))
+    matches = [parse_match(text, args.games) for text in (args.matches or strength_matches())]
+    table = []
+    for name, first, second, games in matches:
+        print(f"\n{name}: {first} against {second}, {games} games"
+              f"{f', top level {args.nodes} nodes a decision' if args.nodes else ''}"
+              f"{f', {args.opening} random opening moves a pair' if args.opening else ''}", flush=True)
+        lines: list[str] = []
 
+        def out(line: str) -> None:
+            lines.append(line)
+            if args.games_only or not line.startswith("game "):
+                print(line, flush=True)
 
-def _split_players(text: str) -> tuple[str, str]:
-    """`computer:8:random` -> ("computer:8", "random")."""
-    parts = text.split(":")
-    players, index = [], 0
-    while index < len(parts):
-        if parts[index] == "computer":
-            players.append(f"computer:{parts[index + 1]}")
-            index += 2
-        else:
-            players.append(parts[index])
-            index += 1
-    return players[0], players[1]
+        started = time.process_time()
+        run_match(name, (first, second), games, args.seed, args.jobs, args.max_moves, out=out, nodes=args.nodes,
+                  opening_plies=args.opening)
+        spent = time.process_time() - started
+        times = {line.split(":")[0] + ":" + line.split(":")[1] if line.startswith("computer") else line.split(":")[0]:
+                 re.search(r"median (\d+) ms, maximum (\d+) ms", line).groups()
+                 for line in lines if "decisions, median" in line}
+        table.append((name, first, second, lines[-1], times.get(first), spent))
+    print("\n| game | first | second | result | first's time per decision (median / max) | CPU s |")
+    print("|---|---|---|---|---|---|")
+    for name, first, second, last, times, spent in table:
+        score = last.split(" scored ")[1] if " scored " in last else last
+        timing = f"{times[0]} / {times[1]} ms" if times else "-"
+        print(f"| {name} | {first} | {second} | {score} | {timing} | {spent:.0f} |")
 
 
 if __name__ == "__main__":

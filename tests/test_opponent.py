@@ -300,3 +300,67 @@ def test_a_turn_with_a_die_shares_its_nodes_between_its_two_searches():
     before = choose(game, Limits(depth=64, nodes=1000))
     after = choose(game, Limits(depth=64, nodes=1000), roll=3)
     assert before.nodes + after.nodes <= 1000
+
+
+# --- searching by nodes, move ordering -------------------------------------------------------
+from reedboard.controller.opponent.match import player_limits  # noqa: E402
+
+
+def test_a_match_by_nodes_drops_the_clock_and_keeps_each_levels_node_cap():
+    top = player_limits("computer:8", nodes=5000)
+    assert (top.seconds, top.nodes) == (None, 5000)
+    low = player_limits("computer:3", nodes=5000)
+    assert (low.seconds, low.nodes) == (None, LEVELS[3].nodes)
+    assert player_limits("computer:8").seconds == LEVELS[8].seconds  # by time without it
+    assert player_limits("greedy", nodes=5000).depth == 1
+
+
+def test_a_match_by_nodes_plays_the_same_games_whatever_the_clock(monkeypatch, capsys):
+    # a clock that races ahead would cut every search at once if the clock counted
+    args = _match_parser().parse_args("match offboard computer:8 greedy --games 2 --nodes 400 --max-moves 6".split())
+    assert args.run(args) == 0
+    first = capsys.readouterr().out
+    import reedboard.controller.opponent.search as search
+    ticks = iter(range(0, 10**9, 100))
+    monkeypatch.setattr(search.time, "monotonic", lambda: next(ticks))
+    assert args.run(args) == 0
+    again = capsys.readouterr().out
+    assert [line for line in first.splitlines() if line.startswith("game ")] == \
+        [line for line in again.splitlines() if line.startswith("game ")]
+
+
+@pytest.mark.parametrize("text", ["0", "-3", "many"])
+def test_a_bad_node_budget_is_one_line(text):
+    with pytest.raises(cli.UsageError, match="whole number"):
+        _match_parser().parse_args(["match", "abalone", "computer:8", "random", "--nodes", text])
+
+
+def test_push_offs_come_first_then_pushes_then_the_killers():
+    from reedboard.controller.opponent.alphabeta import AlphaBeta
+
+    game = Abalone(black=["C3", "B2", "E4", "E3", "G5"], white=["D4", "A1", "E5", "H6"], turn="black")
+    engine = AlphaBeta(game, Limits())
+    engine.killers, engine.history = {}, {}
+    moves = game.legal_moves()
+    quiet = [m for m in moves if not m.pushed]
+    engine.killers[3] = [quiet[-1]]
+    ordered = engine.ordered(list(moves), None, 3)
+    kinds = [2 if m.off else 1 if m.pushed else 0 for m in ordered]
+    assert kinds == sorted(kinds, reverse=True) and kinds[0] == 2
+    assert ordered[kinds.count(2) + kinds.count(1)] == quiet[-1]
+    assert engine.ordered(list(moves), quiet[0], 3)[0] == quiet[0]  # the table's move before all
+
+
+def test_an_opening_starts_each_pair_of_games_alike_and_the_pairs_apart(capsys):
+    results = [play_one("abalone", ("greedy", "computer:2"), index, 5, 2, opening_plies=4) for index in range(4)]
+    assert all(len(r.opening) == 4 for r in results)
+    assert results[0].opening == results[1].opening != results[2].opening == results[3].opening
+    assert results[0].first_colour != results[1].first_colour
+    plain = play_one("abalone", ("greedy", "computer:2"), 0, 5, 2)
+    assert plain.opening == ()
+    args = _match_parser().parse_args("match offboard greedy random --games 2 --opening 3 --max-moves 2".split())
+    assert args.run(args) == 0
+    games = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game ")]
+    assert len(games) == 2 and all(" after " in line for line in games)
+    with pytest.raises(cli.UsageError, match="0 to 40"):
+        _match_parser().parse_args("match offboard greedy random --opening 41".split())

@@ -18,6 +18,7 @@ end holes, the first in board order, and the hole the first one moves to (C3C5D4
 from __future__ import annotations
 
 import functools
+import random
 import re
 import tomllib
 from collections.abc import Iterator, Mapping, Sequence
@@ -165,10 +166,37 @@ EFFECT = {move: _effect(move)
                         *(t for per_side in BROADSIDE for per_length in per_side for t in per_length))
           for move in table if move is not None}
 
+# Zobrist keys: a random 64-bit number per (colour, hole), per count of marbles each player
+# pushed off, and for White to move; a position's key is the exclusive-or of its parts'.
+# KEY_CHANGE[move][mover]: what `move` by that colour flips in the key (the turn included).
+_ZOBRIST_RNG = random.Random("abalone zobrist")
+ZOBRIST = tuple({position: _ZOBRIST_RNG.getrandbits(64) for position in POSITION} for _ in PLAYERS)
+ZOBRIST_OFF = tuple(tuple(_ZOBRIST_RNG.getrandbits(64) for _ in range(MARBLES + 2)) for _ in PLAYERS)
+ZOBRIST_WHITE = _ZOBRIST_RNG.getrandbits(64)
+
+
+def _zobrist_of(bits: int, colour: int) -> int:
+    key = 0
+    for position in _positions(bits):
+        key ^= ZOBRIST[colour][position]
+    return key
+
+
+KEY_CHANGE = {move: tuple(_zobrist_of(own, mover) ^ _zobrist_of(opposing, mover ^ 1) ^ ZOBRIST_WHITE
+                          for mover in (0, 1))
+              for move, (own, opposing, _) in EFFECT.items()}
+MOVE_DATA = {move: (*EFFECT[move], KEY_CHANGE[move]) for move in EFFECT}  # what push and pop read, in one look-up
+
 # legal_moves lists moves by their first marble in board order, inline before broadside, then
 # by direction (NE, E, SE, SW, W, NW), as people look for them
 RANK = {move: rank for rank, move in enumerate(sorted(
     EFFECT, key=lambda m: (GRID.index(m.marbles[0]), m.broadside, GRID.direction(m.direction), len(m.marbles))))}
+# INLINE and BROADSIDE with (rank, move) in each slot: legal_moves sorts these pairs by rank
+RANKED_INLINE = tuple(tuple(tuple(None if m is None else (RANK[m], m) for m in table) for table in per_kind)
+                      for per_kind in INLINE)
+RANKED_BROADSIDE = tuple(tuple(tuple(tuple(None if m is None else (RANK[m], m) for m in table)
+                                     for table in per_length) for per_length in per_side)
+                         for per_side in BROADSIDE)
 
 
 # --- the start layouts ---------------------------------------------------------------------
@@ -247,6 +275,14 @@ class Abalone(Game):
         for index, player in enumerate(PLAYERS):
             if self._bits[index].bit_count() + self._off[index ^ 1] > MARBLES:
                 raise PositionError(f"{player} has only {MARBLES} marbles, on the board and pushed off")
+        self._key = self._zobrist()
+
+    def _zobrist(self) -> int:
+        """The position's Zobrist key computed from scratch (push and pop keep it up to date)."""
+        key = ZOBRIST_WHITE if self._turn else 0
+        for colour in (0, 1):
+            key ^= _zobrist_of(self._bits[colour], colour) ^ ZOBRIST_OFF[colour][self._off[colour]]
+        return key
 
     # --- the position -------------------------------------------------------------
     @property
@@ -296,7 +332,8 @@ class Abalone(Game):
         own, opp = self._bits[self._turn], self._bits[self._turn ^ 1]
         occupied = own | opp
         empty = HOLES & ~occupied
-        moves: list[AbaloneMove] = []
+        ranked: list[tuple[int, AbaloneMove]] = []
+        add = ranked.append
         free_side = []  # [direction]: marbles with a free hole that way
         for d, s in enumerate(SHIFT):
             free = _ahead(empty, s)
@@ -313,8 +350,11 @@ class Abalone(Game):
                 opposing3 & ~_ahead(occupied, 4 * s),
                 opposing3 & _ahead(opp, 4 * s) & ~_ahead(occupied, 5 * s),
             )
-            for table, mask in zip(INLINE[d], masks):
-                moves.extend(table[p] for p in _positions(mask))
+            for table, mask in zip(RANKED_INLINE[d], masks):
+                while mask:  # each set bit: a line's tail
+                    low = mask & -mask
+                    add(table[low.bit_length() - 1])
+                    mask ^= low
         for a_index, (a, sides) in enumerate(zip(AXES, SIDES)):
             s = SHIFT[a]
             pairs = own & (own >> s)
@@ -322,11 +362,14 @@ class Abalone(Game):
             for side_index, d in enumerate(sides):
                 free = free_side[d]
                 two = pairs & free & (free >> s)
-                tables = BROADSIDE[a_index][side_index]
-                moves.extend(tables[0][p] for p in _positions(two))
-                moves.extend(tables[1][p] for p in _positions(two & triples & (free >> 2 * s)))
-        moves.sort(key=RANK.__getitem__)
-        return moves
+                tables = RANKED_BROADSIDE[a_index][side_index]
+                for table, mask in ((tables[0], two), (tables[1], two & triples & (free >> 2 * s))):
+                    while mask:
+                        low = mask & -mask
+                        add(table[low.bit_length() - 1])
+                        mask ^= low
+        ranked.sort()
+        return [move for _, move in ranked]
 
     def count_legal_moves(self) -> int:
         # The masks of legal_moves, counted rather than turned into moves: perft's last ply.
@@ -383,21 +426,32 @@ class Abalone(Game):
         return any(own & _ahead(empty, s) for s in SHIFT) or self.count_legal_moves() > 0
 
     def push(self, move: AbaloneMove) -> None:
-        own, opposing, off = EFFECT[move]
-        self._bits[self._turn] ^= own
-        self._bits[self._turn ^ 1] ^= opposing
-        self._off[self._turn] += off
-        self._turn ^= 1
+        own, opposing, off, key_change = MOVE_DATA[move]
+        turn = self._turn
+        self._bits[turn] ^= own
+        self._bits[turn ^ 1] ^= opposing
+        key = self._key ^ key_change[turn]
+        if off:
+            count = self._off[turn]
+            key ^= ZOBRIST_OFF[turn][count] ^ ZOBRIST_OFF[turn][count + 1]
+            self._off[turn] = count + 1
+        self._key = key
+        self._turn = turn ^ 1
         self.move_stack.append(move)
 
     def pop(self) -> AbaloneMove:
         move = self.move_stack.pop()
-        own, opposing, off = EFFECT[move]
-        self._turn ^= 1
+        own, opposing, off, key_change = MOVE_DATA[move]
+        self._turn = turn = self._turn ^ 1
         self._declared = None
-        self._bits[self._turn] ^= own
-        self._bits[self._turn ^ 1] ^= opposing
-        self._off[self._turn] -= off
+        self._bits[turn] ^= own
+        self._bits[turn ^ 1] ^= opposing
+        key = self._key ^ key_change[turn]
+        if off:
+            count = self._off[turn]
+            key ^= ZOBRIST_OFF[turn][count] ^ ZOBRIST_OFF[turn][count - 1]
+            self._off[turn] = count - 1
+        self._key = key
         return move
 
     def footprint(self, move: AbaloneMove) -> Footprint:
@@ -524,12 +578,11 @@ class Abalone(Game):
 
     # --- for the computer opponent (the evaluation lives in abalone_eval) -----------------------
     def evaluate(self, player: str) -> float:
-        from .abalone_eval import evaluate
-        return evaluate(self, player)
+        return _evaluation.evaluate(self, player)
 
-    def position_key(self) -> tuple:
-        from .abalone_eval import position_key
-        return position_key(self)
+    def position_key(self) -> int:
+        """The Zobrist key: each colour's marbles, the marbles each pushed off, the player to move."""
+        return self._key
 
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
@@ -598,3 +651,6 @@ class Abalone(Game):
         return (f"Abalone(black {' '.join(self.marbles('black'))} / white {' '.join(self.marbles('white'))},"
                 f" pushed off {self._off[0]}-{self._off[1]}, {self.turn} to move)")
 
+
+
+from . import abalone_eval as _evaluation  # noqa: E402  (it reads this module's tables)

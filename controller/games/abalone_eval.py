@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 
-from .abalone import AXES, BIT, SHIFT, _ahead
+from .abalone import AXES, BIT, SHIFT
 from .offboard_layout import GRID
 
 BOUND = 0.9
@@ -22,18 +22,30 @@ RING = tuple(sum(BIT[c] for c in range(len(GRID)) if _FROM_RIM[c] == k) for k in
 EDGE = tuple(sum(BIT[c] for c in range(len(GRID)) if GRID.step[d][c] < 0) for d in range(6))
 
 
+# (edge holes of direction d, its bit step) for the directions whose step is positive, then negative
+_UP = tuple((EDGE[d], SHIFT[d]) for d in range(6) if SHIFT[d] > 0)
+_DOWN = tuple((EDGE[d], -SHIFT[d]) for d in range(6) if SHIFT[d] < 0)
+_RINGS = RING[1:]
+_AXIS_SHIFTS = tuple(SHIFT[a] for a in AXES)
+
+
 def exposed(own: int, opposing: int) -> int:
     """Own marbles on the edge with two opposing marbles behind them in line: pushed off next
     turn unless the opponent is kept busy."""
     found = 0
-    for d, shift in enumerate(SHIFT):
-        found |= own & EDGE[d] & _ahead(opposing, -shift) & _ahead(opposing, -2 * shift)
+    for edge, shift in _UP:  # behind = the holes -shift away: the opposing bits shifted up
+        found |= own & edge & (opposing << shift) & (opposing << 2 * shift)
+    for edge, shift in _DOWN:
+        found |= own & edge & (opposing >> shift) & (opposing >> 2 * shift)
     return found.bit_count()
 
 
 def _shape(bits: int) -> tuple[int, int]:
-    centre = sum(k * (bits & RING[k]).bit_count() for k in range(1, 5))
-    cohesion = sum((bits & _ahead(bits, SHIFT[a])).bit_count() for a in AXES)
+    one, two, three, four = _RINGS
+    centre = ((bits & one).bit_count() + 2 * (bits & two).bit_count() + 3 * (bits & three).bit_count()
+              + 4 * (bits & four).bit_count())
+    a, b, c = _AXIS_SHIFTS
+    cohesion = (bits & (bits >> a)).bit_count() + (bits & (bits >> b)).bit_count() + (bits & (bits >> c)).bit_count()
     return centre, cohesion
 
 
@@ -48,7 +60,3 @@ def evaluate(game, player: str) -> float:
              + 0.01 * (cohesion_me - cohesion_them)
              - danger_me * exposed(bits[me], bits[me ^ 1]) + danger_them * exposed(bits[me ^ 1], bits[me]))
     return BOUND * math.tanh(value)
-
-
-def position_key(game) -> tuple:
-    return (game._turn, game._bits[0], game._bits[1], game._off[0], game._off[1])

@@ -65,6 +65,19 @@ ROLLS_PER_STONE = tuple(
     tuple(sum(n in CHOICE[mask][roll] for roll in NUMBERS) for n in range(7)) for mask in range(64)
 )
 
+# hollow name -> cell, as moves write it (and in upper case)
+CELL = {written: cell for cell, name in enumerate(NAMES) for written in (name.upper(), name)}
+
+# piece code -> (colour, number) of a stone
+STONE_OF = (None,) + tuple(((code - 1) // 6, (code - 1) % 6 + 1) for code in range(1, BALL))
+
+# Zobrist keys: one random 64-bit number per (hollow, piece code), one for White to move; a
+# position's key is the exclusive-or of those of its pieces, updated by push and pop.
+_ZOBRIST_RNG = random.Random("bigballs zobrist")
+ZOBRIST = tuple(tuple(0 if code == EMPTY else _ZOBRIST_RNG.getrandbits(64) for code in range(BALL + 1))
+                for _ in range(len(GRID)))
+ZOBRIST_WHITE = _ZOBRIST_RNG.getrandbits(64)
+
 DEFAULT_SETUP = {
     "black": {"a1": 1, "b1": 2, "c1": 3, "a2": 4, "b2": 5, "a3": 6},
     "white": {"e1": 1, "f1": 2, "g1": 3, "e2": 4, "f2": 5, "e3": 6},
@@ -98,6 +111,37 @@ class BigBallsMove(NamedTuple):
 
     def __repr__(self) -> str:
         return f"BigBallsMove({str(self)!r})"
+
+
+def _move_table() -> dict[tuple[int, int, int, bool], BigBallsMove]:
+    """Every move the board allows, made once: (roll or 0, from, to, capture) -> the move."""
+    table = {}
+    for cell in range(len(GRID)):
+        for capture in (False, True):
+            for target in BALL_TARGETS[cell]:
+                table[0, cell, target, capture] = BigBallsMove(None, NAMES[cell], NAMES[target], capture)
+            for roll in NUMBERS:
+                for target in STONE_TARGETS[cell]:
+                    table[roll, cell, target, capture] = BigBallsMove(roll, NAMES[cell], NAMES[target], capture)
+    return table
+
+
+MOVES = _move_table()
+# move -> (from, to, [piece code] -> the key's change when that piece makes the move, the turn included)
+MOVE_DATA = {move: (src, dst, tuple(ZOBRIST[src][code] ^ ZOBRIST[dst][code] ^ ZOBRIST_WHITE
+                                    for code in range(BALL + 1)))
+             for (_, src, dst, _), move in MOVES.items()}
+# [cell] -> ((target, quiet move, capture), ...) for a big ball, and for a stone under each roll
+BALL_STEPS = tuple(tuple((t, MOVES[0, c, t, False], MOVES[0, c, t, True]) for t in BALL_TARGETS[c])
+                   for c in range(len(GRID)))
+STONE_STEPS = ((),) + tuple(
+    tuple(tuple((t, MOVES[roll, c, t, False], MOVES[roll, c, t, True]) for t in STONE_TARGETS[c])
+          for c in range(len(GRID))) for roll in NUMBERS)
+
+
+def _move_data(move: BigBallsMove) -> tuple[int, int, tuple[int, ...]]:
+    """MOVE_DATA of a move written otherwise (hollows in capitals)."""
+    return MOVE_DATA[MOVES[move.roll or 0, CELL[move.src], CELL[move.dst], move.capture]]
 
 
 _MOVE_TEXT = re.compile(r"\s*(bb|\d+)\s+([a-z]\d+)\s*([-x])\s*([a-z]\d+)\s*", re.IGNORECASE)
@@ -137,11 +181,12 @@ class BigBalls(Game):
         self.first = first
         self._turn = PLAYERS.index(first)
         self._board = [EMPTY] * len(GRID)
-        self._where = [[-1] * 7, [-1] * 7]  # _where[colour][number] -> hollow or -1
+        self._at = [-1] * BALL  # _at[piece code] -> the stone's hollow, or -1 once taken (codes 1-12)
         self._present = [0, 0]  # 6-bit masks of the numbers on the board
         self._stones = [0, 0]
         self._balls: set[int] = set()
         self._captured: list[int] = []  # piece code taken by each move on the stack
+        self._key = 0  # the Zobrist key of the pieces and the player to move
 
         arrangement = {"black": DEFAULT_SETUP["black"] if black is None else black,
                        "white": DEFAULT_SETUP["white"] if white is None else white}
@@ -150,14 +195,14 @@ class BigBalls(Game):
             for hollow, number in arrangement[colour].items():
                 if number not in NUMBERS or isinstance(number, bool):
                     raise SetupError(f"{colour} stone on {hollow}: number {number!r} is not 1-6")
-                if self._where[colour_index][number] >= 0:
+                if self._at[colour_index * 6 + number] >= 0:
                     raise SetupError(f"{colour} stone {number} is placed twice")
                 if hollow == NAMES[A7]:  # reaching a7 wins: a game cannot start there
                     held = ("a big ball stands on a7 at the start, and a stone there would already have won"
                             if NAMES[A7] in ball_hollows else "a stone on a7 has already won")
                     raise SetupError(f"{colour} stone {number} on a7: {held}; put it on another hollow")
                 cell = self._place(hollow, colour_index * 6 + number)
-                self._where[colour_index][number] = cell
+                self._at[colour_index * 6 + number] = cell
                 self._present[colour_index] |= 1 << (number - 1)
                 self._stones[colour_index] += 1
         for hollow in ball_hollows:
@@ -166,6 +211,14 @@ class BigBalls(Game):
                 raise SetupError(f"hollow {hollow} is given twice: a big ball starts there,"
                                  f" so {stone[0]} stone {stone[1]} cannot stand there; put it on another hollow")
             self._balls.add(self._place(hollow, BALL))
+        self._key = self._zobrist()
+
+    def _zobrist(self) -> int:
+        """The position's Zobrist key computed from scratch (push and pop keep it up to date)."""
+        key = ZOBRIST_WHITE if self._turn else 0
+        for cell, code in enumerate(self._board):
+            key ^= ZOBRIST[cell][code]
+        return key
 
     def _place(self, hollow: str, code: int) -> int:
         try:
@@ -201,7 +254,8 @@ class BigBalls(Game):
     def stones(self, player: str) -> dict[str, int]:
         """{hollow: number} of the player's stones on the board, in board order."""
         colour = PLAYERS.index(player)
-        return {NAMES[c]: n for n, c in sorted((n, c) for n, c in enumerate(self._where[colour]) if c >= 0)}
+        placed = ((n, self._at[colour * 6 + n]) for n in NUMBERS)
+        return {NAMES[c]: n for n, c in sorted(placed) if c >= 0}
 
     def balls(self) -> list[str]:
         return [NAMES[c] for c in sorted(self._balls)]
@@ -220,11 +274,12 @@ class BigBalls(Game):
         twin.first = self.first
         twin._turn = self._turn
         twin._board = self._board[:]
-        twin._where = [w[:] for w in self._where]
+        twin._at = self._at[:]
         twin._present = self._present[:]
         twin._stones = self._stones[:]
         twin._balls = set(self._balls)
         twin._captured = self._captured[:]
+        twin._key = self._key
         twin.move_stack = self.move_stack[:]
         twin._declared = self._declared
         return twin
@@ -241,21 +296,26 @@ class BigBalls(Game):
     def big_ball_moves(self) -> list[BigBallsMove]:
         board, moves = self._board, []
         for ball in sorted(self._balls):
-            for target in BALL_TARGETS[ball]:
+            for target, quiet, capture in BALL_STEPS[ball]:
                 code = board[target]
                 if code != BALL:
-                    moves.append(BigBallsMove(None, NAMES[ball], NAMES[target], code != EMPTY))
+                    moves.append(capture if code else quiet)
         return moves
 
     def stone_moves(self, roll: int) -> list[BigBallsMove]:
         """The stone moves allowed after rolling `roll` (a big-ball move no longer is)."""
         if self.outcome() is not None:
             return []
-        board, where, moves = self._board, self._where[self._turn], []
-        for number in self.movable_stones(roll):
-            cell = where[number]
-            for target in STONE_TARGETS[cell]:
-                moves.append(BigBallsMove(roll, NAMES[cell], NAMES[target], board[target] != EMPTY))
+        if roll not in NUMBERS:
+            raise ValueError(f"a die shows 1-6, not {roll!r}")
+        return self._stone_moves(roll)
+
+    def _stone_moves(self, roll: int) -> list[BigBallsMove]:
+        board, at, base, moves = self._board, self._at, self._turn * 6, []
+        steps = STONE_STEPS[roll]
+        for number in CHOICE[self._present[self._turn]][roll]:
+            for target, quiet, capture in steps[at[base + number]]:
+                moves.append(capture if board[target] else quiet)
         return moves
 
     def turn_moves(self, roll: int | None = None) -> list[BigBallsMove]:
@@ -284,7 +344,7 @@ class BigBalls(Game):
             return []
         moves = self.big_ball_moves()
         for roll in NUMBERS:
-            moves.extend(self.stone_moves(roll))
+            moves.extend(self._stone_moves(roll))
         return moves
 
     def count_legal_moves(self) -> int:
@@ -295,24 +355,38 @@ class BigBalls(Game):
             for target in BALL_TARGETS[ball]:
                 if board[target] != BALL:
                     count += 1
-        where = self._where[self._turn]
+        at, base = self._at, self._turn * 6
         per_stone = ROLLS_PER_STONE[self._present[self._turn]]
         for number in NUMBERS:
-            count += per_stone[number] * STONE_TARGET_COUNT[where[number]]
+            count += per_stone[number] * STONE_TARGET_COUNT[at[base + number]]
         return count
 
     def push(self, move: BigBallsMove) -> None:
+        try:
+            src, dst, key_change = MOVE_DATA[move]
+        except KeyError:  # a move written otherwise (hollows in capitals)
+            src, dst, key_change = _move_data(move)
         board = self._board
-        src, dst = GRID.index(move.src), GRID.index(move.dst)
         piece, taken = board[src], board[dst]
-        board[dst], board[src] = piece, EMPTY
+        board[dst] = piece
+        board[src] = EMPTY
         if piece == BALL:
-            self._balls.discard(src)
-            self._balls.add(dst)
+            balls = self._balls
+            balls.discard(src)
+            balls.add(dst)
         else:
-            self._where[(piece - 1) // 6][(piece - 1) % 6 + 1] = dst
-        if taken:
-            self._lift(taken, dst)
+            self._at[piece] = dst
+        if taken:  # take the captured piece out of the game's books (its hollow is reused)
+            self._key ^= key_change[piece] ^ ZOBRIST[dst][taken]
+            if taken == BALL:
+                self._balls.discard(dst)
+            else:
+                self._at[taken] = -1
+                colour, number = STONE_OF[taken]
+                self._present[colour] ^= 1 << (number - 1)
+                self._stones[colour] -= 1
+        else:
+            self._key ^= key_change[piece]
         self._captured.append(taken)
         self.move_stack.append(move)
         self._turn ^= 1
@@ -320,39 +394,34 @@ class BigBalls(Game):
     def pop(self) -> BigBallsMove:
         move = self.move_stack.pop()
         taken = self._captured.pop()
+        try:
+            src, dst, key_change = MOVE_DATA[move]
+        except KeyError:  # a move written otherwise (hollows in capitals)
+            src, dst, key_change = _move_data(move)
         board = self._board
-        src, dst = GRID.index(move.src), GRID.index(move.dst)
         piece = board[dst]
-        board[src], board[dst] = piece, taken
+        board[src] = piece
+        board[dst] = taken
         if piece == BALL:
-            self._balls.discard(dst)
-            self._balls.add(src)
+            balls = self._balls
+            balls.discard(dst)
+            balls.add(src)
         else:
-            self._where[(piece - 1) // 6][(piece - 1) % 6 + 1] = src
+            self._at[piece] = src
         if taken:
-            self._drop(taken, dst)
+            self._key ^= key_change[piece] ^ ZOBRIST[dst][taken]
+            if taken == BALL:
+                self._balls.add(dst)
+            else:
+                self._at[taken] = dst
+                colour, number = STONE_OF[taken]
+                self._present[colour] |= 1 << (number - 1)
+                self._stones[colour] += 1
+        else:
+            self._key ^= key_change[piece]
         self._turn ^= 1
         self._declared = None
         return move
-
-    def _lift(self, code: int, cell: int) -> None:
-        """Take a captured piece out of the game's books (the board square is already reused)."""
-        if code == BALL:
-            self._balls.discard(cell)
-            return
-        colour, number = (code - 1) // 6, (code - 1) % 6 + 1
-        self._where[colour][number] = -1
-        self._present[colour] &= ~(1 << (number - 1))
-        self._stones[colour] -= 1
-
-    def _drop(self, code: int, cell: int) -> None:
-        if code == BALL:
-            self._balls.add(cell)
-            return
-        colour, number = (code - 1) // 6, (code - 1) % 6 + 1
-        self._where[colour][number] = cell
-        self._present[colour] |= 1 << (number - 1)
-        self._stones[colour] += 1
 
     def footprint(self, move: BigBallsMove) -> Footprint:
         if move.capture:
@@ -436,16 +505,16 @@ class BigBalls(Game):
 
     # --- for the computer opponent (the evaluation lives in bigballs_eval) -----------------------
     def evaluate(self, player: str) -> float:
-        from .bigballs_eval import evaluate
-        return evaluate(self, player)
+        return _evaluation.evaluate(self, player)
 
     @classmethod
     def drawn_start(cls, rng) -> BigBalls:
         return shuffled(rng)
 
-    def position_key(self) -> tuple:
-        from .bigballs_eval import position_key
-        return position_key(self)
+    def position_key(self) -> int:
+        """The Zobrist key (the player to move included): a Big Balls turn starts before its roll,
+        so nothing else tells two positions apart."""
+        return self._key
 
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
@@ -576,3 +645,6 @@ def parse_setup(text: str) -> dict[str, dict[str, int]]:
 
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+from . import bigballs_eval as _evaluation  # noqa: E402  (it reads this module's tables)

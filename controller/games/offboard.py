@@ -10,6 +10,7 @@ board definition (offboard_layout).
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
@@ -24,6 +25,20 @@ WIN_POINTS = 6
 NAMES = GRID.names
 EMPTY = 0  # board codes: 0 empty, 1 red, 2 yellow (player index + 1)
 RAYS = tuple(tuple(GRID.ray[d][cell] for d in range(6)) for cell in range(len(GRID)))
+NEIGHBOURS = tuple(tuple(GRID.step[d][cell] for d in range(6) if GRID.step[d][cell] >= 0) for cell in range(len(GRID)))
+# hole name -> cell, direction name -> direction, as moves write them (and in lower case)
+CELL = {written: cell for cell, name in enumerate(NAMES) for written in (name.lower(), name)}
+DIRECTION = {written: d for d, name in enumerate(GRID.directions) for written in (name.lower(), name)}
+
+# Zobrist keys: random 64-bit numbers for each (hole, colour), (sector, colour), a waiting
+# ball, a count of dropped balls per player and Yellow to move; a position's key is the
+# exclusive-or of its parts', updated by push and pop.
+_ZOBRIST_RNG = random.Random("offboard zobrist")
+ZOBRIST = tuple((0, _ZOBRIST_RNG.getrandbits(64), _ZOBRIST_RNG.getrandbits(64)) for _ in range(len(GRID)))
+ZOBRIST_SECTOR = tuple((0, _ZOBRIST_RNG.getrandbits(64), _ZOBRIST_RNG.getrandbits(64)) for _ in range(64))
+ZOBRIST_DROPPED = tuple(tuple(0 if n == 0 else _ZOBRIST_RNG.getrandbits(64) for n in range(64)) for _ in PLAYERS)
+ZOBRIST_WAITING = _ZOBRIST_RNG.getrandbits(64)
+ZOBRIST_YELLOW = _ZOBRIST_RNG.getrandbits(64)
 ROOT3_HALF = 3 ** 0.5 / 2
 
 
@@ -128,6 +143,23 @@ class OffBoard(Game):
         self._dropped = [0, 0]  # balls a player took out of the game instead of putting back
         self._waiting = bool(waiting)  # the player to move has a ball waiting to be put back
         self._waiting_before: list[bool] = []
+        self._free = sum(s.value for s, code in zip(self.sectors, self._holder) if not code)  # points still to win
+        self._moves: dict[int, OffBoardMove] = {}  # every line move made so far, made once (see _move)
+        # [waiting][(tail * 6 + direction) * 10 + own balls - 1]: the moves into a free hole, made once
+        self._steps: tuple[list, list] = ([None] * len(GRID) * 60, [None] * len(GRID) * 60)
+        self._effects: dict[OffBoardMove, tuple] = {}  # move -> what it changes (see _effect)
+        self._key = self._zobrist()
+
+    def _zobrist(self) -> int:
+        """The position's Zobrist key computed from scratch (push and pop keep it up to date)."""
+        key = (ZOBRIST_YELLOW if self._turn else 0) ^ (ZOBRIST_WAITING if self._waiting else 0)
+        for cell, code in enumerate(self._board):
+            key ^= ZOBRIST[cell][code]
+        for sector, code in enumerate(self._holder):
+            key ^= ZOBRIST_SECTOR[sector][code]
+        for player, count in enumerate(self._dropped):
+            key ^= ZOBRIST_DROPPED[player][count]
+        return key
 
     # --- the position -------------------------------------------------------------
     @property
@@ -165,6 +197,12 @@ class OffBoard(Game):
             if s.name == sector:
                 return PLAYERS[code - 1] if code else None
         raise ValueError(f"no sector {sector!r}")
+
+    def __getstate__(self) -> dict:
+        # the caches of moves and their effects are rebuilt as needed: a pickle (for a worker
+        # process) stays small
+        return {**self.__dict__, "_moves": {}, "_effects": {},
+                "_steps": ([None] * len(GRID) * 60, [None] * len(GRID) * 60)}
 
     def copy(self) -> OffBoard:
         twin = OffBoard.__new__(OffBoard)
@@ -208,18 +246,51 @@ class OffBoard(Game):
             move = move._replace(sector=self.sectors[sector].name, points=points, full=full)
         return move
 
+    def _move(self, tail: int, d: int, balls: int, pushed: int, off: bool) -> OffBoardMove:
+        """The line move of `balls` balls from `tail` in direction `d` pushing `pushed` (the
+        front-most off the board when `off`): each move is made once, then looked up."""
+        full = off and self._holder[self._end_sector[tail][d]] != EMPTY
+        key = ((((tail * 6 + d) * 16 + balls) * 16 + pushed) * 2 + off) * 4 + full * 2 + self._waiting
+        move = self._moves.get(key)
+        if move is None:
+            move = OffBoardMove(NAMES[tail], NAMES[RAYS[tail][d][0]], GRID.directions[d], balls, pushed,
+                                drops_waiting=self._waiting)
+            if off:
+                sector = self._end_sector[tail][d]
+                move = move._replace(sector=self.sectors[sector].name,
+                                     points=0 if full else self.sectors[sector].value, full=full)
+            self._moves[key] = move
+        return move
+
     def legal_moves(self) -> list[OffBoardMove]:
         """Line moves by tail (board order) and direction, then re-placements if a ball waits."""
         if self.outcome() is not None:
             return []
-        moves = []
+        # the walk of _line, without the reasons: along each ray the own line, then what it pushes
+        board, me, moves = self._board, self._turn + 1, []
+        make = self._move
+        steps = self._steps[self._waiting]
         for tail in sorted(self._balls[self._turn]):
-            for d in range(6):
-                move = self._line(tail, d)
-                if not isinstance(move, str):
+            for d, ray in enumerate(RAYS[tail]):
+                length, i = len(ray), 0
+                while i < length and board[ray[i]] == me:
+                    i += 1
+                if i == length:
+                    continue
+                if board[ray[i]] == EMPTY:  # a line of i + 1 balls steps into a free hole
+                    slot = (tail * 6 + d) * 10 + i
+                    move = steps[slot]
+                    if move is None:
+                        move = steps[slot] = make(tail, d, i + 1, 0, False)
                     moves.append(move)
+                    continue
+                j = i + 1
+                while j < length and board[ray[j]] not in (EMPTY, me):
+                    j += 1
+                if j - i <= i and (j == length or board[ray[j]] == EMPTY):
+                    moves.append(make(tail, d, i + 1, j - i, j == length))
         if self._waiting:
-            moves.extend(OffBoardMove(None, NAMES[c]) for c, code in enumerate(self._board) if not code)
+            moves.extend(OffBoardMove(None, NAMES[c]) for c, code in enumerate(board) if not code)
         return moves
 
     def count_legal_moves(self) -> int:
@@ -246,75 +317,127 @@ class OffBoard(Game):
         return count
 
     def _has_legal_move(self) -> bool:
-        if self._waiting and EMPTY in self._board:
+        board = self._board
+        if self._waiting and EMPTY in board:
             return True
+        for tail in self._balls[self._turn]:  # most often a ball can step into a free hole
+            for cell in NEIGHBOURS[tail]:
+                if board[cell] == EMPTY:
+                    return True
         return any(not isinstance(self._line(t, d), str) for t in self._balls[self._turn] for d in range(6))
 
+    def _effect(self, move: OffBoardMove) -> tuple[int, int, int, int, tuple[int, int, int]]:
+        """What `move` changes, worked out once per move: (the tail's hole or -1 for a
+        re-placement, the hole the front ball (or the ball put back) lands on, the hole the
+        front-most pushed ball lands on or -1, the sector it scores in or -1, and for each
+        colour code the key's change by the mover's own balls and the turn)."""
+        tail, to, direction, balls, pushed, _, _, full, _ = move
+        if tail is None:
+            cell = CELL[to]
+            effect = (-1, cell, -1, -1, tuple(ZOBRIST[cell][me] ^ ZOBRIST_YELLOW for me in range(3)))
+        else:
+            tail, d = CELL[tail], DIRECTION[direction]
+            ray = RAYS[tail][d]
+            head, front = ray[balls - 1], balls - 1 + pushed
+            effect = (tail, head, ray[front] if pushed and front < len(ray) else -1,
+                      self._end_sector[tail][d] if pushed and front == len(ray) and not full else -1,
+                      tuple(ZOBRIST[tail][me] ^ ZOBRIST[head][me] ^ ZOBRIST_YELLOW for me in range(3)))
+        if len(self._effects) >= 100_000:
+            self._effects.clear()
+        self._effects[move] = effect
+        return effect
+
     def push(self, move: OffBoardMove) -> None:
-        board, me = self._board, self._turn + 1
-        own, other = self._balls[self._turn], self._balls[self._turn ^ 1]
-        self._waiting_before.append(self._waiting)
+        tail, head, pushed_to, sector, key_change = self._effects.get(move) or self._effect(move)
+        turn, board = self._turn, self._board
+        me = turn + 1
+        key = self._key ^ key_change[me]
+        waiting = self._waiting
+        if waiting:
+            key ^= ZOBRIST_WAITING
+        self._waiting_before.append(waiting)
         self.move_stack.append(move)
-        if move.tail is None:
-            cell = GRID.index(move.to)
-            board[cell] = me
-            own.add(cell)
+        own = self._balls[turn]
+        self._turn = turn ^ 1
+        if tail < 0:  # a waiting ball put back
+            board[head] = me
+            own.add(head)
             self._waiting = False
-            self._turn ^= 1
+            self._key = key
             return
-        tail, d = GRID.index(move.tail), GRID.direction(move.direction)
-        ray = RAYS[tail][d]
-        head = ray[move.balls - 1]  # where the line's front ball lands
         board[tail] = EMPTY
         own.discard(tail)
+        if board[head]:  # the front ball lands on an opposing one: a push
+            other, them = self._balls[turn ^ 1], 3 - me
+            other.discard(head)
+            key ^= ZOBRIST[head][them]
+            if pushed_to >= 0:
+                board[pushed_to] = them
+                other.add(pushed_to)
+                key ^= ZOBRIST[pushed_to][them]
+            elif sector >= 0:
+                points = move.points
+                self._holder[sector] = them
+                self._score[turn] += points
+                self._free -= points
+                key ^= ZOBRIST_SECTOR[sector][them]
         board[head] = me
         own.add(head)
-        if move.pushed:
-            other.discard(head)
-            front = move.balls - 1 + move.pushed
-            if front < len(ray):
-                board[ray[front]] = 3 - me
-                other.add(ray[front])
-            elif not move.full:
-                self._holder[self._end_sector[tail][d]] = 3 - me
-                self._score[self._turn] += move.points
         if move.drops_waiting:
-            self._dropped[self._turn] += 1
-        self._waiting = move.full
-        self._turn ^= 1
+            dropped = self._dropped[turn]
+            key ^= ZOBRIST_DROPPED[turn][dropped] ^ ZOBRIST_DROPPED[turn][dropped + 1]
+            self._dropped[turn] = dropped + 1
+        if move.full:
+            self._waiting = True
+            self._key = key ^ ZOBRIST_WAITING
+        else:
+            self._waiting = False
+            self._key = key
 
     def pop(self) -> OffBoardMove:
         move = self.move_stack.pop()
-        self._waiting = self._waiting_before.pop()
-        self._turn ^= 1
+        tail, head, pushed_to, sector, key_change = self._effects.get(move) or self._effect(move)
+        self._turn = turn = self._turn ^ 1
+        me = turn + 1
+        key = self._key ^ key_change[me]
+        if self._waiting:
+            key ^= ZOBRIST_WAITING
+        self._waiting = waiting = self._waiting_before.pop()
+        if waiting:
+            key ^= ZOBRIST_WAITING
         self._declared = None
-        board, me = self._board, self._turn + 1
-        own, other = self._balls[self._turn], self._balls[self._turn ^ 1]
-        if move.tail is None:
-            cell = GRID.index(move.to)
-            board[cell] = EMPTY
-            own.discard(cell)
+        board = self._board
+        own = self._balls[turn]
+        if tail < 0:
+            board[head] = EMPTY
+            own.discard(head)
+            self._key = key
             return move
-        tail, d = GRID.index(move.tail), GRID.direction(move.direction)
-        ray = RAYS[tail][d]
-        head = ray[move.balls - 1]
         board[tail] = me
         own.add(tail)
+        own.discard(head)
         if move.pushed:
-            front = move.balls - 1 + move.pushed
-            if front < len(ray):
-                board[ray[front]] = EMPTY
-                other.discard(ray[front])
-            elif not move.full:
-                self._holder[self._end_sector[tail][d]] = EMPTY
-                self._score[self._turn] -= move.points
-            board[head] = 3 - me
+            other, them = self._balls[turn ^ 1], 3 - me
+            if pushed_to >= 0:
+                board[pushed_to] = EMPTY
+                other.discard(pushed_to)
+                key ^= ZOBRIST[pushed_to][them]
+            elif sector >= 0:
+                points = move.points
+                self._holder[sector] = EMPTY
+                self._score[turn] -= points
+                self._free += points
+                key ^= ZOBRIST_SECTOR[sector][them]
+            board[head] = them
             other.add(head)
+            key ^= ZOBRIST[head][them]
         else:
             board[head] = EMPTY
-        own.discard(head)
         if move.drops_waiting:
-            self._dropped[self._turn] -= 1
+            dropped = self._dropped[turn]
+            key ^= ZOBRIST_DROPPED[turn][dropped] ^ ZOBRIST_DROPPED[turn][dropped - 1]
+            self._dropped[turn] = dropped - 1
+        self._key = key
         return move
 
     def footprint(self, move: OffBoardMove) -> Footprint:
@@ -394,7 +517,7 @@ class OffBoard(Game):
         for p in (self._turn ^ 1, self._turn):  # only the mover can just have scored
             if self._score[p] >= WIN_POINTS:
                 return Outcome(Termination.POINTS, PLAYERS[p])
-        free = sum(s.value for s, code in zip(self.sectors, self._holder) if not code)
+        free = self._free
         if self._score[0] + free < WIN_POINTS and self._score[1] + free < WIN_POINTS:
             return Outcome(Termination.UNREACHABLE, None)
         if not self._has_legal_move():
@@ -403,12 +526,12 @@ class OffBoard(Game):
 
     # --- for the computer opponent (the evaluation lives in offboard_eval) -----------------------
     def evaluate(self, player: str) -> float:
-        from .offboard_eval import evaluate
-        return evaluate(self, player)
+        return _evaluation.evaluate(self, player)
 
-    def position_key(self) -> tuple:
-        from .offboard_eval import position_key
-        return position_key(self)
+    def position_key(self) -> int:
+        """The Zobrist key: the balls on the holes and in the sectors, the waiting ball, the balls
+        each player dropped and the player to move."""
+        return self._key
 
     # --- the start, in files and on the command line --------------------------------------
     @classmethod
@@ -507,3 +630,6 @@ class OffBoard(Game):
     def __repr__(self) -> str:
         return (f"OffBoard(red {' '.join(self.balls('red'))} / yellow {' '.join(self.balls('yellow'))},"
                 f" score {self._score[0]}-{self._score[1]}, {self.turn} to move)")
+
+
+from . import offboard_eval as _evaluation  # noqa: E402  (it reads this module's tables)

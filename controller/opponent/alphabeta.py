@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .rootsearch import RootSearch
-from .search import INFINITY, Result, end_value, enter, kind_of, tactical
+from .search import BOUND, EXACT, INFINITY, LOWER, PLY_COST, UPPER, WIN, Result, end_value, tactical
 
 EPSILON = 1e-6  # the width of a null window over float values
 
@@ -33,41 +33,62 @@ class AlphaBeta(RootSearch):
     def ordered(self, moves: list, best: Hashable | None, ply: int) -> list:
         killers = getattr(self, "killers", {}).get(ply, ())
         history = getattr(self, "history", {})
+        history_get = history.get
 
         def rank(move) -> int:
             if move == best:
                 return 1 << 40
-            return tactical(move) * (1 << 24) + (1 << 20) * (move in killers) + history.get(move, 0)
+            score = tactical(move) * (1 << 24) + history_get(move, 0)
+            return score + (1 << 20) if move in killers else score
 
-        return sorted(moves, key=rank, reverse=True)
+        moves.sort(key=rank, reverse=True)
+        return moves
 
     def search(self, depth: int, alpha: float, beta: float, ply: int) -> float:
-        settled, key, entry = enter(self, depth, alpha, beta, ply)
-        if settled is not None:
-            return settled
-        game = self.game
+        # what `enter` does, written out: this runs at every node
+        game, budget = self.game, self.budget
+        budget.nodes += 1
+        if budget.nodes >= budget.max_nodes or budget.nodes % budget.check_every == 0:
+            budget.nodes -= 1
+            budget.tick()
+        outcome = game.outcome()
+        if outcome is not None:
+            if outcome.winner is None:
+                return 0.0
+            won = WIN - ply * PLY_COST
+            return won if outcome.winner == game.turn else -won
+        if depth <= 0:
+            value = game.evaluate(game.turn)
+            return -BOUND if value < -BOUND else BOUND if value > BOUND else value
+        key = game.position_key()
+        entry = self.table.get(key)
+        if entry is not None and entry[0] >= depth:
+            _, value, kind, _ = entry
+            if kind == EXACT or (kind == LOWER and value >= beta) or (kind == UPPER and value <= alpha):
+                return value
         moves = self.ordered(game.legal_moves(), entry[3] if entry else None, ply)
         start_alpha, best, best_move = alpha, -INFINITY, None
+        push, pop, search = game.push, game.pop, self.search
         for index, move in enumerate(moves):
-            game.push(move)
+            push(move)
             if index == 0:
-                value = -self.search(depth - 1, -beta, -alpha, ply + 1)
+                value = -search(depth - 1, -beta, -alpha, ply + 1)
             else:  # the first move is expected best: prove the others worse with a null window
-                value = -self.search(depth - 1, -alpha - EPSILON, -alpha, ply + 1)
+                value = -search(depth - 1, -alpha - EPSILON, -alpha, ply + 1)
                 if alpha < value < beta:
-                    value = -self.search(depth - 1, -beta, -alpha, ply + 1)
-            game.pop()
+                    value = -search(depth - 1, -beta, -alpha, ply + 1)
+            pop()
             if value > best:
                 best, best_move = value, move
-            if value > alpha:
-                alpha = value
-            if alpha >= beta:
-                if not tactical(move):
-                    killers = self.killers.setdefault(ply, [])
-                    if move not in killers:
-                        killers.insert(0, move)
-                        del killers[2:]
-                    self.history[move] = self.history.get(move, 0) + depth * depth
-                break
-        self.table.put(key, depth, best, kind_of(best, start_alpha, beta), best_move)
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        if not tactical(move):
+                            killers = self.killers.setdefault(ply, [])
+                            if move not in killers:
+                                killers.insert(0, move)
+                                del killers[2:]
+                            self.history[move] = self.history.get(move, 0) + depth * depth
+                        break
+        self.table.put(key, depth, best, UPPER if best <= start_alpha else LOWER if best >= beta else EXACT, best_move)
         return best

@@ -16,12 +16,13 @@ from .search import Limits
 class Level:
     number: int
     depth: int
-    seconds: float
+    seconds: float | None
     nodes: int | None = None
     noise: float = 0.0
 
     def limits(self, scale: float = 1.0) -> Limits:
-        return Limits(depth=self.depth, nodes=self.nodes, seconds=self.seconds * scale, noise=self.noise)
+        seconds = None if self.seconds is None else self.seconds * scale
+        return Limits(depth=self.depth, nodes=self.nodes, seconds=seconds, noise=self.noise)
 
 
 LEVELS = {

@@ -2,9 +2,11 @@
 
 Players: `random` (any legal choice), `greedy` (the best one-ply choice by the evaluation),
 `computer:L` (level L). The two swap colours every game, so each moves first in half of them;
-each game's start is drawn as at the table (shuffled stones) and the die is rolled from the seeded generator, so a
-seed replays the same games whatever --jobs. Prints each result and, last, the first player's
-score with its 95 % confidence interval (Wilson).
+each game's start is drawn as at the table (shuffled stones) and the die is rolled from the seeded
+generator, so a seed replays the same games whatever --jobs. `--opening N` starts each pair of
+games after the same N random moves (games without chance differ then), `--nodes N` has the
+computer search by nodes instead of time. Prints each result and, last, the first player's score
+with its 95 % confidence interval (Wilson).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import math
 import random
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..games import GAMES, game_class
 from .levels import level
@@ -33,6 +35,7 @@ class GameResult:
     reason: str
     moves: int
     seconds: tuple[list[float], list[float]]  # each player's time per decision
+    opening: tuple[str, ...] = ()  # the random moves played before the players took over
 
 
 def parse_player(text: str) -> str:
@@ -45,21 +48,52 @@ def parse_player(text: str) -> str:
     raise argparse.ArgumentTypeError(f"a player is random, greedy or computer:1 .. computer:8, not {text!r}")
 
 
-def decide(player: str, game, rng: random.Random, roll: int | None = None):
+def player_limits(player: str, nodes: int | None = None) -> Limits:
+    """The search limits of `greedy` or `computer:L`. With `nodes`, the computer searches by
+    nodes, not by time, so that a match gives the same games on any machine and under any load:
+    its level's own node cap, or `nodes` for a level without one (the top level)."""
+    if player == "greedy":
+        return GREEDY
+    limits = level(int(player.partition(":")[2])).limits()
+    if nodes is not None:
+        limits = replace(limits, seconds=None, nodes=limits.nodes or nodes)
+    return limits
+
+
+def decide(player: str, game, rng: random.Random, roll: int | None = None, nodes: int | None = None):
     """The player's choice in `game`'s position: a move, or ROLL (games with a die)."""
     if player == "random":
         options = list(game.turn_moves(roll))
         if roll is None and game.uses_die and game.can_roll():
             options.append(ROLL)
         return rng.choice(options)
-    limits = GREEDY if player == "greedy" else level(int(player.partition(":")[2])).limits()
-    return choose(game, limits, roll=roll, rng=rng).move
+    return choose(game, player_limits(player, nodes), roll=roll, rng=rng).move
 
 
-def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, max_moves: int) -> GameResult:
-    """Game `index` of the match: the first player takes the first colour in even games."""
+def opening(game, plies: int, rng: random.Random) -> tuple[str, ...]:
+    """Play `plies` random moves (a random turn, with the die where there is one) from the
+    start; returns them in notation."""
+    played = []
+    for _ in range(plies):
+        if game.outcome() is not None:
+            break
+        choice = decide("random", game, rng)
+        if choice == ROLL:
+            choice = decide("random", game, rng, roll=rng.randint(1, 6))
+        game.push(choice)
+        played.append(game.format_move(choice))
+    return tuple(played)
+
+
+def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, max_moves: int,
+             nodes: int | None = None, opening_plies: int = 0) -> GameResult:
+    """Game `index` of the match: the first player takes the first colour in even games
+    (`nodes`: see player_limits). With `opening_plies`, games 2k and 2k + 1 both start after
+    the same random moves, the players' colours swapped: without chance in the game, two
+    computers would otherwise play the same two games over and over."""
     rng = random.Random(f"{seed}/{index}")
     game = game_class(game_name).drawn_start(rng)
+    opened = opening(game, opening_plies, random.Random(f"{seed}/{index // 2}/opening"))
     colours = game.players if index % 2 == 0 else game.players[::-1]
     by_colour = dict(zip(colours, range(2)))
     seconds: tuple[list[float], list[float]] = ([], [])
@@ -67,9 +101,9 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
     while game.outcome() is None and moves < max_moves:
         who = by_colour[game.turn]
         started = time.perf_counter()
-        choice = decide(players[who], game, rng)
+        choice = decide(players[who], game, rng, nodes=nodes)
         if choice == ROLL:
-            choice = decide(players[who], game, rng, roll=rng.randint(1, 6))
+            choice = decide(players[who], game, rng, roll=rng.randint(1, 6), nodes=nodes)
         seconds[who].append(time.perf_counter() - started)
         game.push(choice)
         moves += 1
@@ -79,7 +113,7 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
     else:
         result, reason = outcome.result(game.players), outcome.termination.value
         score = 0.5 if outcome.winner is None else float(outcome.winner == colours[0])
-    return GameResult(index, colours[0], score, result, reason, moves, seconds)
+    return GameResult(index, colours[0], score, result, reason, moves, seconds, opened)
 
 
 def _play_one(args: tuple) -> GameResult:
@@ -97,9 +131,9 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 0, jobs: int = 1,
-              max_moves: int = MAX_MOVES, out=print) -> float:
+              max_moves: int = MAX_MOVES, out=print, nodes: int | None = None, opening_plies: int = 0) -> float:
     """Play the match, printing as it goes; returns the first player's score (0..1)."""
-    tasks = [(game_name, players, index, seed, max_moves) for index in range(games)]
+    tasks = [(game_name, players, index, seed, max_moves, nodes, opening_plies) for index in range(games)]
     if jobs > 1:
         import multiprocessing
         with multiprocessing.Pool(jobs) as pool:
@@ -121,7 +155,8 @@ def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 
 def _report(results, players, out):
     for r in results:
         won = "a draw" if r.score == 0.5 else f"{players[0] if r.score else players[1]} won"
-        out(f"game {r.index + 1}: {players[0]} ({r.first_colour}) vs {players[1]}: {r.result}"
+        opened = f" after {' '.join(r.opening)}" if r.opening else ""
+        out(f"game {r.index + 1}: {players[0]} ({r.first_colour}) vs {players[1]}{opened}: {r.result}"
             f" ({r.reason}, {r.moves} moves): {won}")
         yield r
 
@@ -137,8 +172,20 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--jobs", type=_count, default=1, help="games played at once, one process each (default 1)")
     parser.add_argument("--max-moves", type=_count, default=MAX_MOVES,
                         help=f"a game still going after this many moves is a draw (default {MAX_MOVES})")
+    parser.add_argument("--nodes", type=_count, default=None,
+                        help="the computer searches by nodes, not time (the same games on any machine): each"
+                             " level its own node cap, the top level this many")
+    parser.add_argument("--opening", type=_plies, default=0, metavar="PLIES",
+                        help="each pair of games (colours swapped) starts after this many random moves, the same"
+                             " for both: games without chance then differ (default 0)")
     parser.set_defaults(run=run)
     return parser
+
+
+def _plies(text: str) -> int:
+    if not text.isdigit() or int(text) > 40:
+        raise argparse.ArgumentTypeError(f"give a whole number 0 to 40, not {text!r}")
+    return int(text)
 
 
 def _count(text: str) -> int:
@@ -148,5 +195,6 @@ def _count(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    run_match(args.game, (args.first, args.second), args.games, args.seed, args.jobs, args.max_moves)
+    run_match(args.game, (args.first, args.second), args.games, args.seed, args.jobs, args.max_moves,
+              nodes=args.nodes, opening_plies=args.opening)
     return 0

@@ -85,9 +85,12 @@ def end_value(game: Game, ply: int) -> float | None:
     return won if outcome.winner == game.turn else -won
 
 
+BOUND = 0.9  # an evaluation's bounds
+
+
 def static_value(game: Game) -> float:
     value = game.evaluate(game.turn)
-    return max(-0.9, min(0.9, value))
+    return max(-BOUND, min(BOUND, value))
 
 
 class Table:
@@ -142,9 +145,21 @@ def kind_of(value: float, alpha: float, beta: float) -> int:
     return UPPER if value <= alpha else LOWER if value >= beta else EXACT
 
 
+_TACTICAL: dict[Hashable, int] = {}  # move -> tactical(move): moves recur in every search
+
+
 def tactical(move: Hashable) -> int:
     """How forcing a move looks without playing it: push-offs and scoring first, then pushes
     and captures (read from the moves' own fields; 0 for a quiet move)."""
+    score = _TACTICAL.get(move)
+    if score is None:
+        if len(_TACTICAL) >= 100_000:
+            _TACTICAL.clear()
+        score = _TACTICAL[move] = _tactical(move)
+    return score
+
+
+def _tactical(move: Hashable) -> int:
     score = 0
     if getattr(move, "off", False) or getattr(move, "sector", None) is not None:
         score += 1000 + 100 * getattr(move, "points", 0)
