@@ -210,6 +210,36 @@ def test_spectators_read_the_archive_without_the_token_and_change_nothing(client
     assert sorted(path.name for path in club.iterdir()) == before
 
 
+# --- renaming and deleting: the token beyond localhost ----------------------------------------------------
+def test_renaming_a_player_and_deleting_a_game_take_the_token_and_change_the_journals(club, tmp_path):
+    app = create_app(session_for(tmp_path), token=TOKEN, games_dir=club)
+    with TestClient(app, base_url="http://192.168.1.20:8000") as client:
+        assert client.post("/api/archive/rename-player", json={"old": "Ann", "new": "Anna"}).status_code == 403
+        name = listed(client, "?player=cleo")[0][0]["name"]
+        assert client.post("/api/archive/delete", json={"id": name}).status_code == 403
+        owner = {"X-Reedboard-Token": TOKEN}
+        renamed = client.post("/api/archive/rename-player", json={"old": "ann", "new": "Anna"}, headers=owner)
+        assert renamed.status_code == 200 and renamed.json() == {"renamed": 4, "failed": []}
+        assert listed(client, "?player=ann")[1] == 0 and listed(client, "?player=anna")[1] == 4
+        assert client.post("/api/archive/delete", json={"id": name}, headers=owner).json() == {
+            "deleted": name.removesuffix(".jsonl")}
+        assert listed(client, "?player=cleo")[1] == 0
+        assert not (club / name).exists()
+        for body, words in [({"old": "Nobody", "new": "X"}, "no game has a player called"),
+                            ({"old": "Bob", "new": " "}, "a name is 1 to 40"),
+                            ({"old": "Bob"}, "needs 'new'")]:
+            refused = client.post("/api/archive/rename-player", json=body, headers=owner)
+            assert refused.status_code == 400 and words in refused.json()["error"], refused.text
+        gone = client.post("/api/archive/delete", json={"id": name}, headers=owner)
+        assert gone.status_code == 400 and "no game" in gone.json()["error"] and str(club) not in gone.text
+    # a rebuilt index keeps the new name: it is in the journals
+    (club / "archive-index.sqlite3").unlink()
+    with Archive(club) as rebuilt:
+        rebuilt.refresh()
+        names = {name for game in rebuilt.games() for name in game["players"].values()}
+    assert "Anna" in names and "Ann" not in names
+
+
 # --- the page, in a browser ---------------------------------------------------------------------------------
 try:  # the browser and a page on it, as the other browser tests have them
     from test_web_browser import TIMEOUT, browser, expect, open_page  # noqa: F401
@@ -331,6 +361,22 @@ def test_past_games_are_searched_replayed_and_downloaded_in_the_page(archive_pag
         done.value.save_as(f"{SHOTS}/position.png")
     if SHOTS:
         page.screenshot(path=f"{SHOTS}/archive-replay.png", full_page=True)
+    assert not page.errors
+
+
+@needs_browser
+def test_the_owner_renames_a_player_and_deletes_a_game_in_the_page(archive_page, club):
+    page = archive_page()  # on this computer: the page may change the archive
+    rename = page.locator('[data-role="rename-player"]')
+    rename.locator('input[name="old"]').fill("Cleo")
+    rename.locator('input[name="new"]').fill("Cleopatra")
+    rename.locator('[data-action="rename-player"]').click()
+    expect(page.locator('[data-role="games"] tr[data-outcome="draw"] .who').first).to_have_text(
+        "Cleopatra", timeout=TIMEOUT)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.locator('[data-role="games"] tr[data-outcome="draw"] [data-delete]').click()
+    expect(page.locator('[data-role="games"] tr[data-game]')).to_have_count(3, timeout=TIMEOUT)
+    assert len(list(club.glob("*.jsonl"))) == 4  # three listed, and the game given up before its first move
     assert not page.errors
 
 

@@ -278,37 +278,25 @@ def run_reindex(args: argparse.Namespace) -> int:
 
 
 def run_rename(args: argparse.Namespace) -> int:
-    from ..journal import NAME_LIMIT, JournalError, append_players
+    from .index import ArchiveError
 
-    new = args.new.strip()
-    if not new or len(new) > NAME_LIMIT or not new.isprintable():
-        raise _usage(f"reedboard games rename-player: a name is 1 to {NAME_LIMIT} printable characters, not {args.new!r}")
     with _archive(args) as archive:
-        games = archive.games(player=args.old)
-        if not games:
-            raise _usage(f"reedboard games rename-player: no game has a player called {args.old!r}")
-        renamed = failed = 0
-        for game in games:
-            colours = {colour: new for colour, name in game["players"].items()
-                       if name.casefold() == args.old.casefold()}
-            try:
-                append_players(archive.journal(game["id"]), colours)
-                renamed += 1
-            except JournalError as error:
-                failed += 1
-                print(f"reedboard: not renamed in {error}", file=sys.stderr)
-        archive.refresh()
-    print(f"renamed {args.old} to {new} in {renamed} game{'s' if renamed != 1 else ''}")
+        try:
+            renamed, failed = archive.rename_player(args.old, args.new)
+        except ArchiveError as error:
+            raise _usage(f"reedboard games rename-player: {error}") from None
+    for problem in failed:
+        print(f"reedboard: not renamed in {problem}", file=sys.stderr)
+    print(f"renamed {args.old} to {args.new.strip()} in {renamed} game{'s' if renamed != 1 else ''}")
     return 1 if failed else 0
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    from ..journal import sync_directory, trace_path
+    from .index import ArchiveError
 
     with _archive(args) as archive:
         game_id = _resolve(archive, args.id)
         game = archive.game(game_id)
-        path = archive.journal(game_id)
         what = f"{game_id}: {game['title']}, {players_text(game)}, {game['moves']} moves, {game['line'] or '*'}"
         if not args.yes:
             if not sys.stdin.isatty():
@@ -318,15 +306,10 @@ def run_delete(args: argparse.Namespace) -> int:
             if answer not in ("y", "yes"):
                 print("nothing deleted")
                 return 1
-        for file in (path, trace_path(path)):
-            try:
-                file.unlink()
-            except FileNotFoundError:
-                pass
-            except OSError as error:
-                raise _usage(f"cannot delete {file} ({error.strerror or error})") from None
-        sync_directory(path.parent)
-        archive.refresh()
+        try:
+            archive.delete(game_id)
+        except ArchiveError as error:
+            raise _usage(f"reedboard games delete: {error}") from None
     print(f"deleted {what}")
     return 0
 

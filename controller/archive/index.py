@@ -22,7 +22,11 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from ..journal import SUFFIX, TRACE_SUFFIX, JournalError, players_of, read_game, rebuild, start_game
+from ..journal import (
+    NAME_LIMIT, SUFFIX, TRACE_SUFFIX, JournalError, append_players, players_of, read_game, rebuild, start_game,
+    trace_path,
+)
+from ..trace import sync_directory
 from ..record import result_line
 
 INDEX_NAME = "archive-index.sqlite3"
@@ -346,6 +350,43 @@ class Archive:
     def journal(self, key: str) -> Path:
         """The journal of the game `key` names."""
         return self.games_dir / (self.resolve(key) + SUFFIX)
+
+    def rename_player(self, old: str, new: str) -> tuple[int, list[str]]:
+        """Rename a player in every game: a `players` line appended to each journal (nothing
+        written is rewritten, so a rebuilt index keeps the new name). How many games were
+        renamed, and why the others were not (a damaged journal is never written to)."""
+        new = new.strip() if isinstance(new, str) else new
+        if not isinstance(new, str) or not new or len(new) > NAME_LIMIT or not new.isprintable():
+            raise ArchiveError(f"a name is 1 to {NAME_LIMIT} printable characters, not {new!r}")
+        games = self.games(player=old)
+        if not games:
+            raise ArchiveError(f"no game has a player called {old!r}")
+        renamed, failed = 0, []
+        for game in games:
+            colours = {colour: new for colour, name in game["players"].items() if name.casefold() == old.casefold()}
+            try:
+                append_players(self.journal(game["id"]), colours)
+                renamed += 1
+            except JournalError as error:
+                failed.append(str(error))
+        self.refresh()
+        return renamed, failed
+
+    def delete(self, key: str) -> dict:
+        """Delete the game `key` names: its journal and its trace. The game as it was listed."""
+        game_id = self.resolve(key)
+        game = self.game(game_id)
+        path = self.journal(game_id)
+        for file in (path, trace_path(path)):
+            try:
+                file.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError as error:
+                raise ArchiveError(f"cannot delete {file.name} ({error.strerror or error})") from None
+        sync_directory(path.parent)
+        self.refresh()
+        return game
 
     def record(self, key: str) -> list[str]:
         """The game's record (docs/records.md), from its journal."""

@@ -15,6 +15,8 @@
                                  a new game; computer: null (people on both sides) or {"level": 1-8,
                                  "plays": COLOUR}; players: {COLOUR: NAME}
     POST /api/hint               light the best move for the player to move (journaled)
+    POST /api/archive/rename-player {"old", "new"}   a player renamed in every game of the archive
+    POST /api/archive/delete {"id"}                   a past game deleted (its journal and trace)
     GET  /api/join               the addresses a phone opens the page by, and a QR code of one (SVG)
     GET  /api/catalog            the registry's games: name, title, die, set-up modes, start options
     GET  /api/rules/GAME         the rules page of a game: rules, example positions, the lights
@@ -290,7 +292,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
                 close_archive()
             raise ActionError("the archive's index is being rebuilt: try again in a moment", 503) from None
         except ArchiveError as error:
-            raise ActionError(str(error), 400) from None
+            raise ActionError(_unfoldered(str(error), games).replace(str(games), "the games folder"), 400) from None
 
     def games_page(filters: dict, limit: int, offset: int, live: str | None) -> Response:
         """A page of the games that match. Unfiltered, the list also holds the damaged journals
@@ -336,6 +338,40 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
                 return _json({"player": player, "players": [], "games": [], "months": []})
             stats, months = found.stats(player), _months(found.games(player=player), player)
         return _json({"player": player, **stats, "months": months})
+
+    # --- changes to the archive (they take the token, as changing a game does) -----------------------
+    async def in_archive(key: tuple, change: Callable) -> dict:
+        try:
+            return await work.run(key, change)
+        except Busy:
+            raise ActionError("the board is busy: try again in a moment", 503) from None
+
+    def archive_or_none() -> Archive:
+        found = archive()
+        if found is None:
+            raise ActionError("there are no games yet", 404)
+        return found
+
+    async def rename_player(data: dict) -> dict:
+        old, new = data["old"], data["new"]
+
+        def change() -> dict:
+            with archive_asked():
+                renamed, failed = archive_or_none().rename_player(old, new)
+            return {"renamed": renamed, "failed": [_unfoldered(problem, games) for problem in failed]}
+        return await in_archive(("rename", old, new), change)
+
+    async def delete_game(data: dict) -> dict:
+        key = data["id"]
+        live = getattr(getattr(session.referee, "journal", None), "path", None)
+        if live is not None and Path(live).name.removesuffix(".jsonl") == key.removesuffix(".jsonl"):
+            raise ActionError("this is the game on the board: it cannot be deleted while it is played", 409)
+
+        def change() -> dict:
+            with archive_asked():
+                game = archive_or_none().delete(key)
+            return {"deleted": game["id"]}
+        return await in_archive(("delete", key), change)
 
     def close_archive() -> None:
         found = kept.pop("archive", None)
@@ -471,6 +507,8 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         Route("/api/resign", action("resign", lambda d: session.resign(d["player"])), methods=["POST"]),
         Route("/api/draw", action("draw", lambda d: session.draw()), methods=["POST"]),
         Route("/api/hint", action("hint", lambda d: session.hint()), methods=["POST"]),
+        Route("/api/archive/rename-player", action("rename-player", rename_player), methods=["POST"]),
+        Route("/api/archive/delete", action("delete-game", delete_game), methods=["POST"]),
         Route("/api/new", action("new", new_game), methods=["POST"]),
         Route("/api/join", join),
         Route("/api/catalog", games_catalog),

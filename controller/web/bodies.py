@@ -76,6 +76,8 @@ SCHEMAS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
             "clock": (False, ("object", "null")), "options": (False, ("object", "null")),
             "computer": (False, ("object", "null")), "players": (False, ("object", "null"))},
     "hint": {},
+    "rename-player": {"old": (True, ("text",)), "new": (True, ("text",))},
+    "delete-game": {"id": (True, ("text",))},
     "settings": {"debounce": (False, ("seconds",)), "settle": (False, ("seconds",)),
                  "grace": (False, ("seconds",)), "takebacks": (False, ("flag",))},
 }

@@ -911,7 +911,8 @@ function gameRow(g) {
     + `<td>${escapeHTML(g.title || gameInfo(g.game).title)}</td><td>${playerNames(g)}</td><td>${g.moves}</td>`
     + `<td>${escapeHTML(g.result || "unfinished")}${damaged}</td>`
     + `<td class="row-actions"><button type="button" class="small" data-open="${escapeHTML(g.name)}">Replay</button> `
-    + `<a href="/api/games/${id}/record?format=record" download title="the game record (docs/records.md)">record</a></td></tr>`;
+    + `<a href="/api/games/${id}/record?format=record" download title="the game record (docs/records.md)">record</a>`
+    + ` <button type="button" class="small" data-owner-only data-delete="${escapeHTML(g.name)}" title="delete this game">delete</button></td></tr>`;
 }
 
 function renderGames(listed) {
@@ -1138,9 +1139,23 @@ function monthsChart(months, forPlayer) {
 }
 
 function wireGames() {
-  $("[data-role=games]").addEventListener("click", (event) => {
+  $("[data-role=games]").addEventListener("click", async (event) => {
     const b = event.target.closest("[data-open]");
     if (b) openGame(b.dataset.open);
+    const doomed = event.target.closest("[data-delete]");
+    if (doomed && confirm(`Delete the game ${doomed.dataset.delete}? Its journal and trace are removed.`)) {
+      if (await post("/api/archive/delete", { id: doomed.dataset.delete })) loadGames(archive.offset);
+    }
+  });
+  $("[data-role=rename-player]").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const form = event.target;
+    const done = await post("/api/archive/rename-player", { old: form.elements.old.value, new: form.elements.new.value });
+    if (done) {
+      toast(`renamed in ${done.renamed} game${done.renamed === 1 ? "" : "s"}`);
+      form.reset();
+      loadGames(archive.offset);
+    }
   });
   const form = $("[data-role=games-search]");
   form.addEventListener("submit", (event) => { event.preventDefault(); loadGames(0); });
