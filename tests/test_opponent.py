@@ -364,3 +364,22 @@ def test_an_opening_starts_each_pair_of_games_alike_and_the_pairs_apart(capsys):
     assert len(games) == 2 and all(" after " in line for line in games)
     with pytest.raises(cli.UsageError, match="0 to 40"):
         _match_parser().parse_args("match offboard greedy random --opening 41".split())
+
+
+@pytest.mark.parametrize("name", ["offboard", "abalone"])
+def test_a_position_met_again_scores_as_a_draw_and_the_game_so_far_is_left_as_it_was(name):
+    from reedboard.controller.opponent.alphabeta import AlphaBeta
+    from reedboard.controller.opponent.search import INFINITY
+
+    rng = random.Random(f"again {name}")
+    game = next(g for g in (_random_position(name, rng) for _ in range(50))
+                if g.outcome() is None and abs(g.evaluate(g.turn)) > 0.01)
+    engine = AlphaBeta(game, Limits())
+    stack, key = list(engine.game.move_stack), engine.game.position_key()
+    seen = engine.positions_so_far()
+    assert engine.game.move_stack == stack and engine.game.position_key() == key
+    assert key in seen and len(seen) <= len(stack) + 1
+    assert engine.search(0, -INFINITY, INFINITY, 1) != 0.0  # a new position: its evaluation
+    engine.path = seen
+    assert engine.search(0, -INFINITY, INFINITY, 1) == 0.0  # met before: a draw
+    assert engine.search(2, -INFINITY, INFINITY, 1) == 0.0

@@ -2,7 +2,10 @@
 
 Iterative deepening, a transposition table keyed by the game's position_key(), and move
 ordering: the table's best move, then push-offs and pushes, then the killer moves of the ply,
-then the history of moves that cut off before.
+then the history of moves that cut off before. A position met again, in the game so far or
+on the line searched, scores as a draw: a line that goes round in circles wins nothing, so a
+player ahead looks for progress instead (the rules have no repetition draw; a match between
+engines that shuffle would otherwise end only at its move cap).
 """
 
 from __future__ import annotations
@@ -16,13 +19,31 @@ EPSILON = 1e-6  # the width of a null window over float values
 
 
 class AlphaBeta(RootSearch):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.killers: dict[int, list[Hashable]] = {}
+        self.history: dict[Hashable, int] = {}
+        self.path: set = set()  # the positions met so far: the game's, then the line searched
+
     def run(self) -> Result:
         moves = self.ordered(self.game.legal_moves(), None, 0)
         if not moves:
             return Result(None, end_value(self.game, 0) or 0.0, 0, 0, True)
-        self.killers: dict[int, list[Hashable]] = {}
-        self.history: dict[Hashable, int] = {}
+        self.path = self.positions_so_far()
         return self.deepen(moves, self.root_value)
+
+    def positions_so_far(self) -> set:
+        """The keys of every position of the game so far, this one included (none without keys)."""
+        game = self.game
+        if game.position_key() is None:
+            return set()
+        keys, taken = {game.position_key()}, []
+        while game.move_stack:
+            taken.append(game.pop())
+            keys.add(game.position_key())
+        for move in reversed(taken):
+            game.push(move)
+        return keys
 
     def root_value(self, move: Hashable, depth: int, alpha: float, beta: float) -> float:
         self.game.push(move)
@@ -57,10 +78,13 @@ class AlphaBeta(RootSearch):
                 return 0.0
             won = WIN - ply * PLY_COST
             return won if outcome.winner == game.turn else -won
+        key = game.position_key()
+        path = self.path
+        if key in path:
+            return 0.0
         if depth <= 0:
             value = game.evaluate(game.turn)
             return -BOUND if value < -BOUND else BOUND if value > BOUND else value
-        key = game.position_key()
         entry = self.table.get(key)
         if entry is not None and entry[0] >= depth:
             _, value, kind, _ = entry
@@ -69,6 +93,8 @@ class AlphaBeta(RootSearch):
         moves = self.ordered(game.legal_moves(), entry[3] if entry else None, ply)
         start_alpha, best, best_move = alpha, -INFINITY, None
         push, pop, search = game.push, game.pop, self.search
+        if key is not None:
+            path.add(key)
         for index, move in enumerate(moves):
             push(move)
             if index == 0:
@@ -90,5 +116,6 @@ class AlphaBeta(RootSearch):
                                 del killers[2:]
                             self.history[move] = self.history.get(move, 0) + depth * depth
                         break
+        path.discard(key)
         self.table.put(key, depth, best, UPPER if best <= start_alpha else LOWER if best >= beta else EXACT, best_move)
         return best
