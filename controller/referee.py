@@ -184,6 +184,7 @@ class Referee:
         self._chosen: tuple | None = None
         self._hint_asked = None
         self._hint: tuple | None = None
+        self._question: Question | None = None  # the last question asked
 
     # --- starting ---------------------------------------------------------------------------
     def start(self, t: float) -> None:
@@ -582,12 +583,18 @@ class Referee:
         key = self._turn_key()
         if self._computer_to_move():
             if self._chosen is None or self._chosen[0] != key:
-                return Question(key, self.game.copy(), self._roll, self.computer.level)
+                return self._asking(key, self.computer.level, hint=False)
             return None
         if self._hint_asked == key and (self._hint is None or self._hint[0] != key):
-            level = self.computer.level if self.computer is not None else HINT_LEVEL
-            return Question(key, self.game.copy(), self._roll, level, hint=True)
+            return self._asking(key, self.computer.level if self.computer is not None else HINT_LEVEL, hint=True)
         return None
+
+    def _asking(self, key, level: int, hint: bool) -> Question:
+        """The question about this position (the same one while it stands: the game is copied once)."""
+        asked = self._question
+        if asked is None or (asked.key, asked.hint) != (key, hint):
+            asked = self._question = Question(key, self.game.copy(), self._roll, level, hint=hint)
+        return asked
 
     def computer_to_move(self) -> bool:
         """It is the computer's turn in play."""
