@@ -29,8 +29,8 @@ from reedboard.hal.sim import SimBoard
 from . import live
 from .actions import ActionError
 from .clock import ClockSettings
-from .games import GAMES, Game, names_in_words
 from .computer import Computer, Question
+from .games import GAMES, Game, names_in_words
 from .games.setup import start_table
 from .journal import default_games_dir, discard_if_unplayed, read_journal, rebuild
 from .reconcile import Settings
