@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .broadcast.arguments import add_broadcast_arguments, add_replay_broadcast_arguments
-from .games import GAMES, Game, GameOption, MoveError, divide, game_class, names_in_words
+from .games import GAMES, Game, GameOption, MoveError, colours, divide, game_class, names_in_words
 
 # Errors that get one line and exit status 2: ValueErrors of these modules (a file or a value
 # someone gave). They are looked up only once something failed, so that `reedboard --help`
@@ -47,10 +47,6 @@ class _Parser(argparse.ArgumentParser):
             self._intermixing = False
 
 
-def _colours() -> list[str]:
-    return list(dict.fromkeys(p for cls in GAMES.values() for p in cls.players))
-
-
 def _opponent(text: str) -> str:
     from .computer import parse_opponent
 
@@ -72,7 +68,9 @@ def _think_seconds(text: str) -> float:
 
 
 def _player_name(text: str) -> str:
-    if not 0 < len(text.strip()) <= 40 or not text.isprintable():
+    from .journal import is_player_name
+
+    if not is_player_name(text):
         raise argparse.ArgumentTypeError(f"a player's name is 1 to 40 printable characters, not {text!r}")
     return text.strip()
 
@@ -162,11 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="spectators the web view shows the game live at once (default 64, at most 500)")
     play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
                       help="human (default), or computer[:LEVEL]: the computer plays one side, at level 1-8 (default 5)")
-    play.add_argument("--computer-plays", metavar="COLOUR", choices=_colours(),
-                      help=f"the side the computer plays: {', '.join(_colours())} (default: the second player)")
+    play.add_argument("--computer-plays", metavar="COLOUR", choices=colours(),
+                      help=f"the side the computer plays: {', '.join(colours())} (default: the second player)")
     play.add_argument("--think-seconds", metavar="S", type=_think_seconds,
                       help="the most the computer thinks about a move, 0.1 to 60 (default 2; a slower Pi: more)")
-    for colour in _colours():
+    for colour in colours():
         play.add_argument(f"--{colour}", metavar="NAME", type=_player_name,
                           help=f"the name of the player of {colour} (journaled with the game)")
     add_broadcast_arguments(play)

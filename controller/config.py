@@ -64,7 +64,7 @@ from pathlib import Path
 
 from .clock import ClockSettings
 from .computer import parse_opponent
-from .games import GAMES, brief
+from .games import GAMES, brief, colours
 from .journal import default_games_dir
 from .reconcile import Settings
 from .tomlfile import read_toml
@@ -211,13 +211,6 @@ def _path(value: object, base: Path) -> Path:
     return path if path.is_absolute() else base / path  # a service runs elsewhere than its file
 
 
-def _players() -> tuple[str, ...]:
-    colours: list[str] = []
-    for cls in GAMES.values():
-        colours += [p for p in cls.players if p not in colours]
-    return tuple(colours)
-
-
 def _game_keys() -> list[Key]:
     """Each game's start options that are a choice of words: [GAME] OPTION = "CHOICE"."""
     return [Key(f"{name}.{option.flag}", f"one of {', '.join(option.choices)}", _choice(option.choices),
@@ -255,7 +248,7 @@ KEYS: tuple[Key, ...] = (
         default=WATCHERS, flag="watchers"),
     Key("play.games_dir", "a directory's path", _path, unset=lambda: str(default_games_dir()), flag="games_dir"),
     Key("play.vs", "human, computer or computer:1 .. computer:8", _opponent, unset="human", flag="vs"),
-    Key("play.computer_plays", f"one of {', '.join(_players())}", _choice(_players()),
+    Key("play.computer_plays", f"one of {', '.join(colours())}", _choice(colours()),
         unset="the second player", flag="computer_plays"),
     Key("play.think_seconds", "a number of seconds from 0.1 to 60", _range(0.1, 60), default=2.0,
         flag="think_seconds"),
@@ -277,7 +270,7 @@ KEYS: tuple[Key, ...] = (
     Key("page.voice", "true or false", _boolean, default=False),
     Key("page.language", f"one of {', '.join(LANGUAGES)}", _choice(LANGUAGES), default="en"),
     *(Key(f"players.{colour}", "a name of 1 to 40 characters", _text(40), unset=f"{colour.capitalize()}",
-          flag=colour) for colour in _players()),
+          flag=colour) for colour in colours()),
 )
 BY_NAME: dict[str, Key] = {key.name: key for key in KEYS}
 TABLES: tuple[str, ...] = tuple(dict.fromkeys(key.table for key in KEYS))

@@ -46,6 +46,7 @@ JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
                 "computer",  # {"plays": COLOUR, "level": 1-8, "version": TEXT}: the computer's side (optional)
                 "event", "place"}  # TEXT: the tournament or occasion, and where it was played (optional)
 NAME_LIMIT = 40  # characters of a player's name
+DECISIONS = ("roll", "move", "takeback", "amend", "result")  # the entries that make the game (a replay's too)
 TEXT_LIMIT = 200  # characters of an event's or a place's name, and of a move's comment
 # besides these, a header holds the game's own keys (its start position): see games.header_keys
 ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its keys and their types
@@ -402,6 +403,11 @@ def _check_header(path: Path, header: dict) -> None:
         raise JournalError(path, 1, problem)
 
 
+def is_player_name(name: object) -> bool:
+    """A name a player may have: 1 to NAME_LIMIT printable characters, not only spaces."""
+    return isinstance(name, str) and bool(name.strip()) and len(name) <= NAME_LIMIT and name.isprintable()
+
+
 def _extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
     """What is wrong with a header's player names or computer side (None: nothing)."""
     players = header.get("players", {})
@@ -410,7 +416,7 @@ def _extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
     for colour, name in players.items():
         if colour not in colours:
             return f'"players": no colour {brief(colour)} in this game ({" or ".join(colours)})'
-        if not isinstance(name, str) or not name.strip() or len(name) > NAME_LIMIT or not name.isprintable():
+        if not is_player_name(name):
             return f'"players": the name of {colour} must be 1 to {NAME_LIMIT} printable characters, not {brief(name)}'
     if "computer" in header:
         computer = header["computer"]

@@ -21,7 +21,7 @@ from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 from .clock import ClockSettings
 from .computer import Computer
 from .games import Game, header_keys
-from .journal import Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
+from .journal import DECISIONS, Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
 from .reconcile import Settings
 from .recorder import FlightRecorder, GuardedJournal
 from .referee import Outputs, Referee
@@ -109,7 +109,7 @@ def _journal_what_the_trace_decided(journal: Journal, contents: JournalContents,
         decided = replay(read_trace(trace), str(trace), journal=contents, flush=False).decisions
     except ValueError:  # a trace that cannot be replayed tells nothing more
         return False
-    journaled = [entry for entry in contents.entries if entry["type"] != "resume"]
+    journaled = [entry for entry in contents.entries if entry["type"] in DECISIONS]  # not hints, renames, restarts
     if len(decided) <= len(journaled) or any(map(_differ, journaled, decided)):
         return False
     for entry in decided[len(journaled):]:

@@ -316,7 +316,7 @@ class Referee:
             return
         self.advance(t)
         self._changes += 1
-        if button == "die" and self._computer_to_move():
+        if button == "die" and self.computer_to_move():
             refusal = "the computer rolls for itself"
             self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
             self._cue(Cue.REFUSED)
@@ -483,7 +483,7 @@ class Referee:
                 self._note(t, f"takeback: {event.move}{again}", "takeback", move=str(event.move), roll=event.roll)
                 self._cue(Cue.TAKEBACK)
                 self.phase = Phase.ROLLED if event.roll is not None else Phase.PLAY
-                if self._computer_to_move() and self.game.move_stack:
+                if self.computer_to_move() and self.game.move_stack:
                     # the computer's answer taken back: the player's move goes with it, and the
                     # board is guided back to before it
                     self._handle(self.reconciler.undo(t))
@@ -558,7 +558,8 @@ class Referee:
         key = game.position_key()
         return len(game.move_stack), tuple(map(str, game.move_stack)) if key is None else key, self._roll
 
-    def _computer_to_move(self) -> bool:
+    def computer_to_move(self) -> bool:
+        """It is the computer's turn in play."""
         return (self.computer is not None and self.game.turn == self.computer.plays
                 and self.phase in (Phase.PLAY, Phase.ROLLED) and self.game.outcome() is None)
 
@@ -581,7 +582,7 @@ class Referee:
         if self.phase not in (Phase.PLAY, Phase.ROLLED) or self._rolling_until is not None:
             return None
         key = self._turn_key()
-        if self._computer_to_move():
+        if self.computer_to_move():
             if self._chosen is None or self._chosen[0] != key:
                 return self._asking(key, self.computer.level, hint=False)
             return None
@@ -596,13 +597,9 @@ class Referee:
             asked = self._question = Question(key, self.game.copy(), self._roll, level, hint=hint)
         return asked
 
-    def computer_to_move(self) -> bool:
-        """It is the computer's turn in play."""
-        return self._computer_to_move()
-
     def ask_hint(self, t: float) -> bool:
         """A player asks for the best move (the page's button): False when none can be given now."""
-        if self.phase not in (Phase.PLAY, Phase.ROLLED) or self._computer_to_move() or self.game.outcome():
+        if self.phase not in (Phase.PLAY, Phase.ROLLED) or self.computer_to_move() or self.game.outcome():
             return False
         self._hint_asked = self._turn_key()
         self._changes += 1
@@ -622,7 +619,7 @@ class Referee:
         if question.hint:
             self._hint, self._hint_asked = (question.key, move), None
             text = self.game.format_move(move) if move != ROLL_DECISION else "roll"
-            if self.journal is not None and hasattr(self.journal, "append_hint"):
+            if self.journal is not None:
                 self.journal.append_hint(t, player, text)
             self._note(t, f"hint for {player}: {text}", "hint", player=player, move=text)
         else:
@@ -648,7 +645,7 @@ class Referee:
         """A trace's record of the computer's decision, made again (replays): its move in
         notation, or "roll" with the value rolled. ValueError when it does not fit the game."""
         self.advance(t)
-        if not self._computer_to_move():
+        if not self.computer_to_move():
             raise ValueError("it is not the computer's turn")
         if move == ROLL_DECISION:
             self._choose(t, self._turn_key(), ROLL_DECISION)
@@ -662,7 +659,7 @@ class Referee:
     def _computer_acts(self, t: float) -> None:
         """Keep the computer's turn in order: nothing but its chosen move counts (none while it
         thinks), and a decision to roll rolls the die once the board is still."""
-        if not self._computer_to_move():
+        if not self.computer_to_move():
             return
         key = self._turn_key()
         chosen = self._chosen if self._chosen is not None and self._chosen[0] == key else None
@@ -760,7 +757,7 @@ class Referee:
     def _prompt(self, view: View) -> Prompt:
         """What is asked of the players now, as data."""
         prompt = self._play_prompt(view)
-        if self._computer_to_move() and prompt.kind in ("move", "roll", "in_hand"):
+        if self.computer_to_move() and prompt.kind in ("move", "roll", "in_hand"):
             chosen = self._shown_move()
             move = None if chosen is None else self.game.format_move(chosen)
             return Prompt("computer", {"player": self.game.turn, "move": move, "roll": self._roll})

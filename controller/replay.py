@@ -70,6 +70,9 @@ class Decisions:
     def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
         self.entries.append({"type": "result", "t": t, "result": result, "reason": reason, "winner": winner})
 
+    def append_hint(self, t: float, player: str, move_text: str) -> None:
+        pass  # a hint decides nothing
+
 
 class _Notes:
     """Every note of the replay, taken from each referee as they come (a referee keeps only its newest)."""

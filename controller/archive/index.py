@@ -23,7 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..journal import (
-    NAME_LIMIT, SUFFIX, TRACE_SUFFIX, JournalError, append_players, players_of, read_game, rebuild, start_game,
+    NAME_LIMIT, SUFFIX, TRACE_SUFFIX, JournalError, append_players, is_player_name, players_of, read_game, rebuild, start_game,
     trace_path,
 )
 from ..trace import sync_directory
@@ -355,9 +355,9 @@ class Archive:
         """Rename a player in every game: a `players` line appended to each journal (nothing
         written is rewritten, so a rebuilt index keeps the new name). How many games were
         renamed, and why the others were not (a damaged journal is never written to)."""
-        new = new.strip() if isinstance(new, str) else new
-        if not isinstance(new, str) or not new or len(new) > NAME_LIMIT or not new.isprintable():
+        if not is_player_name(new.strip() if isinstance(new, str) else new):
             raise ArchiveError(f"a name is 1 to {NAME_LIMIT} printable characters, not {new!r}")
+        new = new.strip()
         games = self.games(player=old)
         if not games:
             raise ArchiveError(f"no game has a player called {old!r}")

@@ -37,6 +37,12 @@ def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
+def colours() -> tuple[str, ...]:
+    """Every player colour of the registered games, in registry order (the seats a name or the
+    computer may take)."""
+    return tuple(dict.fromkeys(p for cls in GAMES.values() for p in cls.players))
+
+
 def game_class(name: object) -> type[Game]:
     """The registered game called `name`; ValueError (one line, naming the known games) otherwise."""
     cls = GAMES.get(name) if isinstance(name, str) else None
@@ -80,6 +86,6 @@ def catalog() -> list[dict]:
 __all__ = [
     "GAMES", "REGISTERED", "BigBalls", "BigBallsMove", "Footprint", "Game", "GameOption", "GameOverError",
     "Layout", "LayoutError", "MoveError", "OffBoard", "OffBoardMove", "Outcome", "SetupError", "Termination",
-    "catalog", "divide", "game_class", "game_from_header", "game_header", "header_keys", "load_layout",
+    "catalog", "colours", "divide", "game_class", "game_from_header", "game_header", "header_keys", "load_layout",
     "names_in_words", "perft",
 ]

@@ -81,9 +81,11 @@ from reedboard.controller.archive.records import game_record as record_of
 from reedboard.controller.archive.records import record_lines as game_record_lines
 from reedboard.controller.clock import ClockSettings
 from reedboard.controller.computer import Computer
-from reedboard.controller.games import GAMES, catalog, names_in_words
+from reedboard.controller.games import GAMES, catalog, colours, names_in_words
 from reedboard.controller.join import join_info, listen_host
-from reedboard.controller.journal import NAME_LIMIT, SUFFIX, JournalError, export_lines, read_journal, rebuild
+from reedboard.controller.journal import (
+    NAME_LIMIT, SUFFIX, JournalError, export_lines, is_player_name, read_journal, rebuild,
+)
 from reedboard.controller.past_games import journal_path, past_game
 from reedboard.controller.play import ActionError, PlaySession
 from reedboard.controller.reconcile import Settings
@@ -567,7 +569,7 @@ def _list_filters(request: Request) -> dict:
 
 def _player_name(text: str) -> str:
     name = text.strip()
-    if not 0 < len(name) <= NAME_LIMIT or not name.isprintable():
+    if not is_player_name(name):
         raise ActionError(f"a player's name is 1 to {NAME_LIMIT} printable characters", 400)
     return name
 
@@ -689,19 +691,17 @@ def _computer(data: object) -> Computer | None:
     level, plays = data["level"], data["plays"]
     if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
         raise ActionError("the computer's level is a whole number from 1 to 8", 400)
-    colours = {p for cls in GAMES.values() for p in cls.players}
-    if plays not in colours:
-        raise ActionError(f"the computer plays one of {', '.join(sorted(colours))}", 400)
+    if plays not in colours():
+        raise ActionError(f"the computer plays one of {', '.join(sorted(colours()))}", 400)
     return Computer(plays, level)
 
 
 def _players(data: object) -> dict[str, str]:
     """POST /api/new's players: {COLOUR: NAME}, each name 1 to 40 printable characters."""
-    colours = {p for cls in GAMES.values() for p in cls.players}
-    if not isinstance(data, dict) or not set(data) <= colours:
-        raise ActionError(f"players is an object of colours ({', '.join(sorted(colours))}) and names", 400)
+    if not isinstance(data, dict) or not set(data) <= set(colours()):
+        raise ActionError(f"players is an object of colours ({', '.join(sorted(colours()))}) and names", 400)
     for colour, name in data.items():
-        if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_LIMIT or not name.isprintable():
+        if not is_player_name(name):
             raise ActionError(f"the name of {colour} is 1 to {NAME_LIMIT} printable characters", 400)
     return {colour: name.strip() for colour, name in data.items()}
 
