@@ -392,3 +392,16 @@ if __name__ == "__main__":
     _, command, game_name, folder_name, seed_text, moves_text = sys.argv
     assert command == "play", "usage: python tests/test_crash.py play GAME FOLDER SEED MOVES"
     asyncio.run(play_a_run(game_name, Path(folder_name), int(seed_text), int(moves_text)))
+
+
+def test_a_hint_in_the_journal_does_not_stop_the_move_on_the_trace_being_journaled(tmp_path):
+    referee, hands, journal = off_board_under_way(tmp_path)
+    assert referee.ask_hint(hands.t)
+    referee.answer(hands.t, referee.question(), referee.game.parse_move("C3-B2"))  # the hint: journaled
+    hands.move("B2", "A2").wait(0.05)
+    dies(referee)
+    lines = journal.read_bytes().splitlines(keepends=True)
+    assert [json.loads(line)["type"] for line in lines[-2:]] == ["hint", "move"]
+    journal.write_bytes(b"".join(lines[:-1]))  # killed before the move's line
+    referee = resume_referee(journal, t=5.0)
+    assert [str(m) for m in referee.game.move_stack] == ["B2-A2"]
