@@ -18,6 +18,8 @@ from reedboard.controller.broadcast.club import Club, follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.replay_publish import publish_trace
 
+from test_broadcast_injection import fed_club
+
 from test_web_browser import browser, expect  # noqa: F401  (skips the module without chromium or Playwright)
 
 TIMEOUT = 10000  # ms for any one thing to show on the page
@@ -134,3 +136,33 @@ def test_the_club_page_with_three_boards(browser, tmp_path):
         page.screenshot(path=str(shots(tmp_path) / "club-board.png"))
         assert not errors, errors
         context.close()
+
+
+def test_hostile_snapshots_run_nothing_in_a_browser(browser, tmp_path):
+    import uvicorn
+
+    club = fed_club(tmp_path / "club")
+    port = mosquitto.free_port()
+    server = uvicorn.Server(uvicorn.Config(create_club_app(club), host="127.0.0.1", port=port, log_level="warning",
+                                           lifespan="off"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+    thread.start()
+    try:
+        while not server.started:
+            thread.join(0.02)
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/board/t1")
+        expect(page.locator("[data-role=record] li").first).to_be_attached(timeout=10000)
+        expect(page.locator("[data-role=header]")).not_to_be_empty(timeout=10000)
+        assert page.locator("[onerror]").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        page.goto(f"http://127.0.0.1:{port}/")
+        expect(page.locator('[data-board="t1"] .players')).to_contain_text("onerror", timeout=10000)  # as text
+        assert page.locator("[onerror]").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        context.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        club.close()

@@ -30,7 +30,8 @@ from ..clock import ClockSettings
 from ..games import game_from_header
 from ..journal import JOURNAL_KEYS, Journal, JournalError, read_journal
 from .address import NAME, BrokerAddress
-from .messages import decode, game_state, is_game_id, is_seq, is_time
+from .messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
+from .snapshot_check import checked_snapshot
 
 INDEX = "club-index.json"
 WAITING_LIMIT = 1000  # lines kept waiting for a missing one, per game
@@ -135,8 +136,9 @@ class Club:
             if isinstance(lines[number - 1], dict):
                 self._offer(board, game_id, number, lines[number - 1], None)
         snapshot = data.get("snapshot")
-        if isinstance(snapshot, dict) and game.seq >= seq:
-            board.snapshot = snapshot
+        if game.seq >= seq and game.lines and game.refused is None:  # served only as the club's lines have it
+            own = game_snapshot(game.lines[0], game.lines[1:], game.journal_name)
+            board.snapshot = checked_snapshot(snapshot, own)
             board.snapshot_seq += 1
         board.current = game_id
         board.updated = self.clock()

@@ -344,7 +344,8 @@ function render(snap) {
   scoreCard.hidden = !snap.score;
   if (snap.score) {
     $("[data-role=score]").innerHTML = snap.players.map((p) =>
-      `<span class="score-${p}" data-player="${p}"><i></i>${p} <b>${snap.score[p]}</b></span>`).join("");
+      `<span class="score-${escapeHTML(p)}" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(p)}`
+      + ` <b>${escapeHTML(snap.score[p])}</b></span>`).join("");
     $("[data-role=waiting]").textContent = snap.waiting ? `a ${snap.waiting} ball waits to be put back` : "";
   }
 
@@ -366,7 +367,7 @@ function render(snap) {
 
   // notes
   $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
-    `<li><span class="t">${n.t.toFixed(1)}s</span> ${escapeHTML(n.text)}</li>`).join("");
+    `<li><span class="t">${Number(n.t).toFixed(1)}s</span> ${escapeHTML(n.text)}</li>`).join("");
   $("[data-role=journal]").textContent = snap.journal ? `journal: ${snap.journal}` : "";
   announce(snap);
 
@@ -723,7 +724,7 @@ function renderTray(snap) {
   const selected = snap.selected == null ? 0 : snap.selected;
   hand.innerHTML = snap.hand.length ? snap.hand.map((h, i) =>
     `<button type="button" class="held${i === selected ? " selected" : ""}" data-hand="${i}" data-piece="${escapeHTML(h.piece)}"`
-    + ` title="${escapeHTML(h.piece)}${h.from ? " from " + h.from : ""}">${miniPiece(h.piece)}</button>`).join("")
+    + ` title="${escapeHTML(h.piece)}${h.from ? " from " + escapeHTML(h.from) : ""}">${miniPiece(h.piece)}</button>`).join("")
     : `<span class="empty-note">empty</span>`;
   const box = $("[data-role=box]");
   const counts = new Map();

@@ -1,0 +1,77 @@
+"""Hostile content from MQTT: a board's retained state whose snapshot holds HTML (in its
+players, score, the hand's source, notes, cells) and a header whose players' names are HTML.
+The club serves the board's page only what passes its schema (the pieces, players, record and
+score being its own, from the lines it took), and every value the pages show goes in as text:
+in a real browser, no element of the hostile HTML appears and no script of it runs."""
+
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_app import create_club_app
+from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
+
+from test_broadcast_club import board_lines
+
+HTML = "<img src=x onerror=window.__pwned=1>"
+
+
+def hostile_snapshot(lines: list[dict]) -> dict:
+    snapshot = game_snapshot(lines[0], lines[1:])
+    first = next(iter(snapshot["cells"]))
+    snapshot.update({
+        "players": [HTML, HTML], "score": {HTML: HTML}, "turn": HTML, "title": HTML, "message": HTML,
+        "header": [HTML, HTML], "record": [HTML], "journal": HTML, "error": HTML, "games": [{"name": HTML}],
+        "outcome": {"line": HTML, "winner": HTML}, "palette": {"red": "red;background:url(x)", HTML: HTML},
+        "notes": [{"t": HTML, "text": HTML, "kind": HTML, "n": 1}], "sim": True, "selected": 0,
+        "hand": [{"piece": "W1", "from": HTML}], "box": [HTML], "geometry": {"cells": {HTML: [0, 0]}},
+        "link": {"state": HTML, "text": HTML}, "prompt": {"kind": HTML},
+    })
+    snapshot["cells"][first] = {"piece": HTML, "light": HTML, "blink": False, "sim": HTML}
+    return snapshot
+
+
+def fed_club(folder: Path) -> Club:
+    """A club that took a whole game from board t1 (its players' names HTML) and its hostile state."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = board_lines(folder.parent, players={"white": HTML, "black": "Bo"})
+    club = Club(folder)
+    for seq, entry in enumerate(lines, 1):
+        club.receive("reedboard/boards/t1/journal", encode(journal_message("t1", "g1", seq, entry)))
+    state = state_message("t1", "g1", len(lines), lines[0], lines[1:], hostile_snapshot(lines))
+    club.receive("reedboard/boards/t1/state", encode(state))
+    return club
+
+
+def test_the_club_serves_only_what_passes_its_schema(tmp_path):
+    club = fed_club(tmp_path / "club")
+    served = club.board_snapshot("t1")
+    assert served is not None and served["cells"]
+    texts = ("header", "message", "error")  # the header names the players; the page shows these as text
+    shown = {key: value for key, value in served.items() if key not in texts}
+    assert "<" not in repr(shown), shown
+    assert set(served["players"]) == {"black", "white"} and served["score"] is None
+    assert "hand" not in served and "box" not in served and served["notes"] == []
+    assert all(cell["light"] == "" for cell in served["cells"].values())
+    club.close()
+
+
+def test_an_honest_snapshots_live_parts_are_served(tmp_path):
+    (tmp_path / "club").mkdir()
+    lines = board_lines(tmp_path)
+    club = Club(tmp_path / "club")
+    snapshot = game_snapshot(lines[0], lines[1:12])
+    first = next(iter(snapshot["cells"]))
+    snapshot["cells"][first] = {"piece": "", "light": "red", "blink": True}
+    snapshot["notes"] = [{"t": 3.5, "text": "white lifted B3", "kind": "lift", "n": 4, "data": {"cell": first}}]
+    snapshot["message"] = "put it back"
+    club.receive("reedboard/boards/t1/state", encode(state_message("t1", "g1", 12, lines[0], lines[1:12], snapshot)))
+    served = club.board_snapshot("t1")
+    assert served["cells"][first] == {"piece": "", "light": "red", "blink": True}
+    assert served["notes"] == [{"t": 3.5, "text": "white lifted B3", "kind": "lift", "n": 4}]
+    assert served["message"] == "put it back"
+    club.close()
