@@ -139,3 +139,24 @@ def test_the_api_and_the_boards_own_page(club, tmp_path):
         assert json.loads(ws.receive_text())["game"] == "bigballs"
     with client.websocket_connect("/ws") as ws:
         assert json.loads(ws.receive_text())["boards"][0]["name"] == "t1"
+
+
+def test_what_the_club_shows_it_journals_and_what_it_refuses_it_does_neither(club, tmp_path):
+    lines = board_lines(tmp_path, players={"white": "Ann", "black": "Bo"})
+    later = [dict(lines[0], added_later="x"), *lines[1:3], dict(lines[3], note="a key of a later version"), *lines[4:]]
+    for seq, entry in enumerate(later, 1):
+        club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, entry))
+    detail = club.detail("t1")
+    contents = read_journal(tmp_path / "club" / detail["journal"])
+    assert contents.damage is None and detail["refused"] is None
+    assert len(detail["lines"]) == len(lines) == 1 + len(contents.entries)  # every line shown is journaled
+    assert [line["entry"] for line in detail["lines"][1:]] == contents.entries == lines[1:]
+    assert club.standings()[0]["player"] == "Bo"
+
+    long_name = [dict(lines[0], players={"white": "A" * 41, "black": "Bo"}), *lines[1:]]
+    for seq, entry in enumerate(long_name, 1):
+        club.receive("reedboard/boards/t2/journal", journal_payload("t2", seq, entry, game="g2"))
+    detail = club.detail("t2")
+    assert detail["seq"] == 0 and detail["players"] == {} and detail["journal"] is None and club.garbled == 1
+    assert len(list((tmp_path / "club").glob("*.jsonl"))) == 1
+    assert [row["player"] for row in club.standings()] == ["Bo", "Ann"]  # t2's game counts nowhere

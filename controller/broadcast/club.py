@@ -28,7 +28,9 @@ import aiomqtt
 
 from ..clock import ClockSettings
 from ..games import game_from_header
-from ..journal import JOURNAL_KEYS, Journal, JournalError, read_journal
+from ..games import header_keys
+from ..journal import ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, Journal, JournalError, read_journal
+from ..journal import _check_entry as check_entry, _check_header as check_header
 from .address import NAME, BrokerAddress
 from .messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot
@@ -172,12 +174,14 @@ class Club:
         game.waiting = {s: e for s, e in game.waiting.items() if s > game.seq}
 
     def _take(self, board: ClubBoard, game: ClubGame, entry: dict, committed: float | None) -> None:
-        """The next line of `game`, checked by the rules engine, kept and written to its journal."""
-        header = entry if not game.lines else game.lines[0]
+        """The next line of `game`, checked once (as the journal reads it, then by the rules
+        engine): what passes is both shown and written to its journal, what does not neither."""
         if not game.lines and entry.get("type") != "header":
             game.refused = "its first line is not a header"
             return
         try:
+            entry = journal_line(game.seq + 1, entry)
+            header = entry if not game.lines else game.lines[0]
             state = game_state(header, [*game.lines[1:], entry] if game.lines else [])
         except (JournalError, ValueError, KeyError, TypeError) as error:
             game.refused = f"line {game.seq + 1}: {str(error).splitlines()[0] if str(error) else 'not a journal line'}"
@@ -358,6 +362,23 @@ class Club:
                     else:
                         row["losses"] += 1
         return sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], r["player"]))
+
+
+def journal_line(number: int, entry: dict) -> dict:
+    """A received journal line as the club keeps it: the keys the journal knows for its type
+    (a later version's added keys left out, as docs/broadcast.md says a reader does), checked as
+    the journal checks a line it reads (JournalError). The one check of what is shown and written."""
+    kind = entry.get("type")
+    if kind == "header":
+        known = JOURNAL_KEYS | header_keys()
+    else:
+        known = {"type", *ENTRY_FIELDS.get(kind, ()), *OPTIONAL_FIELDS.get(kind, ())}
+    line = {key: value for key, value in entry.items() if key in known}
+    if kind == "header":
+        check_header(None, line)
+    else:
+        check_entry(None, number, line)
+    return line
 
 
 def _started(text: object) -> datetime:
