@@ -40,8 +40,8 @@ def config_text(port: int, *, host: str = "127.0.0.1", folder: Path | None = Non
         lines.append(f"user {user}")
     if tls_port is not None:
         lines += [f"listener {tls_port} {host}", f"certfile {certfile}", f"keyfile {keyfile}"]
-    if password_file is not None:
-        lines += ["allow_anonymous false", f"password_file {password_file}"]
+    if password_file is not None:  # a client's id is its user's name: nobody takes another's connection or session
+        lines += ["allow_anonymous false", f"password_file {password_file}", "use_username_as_clientid true"]
     else:
         lines += ["allow_anonymous true"]
     if acl_file is not None:
