@@ -194,6 +194,8 @@ class Reconciler:
         self._choice_lifted = 0
         self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
+        self._touched_while_held = 0  # cells seen empty since the held board was first shown
+        self._following_cache: tuple | None = None  # (held capture, board after it, the next moves)
         self._hand_cache: tuple = (None, None)
         self._new_turn()
 
@@ -411,9 +413,6 @@ class Reconciler:
         if only is not None:
             moves = [move for move in moves if move in only]
         self._by_result, self._candidates = self._index(moves, self._base)
-        self._turn_cells = 0  # every cell a move of this turn may empty
-        for c in self._candidates:
-            self._turn_cells |= c.may_empty
         self._undo = None  # (baseline before the last move, the reverse of its footprint)
         if self.settings.takebacks and self.game.move_stack:
             move = self.game.pop()
@@ -507,6 +506,8 @@ class Reconciler:
             # Only the source is empty and no capture target was touched: a piece held in the
             # hand while its player thinks, or a swap quicker than the debounce (rule 2).
             # Stillness never decides; the next player or the ok button does.
+            if self._held != at_result:
+                self._touched_while_held = 0
             self._held = at_result
             self._clear_guidance(t, events)
             return events
@@ -515,9 +516,7 @@ class Reconciler:
 
         if self._last is not None:  # the mover may be going on: another move from before?
             move, candidates, before, touched = self._last
-            # A capture whose target stays occupied needs that target touched since the
-            # commit: the next player lifting the piece just moved is no amendment (rule 3).
-            amend = [c for c in candidates if c.result == S and c.move != move and not c.needs & ~touched]
+            amend = self._amendments(S)
             if len(amend) == 1:
                 self._clear_guidance(t, events)
                 # Wait when the frame may be something else still: another move from before,
@@ -545,27 +544,57 @@ class Reconciler:
 
     def _after_held(self, t: float, S: int, events: list[Event]) -> bool:
         """A held quick swap, then a board that fits nothing of this turn but makes sense
-        after that capture (the next player's move under way): the capture is recorded, and
-        the board is decided afresh in the next player's turn (rule 2)."""
+        after that capture: the next player's move under way or made (a lift, a placement
+        such as a re-placement, a whole move). The capture is recorded, and the board is
+        decided afresh in the next player's turn (rule 2)."""
         held = self._held
-        # The next player starts by lifting a piece: only pieces gone beyond the held board
-        # count (a piece put down could as well be the mover going back), and none that a
-        # move of this turn could involve (the mover may be choosing between two stones).
-        if len(held) != 1 or S & ~held[0].result or (held[0].result & ~S) & self._turn_cells:
+        if len(held) != 1:
+            return False  # several captures fit: only the ok button and a touch decide
+        self._touched_while_held |= held[0].result & ~S
+        # The board is the last move taken back or changed by its player: those come first.
+        if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
-        self.game.push(held[0].move)
-        try:
-            after = self._mask(self.game.occupied())
-            _, following = self._index(self.game.turn_moves(None), after)
-        finally:
-            self.game.pop()
-        if S != after and not any(c.result == S for c in following) and not self._can_grow(S, after, following, []):
-            return False
+        after, following = self._following(held[0])
+        if S != after and not any(c.result == S for c in following):
+            # Their move under way: only while the mover's own move could not still come out
+            # of the board (a hand not done yet), and with no more pieces put down than were
+            # taken up: hands bring no piece from nowhere (a board put back is no such start).
+            if self._can_grow(S, self._base, self._candidates, exclude=[]) \
+                    or (S & ~after).bit_count() > (after & ~S).bit_count() \
+                    or not self._can_grow(S, after, following, []):
+                return False
+        touched = self._touched_while_held
         self._held = []
         self._commit(t, held[0], events)
         self._last = None  # the next player has started: no more amending
+        # What the next player's hands opened since the swap is evidence for their own
+        # capture, even where the board has been filled again since (a line taken apart).
+        self._touched |= touched & self._base
         events.extend(self._on_stable(t))
         return True
+
+    def _following(self, held: _Candidate) -> tuple[int, list[_Candidate]]:
+        """The board after a held capture, and the next player's moves from there (kept while
+        the capture is held: every frame of the next player's hands asks for them)."""
+        cached = self._following_cache
+        if cached is None or cached[0] is not held:
+            self.game.push(held.move)
+            try:
+                after = self._mask(self.game.occupied())
+                _, following = self._index(self.game.turn_moves(None), after)
+            finally:
+                self.game.pop()
+            cached = self._following_cache = (held, after, following)
+        return cached[1], cached[2]
+
+    def _amendments(self, S: int) -> list[_Candidate]:
+        """The other moves from the previous position whose result the board is (rule 3)."""
+        if self._last is None:
+            return []
+        move, candidates, _, touched = self._last
+        # A capture whose target stays occupied needs that target touched since the commit:
+        # the next player lifting the piece just moved is no amendment.
+        return [c for c in candidates if c.result == S and c.move != move and not c.needs & ~touched]
 
     def _can_grow(self, S: int, base: int, candidates: list[_Candidate], exclude: list[_Candidate]) -> bool:
         """Whether a move other than `exclude` could still come out of the frame S."""

@@ -404,9 +404,10 @@ class Referee:
     # --- the die ---------------------------------------------------------------------------------
     def _press_die(self, t: float, given: int | None) -> int | None:
         """Roll if the rules allow it now; the value rolled, or None when refused."""
-        if self.reconciler.held and self.phase is Phase.ROLLED:
+        if self.reconciler.held and self.phase in (Phase.PLAY, Phase.ROLLED):
             # The next player starts while the board shows a capture nobody saw the victim
-            # leave: that capture is the move made (rule 2), then the die is theirs.
+            # leave (a stone's or a big ball's): that capture is the move made (rule 2), then
+            # the die is theirs.
             self._handle(self.reconciler.resolve_held(t))
         game = self.game
         refusal = None
@@ -430,17 +431,23 @@ class Referee:
             return None
         kept = self._kept_rolls.pop(len(game.move_stack), None)  # undone by a takeback: no re-roll
         value = self.die.roll(given if given is not None else kept)
+        self._set_roll(t, value)
+        return value
+
+    def _set_roll(self, t: float, value: int, kept: bool = False) -> None:
+        """The die shows `value` for the player to move: rolled now, or `kept` from before a takeback."""
+        game = self.game
         if self.journal is not None:
             self.journal.append_roll(t, game.turn, value)  # the roll is on disk before any move
         self._roll = value
-        self._rolling_until = t + ROLL_ANIMATION
+        self._rolling_until = None if kept else t + ROLL_ANIMATION
         self.phase = Phase.ROLLED
         self._cue(Cue.ROLL)
         stones = game.die_pieces(value)
-        self._note(t, f"{game.turn} rolls {value}: stone {' or '.join(map(str, stones))}", "roll",
-                   player=game.turn, value=value, stones=stones)
+        said = f"{game.turn}'s roll of {value} stands" if kept else f"{game.turn} rolls {value}"
+        self._note(t, f"{said}: stone {' or '.join(map(str, stones))}", "roll",
+                   player=game.turn, value=value, stones=stones, kept=kept)
         self._handle(self.reconciler.set_roll(t, value))
-        return value
 
     # --- what the reconciler said ----------------------------------------------------------------------
     def _handle(self, events: list) -> None:
@@ -505,7 +512,17 @@ class Referee:
                 pass  # the set-up lights follow the board; nothing to note
             elif isinstance(event, Reached):
                 self._on_setup_reached(t)
+        self._roll_again_if_kept(events[-1].t)
         self._computer_acts(events[-1].t)
+
+    def _roll_again_if_kept(self, t: float) -> None:
+        """The next player had rolled before a takeback: once it is their turn again, their
+        roll stands and the die shows it, with no new press (rule 7)."""
+        kept = self._kept_rolls.get(len(self.game.move_stack))
+        if kept is None or self.phase is not Phase.PLAY or self._roll is not None or not self.game.can_roll():
+            return
+        del self._kept_rolls[len(self.game.move_stack)]
+        self._set_roll(t, kept, kept=True)
 
     def _on_setup_reached(self, t: float) -> None:
         if self.phase is not Phase.SETUP:

@@ -148,6 +148,34 @@ def bb_capture_the_piece_just_moved() -> TraceBuilder:
     return b.wait(SETTLE + 0.5)
 
 
+def bb_ball_quick_swap(then: str) -> TraceBuilder:
+    """Black rolls a big ball onto White's stone so fast that the stone's switch never opens
+    (or only flickers, under the debounce); White then starts: presses the die, or moves a big
+    ball of their own. The capture counts when White starts (rule 2)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).lift("d4")  # the ball leaves d4 and knocks White's 6 out of e3 unseen
+    b.lift("e3", after=0.3).place("e3", after=0.004)  # a flicker of 4 ms
+    b.game.push(b.game.parse_move("BB d4xe3"))
+    b.wait(1.5)  # White looks at the board, then starts
+    if then == "die":
+        return b.play("5 f2xe3").play("BB b5-b4")
+    return b.play("BB b5-b4").play("BB b4-b3")
+
+
+def bb_takeback_after_the_next_roll() -> TraceBuilder:
+    """Black captures, White rolls, Black takes the capture back and moves again with the 6 it
+    had; White's 2 stands and shows again at once: White moves with it, pressing nothing (rule 7)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4").play("6 a3xa4", "mover-first")
+    b.press("die", 2, after=1.0)  # White rolls
+    b.lift("a4", after=0.8).place("a3", after=0.4).place("a4", after=0.6)  # Black takes it back
+    b.wait(SETTLE + 0.5)
+    b.game.pop()
+    b.play("6 a3-b3", press_die=False)  # the die shows Black's 6 again
+    return b.play("2 f1xf2", press_die=False).play("BB b5-b4")
+
+
 def bb_game_to_a7(seed: int = 7) -> TraceBuilder:
     rng = random.Random(seed)
     b = TraceBuilder.bigballs(setup=shuffled(rng), step=0.25, think=0.9)
@@ -253,6 +281,20 @@ def ob_takeback(count: int) -> TraceBuilder:
     return b.play("F5-G6" if count == 2 else "G7-G6")
 
 
+FULL_SECTOR = board_with(red=["C4", "B3", "C3", "B2", "H4"], yellow=["A2", "A1", "I9", "H9"])
+
+
+def ob_full_sector_slid_then_replaced() -> TraceBuilder:
+    """Red pushes a yellow ball into S1, which holds one already, sliding the line in one motion:
+    the pushed ball's hole never opens, so the board looks like a ball in Red's hand. Yellow
+    then puts the waiting ball back on E9 as its move: the push counts first (rule 2)."""
+    b = offboard_from(FULL_SECTOR)
+    b.play("C4-B3x1", "slide").play("I9-I8")  # A2 pushed into S1: it scores
+    b.wait(b.think).lift("C3")  # C3-B2x1 slid: A1's ball goes to the full S1 unseen
+    b.game.push(b.game.parse_move("C3-B2x1"))
+    return b.play("+E9").play("H4-H5")
+
+
 def ob_game_to_six(seed: int = 3) -> TraceBuilder:
     rng = random.Random(seed)
     b = TraceBuilder.offboard(step=0.25, think=0.9)
@@ -294,6 +336,9 @@ SCENARIOS = {
     "bigballs-capture-the-piece-just-moved": bb_capture_the_piece_just_moved,
     "bigballs-game-to-a7": bb_game_to_a7,
     "bigballs-resume": bb_resume,
+    "bigballs-ball-quick-swap-then-die": lambda: bb_ball_quick_swap("die"),
+    "bigballs-ball-quick-swap-then-ball": lambda: bb_ball_quick_swap("ball"),
+    "bigballs-takeback-after-the-next-roll": bb_takeback_after_the_next_roll,
     "offboard-push-off-front-first": lambda: ob_push_off("front-first"),
     "offboard-push-off-slide": lambda: ob_push_off("slide"),
     "offboard-quick-swap": ob_quick_swap,
@@ -306,6 +351,7 @@ SCENARIOS = {
     "offboard-takeback-one": lambda: ob_takeback(1),
     "offboard-takeback-two": lambda: ob_takeback(2),
     "offboard-game-to-six": ob_game_to_six,
+    "offboard-full-sector-slid-then-replaced": ob_full_sector_slid_then_replaced,
 }
 
 
@@ -332,12 +378,43 @@ def ab_push_off(order: str) -> TraceBuilder:
     return b.play("D4E4", order)
 
 
+AB_BEFORE_PUSH_OFF = {
+    # White's E6E7 pushes a black marble off; Black's D3D2 then pushes a white one off
+    "push-off": ("A5B6", "I6H6", "C7D7", "I8H7", "A2B2", "F6G7E6", "A4B5", "I7H7", "C6D7", "H7I7", "C4B4",
+                 "G5F5", "B1C1", "H8H7", "A3B4", "H4H6G3", "C5D5", "F5E5", "D7D6", "F7E6", "A1B2", "E5E6",
+                 "C5D6", "G6F6", "E8E7", "D6D5", "B4C4", "I5H5", "C2D3", "G4H5", "D3D4", "H7I7G6", "E7D7",
+                 "F6F5", "C4D4", "G6F5", "E6F6", "G5H6", "B6C6", "F5E4", "D6D7E7", "E4E5", "D5D4", "E5E6",
+                 "D4D3", "E6E7"),
+    # White's F6E6 pushes a black marble off; Black's C3C4 then pushes white marbles back
+    "push": ("C4C5D4", "I9H8", "D5E6", "H6G6", "B4B6C5", "G6F6", "C7C6", "F6E6"),
+}
+
+
+def ab_push_off_then_pushed_back(reply: str, black: str) -> TraceBuilder:
+    """White pushes a black marble off in one slide (only the trailing hole opens); Black then
+    pushes a line of White's marbles, taking it apart from the front, so that Black's first
+    lift is a white marble. The push-off counts when Black starts (rule 2), and the hole that
+    lift opened counts as touched for Black's own push."""
+    b = TraceBuilder.abalone()
+    *before, push_off = AB_BEFORE_PUSH_OFF[reply]
+    for text in before:
+        b.play(text)
+    move = b.game.parse_move(push_off)
+    b.wait(b.think).lift(move.marbles[0])  # slid in one motion: only the trailing hole opens
+    b.game.push(move)
+    assert move.off and b.occupied == set(b.game.occupied())
+    b.play(black, "front-first")
+    return b.play(str(b.game.legal_moves()[0]))
+
+
 SCENARIOS.update({
     "abalone-broadside": ab_broadside,
     "abalone-push-front-first": lambda: ab_push("front-first"),
     "abalone-push-slide": lambda: ab_push("slide"),
     "abalone-push-off-edge-first": lambda: ab_push_off("front-first"),
     "abalone-push-off-slide": lambda: ab_push_off("slide"),
+    "abalone-push-off-slid-then-pushed-off": lambda: ab_push_off_then_pushed_back("push-off", "D3D2"),
+    "abalone-push-off-slid-then-pushed-back": lambda: ab_push_off_then_pushed_back("push", "C3C4"),
 })
 
 
