@@ -1,0 +1,121 @@
+"""The table's hard calls (reconciler rules 2 and 7) on every backend, live.
+
+Each trace of tests/traces named below is what hands did in one of the situations where a
+referee once told players to undo a legal move. Here the same hands act on a real backend
+(sim, gpio on mock pins, serial with the firmware behind a pty) while the referee runs live
+(controller.live), and the game record must be the one the hands meant (NAME.record).
+
+Hands follow the trace frame by frame and wait until the board has seen each change. A
+change that the trace undoes within the debounce time (a flicker, a switch knocked but never
+open long enough) is not made: on these boards it is never seen either. Where the players
+paused in the trace for at least the settle time, the hands wait until the referee has
+nothing left to decide; shorter pauses are not waited out.
+"""
+
+import asyncio
+import time
+
+import pytest
+
+from reedboard.controller import live
+from reedboard.controller.reconcile import Settings
+from reedboard.controller.record import record_lines
+from reedboard.controller.referee import Outputs, Referee
+from reedboard.controller.session import ScriptedDie
+from reedboard.controller.trace import TracePress, read_trace
+from reedboard.controller.view import Phase
+from reedboard.hal.board import load_board
+from reedboard.hal.interfaces import Frame
+
+from test_hal_contract import GpioRig, SerialRig, SimRig
+from test_traces import TRACES
+
+CASES = [
+    "bigballs-ball-quick-swap-then-die",  # a big ball's swap under the debounce, then the die
+    "bigballs-ball-quick-swap-then-ball",  # ... then a big-ball move of the next player
+    "bigballs-takeback-after-the-next-roll",  # the next player's roll stands after a takeback
+    "offboard-full-sector-slid-then-replaced",  # a full-sector push slid, then the re-placement
+    "abalone-push-off-slid-then-pushed-back",  # a push-off slid, then pushed back front-first
+]
+SETTINGS = Settings()
+WAIT = 20.0  # s at most for the board to show a change (serial runs through a pty)
+
+
+@pytest.fixture(params=["sim", "gpio", "serial"])
+def backend(request):
+    return {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param]
+
+
+def hand_steps(trace):
+    """What the hands do, in order: ("frame", occupied, pause_after) or ("press", button, roll).
+    A frame the trace leaves again within the debounce time is dropped."""
+    events = trace.events
+    steps = []
+    for i, event in enumerate(events):
+        following = next((e.t for e in events[i + 1:]), None)
+        if isinstance(event, Frame):
+            if following is not None and following - event.t < SETTINGS.debounce:
+                continue
+            pause = float("inf") if following is None else following - event.t
+            steps.append(("frame", event.occupied, pause))
+        elif isinstance(event, TracePress):
+            steps.append(("press", event.button, event.roll))
+    return steps
+
+
+def play_on(backend, name: str) -> list[str]:
+    trace = read_trace(TRACES / f"{name}.jsonl")
+    game = trace.game()
+    board = load_board(game=game.board, cells=game.cells)
+    start = frozenset(game.occupied())
+    rig = backend(board, start)
+    rolls = [e.roll for e in trace.events if isinstance(e, TracePress) and e.roll is not None]
+    referee = Referee(game, settings=SETTINGS, die=ScriptedDie(rolls),
+                      outputs=Outputs(lights=rig.device.show, die=rig.device.show))
+
+    async def until(condition, what):
+        deadline = time.monotonic() + WAIT
+        while not condition():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{name}: the board never showed {what}: {referee.view().message!r}")
+            await asyncio.sleep(0.005)
+
+    async def hands():
+        await until(lambda: referee.reconciler.stable == start and referee.phase is not Phase.SETUP, "the start")
+        occupied = set(start)
+        for kind, what, extra in hand_steps(trace):
+            if kind == "press":
+                notes = referee.notes_total
+                rig.press_die() if what == "die" else referee.press(referee.now, "ok")
+                await until(lambda: referee.notes_total > notes, f"the {what} button pressed")
+                continue
+            for cell in occupied - what:
+                rig.lift(cell)
+            for cell in what - occupied:
+                rig.place(cell)
+            occupied = set(what)
+            await until(lambda: referee.reconciler.stable == what and referee.reconciler.settled, "the hands' change")
+            if extra >= SETTINGS.settle:  # the players paused: whatever the pause decides is decided
+                await until(lambda: referee.next_deadline() is None or referee.phase is Phase.OVER,
+                            "the board decided")
+
+    async def main():
+        stop = asyncio.Event()
+        task = asyncio.create_task(live.run(referee, rig.device, rig.device, stop=stop, poll=0.01))
+        try:
+            await hands()
+        finally:
+            stop.set()
+            await asyncio.gather(task, return_exceptions=True)
+
+    try:
+        asyncio.run(main())
+    finally:
+        rig.close()
+    return record_lines(referee.game)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_hard_calls_give_the_record_the_hands_meant(backend, name):
+    expected = (TRACES / f"{name}.record").read_text().splitlines()
+    assert play_on(backend, name) == expected
