@@ -17,6 +17,7 @@ DIE_FACES = ("blank", "rolling", "error", "1", "2", "3", "4", "5", "6")
 BOARD_TYPES = "HSCBE"  # what the board sends: such lines coming in are echoes, not orders
 MAX_ERROR_TEXT = 200
 OFF = (0, 0, 0)
+PIECE = 96  # bytes of a line checked in one step (take()): a few milliseconds on the Pico
 
 # The buzzer's cues: (frequency in Hz, milliseconds) notes, frequency 0 for a rest.
 TUNES = {
@@ -148,6 +149,9 @@ class App:
         self.errors = 0  # E lines sent
         self.started = False
         self._reader = protocol.LineReader()
+        self._lines = []  # whole lines taken from the host, not handled yet
+        self._job = None  # the line being handled a piece at a time (a generator)
+        self._frames = None  # (on, off): the chain's own bytes for the L frame, blinking LEDs lit and dark
         self._seq = protocol.Seq()
         self._last_state = 0
         self._blink_at = 0
@@ -164,6 +168,8 @@ class App:
         self.hello()
 
     def step(self):
+        """One scan, the buttons, the heartbeat, the blinking, the buzzer, and then a piece of
+        the lines taken from the host (take()) when nothing else was slow this step."""
         if not self.started:
             self.start()
         clock = self.clock
@@ -175,8 +181,10 @@ class App:
             press = button.poll(now, clock)
             if press is not None:
                 self.send("B", (button.name, press))
+        busy = False
         if clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
             self.send_state()
+            busy = True
         late = clock.ticks_diff(now, self._blink_at)
         if late >= 0:
             self.blink_on = not self.blink_on
@@ -186,11 +194,35 @@ class App:
                 self._blink_at = clock.ticks_add(self._blink_at, self.blink_ms)
             if any(self.blinking):
                 self._show()
+                busy = True
         if self.tunes is not None:
             self.tunes.step(now)
+        if not busy:
+            self.work()
+
+    def take(self, data):
+        """Bytes from the host, any amount: whole lines wait to be handled by step(), a piece
+        a step, so that a long line never stops the scan for long."""
+        self._lines.extend(self._reader.feed(data))
+
+    def pending(self):
+        """True while lines taken from the host wait to be handled."""
+        return self._job is not None or bool(self._lines)
+
+    def work(self):
+        """Handle a piece of the waiting lines: at most one slow piece (some bytes of a line
+        checked, a light frame decoded, the LEDs redrawn)."""
+        if self._job is None:
+            if not self._lines:
+                return
+            self._job = self._handling(self._lines.pop(0), PIECE)
+        try:
+            next(self._job)
+        except StopIteration:
+            self._job = None
 
     def feed(self, data):
-        """Bytes (or text) from the host, any amount: every whole line in it is handled."""
+        """Bytes (or text) from the host, any amount: every whole line in it is handled now."""
         for line in self._reader.feed(data):
             self.handle(line)
 
@@ -234,9 +266,14 @@ class App:
     # -- receiving --------------------------------------------------------------------
 
     def handle(self, line):
-        """One whole line from the host."""
+        """One whole line from the host, handled at once."""
+        for _ in self._handling(line, protocol.MAX_LINE):
+            pass
+
+    def _handling(self, line, piece):
+        """Handle one line, yielding between slow pieces (piece: bytes checked between yields)."""
         try:
-            kind, _seq, fields = protocol.parse(line)
+            kind, _seq, fields = yield from protocol.parsing(line, piece)
         except protocol.BadLine:
             self.bad_lines += 1
             return
@@ -248,7 +285,7 @@ class App:
             else:
                 self.send_state()
         elif kind == "L":
-            self._on_lights(fields)
+            yield from self._on_lights(fields)
         elif kind == "D":
             self._on_die(fields)
         elif kind == "Z":
@@ -269,19 +306,28 @@ class App:
             self.error("bad L: COLOURS BLINK expected, %d fields" % len(fields))
             return
         colours, blink = fields
-        if len(colours) % 6 or not protocol.is_hex(colours, lower_only=False):
+        if len(colours) % 6:
             self.error("bad L: colours are 6 hex digits per LED")
             return
-        if len(colours) // 6 != self.led_count:
-            self.error("bad L: %d colours for %d LEDs" % (len(colours) // 6, self.led_count))
+        try:
+            rgb = binascii.unhexlify(colours)  # any case, like is_hex(lower_only=False)
+        except ValueError:
+            self.error("bad L: colours are 6 hex digits per LED")
+            return
+        yield
+        if len(rgb) // 3 != self.led_count:
+            self.error("bad L: %d colours for %d LEDs" % (len(rgb) // 3, self.led_count))
             return
         try:
             blinking = protocol.parse_bitmap(blink, self.led_count)
         except ValueError as error:
             self.error("bad L: blink bitmap: %s" % error)
             return
-        self.colours = bytearray(binascii.unhexlify(colours))
+        yield
+        frames = yield from self._chain_frames(rgb, blinking)
+        self.colours = bytearray(rgb)
         self.blinking = blinking
+        self._frames = frames
         self._show()
 
     def _on_die(self, fields):
@@ -309,8 +355,33 @@ class App:
         c = self.colours
         return (c[3 * index], c[3 * index + 1], c[3 * index + 2])
 
+    def _chain_frames(self, rgb, blinking):
+        """The chain's own bytes for a frame, blinking LEDs lit and dark, when the chain is
+        MicroPython's neopixel.NeoPixel (a `buf` in G R B order), made a piece at a time; None
+        for any other chain."""
+        leds = self.leds
+        if getattr(leds, "buf", None) is None or getattr(leds, "ORDER", None) != (1, 0, 2, 3) or \
+                getattr(leds, "bpp", 0) != 3:
+            return None
+        on = bytearray(rgb)
+        for i in range(0, len(on), 3):  # r g b -> g r b
+            on[i] = rgb[i + 1]
+            on[i + 1] = rgb[i]
+        off = on
+        if any(blinking):
+            yield
+            off = bytearray(on)
+            for i in range(self.led_count):
+                if blinking[i]:
+                    off[3 * i] = off[3 * i + 1] = off[3 * i + 2] = 0
+        return on, off
+
     def _show(self):
         leds = self.leds
-        for i in range(self.led_count):
-            leds[i] = self.colour(i)
+        frames = self._frames
+        if frames is not None:
+            leds.buf[:] = frames[0] if self.blink_on else frames[1]
+        else:
+            for i in range(self.led_count):
+                leds[i] = self.colour(i)
         leds.write()

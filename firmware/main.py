@@ -32,8 +32,11 @@ HIGHEST_PIN = 29  # GP0-GP29
 
 DEBOUNCE_SCANS = 3  # a switch change counts after 3 equal scans in a row
 SETTLE_US = 20  # after driving a row low, before reading the columns (wire capacitance)
-STEP_MS = 2  # pause between loop steps (one matrix scan per step)
-READ_BUDGET = 512  # at most this many bytes from USB per step, so scanning goes on
+STEP_MS = 2  # pause between loop steps (one matrix scan per step) when the host sends nothing
+READ_US = 1500  # at most this long reading USB between two steps, so that scanning goes on
+CHUNK = 512  # and at most this many bytes
+GC_STEPS = 8  # collect the garbage every this many steps, between two scans, while there is little
+GC_SAFETY = 32768  # and at the latest after this many bytes (MicroPython collects when the heap is full)
 
 
 def write_stdout(line):
@@ -142,28 +145,70 @@ def build(game=None, write=write_stdout, clock=time, config=None):
     return app.App(matrix, leds, write, clock, buttons, buzzer)
 
 
+class Input:
+    """USB CDC input a byte at a time (a read never waits: MicroPython's stdin read blocks until
+    it has every byte asked for), for at most READ_US at once."""
+
+    def __init__(self, stream=None, poller=None, clock=time):
+        self.stream = stream if stream is not None else getattr(sys.stdin, "buffer", sys.stdin)
+        if poller is None:
+            poller = select.poll()
+            poller.register(sys.stdin, select.POLLIN)
+        self.ipoll = poller.ipoll
+        self.clock = clock
+        self.chunk = bytearray(CHUNK)
+        self.one = bytearray(1)
+
+    def read(self, budget_us=READ_US):
+        """What the host has sent, as much as can be read in budget_us (b"" when nothing)."""
+        clock = self.clock
+        start = clock.ticks_us()
+        chunk = self.chunk
+        one = self.one
+        readinto = self.stream.readinto
+        ipoll = self.ipoll
+        n = 0
+        while n < CHUNK:
+            ready = False
+            for _ in ipoll(0):
+                ready = True
+            if not ready or not readinto(one):
+                break
+            chunk[n] = one[0]
+            n += 1
+            if not n & 7 and clock.ticks_diff(clock.ticks_us(), start) >= budget_us:
+                break
+        return bytes(chunk[:n]) if n else b""
+
+
 def run(board=None):
-    """Boot and loop for ever: read what the host sent, then one step."""
+    """Boot and loop for ever: one step (a scan and a piece of the host's lines), then what the
+    host sent, or a short sleep when it sent nothing."""
+    import gc
+
     problem = None
     if board is None:
         config, problem = load_config()
         board = build(config=config)
-    stdin = getattr(sys.stdin, "buffer", sys.stdin)
-    poller = select.poll()
-    poller.register(sys.stdin, select.POLLIN)
+    host = Input()
     board.start()
     if problem:  # said after the hello, so that the host logs it
         board.error(problem)
+    gc.collect()
+    gc.threshold(GC_SAFETY)
+    steps = 0
     while True:
-        got = 0
-        while got < READ_BUDGET and poller.poll(0):
-            data = stdin.read(1)
-            if not data:
-                break
-            board.feed(data)
-            got += 1
         board.step()
-        time.sleep_ms(STEP_MS)
+        steps += 1
+        if steps >= GC_STEPS:  # a couple of milliseconds, instead of this step's reading or sleep
+            steps = 0
+            gc.collect()
+            continue
+        data = host.read()
+        if data:
+            board.take(data)
+        elif not board.pending():
+            time.sleep_ms(STEP_MS)
 
 
 if __name__ == "__main__":

@@ -8,20 +8,46 @@ MAX_LINE = 1024  # bytes, with the "\n"
 
 HEX = "0123456789abcdef"
 _HEX_ANY_CASE = "0123456789abcdefABCDEF"
+_HEX_BYTES = b"0123456789abcdef"
 
 
-def crc8(data):
-    """CRC-8: polynomial 0x07, initial value 0, no reflection, no final xor."""
-    if isinstance(data, str):
-        data = data.encode()
-    crc = 0
-    for byte in data:
-        crc ^= byte
+def _crc_table():
+    table = bytearray(256)
+    for i in range(256):
+        crc = i
         for _ in range(8):
             if crc & 0x80:
                 crc = ((crc << 1) ^ 0x07) & 0xFF
             else:
                 crc = (crc << 1) & 0xFF
+        table[i] = crc
+    return bytes(table)
+
+
+_CRC = _crc_table()  # the CRC-8 of each byte value: one look-up a byte instead of eight shifts
+
+
+def crc8(data, crc=0, start=0, end=None):
+    """CRC-8: polynomial 0x07, initial value 0, no reflection, no final xor. Over data[start:end]
+    from `crc` on, so that a long line can be taken a piece at a time."""
+    if isinstance(data, str):
+        data = data.encode()
+    if end is None:
+        end = len(data)
+    table = _CRC
+    for i in range(start, end):
+        crc = table[crc ^ data[i]]
+    return crc
+
+
+def _printable_crc(line, start, end, crc):
+    """crc8 over line[start:end], raising BadLine for a control or non-ASCII byte."""
+    table = _CRC
+    for i in range(start, end):
+        byte = line[i]
+        if byte < 0x20 or byte > 0x7E:
+            raise BadLine("control or non-ASCII byte")
+        crc = table[crc ^ byte]
     return crc
 
 
@@ -52,6 +78,17 @@ class BadLine(ValueError):
 def parse(line):
     """(TYPE, SEQ, FIELDS) of a whole received line ("\\n" included, a "\\r" before it
     allowed); raises BadLine naming the broken rule."""
+    steps = parsing(line)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def parsing(line, piece=MAX_LINE):
+    """parse() a piece at a time: a generator that yields after each `piece` bytes it has
+    checked and returns (TYPE, SEQ, FIELDS), so that a long line never holds up the scan."""
     if isinstance(line, str):
         line = line.encode()
     if len(line) == 0:
@@ -63,23 +100,25 @@ def parse(line):
     end = len(line) - 1
     if end > 0 and line[end - 1] == 13:
         end -= 1
-    stars = 0
-    star = -1
-    for i in range(end):
-        byte = line[i]
-        if byte < 0x20 or byte > 0x7E:
-            raise BadLine("control or non-ASCII byte")
-        if byte == 42:  # "*"
-            stars += 1
-            star = i
-    if stars == 0:
+    star = line.find(b"*", 0, end)
+    crc = 0
+    at = 0
+    last = end if star < 0 else star
+    while at < last:  # every byte printable, and the CRC of the body
+        upto = min(at + piece, last)
+        crc = _printable_crc(line, at, upto, crc)
+        at = upto
+        if at < last or last > piece:
+            yield
+    if star < 0:
         raise BadLine("no crc")
-    if stars > 1:
+    _printable_crc(line, star + 1, end, 0)
+    if line.find(b"*", star + 1, end) >= 0:
         raise BadLine("star in payload")
     text = line[:end].decode()
     body = text[:star]
-    crc = text[star + 1:]
-    if len(crc) != 2 or not is_hex(crc):
+    digits = text[star + 1:]
+    if len(digits) != 2 or not is_hex(digits):
         raise BadLine("crc not two lower-case hex digits")
     if len(body) < 4:
         raise BadLine("too short")
@@ -99,7 +138,7 @@ def parse(line):
         for field in fields:
             if not field:
                 raise BadLine("fields not separated by one space")
-    if int(crc, 16) != crc8(body):
+    if int(digits, 16) != crc:
         raise BadLine("bad crc")
     return kind, int(seq, 16), fields
 
@@ -128,16 +167,20 @@ def bitmap(bits, count):
     """Hex, most significant digit first, exactly ceil(count/4) digits: bit i is bits[i]
     (anything true = 1)."""
     digits = (count + 3) // 4
-    out = []
-    for d in range(digits - 1, -1, -1):  # the most significant digit first
+    out = bytearray(digits)
+    hexes = _HEX_BYTES
+    full = count // 4
+    for d in range(full):  # d = 0 is the least significant digit, the last one written
+        i = d * 4
+        out[digits - 1 - d] = hexes[(1 if bits[i] else 0) | (2 if bits[i + 1] else 0)
+                                    | (4 if bits[i + 2] else 0) | (8 if bits[i + 3] else 0)]
+    if full < digits:
         nibble = 0
-        for b in range(3, -1, -1):
-            i = d * 4 + b
-            nibble <<= 1
-            if i < count and bits[i]:
-                nibble |= 1
-        out.append(HEX[nibble])
-    return "".join(out)
+        for b in range(count - full * 4):
+            if bits[full * 4 + b]:
+                nibble |= 1 << b
+        out[0] = hexes[nibble]
+    return out.decode()
 
 
 def parse_bitmap(text, count):

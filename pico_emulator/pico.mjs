@@ -14,6 +14,7 @@
 //   hold die|ok MS   the button is held for MS ms of emulated time
 //   dark I           LED I of the chain is broken: it shows nothing (and passes the data on)
 //   stuck I          sensor I's switch is stuck closed; `stuck` alone mends every switch
+//   gaps MS          report every gap between two scans longer than MS ms (`gaps` alone: no more)
 //   stats            a stats report now (scans and the longest gap between two since the last stats)
 //   pins             how the firmware set up the wired pins
 //   quit
@@ -118,6 +119,7 @@ const held = { die: false, ok: false };
 const dark = new Set();
 const counts = { scans: 0, resets: 0, instructions: 0 };
 let lastScan = null;
+let gapsOver = null; // ns: report every gap between two scans longer than this
 let window = { scans: 0, longest: 0, longestAt: 0, from: 0 };
 const wall0 = performance.now();
 
@@ -167,6 +169,7 @@ function scanned() {
     window.longest = t - lastScan;
     window.longestAt = t;
   }
+  if (lastScan !== null && gapsOver !== null && t - lastScan > gapsOver) report({ ev: 'gap', t: ms(t), ms: ms(t - lastScan) });
   lastScan = t;
 }
 
@@ -419,6 +422,7 @@ function control(line) {
     settleColumns();
   } else if (what === 'stats') stats();
   else if (what === 'pins') pinsReport();
+  else if (what === 'gaps') gapsOver = a === undefined ? null : Number(a) * 1e6;
   else if (what === 'quit') quit('asked to');
   else if (what) report({ ev: 'error', what: `unknown control line ${JSON.stringify(line)}` });
 }

@@ -393,6 +393,36 @@ def bad_light_frames_are_answered():
 
 
 @check
+def lines_taken_are_handled_a_piece_at_a_time():
+    rig = started(leds=36)
+    colours = "".join("%02x%02x%02x" % (i, 2 * i, 255 - i) for i in range(36))
+    line = protocol.encode("L", 1, [colours, "000000005"]) + protocol.encode("R", 2)
+    rig.app.take(line[:100])
+    rig.app.take(line[100:])
+    assert rig.app.pending() and rig.leds.writes == 1  # taken, not handled yet
+    steps = 0
+    while rig.app.pending():
+        steps += 1
+        rig.clock.advance(5)
+        rig.app.step()
+        assert steps < 50
+    assert steps > 3, steps  # the long line took several steps
+    want = [(i, 2 * i, 255 - i) for i in range(36)]
+    assert rig.leds.pixels == want
+    assert [line[0] for line in rig.lines()] == ["S"]
+    assert rig.app.colour(0) == (0, 0, 255) and list(rig.app.blinking)[:3] == [1, 0, 1]
+    for _ in range(60):  # blinking LEDs 0 and 2 go dark and come back, from the chain's bytes
+        rig.clock.advance(5)
+        rig.app.step()
+    assert rig.leds.shown[-1][0] == (0, 0, 0) or rig.leds.shown[-2][0] == (0, 0, 0)
+    rig.app.take(protocol.encode("L", 3, ["zz" * 108, "000000000"]))
+    while rig.app.pending():
+        rig.app.step()
+    lines = rig.lines()
+    assert len(lines) == 1 and lines[0][0] == "E", lines
+
+
+@check
 def die_display():
     rig = started()
     for face in ("rolling", "6", "error", "blank", "1"):
