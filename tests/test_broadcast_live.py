@@ -35,7 +35,7 @@ AMQTT = """
 import asyncio, sys
 from reedboard.controller.broadcast.broker import EmbeddedBroker
 async def main():
-    await EmbeddedBroker("127.0.0.1", int(sys.argv[1])).start()
+    await EmbeddedBroker("127.0.0.1", int(sys.argv[1]), kind="amqtt").start()
     print("listening", flush=True)
     await asyncio.Event().wait()
 asyncio.run(main())

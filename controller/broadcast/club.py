@@ -76,8 +76,9 @@ class Club:
     """What every board sent, as the club's page and API show it."""
 
     def __init__(self, games_dir: str | Path, *, prefix: str = "reedboard",
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, admitted: set[str] | None = None) -> None:
         self.games_dir = Path(games_dir)
+        self.admitted = admitted  # the boards that count in the standings (None: every board)
         self.prefix = prefix
         self.clock = clock
         self.boards: dict[str, ClubBoard] = {}
@@ -343,10 +344,12 @@ class Club:
         """The evening's players: games finished, wins, draws, losses and points (a win 1, a draw ½)."""
         table: dict[str, dict] = {}
         for board in self.boards.values():
+            if self.admitted is not None and board.name not in self.admitted:
+                continue
             for game in board.games.values():
                 state = game.state
-                if not state or not state["result"]:
-                    continue
+                if not state or not state["result"] or len(state["record"]) < len(state["colours"]):
+                    continue  # a result counts after the game's moves: each player moved at least once
                 winner = state["result"]["winner"]
                 for colour in state["colours"]:
                     who = state["players"].get(colour) or f"{board.name} {colour}"

@@ -27,6 +27,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
                         help=f"where the club's page is served (default {LISTEN})")
     parser.add_argument("--mqtt", metavar="HOST:PORT", default=MQTT_LISTEN,
                         help=f"without --broker: where the club's own broker listens (default {MQTT_LISTEN})")
+    parser.add_argument("--boards", metavar="FILE",
+                        help="the boards admitted: a TOML file with a [boards] table of NAME = \"PASSWORD\";"
+                             " only they count in the standings, and the club's own broker lets only them in")
     parser.add_argument("--games", metavar="DIR",
                         help="where the club keeps every game received (default: the data folder's club/)")
     parser.set_defaults(run=run)
@@ -51,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         web = host_port(args.listen, "--listen")
         mqtt = host_port(args.mqtt, "--mqtt")
         address = parse_broker_url(args.broker) if args.broker else None
+        boards = read_boards(args.boards) if args.boards else None
     except (ValueError, BroadcastError) as error:
         raise UsageError(f"reedboard: {error}") from None
     games_dir = Path(args.games) if args.games else default_games_dir().parent / "club"
@@ -60,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"reedboard club: {module} is missing: pip install 'reedboard[{extra}]'", file=sys.stderr)
             return 2
     try:
-        asyncio.run(serve_club(address, web, mqtt, games_dir))
+        asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards))
     except OSError as error:
         print(f"reedboard: {error}", file=sys.stderr)
         return 1
@@ -69,12 +73,31 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_boards(path: str | Path) -> dict[str, str]:
+    """The admitted boards of a file's [boards] table (NAME = "PASSWORD"); ValueError (one line)."""
+    from ..tomlfile import read_toml
+    from .address import NAME
+
+    data = read_toml(path, ValueError, "the club's boards")
+    boards = data.get("boards")
+    if not isinstance(boards, dict) or not boards or set(data) != {"boards"}:
+        raise ValueError(f'{path}: the boards admitted are a [boards] table of NAME = "PASSWORD", and nothing else')
+    for name, password in boards.items():
+        if not NAME.match(name) or name == "club":
+            raise ValueError(f"{path}: a board's name is 1 to 40 letters, digits, '_', '.' or '-' (not 'club'),"
+                             f" not {name[:60]!r}")
+        if not isinstance(password, str) or not 0 < len(password) <= 200 or not password.isprintable():
+            raise ValueError(f"{path}: the password of {name} must be 1 to 200 printable characters")
+    return dict(boards)
+
+
 async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games_dir: Path,
-                     started: asyncio.Event | None = None) -> None:
-    """The club: its broker (without `address`), its follower and its page, until cancelled."""
+                     started: asyncio.Event | None = None, *, boards: dict[str, str] | None = None,
+                     broker_kind: str = "auto") -> None:
+    """The club: its broker (without `address`), its follower and its page, until cancelled.
+    `boards` (name: password): the boards admitted."""
     import uvicorn
 
-    from .address import BrokerAddress
     from .broker import EmbeddedBroker
     from .club import Club, follow
     from .club_app import create_club_app
@@ -89,18 +112,19 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
         raise OSError(f"the club's page cannot listen on {web[0]}:{web[1]} ({error.strerror or error})") from None
     broker = None
     if address is None:
-        broker = EmbeddedBroker(*mqtt)
+        broker = EmbeddedBroker(*mqtt, boards=boards, kind=broker_kind)
         try:
             await broker.start()
         except OSError:
             listening.close()
             raise
-        connect_host = "127.0.0.1" if mqtt[0] in ("0.0.0.0", "::", "") else mqtt[0]
-        address = BrokerAddress(connect_host, mqtt[1])
-        print(f"reedboard club: the boards publish to mqtt://THIS-COMPUTER:{mqtt[1]}"
-              f" (reedboard play ... --broadcast mqtt://HOST:{mqtt[1]} --name NAME)", flush=True)
+        address = broker.address
+        who = ("USER:PASSWORD@" if boards else "") + f"HOST:{mqtt[1]}"
+        print(f"reedboard club: the boards publish to mqtt://THIS-COMPUTER:{mqtt[1]} ({broker.kind};"
+              f" reedboard play ... --broadcast mqtt://{who}{'' if boards else ' --name NAME'})"
+              + ("" if boards else ": open to anyone on the network (--boards FILE admits boards)"), flush=True)
     games_dir.mkdir(parents=True, exist_ok=True)
-    club = Club(games_dir, prefix=address.prefix)
+    club = Club(games_dir, prefix=address.prefix, admitted=set(boards) if boards else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import shutil
 import signal
@@ -34,7 +35,7 @@ def acl_text(prefix: str = "reedboard") -> str:
 
 def config_text(port: int, *, host: str = "127.0.0.1", folder: Path | None = None, password_file: Path | None = None,
                 acl_file: Path | None = None, certfile: Path | None = None, keyfile: Path | None = None,
-                tls_port: int | None = None, user: str | None = None) -> str:
+                tls_port: int | None = None, user: str | None = None, packet_limit: int | None = None) -> str:
     lines = ["per_listener_settings false", f"listener {port} {host}"]
     if user is not None:  # the user it runs as (started as root, it would become "mosquitto")
         lines.append(f"user {user}")
@@ -48,6 +49,8 @@ def config_text(port: int, *, host: str = "127.0.0.1", folder: Path | None = Non
         lines.append(f"acl_file {acl_file}")
     if folder is not None:
         lines += ["persistence true", f"persistence_location {folder}/"]
+    if packet_limit is not None:  # a larger publication is refused by the broker, never handed on
+        lines.append(f"max_packet_size {packet_limit}")
     lines += ["max_queued_messages 100000", "max_inflight_messages 100", "log_dest stderr", "log_type error",
               "log_type warning"]
     return "\n".join(lines) + "\n"
@@ -62,6 +65,15 @@ def write_password_file(path: Path, users: dict[str, str]) -> Path:
     return path
 
 
+def ends_with_parent() -> None:
+    """In a child before it runs: the kernel ends it when the thread that started it ends, and so
+    when its parent dies, however (Linux; elsewhere nothing)."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -73,32 +85,38 @@ class Mosquitto:
     file and the ACL (as docs/broadcast.md), else anyone may publish anything."""
 
     def __init__(self, folder: Path, port: int | None = None, *, users: dict[str, str] | None = None,
-                 prefix: str = "reedboard") -> None:
+                 prefix: str = "reedboard", host: str = "127.0.0.1", acl_extra: str | None = None,
+                 packet_limit: int | None = None, persistence: bool = True, bound: bool = False) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
+        self.host = host
+        self.bound = bound  # it ends when the thread that started it ends (the club's own broker)
         password_file = acl_file = None
         if users:
             password_file = write_password_file(self.folder / "passwords", users)
             acl_file = self.folder / "acl"
-            acl_file.write_text(acl_text(prefix), "utf-8")
+            acl_file.write_text(acl_text(prefix) + (acl_extra or ""), "utf-8")
         self.config = self.folder / "mosquitto.conf"
-        self.config.write_text(config_text(self.port, folder=self.folder, password_file=password_file,
-                                           acl_file=acl_file, user=getpass.getuser()), "utf-8")
+        self.config.write_text(config_text(self.port, host=host, folder=self.folder if persistence else None,
+                                           password_file=password_file, acl_file=acl_file, user=getpass.getuser(),
+                                           packet_limit=packet_limit), "utf-8")
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 10.0) -> Mosquitto:
         command = binary()
         if command is None:
             raise FileNotFoundError("no mosquitto (apt-get install mosquitto)")
-        self.process = subprocess.Popen([command, "-c", str(self.config)], stdout=subprocess.DEVNULL,
-                                        stderr=open(self.folder / "mosquitto.log", "ab"))
+        with open(self.folder / "mosquitto.log", "ab") as log:
+            self.process = subprocess.Popen([command, "-c", str(self.config)], stdout=subprocess.DEVNULL,
+                                            stderr=log, preexec_fn=ends_with_parent if self.bound else None)
         deadline = time.monotonic() + timeout
         while True:
             if self.process.poll() is not None:
                 raise RuntimeError(f"mosquitto stopped at once: {(self.folder / 'mosquitto.log').read_text()[-500:]}")
             try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                probe = "127.0.0.1" if self.host in ("0.0.0.0", "") else "::1" if self.host == "::" else self.host
+                socket.create_connection((probe, self.port), timeout=0.2).close()
                 return self
             except OSError:
                 if time.monotonic() > deadline:
