@@ -331,9 +331,10 @@ class EmulatedPico:
     def press(self, button: str, ms: int = PRESS_MS) -> None:
         self.control(f"hold {button} {ms}")  # timed in emulated time
 
-    def pulse(self, sensor: int, ms: int) -> None:
-        """The switch of `sensor` changes for `ms` emulated milliseconds, then changes back."""
-        self.control(f"pulse {sensor} {ms}")
+    def pulse(self, sensor: int, ms: int, after: int = 0) -> None:
+        """The switch of `sensor` changes for `ms` emulated milliseconds, `after` ms from now,
+        then changes back."""
+        self.control(f"pulse {sensor} {ms} {after}")
 
 
 # -- an emulated board to try by hand ------------------------------------------------------------

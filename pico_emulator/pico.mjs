@@ -10,7 +10,7 @@
 // fd 0: bytes from the host to the Pico's USB serial; fd 1: the Pico's bytes to the host.
 // --ctl-fd N: a pipe of control lines, one a line:
 //   occ I,J,...      the sensors with a magnet on them (sensor = row * columns + column)
-//   pulse I MS       sensor I changes for MS ms of emulated time, then changes back
+//   pulse I MS [IN]  sensor I changes for MS ms of emulated time (IN ms from now), then changes back
 //   hold die|ok MS   the button is held for MS ms of emulated time
 //   dark I           LED I of the chain is broken: it shows nothing (and passes the data on)
 //   stuck I          sensor I's switch is stuck closed; `stuck` alone mends every switch
@@ -407,8 +407,10 @@ function control(line) {
   } else if (what === 'pulse') {
     const sensor = Number(a);
     const flip = () => { if (magnets.has(sensor)) magnets.delete(sensor); else magnets.add(sensor); settleColumns(); };
-    flip();
-    after(Number(b), flip);
+    const start = Number(words[3] || 0);
+    const begin = () => { flip(); report({ ev: 'pulse', t: ms(now()), sensor }); after(Number(b), flip); };
+    if (start > 0) after(start, begin);
+    else begin();
   } else if (what === 'hold' && a in held) {
     held[a] = true;
     settleButtons();
