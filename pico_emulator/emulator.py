@@ -1,7 +1,7 @@
 """An emulated Raspberry Pi Pico running MicroPython and the reedboard firmware, behind a pty.
 
 pico.mjs (node and npm's rp2040js, installed by `npm ci` in this folder) runs the official
-MicroPython build for the Pico with the boot ROM, both read from the folder `shared/pico` beside
+MicroPython build for the Pico with the boot ROM, both read from the folder `pico` of the shared folder beside
 the repository (or PICO_FILES). This module lays the firmware on a littlefs image as `reedboard
 firmware install` lays it out (board.json included), starts the chip with a game's pieces on the
 reed matrix, and bridges its USB serial to a pty that the host opens like /dev/ttyACM0.

@@ -5,7 +5,7 @@ One chip per board for the whole module (booting and running it is the slow part
 about the firmware's timing is measured in emulated time, from the chip's pins; the waits here
 are only generous wall-clock timeouts, since the emulation runs at a fraction of real time.
 Skipped, saying why, without node, `npm ci` in pico_emulator/, or the MicroPython build and boot
-ROM beside the repository (shared/pico)."""
+ROM in the shared folder beside the repository (its `pico`)."""
 
 from __future__ import annotations
 
