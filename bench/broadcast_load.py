@@ -13,8 +13,15 @@ The boards run in --processes processes (64 boards in one Python loop would meas
 a line's commit time travels in its message ("committed"), so the delay is measured from the
 API alone.
 
+--broker embedded runs `reedboard club` with its own broker instead (Mosquitto of its own when
+installed), --broker amqtt with amqtt as its own broker; --kills N kills Mosquitto (kill -9)
+N times mid-run and starts it again a second later.
+At the end every board's journals are compared with the club's: lines lost (on the board's
+disk, not in the club's journal) and duplicated (in the club's journal more than once).
+
 Usage: python bench/broadcast_load.py [--boards 64] [--seconds 30] [--poll 0.05] [--processes 4]
-Target: p95 under 250 ms with 64 boards.
+                                      [--broker mosquitto|embedded|amqtt] [--kills 0]
+Target: p95 under 250 ms with 64 boards; 0 lost, 0 duplicated.
 """
 
 from __future__ import annotations
@@ -50,6 +57,13 @@ from pathlib import Path
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.club_command import serve_club
 asyncio.run(serve_club(parse_broker_url(sys.argv[1]), ("127.0.0.1", int(sys.argv[2])), ("", 0), Path(sys.argv[3])))
+"""
+CLUB_EMBEDDED = """
+import asyncio, sys
+from pathlib import Path
+from reedboard.controller.broadcast.club_command import serve_club
+asyncio.run(serve_club(None, ("127.0.0.1", int(sys.argv[2])), ("127.0.0.1", int(sys.argv[1])), Path(sys.argv[3]),
+                       broker_kind=sys.argv[4]))
 """
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -105,10 +119,19 @@ async def boards_process(args) -> None:
 async def measure(args) -> None:
     with tempfile.TemporaryDirectory(prefix="reedboard-bench-") as scratch:
         scratch = Path(scratch)
-        broker = mosquitto.Mosquitto(scratch / "mosquitto").start()
         web_port = mosquitto.free_port()
-        club = subprocess.Popen([sys.executable, "-c", CLUB, broker.url, str(web_port), str(scratch / "club")],
-                                stdout=subprocess.DEVNULL)
+        club_log = open(scratch / "club.log", "wb")
+        if args.broker == "mosquitto":
+            broker = mosquitto.Mosquitto(scratch / "mosquitto").start()
+            url = broker.url
+            club = subprocess.Popen([sys.executable, "-c", CLUB, broker.url, str(web_port), str(scratch / "club")],
+                                    stdout=subprocess.DEVNULL, stderr=club_log)
+        else:
+            broker, port = None, mosquitto.free_port()
+            url = f"mqtt://127.0.0.1:{port}"
+            kind = "auto" if args.broker == "embedded" else "amqtt"
+            club = subprocess.Popen([sys.executable, "-c", CLUB_EMBEDDED, str(port), str(web_port),
+                                     str(scratch / "club"), kind], stdout=subprocess.DEVNULL, stderr=club_log)
         children = []
         try:
             async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{web_port}", timeout=5) as api:
@@ -127,7 +150,7 @@ async def measure(args) -> None:
                 for first in range(1, args.boards + 1, share):
                     last = min(args.boards, first + share - 1)
                     children.append(await asyncio.create_subprocess_exec(
-                        sys.executable, __file__, "--child", "--url", broker.url, "--first", str(first),
+                        sys.executable, __file__, "--child", "--url", url, "--first", str(first),
                         "--last", str(last), "--start", str(start), "--until", str(until), "--rate", str(args.rate),
                         "--folder", str(scratch / "boards"), stdout=asyncio.subprocess.PIPE))
                 for child in children:
@@ -137,7 +160,11 @@ async def measure(args) -> None:
                 seen: dict[tuple[str, str], int] = {}
                 delays: list[float] = []
                 peak = rss0
-                while time.time() < until + 3:
+                kills = [start + args.seconds * (i + 1) / (args.kills + 1) for i in range(args.kills)]
+                while time.time() < until + 3 + (10 if args.kills else 0):
+                    if kills and time.time() >= kills[0]:
+                        kills.pop(0)
+                        await asyncio.to_thread(kill_and_restart, broker)
                     asked = time.time()
                     summaries = (await api.get("/api/boards")).json()
                     now = time.time()
@@ -174,13 +201,19 @@ async def measure(args) -> None:
                     child.kill()
             club.terminate()
             club.wait(10)
-            broker.stop()
+            if broker is not None:
+                broker.stop()
+            club_log.close()
+        lost, duplicated, committed = compare_journals(scratch / "boards", scratch / "club")
+        errors = (scratch / "club.log").read_bytes().count(b"dictionary changed size during iteration")
     delays.sort()
     ms = lambda q: 1000 * delays[min(len(delays) - 1, int(q * len(delays)))]  # noqa: E731
     print(f"boards {args.boards} (in {args.processes} processes), a journal line every {1 / args.rate:g} s each,"
           f" {args.seconds:g} s, the API polled every {args.poll * 1000:g} ms (Mosquitto {mosquitto.binary()})")
     print(f"lines seen at the club's API {len(delays)}, duplicates dropped {status['duplicates']},"
           f" garbled {status['garbled']}")
+    print(f"journal lines on the boards {committed}: lost at the club {lost}, duplicated {duplicated}"
+          f" (broker {args.broker}, killed {args.kills} times; 'dictionary changed size' in the club's log {errors})")
     if delays:
         print(f"commit -> API delay: p50 {ms(0.5):.0f} ms, p95 {ms(0.95):.0f} ms, max {1000 * delays[-1]:.0f} ms,"
               f" mean {1000 * statistics.fmean(delays):.0f} ms  (target p95 < 250 ms)")
@@ -194,6 +227,35 @@ async def measure(args) -> None:
     print(f"machine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} (the boards run here too)")
 
 
+def kill_and_restart(broker) -> None:
+    """kill -9 the broker and start it again a second later (it keeps what it had saved)."""
+    broker.kill()
+    time.sleep(1)
+    broker.start()
+
+
+def compare_journals(boards: Path, club: Path) -> tuple[int, int, int]:
+    """(lines lost, lines duplicated, lines committed): each board's journals against the club's."""
+    import json
+
+    index = json.loads((club / "club-index.json").read_text("utf-8")) if (club / "club-index.json").exists() else {}
+    lost = duplicated = committed = 0
+    for journal in sorted(boards.glob("*/*.jsonl")):
+        if journal.name.endswith(".trace.jsonl"):
+            continue
+        board_lines = [line for line in journal.read_text("utf-8").splitlines() if line.strip()]
+        committed += len(board_lines)
+        known = index.get(f"{journal.parent.name}/{journal.stem}")
+        club_lines = []
+        if known is not None and (club / known["journal"]).exists():
+            club_lines = [line for line in (club / known["journal"]).read_text("utf-8").splitlines() if line.strip()]
+            club_lines = [line for line in club_lines if json.loads(line).get("type") != "resume"]
+            club_lines += [None] * len(known.get("skipped", []))  # the board's resume lines the club noted
+        lost += max(0, len(board_lines) - len(club_lines))
+        duplicated += max(0, len(club_lines) - len(board_lines))
+    return lost, duplicated, committed
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=64)
@@ -201,6 +263,9 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=1.0, help="journal lines a second per board")
     parser.add_argument("--poll", type=float, default=0.05, help="seconds between polls of /api/boards")
     parser.add_argument("--processes", type=int, default=4, help="processes the simulated boards run in")
+    parser.add_argument("--broker", choices=("mosquitto", "embedded", "amqtt"), default="mosquitto",
+                        help="Mosquitto, or the club's own broker (embedded: Mosquitto when installed; amqtt)")
+    parser.add_argument("--kills", type=int, default=0, help="times the broker is killed and started again")
     for child_option in ("--url", "--folder"):
         parser.add_argument(child_option, help=argparse.SUPPRESS)
     for child_option in ("--first", "--last"):
@@ -212,8 +277,10 @@ def main() -> None:
     if args.child:
         asyncio.run(boards_process(args))
         return
-    if mosquitto.binary() is None:
+    if mosquitto.binary() is None and args.broker != "amqtt":
         raise SystemExit("no mosquitto (apt-get install mosquitto)")
+    if args.kills and args.broker != "mosquitto":
+        raise SystemExit("--kills: with --broker mosquitto (the club's own broker ends with the club)")
     asyncio.run(measure(args))
 
 
