@@ -79,6 +79,8 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     resume = _journal_to_resume(args, games_dir)
 
     template = start if start is not None else game_class(args.game)()
+    computer = _computer(config, template)  # what the command line got wrong is said before any board is sought
+    broadcast = _broadcast(config)
     if config.source("board.file").startswith("file"):  # one given as --board was read already
         load_board(board_file, game=template.board, cells=template.cells)
     backend = None
@@ -102,7 +104,6 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
         print(f"reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)")
         return 1
     token = None if host in LOOPBACK else config["play.token"] or secrets.token_urlsafe(16)
-    computer = _computer(config, template)
     session = PlaySession(start if start is not None else args.game, games_dir=games_dir, backend=backend,
                           empty=args.empty_board, resume=resume, setup=config["play.setup"],
                           settings=config.reconciler(), game_clock=config["play.clock"],
@@ -110,13 +111,12 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
                           thinker=_thinker(config) if computer is not None or resume is not None else None)
     if computer is not None:
         print(f"the computer plays {computer.plays}, at level {computer.level}")
-    if config["broadcast.url"]:
-        from .broadcast import BroadcastError, attach
+    if broadcast is not None:
+        from .broadcast import attach
 
-        try:
-            attach(session, config["broadcast.url"], config["broadcast.name"])
-        except BroadcastError as error:
-            raise UsageError(f"reedboard: {error}") from None
+        broadcaster = attach(session, *broadcast)
+        print(f"broadcast: live to {broadcaster.address} as the board {broadcaster.name!r}"
+              " (a broker that is away never holds the game up)")
     session.settings_changed = settings_writer(config)
     for line in join_lines(host, port, token):
         print(line)
@@ -151,6 +151,21 @@ def _computer(config: Configuration, game: Game):
         raise UsageError(f"reedboard play: the computer plays {' or '.join(game.players)} in {game.title},"
                          f" not {plays}")
     return Computer(plays, level)
+
+
+def _broadcast(config: Configuration):
+    """The broker and the board's name for `--broadcast` ([broadcast] url and name), or None;
+    UsageError (one line) for a bad URL or name."""
+    if not config["broadcast.url"]:
+        return None
+    from .broadcast import BroadcastError, parse_broker_url
+    from .broadcast.board import board_name
+
+    try:
+        address = parse_broker_url(config["broadcast.url"])
+        return address, board_name(config["broadcast.name"], address)
+    except BroadcastError as error:
+        raise UsageError(f"reedboard: {error}") from None
 
 
 def _thinker(config: Configuration):

@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from conftest import free_port
 
 from reedboard.controller.cli import main
 from reedboard.controller.clock import ClockSettings
@@ -69,15 +70,16 @@ def started(monkeypatch):
 
 
 def test_play_takes_the_configuration_and_options_win(tmp_path, started, capsys):
-    path = write(tmp_path, '[play]\nsetup = "identify"\nclock = "5+3"\nsettle = 0.5\nlisten = "127.0.0.1:8123"\n')
+    in_file, on_the_line = free_port(), free_port()
+    path = write(tmp_path, f'[play]\nsetup = "identify"\nclock = "5+3"\nsettle = 0.5\nlisten = "127.0.0.1:{in_file}"\n')
     base = ["play", "bigballs", "--hal", "sim", "--games-dir", str(tmp_path), "--config", str(path)]
     assert main(base) == 0
     session = started["session"]
     assert session.setup_mode == "identify" and session.game_clock == ClockSettings(5, 3)
-    assert session.settings.settle == 0.5 and started["port"] == 8123
-    assert main(base + ["--setup-mode", "shuffle", "--clock", "off", "--listen", "127.0.0.1:8124"]) == 0
+    assert session.settings.settle == 0.5 and started["port"] == in_file
+    assert main(base + ["--setup-mode", "shuffle", "--clock", "off", "--listen", f"127.0.0.1:{on_the_line}"]) == 0
     session = started["session"]
-    assert session.setup_mode == "shuffle" and session.game_clock is None and started["port"] == 8124
+    assert session.setup_mode == "shuffle" and session.game_clock is None and started["port"] == on_the_line
     assert main(base + ["--clock", "1+2"]) == 0 and started["session"].game_clock == ClockSettings(1, 2)
 
 
@@ -88,7 +90,8 @@ def test_play_takes_the_configuration_and_options_win(tmp_path, started, capsys)
     (["--config", "/nowhere/config.toml"], "cannot read the configuration"),
 ])
 def test_play_options_that_cannot_work_are_one_line(tmp_path, started, capsys, extra, message):
-    status = main(["play", "bigballs", "--hal", "sim", "--games-dir", str(tmp_path)] + extra)
+    status = main(["play", "bigballs", "--hal", "sim", "--games-dir", str(tmp_path),
+                   "--listen", f"127.0.0.1:{free_port()}"] + extra)
     err = capsys.readouterr().err
     if message is None:
         assert status == 0 and started["session"].game_clock is None
@@ -217,7 +220,7 @@ def test_flags_win_over_the_file_key_by_key(tmp_path):
 
 def play_args(*extra):
     """`reedboard play` as parsed, with its GAME left out."""
-    args = build_parser().parse_args(["play", "bigballs", *extra])
+    args = build_parser().parse_args(["play", "bigballs", "--listen", f"127.0.0.1:{free_port()}", *extra])
     args.game = None
     return args
 

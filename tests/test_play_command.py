@@ -75,3 +75,40 @@ def test_play_says_when_the_port_is_taken(capsys, tmp_path):
         assert main(["play", "bigballs", "--hal", "sim", "--listen", f"127.0.0.1:{port}",
                      "--games-dir", str(tmp_path)]) == 1
     assert "port is taken" in capsys.readouterr().out
+
+
+def test_a_mistaken_command_line_is_said_before_the_port_is_looked_at(capsys, tmp_path):
+    # The README's `reedboard play` may hold the port already: a mistake is still named as such.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        for mistake, message in ((["--vs", "computer", "--computer-plays", "red"], "not red"),
+                                 (["--broadcast", "http://club.local"], "mqtt://")):
+            status = main(["play", "bigballs", "--hal", "sim", "--listen", f"127.0.0.1:{port}",
+                           "--games-dir", str(tmp_path), *mistake])
+            out, err = capsys.readouterr()
+            assert status == 2 and message in err and "port is taken" not in out
+
+
+def test_in_the_tests_a_fixed_port_counts_as_taken():
+    import errno
+
+    import conftest
+
+    with socket.socket() as probe:
+        with pytest.raises(OSError) as refused:
+            probe.bind(("127.0.0.1", 8000))
+    assert refused.value.errno == errno.EADDRINUSE and conftest._fixed.pop() == ("127.0.0.1", 8000)
+
+
+def test_play_says_where_it_broadcasts_and_as_which_board(capsys, tmp_path, monkeypatch):
+    async def serve(session, host, port, token, **options):
+        pass
+
+    monkeypatch.setattr("reedboard.controller.web.app.serve", serve)
+    status = main(["play", "bigballs", "--hal", "sim", "--listen", f"127.0.0.1:{free_port()}",
+                   "--games-dir", str(tmp_path), "--broadcast", "mqtt://club.local/evening", "--name", "table1"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "broadcast: live to mqtt://club.local:1883/evening as the board 'table1'" in out
