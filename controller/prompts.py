@@ -71,6 +71,9 @@ def describe(prompt: Prompt | None) -> str:
         return f"{player(d['player'])}: lift stone {d['number']} and put it back"
     if kind == "roll":
         return f"{player(d['player'])}: roll the die, or move a big ball"
+    if d.get("hint") and kind in ("roll", "move", "in_hand"):
+        words = d.get("hint_words") or d["hint"]
+        return f"{player(d['player'])}: {words} (the hint: {d['hint']})"
     if kind == "move":
         if d.get("roll"):
             return f"{player(d['player'])}: move stone {either(d['stones'])}"
@@ -87,6 +90,8 @@ def describe(prompt: Prompt | None) -> str:
     if kind == "choose":
         return "several moves fit: lift and put back a piece of the one you made (" + either(d["moves"]) + ")"
     if kind == "computer":
+        if d.get("move") and d.get("words"):
+            return f"the computer ({d['player']}) plays {d['move']}: {d['words']}"
         if d.get("move"):
             return f"the computer ({d['player']}) plays {d['move']}: carry it out as the lights show"
         return f"the computer ({d['player']}) is thinking"

@@ -741,7 +741,8 @@ class Referee:
             shown = self._shown_move()
             if shown is not None and not view.rolling:
                 fp = game.footprint(shown)
-                view = replace(view, lift=fp.empties & rec.stable, dest=fp.fills - rec.stable, take=fp.captures)
+                # a capture's target is where the piece goes: shown as the destination, not as a lift
+                view = replace(view, lift=fp.empties & rec.stable, dest=(fp.fills - rec.stable) | fp.captures)
         prompt = self._prompt(view)
         return replace(view, prompt=prompt, message=prompts.describe(prompt))
 
@@ -777,9 +778,12 @@ class Referee:
         if self.computer_to_move() and prompt.kind in ("move", "roll", "in_hand"):
             chosen = self._shown_move()
             move = None if chosen is None else self.game.format_move(chosen)
-            return Prompt("computer", {"player": self.game.turn, "move": move, "roll": self._roll})
+            words = None if chosen is None else self.game.move_words(chosen)
+            return Prompt("computer", {"player": self.game.turn, "move": move, "roll": self._roll, "words": words})
         if prompt.kind in ("move", "roll", "in_hand") and self._hint is not None and self._hint[0] == self._turn_key():
-            return Prompt(prompt.kind, {**prompt.data, "hint": self.game.format_move(self._hint[1])})
+            hint = self._hint[1]
+            return Prompt(prompt.kind, {**prompt.data, "hint": self.game.format_move(hint),
+                                        "hint_words": "roll the die" if hint == ROLL_DECISION else self.game.move_words(hint)})
         return prompt
 
     def _play_prompt(self, view: View) -> Prompt:

@@ -29,8 +29,9 @@ class Prompt:
     kinds: clear (cells), fill (cells, empty), place (piece, cell), identify (player, number),
     roll (player), move (player, roll, stones, waiting), in_hand (player, cells, to),
     put_back (fill, empty, pieces), choose (moves), over (result, winner, reason),
-    computer (player, move: None while it thinks, roll); roll, move and in_hand carry a
-    `hint` (a move) once one was asked for."""
+    computer (player, move: None while it thinks, roll, words); roll, move and in_hand carry a
+    `hint` (a move) and `hint_words` once one was asked for. `words` say what the hands do for
+    the move (Game.move_words), where its notation names something else."""
 
     kind: str
     data: Mapping = field(default_factory=dict)

@@ -19,7 +19,7 @@ from reedboard.controller.web import create_app
 
 LOCAL = "http://127.0.0.1"
 SPEECH_JS = Path(__file__).resolve().parents[1] / "controller" / "web" / "static" / "speech.js"
-LIGHT_NAMES = ["fill", "empty", "choose", "place", "to", "movable", "last", "winner", "draw"]
+LIGHT_NAMES = ["fill", "empty", "choose", "place", "dest", "to", "movable", "last", "winner", "draw"]
 
 
 @pytest.fixture

@@ -78,7 +78,8 @@ def catalog() -> list[dict]:
         {"name": cls.name, "title": cls.title, "uses_die": cls.uses_die, "players": list(cls.players),
          "setup_modes": [mode for mode in cls.setup_modes if mode != "given"],
          "options": [{"flag": o.flag, "choices": list(o.choices) if o.choices is not None else None,
-                      "help": o.help} for o in cls.options]}
+                      "help": o.help, **({"default": o.default} if o.default is not None else {})}
+                     for o in cls.options]}
         for cls in GAMES.values()
     ]
 

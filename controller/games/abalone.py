@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
 from typing import NamedTuple
 
-from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief
+from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief, in_words
 from .offboard_layout import DIRECTIONS, GRID
 from .rules_text import rules_text
 
@@ -232,7 +232,8 @@ class Abalone(Game):
     board = "offboard"
     setup_modes = ("given",)
     options = (GameOption("layout", "the start layout: standard, belgian-daisy or german-daisy"
-                                    " (default standard)", choices=LAYOUTS),)
+                                    " (default standard)", choices=LAYOUTS,
+                          default="standard"),)
     header_keys = ("layout",)
 
     def __init__(
@@ -470,6 +471,34 @@ class Abalone(Game):
                              passes=frozenset(NAMES[c] for c in ray[:front - 1]))
         return Footprint(empties=frozenset(move.marbles[:1]), fills=frozenset({NAMES[ray[front]]}),
                          passes=frozenset(NAMES[c] for c in ray[:front]))
+
+    def move_words(self, move: AbaloneMove) -> str:
+        """The notation names the trailing marble's step; the hands lift the trailing marble and
+        put it down ahead of the line: "move the line I6–G6 one hole towards F6: lift I6, put it on F6"."""
+        d = GRID.direction(move.direction)
+        if move.broadside:
+            steps = [f"{m} to {NAMES[GRID.step[d][GRID.index(m)]]}" for m in move.marbles]
+            return f"move {in_words(list(move.marbles))} side by side one hole each: {in_words(steps)}"
+        ray = GRID.ray[d][GRID.index(move.marbles[0])]
+        own = len(move.marbles)
+        ahead = NAMES[ray[own - 1]]
+        line = move.marbles[0] if own == 1 else f"{move.marbles[0]}–{move.marbles[-1]}"
+        what = f"move {move.marbles[0]}" if own == 1 else f"move the line {line}"
+        fp = self.footprint(move)
+        if not move.pushed:
+            return f"{what} one hole towards {ahead}: lift {move.marbles[0]}, put it on {ahead}"
+        other = "white" if self.turn == "black" else "black"
+        pushed = [NAMES[c] for c in ray[own - 1:own - 1 + move.pushed]]
+        marbles = f"the {other} marble on {pushed[0]}" if len(pushed) == 1 else \
+            f"the {other} marbles on {in_words(pushed)}"
+        if move.off:
+            last = pushed[-1]
+            return (f"{what} one hole towards {ahead}, pushing {marbles} and the one on {last} off the board:"
+                    f" take it off {last}, lift {move.marbles[0]} and put it on {last}") if len(pushed) > 1 else (
+                f"{what} one hole towards {ahead}, pushing {marbles} off the board:"
+                f" take it off, lift {move.marbles[0]} and put it on {last}")
+        target = next(iter(fp.fills))
+        return f"{what} one hole towards {ahead}, pushing {marbles} one hole on: lift {move.marbles[0]}, put it on {target}"
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> AbaloneMove:

@@ -70,6 +70,13 @@ class GameOption:
     help: str
     choices: tuple[str, ...] | None = None
     metavar: str | None = None
+    default: str | None = None  # the choice taken when none is given (a page preselects it)
+
+
+def in_words(names: Sequence[str]) -> str:
+    """`b2`, `b2 and c3`, `a1, b2 and c3`: names in the order given."""
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def brief(value: object, width: int = 40) -> str:
@@ -167,6 +174,21 @@ class Game(ABC):
 
     def format_move(self, move: Hashable) -> str:
         return str(move)
+
+    def move_words(self, move: Hashable) -> str:
+        """What the hands do for `move`, legal in this position, in words, as the lights show it
+        ("take the piece off d1, lift c1 and put it on d1"). A game whose notation names
+        something else than what the hands do (a line's step) says it in its own words."""
+        fp = self.footprint(move)
+        lifted, put = sorted(fp.empties), sorted(fp.fills | fp.captures)
+        words = [f"take the piece off {in_words(sorted(fp.captures))}"] if fp.captures else []
+        if lifted and put:
+            words.append(f"lift {in_words(lifted)} and put {'it' if len(lifted) == 1 else 'them'} on {in_words(put)}")
+        elif put:
+            words.append(f"put a piece on {in_words(put)}")
+        elif lifted:
+            words.append(f"take the piece off {in_words(lifted)}")
+        return ", ".join(words)
 
     def piece_name(self, cell: str) -> str:
         """What stands on `cell` in this position, in a player's words ("black stone 3",

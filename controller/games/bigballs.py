@@ -157,7 +157,7 @@ class BigBalls(Game):
     options = (
         GameOption("setup", 'the stones, e.g. "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 white=e1:2,f1:4,g1:6,e2:1,f2:3,'
                             'e3:5" (default: numbers 1-6 in board order)', metavar="SETUP"),
-        GameOption("first", "who moves first (default black)", choices=PLAYERS),
+        GameOption("first", "who moves first (default black)", choices=PLAYERS, default="black"),
     )
     header_keys = ("first", "setup", "balls")
 
@@ -427,6 +427,18 @@ class BigBalls(Game):
         if move.capture:
             return Footprint(empties=frozenset({move.src}), fills=frozenset(), captures=frozenset({move.dst}))
         return Footprint(empties=frozenset({move.src}), fills=frozenset({move.dst}))
+
+    def move_words(self, move: BigBallsMove) -> str:
+        """"move stone 3 from c1 to d1", "take white stone 5 off d1, then move stone 3 from c1 to d1"."""
+        pieces = self.pieces()
+        what = "the big ball" if move.is_big_ball else f"stone {pieces[move.src][1:]}"
+        words = f"move {what} from {move.src} to {move.dst}"
+        if not move.capture:
+            return words
+        taken = pieces[move.dst]
+        victim = "the big ball" if taken == "ball" else \
+            f"{'black' if taken[0] == 'B' else 'white'} stone {taken[1:]}"
+        return f"take {victim} off {move.dst} (into the box), then {words}"
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> BigBallsMove:

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination
+from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, in_words
 from .offboard_layout import (
     DEFAULT_SOURCE, GRID, PLAYERS, Layout, layout_to_data, load_layout, parse_layout, sector_points,
 )
@@ -463,6 +463,29 @@ class OffBoard(Game):
             captures=frozenset(captures),
             passes=frozenset(passes),
         )
+
+    def move_words(self, move: OffBoardMove) -> str:
+        """The notation names the tail's step; the hands lift the tail ball and put it down ahead
+        of the line (or in the sector a ball is pushed off into)."""
+        if move.tail is None:
+            return f"put your waiting ball back on {move.to}"
+        ray = RAYS[GRID.index(move.tail)][GRID.direction(move.direction)]
+        own = [move.tail, *(NAMES[c] for c in ray[:move.balls - 1])]
+        ahead = NAMES[ray[move.balls - 1]]
+        what = f"move {move.tail}" if len(own) == 1 else f"move the line {own[0]}–{own[-1]}"
+        words = f"{what} one hole towards {ahead}"
+        if move.pushed:
+            words += f", pushing {move.pushed} ball{'s' if move.pushed > 1 else ''}"
+        fp = self.footprint(move)
+        if move.sector is not None and move.full:
+            words += f", the last one off the board ({move.sector} is full)"
+        elif move.sector is not None:
+            words += f", the last one off into {move.sector} (+{move.points})"
+        if move.drops_waiting:
+            words += "; your waiting ball leaves the game"
+        put = sorted(fp.fills | fp.captures)
+        take = f"take the ball off {in_words(sorted(fp.captures))}, " if fp.captures else ""
+        return f"{words}: {take}lift {move.tail}, put it on {in_words(put)}" if put else f"{words}: lift {move.tail}"
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> OffBoardMove:

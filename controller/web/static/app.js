@@ -529,8 +529,8 @@ function showNewGameFields(form) {
   if (holder.dataset.key !== key) {
     holder.innerHTML = options.map((o) =>
       `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.flag)} <select data-option="${escapeHTML(o.flag)}">`
-      + `<option value="">default</option>`
-      + o.choices.map((c) => `<option value="${escapeHTML(c)}">${escapeHTML(c)}</option>`).join("")
+      + (o.default ? "" : `<option value="">default</option>`)
+      + o.choices.map((c) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>${escapeHTML(c)}</option>`).join("")
       + `</select></label>`).join("");
     holder.dataset.key = key;
   }
@@ -540,8 +540,10 @@ function showNewGameFields(form) {
 
 function chosenOptions(form) {
   const options = {};
+  const info = gameInfo(chosenGame(form));
+  const defaults = Object.fromEntries((info.options || []).map((o) => [o.flag, o.default]));
   for (const select of $$("[data-role=game-options] select[data-option]", form)) {
-    if (select.value) options[select.dataset.option] = select.value;
+    if (select.value && select.value !== defaults[select.dataset.option]) options[select.dataset.option] = select.value;
   }
   return options;
 }
@@ -820,7 +822,11 @@ function wireLive() {
     if (confirm("Both players agree to a draw?")) post("/api/draw", {});
   });
   const form = $("[data-role=new-game]");
-  form.addEventListener("change", () => { form.dataset.touched = "1"; showNewGameFields(form); });
+  form.addEventListener("change", () => {
+    form.dataset.touched = "1";
+    if (state.snap && state.snap.players) renderSides(form, state.snap);  // the sides of the game picked
+    showNewGameFields(form);
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = {

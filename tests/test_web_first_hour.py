@@ -1,0 +1,123 @@
+"""What a newcomer meets in the first hour on the page, in a real browser: the new-game dialog
+takes the sides and start options of the game picked, the Rules tab lists every light, the board
+tells in words what a move or a hint asks of the hands, and the board's rim names its rows.
+
+Set REEDBOARD_SHOTS to a folder to keep a screenshot of each at a desktop's and a phone's width.
+"""
+
+import os
+from pathlib import Path
+
+from reedboard.controller.computer import Computer
+from reedboard.controller.games import BigBalls, OffBoard
+from reedboard.controller.opponent.worker import Thinker
+from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.signals import PALETTE, PLAYER_COLOURS
+from reedboard.controller.web.background import served
+
+from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, wait_for_prompt, wait_until  # noqa: F401
+
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+
+def shot(page, name):
+    """A screenshot to look at, when REEDBOARD_SHOTS names a folder."""
+    folder = os.environ.get("REEDBOARD_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def open_dialog(page):
+    page.locator(".new-game summary").click()
+    return page.locator('[data-role="new-game"]')
+
+
+def test_the_new_game_dialog_offers_the_sides_and_layouts_of_the_game_picked(open_page, tmp_path):
+    session = PlaySession(OffBoard(), games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = open_page(url, viewport=viewport, session=session)
+            expect(page.locator('[data-role="turn"]')).to_have_text("red to move", timeout=TIMEOUT)
+            form = open_dialog(page)
+            # Abalone's layouts: the default is one of them, named once
+            form.locator('input[name="game"][value="abalone"]').check()
+            layout = form.locator('select[data-option="layout"]')
+            expect(layout).to_have_value("standard")
+            assert layout.locator("option").all_inner_texts() == ["standard", "belgian-daisy", "german-daisy"]
+            # Big Balls against the computer: its own colours
+            form.locator('input[name="game"][value="bigballs"]').check()
+            form.locator('input[name="computer"]').check()
+            plays = form.locator('select[name="plays"]')
+            assert plays.locator("option").all_inner_texts() == ["Black", "White"]
+            expect(form.locator('input[data-name="black"]')).to_have_count(1)
+            form.locator("fieldset.opponent").scroll_into_view_if_needed()
+            shot(page, f"new-game-dialog-{width}")
+        plays.select_option("white")
+        form.locator('select[name="level"]').select_option("1")
+        form.locator('input[name="setup"][value="auto"]').check()
+        page.click('[data-action="new"]')
+        wait_until(lambda: session.referee is not None and session.referee.game.name == "bigballs"
+                   and session.referee.computer is not None, "a new game of Big Balls against the computer")
+        assert session.referee.computer.plays == "white"
+        assert not page.errors
+
+
+def test_the_rules_list_every_light_the_board_shows(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url, session=session)
+        page.click('[data-tab="rules"]')
+        for game in ("bigballs", "offboard", "abalone"):
+            page.click(f'[data-rules-game="{game}"]')
+            expect(page.locator('[data-role="rules"]')).to_have_attribute("data-game", game, timeout=TIMEOUT)
+            listed = set(page.locator("[data-light-name]").evaluate_all("rows => rows.map((r) => r.dataset.lightName)"))
+            cell_lights = set(PALETTE) - set(PLAYER_COLOURS.values())
+            assert cell_lights <= listed, f"{game}: no row for {sorted(cell_lights - listed)}"
+        expect(page.locator('[data-light-name="dest"]')).to_contain_text("teal")
+
+
+def lit(page, light):
+    return set(page.locator(f'[data-cell][data-light="{light}"]').evaluate_all("cells => cells.map((c) => c.dataset.cell)"))
+
+
+def message(page):
+    return page.locator('[data-role="status"]')
+
+
+def test_a_hint_that_captures_is_the_instruction_and_its_target_is_lit_as_the_target(open_page, tmp_path):
+    # Black's stone 1 on a1 can only take one of its own stones (a2 or b1): the hint captures
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([1]))
+    with served(session) as url:
+        for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = open_page(url, viewport=viewport, session=session)
+            if width == "desktop":
+                wait_for_prompt(page, "roll")
+                page.click('[data-action="die"]')
+                expect(page.locator('[data-role="die"]')).to_have_text("1", timeout=TIMEOUT)
+                page.click('[data-action="hint"]')
+            expect(message(page)).to_contain_text("hint", timeout=TIMEOUT)
+            hinted = session.referee._shown_move()
+            assert hinted.capture
+            expect(message(page)).to_contain_text("take black stone ")
+            expect(message(page)).to_contain_text(f"move stone 1 from a1 to {hinted.dst}")
+            expect(cell(page, hinted.dst)).to_have_attribute("data-light", "dest")
+            expect(cell(page, "a1")).to_have_attribute("data-light", "empty")
+            shot(page, f"hint-{width}")
+
+
+def test_the_computers_abalone_move_says_what_the_hands_do(open_page, tmp_path):
+    session = PlaySession("abalone", games_dir=tmp_path, settings=FAST, computer=Computer("black", 1),
+                          thinker=Thinker(seconds=0.2))
+    with served(session) as url:
+        page = open_page(url, session=session)
+        wait_until(lambda: session.referee is not None and session.referee._shown_move() is not None,
+                   "the computer's move")
+        move = session.referee._shown_move()
+        game = session.referee.game
+        words = game.move_words(move)
+        expect(message(page)).to_contain_text(words, timeout=TIMEOUT)
+        lifted = next(iter(game.footprint(move).empties))
+        assert f"lift {lifted}" in words and lifted in lit(page, "empty")
+        assert (game.footprint(move).fills | game.footprint(move).captures) <= lit(page, "dest")
