@@ -169,7 +169,8 @@ class App:
 
     def step(self):
         """One scan, the buttons, the heartbeat, the blinking, the buzzer, and then a piece of
-        the lines taken from the host (take()) when nothing else was slow this step."""
+        the lines taken from the host (take()) when nothing else was slow this step. True while
+        lines taken from the host wait to be handled."""
         if not self.started:
             self.start()
         clock = self.clock
@@ -197,8 +198,11 @@ class App:
                 busy = True
         if self.tunes is not None:
             self.tunes.step(now)
+        if self._job is None and not self._lines:
+            return False
         if not busy:
             self.work()
+        return True
 
     def take(self, data):
         """Bytes from the host, any amount: whole lines wait to be handled by step(), a piece

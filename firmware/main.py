@@ -35,8 +35,8 @@ SETTLE_US = 20  # after driving a row low, before reading the columns (wire capa
 STEP_MS = 2  # pause between loop steps (one matrix scan per step) when the host sends nothing
 READ_US = 1500  # at most this long reading USB between two steps, so that scanning goes on
 CHUNK = 512  # and at most this many bytes
-GC_STEPS = 8  # collect the garbage every this many steps, between two scans, while there is little
-GC_SAFETY = 32768  # and at the latest after this many bytes (MicroPython collects when the heap is full)
+GC_STEPS = 16  # collect the garbage every this many steps, between two scans, while there is little
+GC_SAFETY = 65536  # and at the latest after this many bytes (MicroPython collects when the heap is full)
 
 
 def write_stdout(line):
@@ -196,18 +196,21 @@ def run(board=None):
         board.error(problem)
     gc.collect()
     gc.threshold(GC_SAFETY)
+    ipoll = host.ipoll
     steps = 0
     while True:
-        board.step()
+        waiting = board.step()
         steps += 1
         if steps >= GC_STEPS:  # a couple of milliseconds, instead of this step's reading or sleep
             steps = 0
             gc.collect()
             continue
-        data = host.read()
-        if data:
-            board.take(data)
-        elif not board.pending():
+        ready = False
+        for _ in ipoll(0):
+            ready = True
+        if ready:
+            board.take(host.read())
+        elif not waiting:
             time.sleep_ms(STEP_MS)
 
 

@@ -1,0 +1,203 @@
+"""The matrix scan of the firmware on an emulated Pico (pico_emulator/), before and after the scan
+stopped stalling for host lines: the longest gap between two scans idle and during bursts of L
+lines sent back to back, scans per emulated second idle, the heartbeat, and what a byte and a
+line of the host cost on the chip. Every time here is emulated time, read from the chip's pins
+or its own ticks_us; the emulation itself runs at a fraction of real time.
+
+"before" is the firmware of commit 1a6eac0 (from git), "after" the one in firmware/.
+
+Usage: python bench/pico_scan.py [--boards bigballs,offboard] [--bursts 3] [--idle-s 3]
+       [--before COMMIT] [--no-costs]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import serial
+
+from reedboard.controller.firmware_command import FIRMWARE_FILES, board_config
+from reedboard.controller.games import GAMES
+from reedboard.hal.board import load_board
+from reedboard.hal.protocol import encode, encode_bitmap
+
+ROOT = Path(__file__).resolve().parent.parent
+BEFORE = "1a6eac0"
+LINES_PER_BURST = 8
+
+
+def emulator():
+    spec = importlib.util.spec_from_file_location("reedboard_pico_emulator", ROOT / "pico_emulator" / "emulator.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def firmware_at(commit: str | None) -> dict[str, bytes]:
+    """The firmware's files at a commit (None: as they are in firmware/)."""
+    if commit is None:
+        return {name: (ROOT / "firmware" / name).read_bytes() for name in FIRMWARE_FILES}
+    files = {}
+    for name in FIRMWARE_FILES:
+        files[name] = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:firmware/{name}"],
+                                     capture_output=True, check=True).stdout
+    return files
+
+
+def scan_run(pe, board, start, files, bursts: int, idle_s: float) -> dict:
+    files = dict(files, **{"board.json": json.dumps(board_config(board)).encode()})
+    n = board.led_count
+    with pe.EmulatedPico(board, occupied=start, files=files) as pico:
+        pico.booted()
+        time.sleep(1)
+        pico.stats()
+        mark = pico.mark()
+        time.sleep(idle_s)
+        idle = pico.stats()
+        beats = [e["t"] for e in pico.kind("tx", mark) if e["line"].startswith("S ")]
+        port = serial.Serial(pico.port, 115200, timeout=0.05)
+        worst = []
+        for burst in range(bursts):
+            lines = []
+            for k in range(LINES_PER_BURST):
+                colours = "".join("%02x%02x%02x" % ((burst * 8 + k) * 7 % 256, i * 3 % 256, 99) for i in range(n))
+                lines.append(encode("L", (burst * LINES_PER_BURST + k) & 0xFF,
+                                    [colours, encode_bitmap(range(0, n, 5), n)]))
+            last = [colours[i:i + 6] for i in range(0, len(colours), 6)]
+            pico.stats()
+            sent = pico.mark()
+            port.write(b"".join(lines))
+            shown = pico.wait(lambda e: e["ev"] == "leds" and e["pixels"][1:] == last[1:], 300, sent)
+            during = pico.stats()
+            worst.append((during["longest_gap_ms"], shown["t"] - during["since"]))
+            port.read(65536)
+        port.close()
+    return {"idle": idle, "beats": beats, "bursts": worst, "bytes": len(lines[0])}
+
+
+COSTS = r"""
+import sys, time, gc, io
+sys.path.insert(0, '/fw')
+import protocol, app, main
+out = []
+board = main.build(GAME, out.append)
+board.start()
+n = board.led_count
+line = protocol.encode("L", 3, ["".join("%02x%02x%02x" % (i, i, 7) for i in range(n)),
+                                 protocol.bitmap([i % 5 == 0 for i in range(n)], n)]).encode()
+us = time.ticks_us
+def since(t):
+    return time.ticks_diff(us(), t)
+class Ready:  # a poller that always has a byte (a BytesIO stands in for USB)
+    def poll(self, timeout):
+        return [(0, 1)]
+    def ipoll(self, timeout):
+        return ((0, 1),)
+gc.collect()
+if hasattr(main, "Input"):  # now: main.Input, a slice at a time, whole lines taken
+    inp = main.Input(io.BytesIO(line), Ready())
+    t = us()
+    got = 0
+    while got < len(line):
+        data = inp.read(100000)
+        board._reader.feed(data)
+        got += len(data)
+    per_byte = since(t) / got
+else:  # before: poll(0), read(1) and LineReader.feed() a byte at a time
+    stream = io.BytesIO(line)
+    reader = protocol.LineReader()
+    poller = Ready()
+    t = us()
+    for _ in range(len(line)):
+        if poller.poll(0):
+            reader.feed(stream.read(1))
+    per_byte = since(t) / len(line)
+gc.collect()
+t = us()
+board.handle(line)
+whole = since(t)
+pieces = [whole]
+if hasattr(board, "take"):  # the line a piece a step
+    board.take(line)
+    pieces = []
+    while board.pending():
+        t = us()
+        board.work()
+        pieces.append(since(t))
+t = us(); board._show(); show = since(t)
+t = us(); board.send_state(); state = since(t)
+t = us(); board.scanner.scan(); scan = since(t)
+t = us(); gc.collect(); collect = since(t)
+print("COSTS", len(line), per_byte, whole, max(pieces), len(pieces), show, state, scan, collect)
+"""
+
+
+def chip_costs(pe, board, files: dict[str, bytes]) -> list[float]:
+    """What a byte and an L line cost on the chip, with these firmware files (its own ticks_us)."""
+    on_chip = {f"fw/{name}": data for name, data in files.items() if name != "main.py"}
+    on_chip["fw/main.py"] = files["main.py"]  # under /fw: imported, not run at boot
+    with pe.EmulatedPico(board, files=on_chip) as pico:
+        pico.usb_up()
+        script = f"GAME = {board.name!r}\n" + COSTS
+        done = subprocess.run([sys.executable, "-m", "mpremote", "connect", pico.port, "exec", script],
+                              capture_output=True, text=True, timeout=600)
+    for line in done.stdout.splitlines():
+        if line.startswith("COSTS "):
+            return [float(x) for x in line.split()[1:]]
+    raise SystemExit(f"pico_scan: the cost script failed on the chip: {(done.stdout + done.stderr)[-400:]}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", default="bigballs,offboard")
+    parser.add_argument("--bursts", type=int, default=3)
+    parser.add_argument("--idle-s", type=float, default=3.0)
+    parser.add_argument("--before", default=BEFORE, help="the commit of the firmware before (default %(default)s)")
+    parser.add_argument("--no-costs", action="store_true", help="skip the per-byte and per-line costs")
+    args = parser.parse_args()
+    pe = emulator()
+    try:
+        pe.check_available()
+    except pe.Unavailable as why:
+        print(f"pico_scan: no emulated Pico here: {why}", file=sys.stderr)
+        return 1
+    try:
+        before = firmware_at(args.before)
+    except subprocess.CalledProcessError:
+        print(f"pico_scan: no firmware at commit {args.before} in this repository", file=sys.stderr)
+        return 1
+    print("all times in emulated milliseconds (measured on the chip); "
+          f"bursts of {LINES_PER_BURST} L lines written back to back")
+    for game in args.boards.split(","):
+        if game not in GAMES:
+            print(f"pico_scan: no game {game!r}", file=sys.stderr)
+            return 2
+        board = load_board(game=GAMES[game].board)
+        start = GAMES[game]().occupied()
+        for label, files in (("before", before), ("after", firmware_at(None))):
+            run = scan_run(pe, board, start, files, args.bursts, args.idle_s)
+            idle, beats = run["idle"], run["beats"]
+            gaps = [b - a for a, b in zip(beats, beats[1:])]
+            print(f"{game:9} {label:6}: idle {idle['scans_per_s']:.0f} scans/s, longest gap {idle['longest_gap_ms']:.1f};"
+                  f" heartbeat every {min(gaps):.0f}-{max(gaps):.0f}" if gaps else "")
+            for k, (gap, shown) in enumerate(run["bursts"]):
+                print(f"{'':17} burst {k + 1} ({run['bytes']} bytes a line): longest gap {gap:.1f},"
+                      f" last frame shown after {shown:.0f}")
+        if not args.no_costs:
+            for label, files in (("before", before), ("after", firmware_at(None))):
+                c = chip_costs(pe, board, files)
+                print(f"{game:9} {label:6} on the chip, an L line of {c[0]:.0f} bytes: {c[1]:.0f} us a byte read;"
+                      f" the line handled at once {c[2] / 1000:.1f}, in the loop {c[4]:.0f} piece(s) of at most"
+                      f" {c[3] / 1000:.1f}; redraw {c[5] / 1000:.1f}, S line {c[6] / 1000:.1f}, one scan {c[7] / 1000:.1f},"
+                      f" garbage collection {c[8] / 1000:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
