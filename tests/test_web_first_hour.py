@@ -121,3 +121,20 @@ def test_the_computers_abalone_move_says_what_the_hands_do(open_page, tmp_path):
         lifted = next(iter(game.footprint(move).empties))
         assert f"lift {lifted}" in words and lifted in lit(page, "empty")
         assert (game.footprint(move).fills | game.footprint(move).captures) <= lit(page, "dest")
+
+
+def test_the_abalone_rim_names_its_rows_and_lines(open_page, tmp_path):
+    session = PlaySession("abalone", games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            page = open_page(url, viewport=viewport, session=session)
+            expect(cell(page, "A1")).to_have_attribute("data-piece", "B", timeout=TIMEOUT)
+            rim = page.locator("#board [data-rim]")
+            labels = rim.evaluate_all("labels => labels.map((l) => l.textContent)")
+            assert sorted(labels) == sorted("ABCDEFGHI123456789")
+            # row A's letter beside A1, left of it; line 9's number beyond its lowest hollow, E9
+            a1, a_label = cell(page, "A1").bounding_box(), page.locator('#board [data-rim="A"]').bounding_box()
+            assert a_label["x"] + a_label["width"] < a1["x"] + a1["width"] / 2
+            e9, nine = cell(page, "E9").bounding_box(), page.locator('#board [data-rim="9"]').bounding_box()
+            assert nine["y"] > e9["y"] + e9["height"] / 2
+            shot(page, f"abalone-rim-{width}")

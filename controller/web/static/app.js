@@ -204,7 +204,33 @@ function buildBoard(svg, geometry, cells, players) {
     el("circle", { class: "hit", r: 0.5 * U }, g);
     board.cells.set(cell, { g, piece, key: "", x, y });
   }
+  drawRimLabels(frame, cells.filter((c) => !board.sectorAt.has(c) && place[c]), xy);
   return board;
+}
+
+// The rim's names for boards whose hollows are named by a letter and a number (a1, C4): each
+// letter beside the first hollow of its row, each number beyond the first hollow of its line,
+// so that a move such as C4C5D5 can be found with pieces on every hollow.
+function drawRimLabels(frame, cells, xy) {
+  const named = cells.map((c) => /^([A-Za-z])(\d+)$/.exec(c));
+  if (!named.length || named.some((m) => !m)) return;
+  const groups = (key, order) => {
+    const by = new Map();
+    for (const m of named) {
+      if (!by.has(key(m))) by.set(key(m), []);
+      by.get(key(m)).push(m);
+    }
+    for (const [text, line] of by) {
+      if (line.length < 2) continue;
+      line.sort((a, b) => order(a) - order(b));
+      const [x0, y0] = xy(line[0][0]), [x1, y1] = xy(line[1][0]);
+      const len = Math.hypot(x0 - x1, y0 - y1) || 1;
+      const at = [x0 + (x0 - x1) / len * 0.8 * U, y0 + (y0 - y1) / len * 0.8 * U];
+      el("text", { x: at[0].toFixed(1), y: at[1].toFixed(1), class: "rim-label", "data-rim": text }, frame).textContent = text;
+    }
+  };
+  groups((m) => m[1], (m) => Number(m[2]));
+  groups((m) => m[2], (m) => m[1].toLowerCase().charCodeAt(0));
 }
 
 function drawSector(frame, sector, cx, cy, board) {
