@@ -204,14 +204,16 @@ function buildBoard(svg, geometry, cells, players) {
     el("circle", { class: "hit", r: 0.5 * U }, g);
     board.cells.set(cell, { g, piece, key: "", x, y });
   }
-  drawRimLabels(frame, cells.filter((c) => !board.sectorAt.has(c) && place[c]), xy);
+  // between the rim's hollows and its troughs, where a board has troughs
+  const rim = el("g", { class: sectors.length ? "rim tight" : "rim" }, svg);
+  drawRimLabels(rim, cells.filter((c) => !board.sectorAt.has(c) && place[c]), xy, sectors.length ? 0.66 : 0.8);
   return board;
 }
 
 // The rim's names for boards whose hollows are named by a letter and a number (a1, C4): each
 // letter beside the first hollow of its row, each number beyond the first hollow of its line,
 // so that a move such as C4C5D5 can be found with pieces on every hollow.
-function drawRimLabels(frame, cells, xy) {
+function drawRimLabels(frame, cells, xy, out) {
   const named = cells.map((c) => /^([A-Za-z])(\d+)$/.exec(c));
   if (!named.length || named.some((m) => !m)) return;
   const groups = (key, order) => {
@@ -225,7 +227,7 @@ function drawRimLabels(frame, cells, xy) {
       line.sort((a, b) => order(a) - order(b));
       const [x0, y0] = xy(line[0][0]), [x1, y1] = xy(line[1][0]);
       const len = Math.hypot(x0 - x1, y0 - y1) || 1;
-      const at = [x0 + (x0 - x1) / len * 0.8 * U, y0 + (y0 - y1) / len * 0.8 * U];
+      const at = [x0 + (x0 - x1) / len * out * U, y0 + (y0 - y1) / len * out * U];
       el("text", { x: at[0].toFixed(1), y: at[1].toFixed(1), class: "rim-label", "data-rim": text }, frame).textContent = text;
     }
   };
