@@ -1,0 +1,93 @@
+"""Table fuzz, full size: do the simulated players' records equal the replays of their traces?
+
+Usage: python bench/table_fuzz.py --games N [--seed S] [--game G] [--parallel P] [--out DIR]
+
+Plays N whole games (split evenly over the three games, or all of game G) with the simulated
+players of tests/table_players.py, seeds S, S+1, ..., replays each trace and compares the
+record with the one the players meant. Prints the agreement rate, the time taken, and each kind
+of disagreement (named by what the hands did on the move where the records part, and how they
+part) with its count and first example: the seed and a shortened trace written to DIR. Games
+whose hands went where the recognition rules are silent are counted apart, with their own
+disagreements, since no answer is promised for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections import Counter
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import table_players as tp  # noqa: E402
+
+
+def one(job: tuple) -> tuple:
+    """Play and replay one game: (game, seed, promised, unclear notes, disagreement kind or None)."""
+    game, seed, folder = job
+    played = tp.play(game, seed)
+    wrong = tp.check(played, Path(folder))
+    return game, seed, played.promised, played.unclear, None if wrong is None else wrong.kind
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000, help="games in all")
+    parser.add_argument("--seed", type=int, default=0, help="the first seed")
+    parser.add_argument("--game", choices=tp.GAMES, help="only this game")
+    parser.add_argument("--parallel", type=int, default=1, help="games played at once")
+    parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "tablefuzz",
+                        help="where the shortened traces of the first examples go")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix="table-fuzz-")
+    games = [args.game] if args.game else list(tp.GAMES)
+    jobs = [(games[n % len(games)], args.seed + n // len(games), scratch) for n in range(args.games)]
+
+    began = time.monotonic()
+    if args.parallel > 1:
+        with Pool(args.parallel) as pool:
+            results = pool.map(one, jobs, chunksize=8)
+    else:
+        results = [one(job) for job in jobs]
+    took = time.monotonic() - began
+
+    promised = [r for r in results if r[2]]
+    agreed = [r for r in promised if r[4] is None]
+    print(f"{len(results)} games ({', '.join(f'{g} {sum(r[0] == g for r in results)}' for g in games)})"
+          f" in {took:.0f} s")
+    print(f"promised by the rules: {len(promised)}; the replay agreed on {len(agreed)}"
+          f" ({100 * len(agreed) / max(1, len(promised)):.2f} %)")
+    for game in games:
+        mine = [r for r in promised if r[0] == game]
+        ok = sum(r[4] is None for r in mine)
+        print(f"  {game:9}: {ok} of {len(mine)} ({100 * ok / max(1, len(mine)):.2f} %)")
+    report("disagreements", [r for r in promised if r[4]], args.out)
+
+    unclear = [r for r in results if not r[2]]
+    if unclear:
+        print(f"\nwhere the rules are silent or unclear: {len(unclear)} games,"
+              f" {sum(r[4] is None for r in unclear)} agreed all the same")
+        for note, count in Counter(n for r in unclear for n in r[3]).most_common():
+            print(f"  {count:5}  {note}")
+        report("their disagreements", [r for r in unclear if r[4]], args.out)
+
+
+def report(title: str, wrong: list, out: Path) -> None:
+    if not wrong:
+        return
+    counts = Counter(r[4] for r in wrong)
+    print(f"\n{title}, by kind ({len(counts)} kinds):")
+    for kind, count in counts.most_common():
+        game, seed = next((r[0], r[1]) for r in wrong if r[4] == kind)
+        found = tp.check(tp.play(game, seed), out)
+        path, small = tp.shrink(found, out)
+        print(f"{count:5}  {kind}\n       first: {small.describe(path).split(chr(10), 1)[1].strip()}")
+
+
+if __name__ == "__main__":
+    main()

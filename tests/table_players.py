@@ -1,0 +1,1055 @@
+"""Simulated players at the table: whole games of Big Balls, Off Board and Abalone, played with
+hands on a board of presence-only switches, written as a trace together with the record the
+players meant.
+
+Written from the recognition rules (shared design note "Recognising moves from presence-only
+sensors", rules 1-9 and the trace contract) and from the games' rules, not from the recogniser:
+legality and notation come from the independent reference generators (tests/reference_*.py).
+
+People here behave as people do, not as a recogniser would like: they never press OK, do not
+wait for lights, move with the roll they already have, capture in either lift order or in one
+quick swap, slide lines or take them apart, hold pieces while thinking, touch pieces, make an
+illegal move and fix it, take moves back before and after the next player's roll, amend a move
+by moving on, and start their own turn before the last move has settled.
+
+Only hand sequences the rules promise to be recognised as the intended record are played as
+"promised". Where a sequence falls where the text is silent or unclear (see `Game.unclear`),
+the game still plays on, but says so, so that a check can leave it out or report it apart.
+Everything is deterministic by seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import reference_abalone as ab
+import reference_bigballs as bb
+import reference_offboard as ob
+
+DEBOUNCE = 0.020  # s, the defaults of the recognition rules
+SETTLE = 0.8
+GRACE = 1.5
+
+GAMES = ("bigballs", "offboard", "abalone")
+OFF = None  # a relocation's destination off the board (a captured piece, set aside)
+
+
+# ---------------------------------------------------------------------------------------------
+# Moves as hands see them: relocations of pieces, from a cell to a cell (or off the board, or
+# from the hand onto the board). Every game's move is written this way; the rest is generic.
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a legal move does to the switches: its result, the cells that must have been seen
+    empty (a captured piece whose cell stays occupied, rule 2), and every cell it involves."""
+
+    move: object  # the game's own move value
+    text: str  # its notation
+    relocations: tuple  # ((source or None for the hand, destination or OFF), ...)
+    result: frozenset
+    evidence: frozenset
+    cells: frozenset
+
+
+def shape_of(occupied: frozenset, move, text: str, relocations) -> Shape:
+    sources = {s for s, _ in relocations if s is not None}
+    targets = {d for _, d in relocations if d is not OFF}
+    result = frozenset((occupied - sources) | targets)
+    evidence = frozenset(s for s, d in relocations if s is not None and d is OFF and s in result)
+    return Shape(move, text, tuple(relocations), result, evidence, frozenset(sources | targets))
+
+
+def matches(shape: Shape, frame: frozenset, touched: frozenset) -> bool:
+    """Rule 2's candidate: the board equals the result and the evidence holds."""
+    return shape.result == frame and shape.evidence <= touched
+
+
+def plausible_on_the_way(shape: Shape, before: frozenset, frame: frozenset) -> bool:
+    """Whether `frame` could be a state on the way to `shape` from `before` (generous: every
+    cell that differs is one the move involves). Used to keep promises conservative."""
+    return (frame ^ before) <= shape.cells
+
+
+# ---------------------------------------------------------------------------------------------
+# The three games, each behind the same small interface.
+
+
+class BigBalls:
+    name = "bigballs"
+    ORDER_BLACK = ("a1", "b1", "c1", "a2", "b2", "a3")
+    ORDER_WHITE = ("e1", "f1", "g1", "e2", "f2", "e3")
+
+    def __init__(self, rng: random.Random) -> None:
+        black = dict(zip(self.ORDER_BLACK, rng.sample(range(1, 7), 6)))
+        white = dict(zip(self.ORDER_WHITE, rng.sample(range(1, 7), 6)))
+        self.first = "black" if rng.random() < 0.8 else "white"
+        self.setup = {"black": black, "white": white}
+        self.start = bb.Position.setup(black, white, first=self.first)
+
+    def header(self) -> dict:
+        return {"game": "bigballs", "first": self.first, "setup": self.setup}
+
+    def record_header(self) -> list[str]:
+        b = " ".join(f"{h}={self.setup['black'][h]}" for h in self.ORDER_BLACK)
+        w = " ".join(f"{h}={self.setup['white'][h]}" for h in self.ORDER_WHITE)
+        return ["game bigballs", f"black {b}", f"white {w}", f"first {self.first}"]
+
+    @staticmethod
+    def pieces(pos) -> dict:
+        return dict(pos.board)
+
+    @staticmethod
+    def turn(pos) -> str:
+        return pos.turn
+
+    @staticmethod
+    def owns(pos, player: str, piece: str) -> bool:
+        return piece == bb.BALL or piece[0] == bb.PREFIX[player]
+
+    def shapes(self, pos, roll: int | None) -> list[Shape]:
+        if bb.outcome(pos) is not None:
+            return []
+        texts = bb.stone_moves(pos, roll) if roll else bb.big_ball_moves(pos)
+        occupied = pos.occupied()
+        found = []
+        for text in sorted(texts):
+            path = text.split(" ")[1]
+            src, dst = path.split("x" if "x" in path else "-")
+            relocations = ((dst, OFF), (src, dst)) if dst in pos.board else ((src, dst),)
+            found.append(shape_of(occupied, text, text, relocations))
+        return found
+
+    @staticmethod
+    def apply(pos, shape: Shape):
+        return bb.apply(pos, shape.move)
+
+    @staticmethod
+    def result_line(pos) -> str | None:
+        end = bb.outcome(pos)
+        if end is None:
+            return None
+        reason, winner = end
+        score = {"black": "1-0", "white": "0-1", None: "1/2-1/2"}[winner]
+        return f"{score} {reason}"
+
+
+class OffBoard:
+    name = "offboard"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.start = ob.Position.setup()
+
+    def header(self) -> dict:
+        return {"game": "offboard"}
+
+    def record_header(self) -> list[str]:
+        return ["game offboard", "board default"]
+
+    @staticmethod
+    def pieces(pos) -> dict:
+        found = dict(pos.board)
+        found.update({s: c for s, c in pos.sectors.items() if c})
+        return found
+
+    @staticmethod
+    def turn(pos) -> str:
+        return pos.turn
+
+    @staticmethod
+    def owns(pos, player: str, piece: str) -> bool:
+        return piece == ob.COLOUR[player]
+
+    def shapes(self, pos, roll=None) -> list[Shape]:
+        if ob.outcome(pos) is not None:
+            return []
+        occupied = pos.occupied()
+        found = []
+        for text in ob.legal_moves(pos):
+            if text.startswith("+"):
+                found.append(shape_of(occupied, text, text, ((None, text[1:]),)))
+                continue
+            tail, rest = text.lstrip("*").split("-", 1)
+            to = rest.split("x")[0].split(" ")[0]
+            direction = next(d for d in ob.DIRECTIONS if ob.step(tail, d) == to)
+            cells, _, _, _ = ob._line(pos, tail, direction)
+            relocations = []
+            for cell in cells:
+                target = ob.step(cell, direction)
+                if target is None:  # pushed off the rim: into its sector, or aside when it is full
+                    sector = pos.rim.exit_sector[(cell, direction)]
+                    target = sector if pos.sectors[sector] is None else OFF
+                relocations.append((cell, target))
+            found.append(shape_of(occupied, text, text, tuple(relocations)))
+        return found
+
+    @staticmethod
+    def apply(pos, shape: Shape):
+        return ob.apply(pos, shape.move)
+
+    @staticmethod
+    def result_line(pos) -> str | None:
+        end = ob.outcome(pos)
+        if end is None:
+            return None
+        reason, winner = end
+        score = {"red": "1-0", "yellow": "0-1", None: "1/2-1/2"}[winner]
+        return f"{score} {reason} {pos.scores['red']}-{pos.scores['yellow']}"
+
+
+class Abalone:
+    name = "abalone"
+    LAYOUTS = ("standard", "belgian-daisy", "belgian-daisy", "german-daisy", "german-daisy")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.layout = rng.choice(self.LAYOUTS)
+        self.start = ab.start(self.layout)
+
+    def header(self) -> dict:
+        return {"game": "abalone", "layout": self.layout}
+
+    def record_header(self) -> list[str]:
+        return ["game abalone", f"layout {self.layout}"]
+
+    @staticmethod
+    def pieces(pos) -> dict:
+        return dict(pos.board)
+
+    @staticmethod
+    def turn(pos) -> str:
+        return pos.turn
+
+    @staticmethod
+    def owns(pos, player: str, piece: str) -> bool:
+        return piece == ab.COLOUR[player]
+
+    def shapes(self, pos, roll=None) -> list[Shape]:
+        occupied = frozenset(pos.board)
+        found = []
+        for move in ab.moves(pos):
+            line, direction = move
+            relocations = []
+            if ab.along(line, direction):
+                lead = next(h for h in line if ab.step(h, direction) not in line)
+                hole = ab.step(lead, direction)
+                while hole is not None and pos.board.get(hole) not in (None, ab.COLOUR[pos.turn]):
+                    target = ab.step(hole, direction)
+                    relocations.append((hole, target if target is not None else OFF))
+                    hole = target
+            relocations.extend((h, ab.step(h, direction)) for h in sorted(line, key=ab.coords))
+            found.append(shape_of(occupied, move, ab.notation(move), tuple(relocations)))
+        found.sort(key=lambda s: s.text)
+        return found
+
+    @staticmethod
+    def apply(pos, shape: Shape):
+        return ab.apply(pos, shape.move)
+
+    @staticmethod
+    def result_line(pos) -> str | None:
+        if not any(n >= ab.WIN for n in pos.off.values()) and ab.moves(pos):
+            return None
+        mover = ab.other(pos.turn)
+        if pos.off[mover] >= ab.WIN:
+            reason, winner = "pushed-off", mover
+        else:
+            reason, winner = "no-move", mover
+        score = {"black": "1-0", "white": "0-1"}[winner]
+        return f"{score} {reason} {pos.off['black']}-{pos.off['white']}"
+
+
+ADAPTERS = {"bigballs": BigBalls, "offboard": OffBoard, "abalone": Abalone}
+
+
+# ---------------------------------------------------------------------------------------------
+# The table: the pieces on the switches, what the hands hold, the clock and the trace.
+
+
+class Table:
+    def __init__(self, pieces: dict, rng: random.Random) -> None:
+        self.board = dict(pieces)  # cell -> piece
+        self.hand: dict = {}  # key -> piece held (or set aside)
+        self.rng = rng
+        self.t = 0.0
+        self.events: list[dict] = [{"t": 0.0, "occupied": sorted(self.board)}]
+        self.baseline = frozenset(self.board)
+        self.touched: set = set()  # seen empty since the board last equalled the baseline
+        self.since_commit: set = set()  # seen empty since the last commit
+        self.watchers: list = []  # called with each steady frame
+
+    def occupied(self) -> frozenset:
+        return frozenset(self.board)
+
+    def _frame(self, steady: bool = True) -> None:
+        self.events.append({"t": round(self.t, 4), "occupied": sorted(self.board)})
+        if steady:
+            self._steady()
+
+    def _steady(self) -> None:
+        now = self.occupied()
+        if now == self.baseline:
+            self.touched.clear()
+        for watch in list(self.watchers):
+            watch(self, now)
+
+    def commit(self, occupied: frozenset) -> None:
+        """The players' understanding: the referee has taken a move (or an undo) now."""
+        self.baseline = occupied
+        self.since_commit = set()
+        if self.occupied() == occupied:
+            self.touched.clear()
+
+    def wait(self, seconds: float) -> None:
+        self.t += seconds
+
+    def lift(self, cell: str, key) -> None:
+        self.hand[key] = self.board.pop(cell)
+        self.touched.add(cell)
+        self.since_commit.add(cell)
+        self._frame()
+
+    def place(self, cell: str, key) -> None:
+        assert cell not in self.board, cell
+        self.board[cell] = self.hand.pop(key)
+        self._frame()
+
+    def press(self, roll: int) -> None:
+        self.events.append({"t": round(self.t, 4), "press": "die", "roll": roll})
+
+    def slide(self, relocations, flicker: list, stagger: float) -> None:
+        """Every piece of the move at once, in one motion: a cell that is left and filled again
+        at the same moment never opens (or flickers open for a few ms, under the debounce)."""
+        moving = {s: self.board[s] for s, _ in relocations if s is not None}
+        for s in moving:
+            del self.board[s]
+        arrivals = {d: moving[s] if s is not None else self.hand.pop(("hand", d)) for s, d in relocations if d is not OFF}
+        for s, d in relocations:
+            if d is OFF:
+                self.hand[s] = moving[s]  # beside the board
+        opened = [s for s in moving if s not in arrivals]
+        for cell in opened:
+            self.touched.add(cell)
+            self.since_commit.add(cell)
+        if stagger > 0:  # the cells left open a few ms before the others close
+            self._frame(steady=False)
+            self.t += stagger
+        self.board.update(arrivals)
+        self._frame(steady=False)
+        for cell in flicker:  # one switch lets go for 2-6 ms as a piece replaces another
+            self.t += 0.001
+            piece = self.board.pop(cell)
+            self._frame(steady=False)
+            self.t += self.rng.uniform(0.002, 0.006)
+            self.board[cell] = piece
+            self._frame(steady=False)
+        self._steady()
+
+
+# ---------------------------------------------------------------------------------------------
+# People.
+
+
+@dataclass
+class Personality:
+    speed: float  # scale of the hand steps (0.1-0.6 s each)
+    slide: float  # moves a line or a capture in one motion
+    flicker: float  # ... letting a switch flicker as it does
+    touch: float  # touches a piece and puts it back before moving
+    hold: float  # holds a piece while thinking (1-5 s) and puts it back
+    hesitate: float  # holds the first piece of the move while thinking, then goes on
+    illegal: float  # puts a piece wrong, then fixes it
+    takeback: float
+    amend: float  # stops half-way through a move made in steps, then goes on
+    early: float  # starts own turn before the last move has settled
+    press_first: float  # Big Balls: rolls rather than moves a big ball
+
+    @classmethod
+    def draw(cls, rng: random.Random) -> Personality:
+        def p(top: float) -> float:
+            return rng.choice((0.0, rng.uniform(0, top), rng.uniform(0, top)))
+
+        return cls(
+            speed=rng.uniform(0.6, 1.0),
+            slide=p(0.7),
+            flicker=rng.uniform(0, 1),
+            touch=p(0.25),
+            hold=p(0.2),
+            hesitate=p(0.25),
+            illegal=p(0.15),
+            takeback=p(0.12),
+            amend=p(0.3),
+            early=p(0.8),
+            press_first=rng.uniform(0.4, 0.9),
+        )
+
+
+@dataclass
+class Move:
+    """One move of the record as the players made it."""
+
+    before: object  # the position it was made from
+    shape: Shape
+    roll: int | None
+    kinds: set  # what the hands did
+    held: bool = False  # left as a piece in the hand (no evidence touched): commits when the next player starts
+    aside: dict = field(default_factory=dict)  # cell -> piece taken off the board by it
+
+
+@dataclass
+class Game:
+    seed: int
+    game: str
+    header: dict
+    events: list
+    record: list  # the record the players meant
+    kinds: list  # per move line of the record: what the hands did (sorted), for the diagnosis
+    unclear: list  # where the recognition rules do not say what must happen (then the game is no promise)
+    checkpoints: list  # (events so far, record so far) at quiet moments, for shrinking a failing game
+
+    @property
+    def promised(self) -> bool:
+        return not self.unclear
+
+    def trace_text(self, events: list | None = None) -> str:
+        lines = [json.dumps(self.header)] + [json.dumps(e) for e in (self.events if events is None else events)]
+        return "\n".join(lines) + "\n"
+
+    def write(self, path: Path, events: list | None = None) -> Path:
+        path = Path(path)
+        path.write_text(self.trace_text(events), encoding="utf-8")
+        return path
+
+
+def reversed_relocations(relocations) -> tuple:
+    """A move's relocations undone: pieces go back, captured ones come back from beside the board."""
+    back = []
+    for s, d in relocations:
+        back.append((None if d is OFF else d, OFF if s is None else s))
+    return tuple(back)
+
+
+def key_of(relocation) -> object:
+    s, d = relocation
+    return s if s is not None else ("hand", d)
+
+
+class Players:
+    """Two people playing one game at the table; `play()` gives the Game."""
+
+    MAX_MOVES = {"bigballs": 40, "offboard": 36, "abalone": 30}
+
+    def __init__(self, game: str, seed: int, max_moves: int | None = None) -> None:
+        self.rng = random.Random(f"{game}:{seed}")
+        self.seed = seed
+        self.name = game
+        self.adapter = ADAPTERS[game](self.rng)
+        self.pos = self.adapter.start
+        players = ("red", "yellow") if game == "offboard" else ("black", "white")
+        self.people = {p: Personality.draw(self.rng) for p in players}
+        self.table = Table(self.adapter.pieces(self.pos), self.rng)
+        self.history: list[Move] = []
+        self.kept: dict = {}  # player -> a roll kept for them (rule 7)
+        self.unclear: list[str] = []
+        self.checkpoints: list = []
+        self.cap = self.rng.randint(3, max_moves or self.MAX_MOVES[game])
+        self.takeback_two = False  # the mover of the last move but one wants it back, with the reply
+        self.holes = set(self.HOLES[game])
+        self.known: dict = {}  # the legal moves of the positions met, by (id, roll)
+
+    # -- what the rules say about a board ---------------------------------------------------------
+
+    def shapes(self, pos, roll) -> list[Shape]:
+        key = (id(pos), roll)  # positions are never changed once made; the entry keeps pos alive
+        if key not in self.known:
+            self.known[key] = (pos, self.adapter.shapes(pos, roll))
+        return self.known[key][1]
+
+    def ended(self, pos) -> str | None:
+        """The result line if the game is over in this position."""
+        key = ("end", id(pos))
+        if key not in self.known:
+            self.known[key] = (pos, self.adapter.result_line(pos))
+        return self.known[key][1]
+
+    def occ(self, pos) -> frozenset:
+        return frozenset(self.adapter.pieces(pos))
+
+    def at_once(self, shapes: list[Shape], shape: Shape, before: frozenset) -> bool:
+        """Rule 3: no other candidate can still grow out of this result (judged generously)."""
+        return not any(plausible_on_the_way(s, before, shape.result) for s in shapes if s is not shape)
+
+    def held_allowed(self, shapes: list[Shape], shape: Shape) -> bool:
+        """Rule 2: a capture left as a piece in the hand is committed later only when exactly one
+        capture explains that board."""
+        return bool(shape.evidence) and sum(s.result == shape.result for s in shapes) == 1
+
+    def note(self, text: str) -> None:
+        if text not in self.unclear:
+            self.unclear.append(text)
+
+    # -- hands ------------------------------------------------------------------------------------
+
+    def step(self, person: Personality) -> None:
+        self.table.wait(self.rng.uniform(0.1, 0.6) * person.speed)
+
+    def apart(self, relocations, person: Personality, hesitate: bool) -> list:
+        """A random order in which hands can make these relocations one piece at a time: a piece
+        is put down only where the cell is free, and captured pieces go beside the board."""
+        occupied = set(self.table.occupied())
+        todo = list(relocations)
+        lifted = {key_of(r) for r in todo if r[0] is None}
+        placed: set = set()
+        actions: list = []
+        first = True
+        while len(placed) < len(todo):
+            lifts = [r for r in todo if r[0] is not None and key_of(r) not in lifted]
+            places = [r for r in todo if key_of(r) in lifted and key_of(r) not in placed
+                      and (r[1] is OFF or r[1] not in occupied)]
+            if places and (not lifts or self.rng.random() < 0.6):
+                r = self.rng.choice(places)
+                placed.add(key_of(r))
+                if r[1] is not OFF:
+                    actions.append(("place", r[1], key_of(r)))
+                    occupied.add(r[1])
+            else:
+                r = self.rng.choice(lifts)
+                lifted.add(key_of(r))
+                occupied.discard(r[0])
+                actions.append(("lift", r[0], key_of(r)))
+                if first and hesitate:
+                    actions.append(("wait", self.rng.uniform(1.0, 5.0)))
+                first = False
+        return actions
+
+    def run(self, actions: list, person: Personality, pause_at=None, looks_held=None) -> set:
+        """Carry the actions out with the hands' timing; `pause_at` (shapes) lets the person stop
+        for a while where the board shows another legal move's result (an amendment follows)."""
+        kinds = set()
+        for n, action in enumerate(actions):
+            what = action[0]
+            if what == "wait":
+                self.table.wait(action[1])
+                continue
+            self.step(person)
+            if what == "press":
+                self.table.press(action[1])
+            elif what == "lift":
+                self.table.lift(action[1], action[2])
+            elif what == "place":
+                self.table.place(action[1], action[2])
+            elif what == "slide":
+                self.table.slide(action[1], action[2], action[3])
+            if looks_held and n < len(actions) - 1:
+                now = self.table.occupied()
+                if any(s.result == now and not s.evidence <= self.table.touched for s in looks_held):
+                    kinds.add("passes through a held capture's board on the way")
+            if pause_at and what == "place" and n < len(actions) - 1 and self.rng.random() < person.amend:
+                now = self.table.occupied()
+                shorter = [s for s in pause_at if matches(s, now, frozenset(self.table.touched))]
+                if shorter:
+                    self.table.wait(self.rng.uniform(SETTLE + 0.2, 2.2))
+                    self.table.commit(now)
+                    kinds.add("amend")
+        return kinds
+
+    # -- watching for boards the rules leave open -------------------------------------------------
+
+    def watch_amend(self, previous: Move):
+        """While the next player moves: a board that equals another result of the last move's
+        position (with its evidence since the commit) could be read as an amendment (rule 3)."""
+        others = [s for s in self.shapes(previous.before, previous.roll) if s.text != previous.shape.text]
+
+        def watch(table: Table, now: frozenset) -> None:
+            if any(s.result == now and s.evidence <= table.since_commit for s in others):
+                self.note("next player's board equals another result of the last move's position (amend or start?)")
+
+        return watch
+
+    def watch_takeback(self, current: list[Shape], previous: Move, amending: bool = False):
+        """While a move is taken back (or moved on, `amending`): a board that is a legal move's
+        result could be read as that move."""
+        others = [] if amending else [s for s in self.shapes(previous.before, previous.roll)
+                                      if s.text != previous.shape.text]
+
+        def watch(table: Table, now: frozenset) -> None:
+            if any(matches(s, now, frozenset(table.touched)) for s in current):
+                self.note("a takeback passes through a legal move's result")
+            if any(s.result == now and s.evidence <= table.since_commit for s in others):
+                # read as an amendment, then undone all the same: the record does not change
+                self.carried.setdefault(self.adapter.turn(previous.before), set()).add(
+                    "moves again after a takeback that passed through another result")
+
+        return watch
+
+    # -- a turn -----------------------------------------------------------------------------------
+
+    HOLES = {"bigballs": bb.HOLLOWS, "offboard": ob.HOLES, "abalone": ab.HOLES}
+
+    def choose(self, shapes: list[Shape]) -> Shape:
+        """Players like captures and pushes, and walk towards the other side's pieces."""
+        player = self.adapter.turn(self.pos)
+        board = self.table.board
+        theirs = [c for c, piece in board.items() if c in self.holes and not self.adapter.owns(self.pos, player, piece)]
+        near = self.nearness(theirs) if self.name != "bigballs" and theirs else None
+        occupied = frozenset(board)
+        weights = []
+        for s in shapes:
+            pushed = any(c in theirs for c, _ in s.relocations if c is not None)
+            weight = 1 + 12 * bool(s.evidence) + 6 * pushed + 6 * any(d is OFF or str(d)[0] == "S" for _, d in s.relocations)
+            if near and not pushed:
+                gained = [near[c] for c in s.result - occupied if c in near]
+                left = [near[c] for c in occupied - s.result if c in near]
+                weight += 3 * bool(gained and left and min(gained) < min(left))
+            weights.append(weight)
+        return self.rng.choices(shapes, weights)[0]
+
+    def nearness(self, theirs: list[str]) -> dict:
+        """Every hole's distance (in steps) to the nearest of the other side's pieces."""
+        rows = "ABCDEFGHI"
+        at = {h: (rows.index(h[0]), int(h[1:])) for h in self.holes}
+        found = {}
+        for h in self.holes:
+            r1, c1 = at[h]
+            found[h] = min(max(abs(r1 - r2), abs(c1 - c2), abs(r1 - r2 - c1 + c2)) for r2, c2 in (at[t] for t in theirs))
+        return found
+
+    def own_cells(self, player: str) -> list[str]:
+        holes = set(self.HOLES[self.name])
+        return sorted(c for c, piece in self.table.board.items()
+                      if c in holes and self.adapter.owns(self.pos, player, piece))
+
+    def plan_turn(self, player: str, person: Personality, previous: Move | None) -> dict:
+        pos, rng = self.pos, self.rng
+        kinds: set = set()
+        roll = self.kept.get(player)
+        press = False
+        if self.name == "bigballs":
+            if roll is not None:
+                kinds.add("moves with a kept roll")
+            else:
+                balls = self.shapes(pos, None)
+                want = bool(pos.stones(player)) and (not balls or rng.random() < person.press_first)
+                if want and self.kept and balls:
+                    want = False  # the other player's roll is kept: a big-ball move asks nothing of the die
+                if want and self.kept:
+                    self.note("a press while the other player's roll is kept")
+                if want:
+                    roll, press = rng.randint(1, 6), True
+        shapes = self.shapes(pos, roll)
+        if not shapes:
+            self.note("no legal move for the roll kept")
+            roll, press = None, False
+            shapes = self.shapes(pos, None)
+        shape = self.choose(shapes)
+        after = self.adapter.apply(pos, shape)
+        final = self.ended(after) is not None or len(self.history) + 1 >= self.cap
+
+        before: list = []
+        if press and rng.random() < person.illegal:
+            before += self.stone_before_roll(player, kinds)
+        if press:
+            before.append(("press", roll))
+        if rng.random() < person.touch:
+            cell = rng.choice(self.own_cells(player))
+            before += [("lift", cell, "touch"), ("place", cell, "touch")]
+            kinds.add("touch and put back")
+        if rng.random() < person.hold:
+            board = self.table.board
+            sources = sorted({c for s in shapes for c, _ in s.relocations
+                              if c is not None and self.adapter.owns(pos, player, board[c])})
+            if sources:
+                cell = rng.choice(sources)
+                before += [("lift", cell, "hold"), ("wait", rng.uniform(1.0, 5.0)), ("place", cell, "hold")]
+                kinds.add("holds a piece while thinking, puts it back")
+
+        moving = [r for r in shape.relocations if r[0] is not None]
+        slide = bool(moving) and rng.random() < person.slide
+        if slide and shape.evidence and (final or not self.held_allowed(shapes, shape)):
+            slide = False
+        if slide:
+            both = sorted({s for s, _ in moving} & {d for _, d in shape.relocations})
+            flicker = [c for c in both if rng.random() < person.flicker * 0.5]
+            stagger = rng.choice((0.0, rng.uniform(0.002, 0.015)))
+            actions = [("slide", shape.relocations, flicker, stagger)]
+            kinds.add("quick swap" if shape.evidence else "slid")
+            if flicker:
+                kinds.add("switch flickers under the debounce")
+        else:
+            hesitate = rng.random() < person.hesitate
+            actions = self.apart(shape.relocations, person, hesitate)
+            if hesitate:
+                kinds.add("holds the first piece while thinking")
+            if len(moving) > 1:
+                kinds.add("taken apart")
+            if rng.random() < person.illegal:
+                actions = self.wrong_then_right(actions, shapes, shape, previous, kinds)
+        if shape.evidence and not slide:
+            kinds.add("capture, lifted in turn")
+        return {"roll": roll, "press": press, "shape": shape, "shapes": shapes, "before": before,
+                "actions": actions, "kinds": kinds, "held": slide and bool(shape.evidence), "slide": slide,
+                "final": final, "after": after}
+
+    def stone_before_roll(self, player: str, kinds: set) -> list:
+        """Big Balls: a stone moved before the roll (rule 5), then put back."""
+        options = []
+        for number, cell in sorted(self.pos.stones(player).items()):
+            for direction in bb.STONE_DIRECTIONS:
+                target = bb.neighbour(cell, direction)
+                if target is not None and target not in self.pos.board:
+                    options.append((cell, target))
+        if not options:
+            return []
+        cell, target = self.rng.choice(options)
+        late = self.rng.random() < 0.5
+        pause = self.rng.uniform(1.8, 3.5) if late else self.rng.uniform(0.05, 0.8)
+        kinds.add("stone moved before the roll, put back " + ("after the grace" if late else "within the grace"))
+        return [("lift", cell, "early"), ("place", target, "early"), ("wait", pause),
+                ("lift", target, "early"), ("place", cell, "early")]
+
+    def wrong_then_right(self, actions: list, shapes: list[Shape], shape: Shape, previous, kinds: set) -> list:
+        """The last piece put down on a wrong free hole first (an illegal state), then moved to
+        where it belongs, within the grace time or after it (rule 5)."""
+        last = max(i for i, a in enumerate(actions) if a[0] == "place") if any(a[0] == "place" for a in actions) else None
+        if last is None:
+            return actions
+        cell, key = actions[last][1], actions[last][2]
+        others = list(shapes)
+        if previous is not None:
+            others += [s for s in self.shapes(previous.before, previous.roll) if s.text != previous.shape.text]
+        earlier = {self.occ(m.before) for m in self.history}
+        free = [h for h in self.HOLES[self.name] if h not in shape.result and h != cell]
+        self.rng.shuffle(free)
+        for wrong in free[:12]:
+            board = (shape.result - {cell}) | {wrong}
+            if any(s.result == board for s in others) or board in earlier:
+                continue  # that would be a move, an amendment or a takeback
+            if any(len(board ^ s.result) == 1 for s in shapes if s.evidence):
+                continue  # that would be a held capture and the next player's lift or placement (rule 2)
+            late = self.rng.random() < 0.5
+            pause = self.rng.uniform(1.8, 3.2) if late else self.rng.uniform(0.05, 0.8)
+            kinds.add("illegal state put right " + ("after the grace" if late else "within the grace"))
+            return actions[:last] + [("place", wrong, key), ("wait", pause), ("lift", wrong, key),
+                                     ("place", cell, key)] + actions[last + 1:]
+        return actions
+
+    def first_board(self, plan: dict) -> frozenset | None:
+        """The board after the first thing the hands change in this plan (None: a press first)."""
+        occupied = set(self.table.occupied())
+        for action in plan["before"] + plan["actions"]:
+            if action[0] == "press":
+                return None
+            if action[0] == "lift":
+                return frozenset(occupied - {action[1]})
+            if action[0] == "place":
+                return frozenset(occupied | {action[1]})
+            if action[0] == "slide":
+                relocations = action[1]
+                sources = {s for s, _ in relocations if s is not None}
+                targets = {d for _, d in relocations if d is not OFF}
+                return frozenset((occupied - sources) | targets)
+        return None
+
+    def starts_after_held(self, previous: Move, plan: dict) -> str | None:
+        """Rule 2: what of this plan's first action makes it the next player starting after a held
+        capture (a press, or a change that only makes sense after that capture); None if it could
+        still be the capturer's own doing."""
+        first = self.first_board(plan)
+        if first is None:
+            return "the die"
+        before = self.occ(previous.before)
+        if any(plausible_on_the_way(s, before, first) for s in self.shapes(previous.before, previous.roll)):
+            return None
+        return "a placement" if len(first) > len(previous.shape.result) else "a lift"
+
+    def turn(self) -> None:
+        rng, table = self.rng, self.table
+        player = self.adapter.turn(self.pos)
+        person = self.people[player]
+        previous = self.history[-1] if self.history else None
+        kinds = set(self.carried.pop(player, set()))
+        if previous is None or self.last == "settled":
+            table.wait(rng.uniform(0.95, 3.0))
+        elif self.last == "held":
+            table.wait(rng.uniform(0.3, 3.0))
+        elif self.last == "at-once" and rng.random() < person.early:
+            table.wait(rng.uniform(0.05, 0.7))
+            kinds.add("starts before the last move settled")
+        else:
+            table.wait(rng.uniform(0.95, 3.0))
+
+        plan = self.plan_turn(player, person, previous)
+        if self.last == "held":
+            for _ in range(12):
+                start = self.starts_after_held(previous, plan)
+                if start is not None:
+                    break
+                plan = self.plan_turn(player, person, previous)
+            if start is None:
+                self.note("after a held capture the next player's first change could still be the capturer's")
+                start = "an unclear change"
+            previous.kinds.add(f"held, then the next player starts with {start}")
+            kinds.add(f"starts after a held capture with {start}")
+            table.commit(previous.shape.result)
+        kinds |= plan["kinds"]
+        shape = plan["shape"]
+
+        watchers = [self.watch_amend(previous)] if previous is not None else []
+        table.watchers.extend(watchers)
+        self.run(plan["before"], person)
+        if self.name == "offboard":
+            for s, d in shape.relocations:
+                if s is None:  # the waiting ball, put back from the hand
+                    table.hand[("hand", d)] = ob.COLOUR[player]
+        others = [s for s in plan["shapes"] if s is not shape]
+        pause_at = None if (plan["slide"] or shape.evidence) else others
+        looks_held = [s for s in others if s.evidence]
+        kinds |= self.run(plan["actions"], person, pause_at=pause_at, looks_held=looks_held)
+        for watch in watchers:
+            table.watchers.remove(watch)
+        assert table.occupied() == shape.result, (self.seed, shape.text, sorted(table.occupied() ^ shape.result))
+
+        move = Move(self.pos, shape, plan["roll"], kinds, held=plan["held"])
+        for s, d in shape.relocations:
+            if d is OFF:
+                move.aside[s] = table.hand.pop(s)
+        table.hand = {k: v for k, v in table.hand.items() if not (isinstance(k, tuple) and k[0] == "hand")}
+        if plan["roll"] is not None:
+            self.kept.pop(player, None)
+        self.history.append(move)
+        self.pos = plan["after"]
+        if move.held:
+            self.last = "held"
+        else:
+            table.commit(shape.result)
+            self.last = "at-once" if self.at_once(plan["shapes"], shape, self.occ(move.before)) else "settle"
+        if plan["final"]:
+            return
+        if self.name == "bigballs" and not move.held and rng.random() < person.amend:
+            self.amend_bigballs(move, plan["shapes"], person)
+        if self.takeback_two and not move.held:
+            self.takeback_two = False
+            self.take_back(2, after_roll=False)
+        elif not move.held and len(self.history) >= 1 and rng.random() < person.takeback:
+            variant = rng.choice(("one", "one after the roll", "two"))
+            nxt = self.adapter.turn(self.pos)
+            if variant == "one after the roll" and (self.name != "bigballs" or not self.pos.stones(nxt)):
+                variant = "one"
+            if variant == "two":
+                self.takeback_two = True  # once the reply is on the board
+            else:
+                self.take_back(1, after_roll=variant == "one after the roll")
+
+    def amend_bigballs(self, move: Move, shapes: list[Shape], person: Personality) -> None:
+        """Big Balls: the move settles, then the mover moves the piece on to where another legal
+        move from the same hollow would have put it (rule 3's amendment)."""
+        if move.shape.evidence or len(move.shape.relocations) != 1:
+            return
+        src, dst = move.shape.relocations[0]
+        options = [s for s in shapes if s is not move.shape and s.relocations[-1][0] == src]
+        if not options:
+            return
+        new = self.rng.choice(options)
+        self.table.wait(self.rng.uniform(SETTLE + 0.15, 2.0))
+        # the piece now on `dst` goes on to the new target; a piece there is captured
+        relocations = tuple((dst if s == src else s, d) for s, d in new.relocations)
+        current = self.shapes(self.pos, self.kept.get(self.adapter.turn(self.pos)))
+        watch = self.watch_takeback(current, move, amending=True)
+        self.table.watchers.append(watch)
+        self.run(self.apart(relocations, person, hesitate=False), person)
+        self.table.watchers.remove(watch)
+        assert self.table.occupied() == new.result
+        amended = Move(move.before, new, move.roll, set(move.kinds) | {"amended by moving on"})
+        for s, d in new.relocations:
+            if d is OFF:
+                amended.aside[s] = self.table.hand.pop(s)
+        self.history[-1] = amended
+        self.pos = self.adapter.apply(move.before, new)
+        self.table.commit(new.result)
+        self.last = "at-once" if self.at_once(shapes, new, self.occ(move.before)) else "settle"
+
+    def take_back(self, count: int, after_roll: bool) -> None:
+        """Rule 7: the last `count` moves undone by putting the pieces back, each standing for the
+        settle time; the rolls of undone stone moves are kept, and so is a roll the next player
+        had already made."""
+        rng, table = self.rng, self.table
+        table.wait(rng.uniform(SETTLE + 0.15, 2.0))
+        label = {1: "one move", 2: "two moves"}[count]
+        if after_roll:
+            nxt = self.adapter.turn(self.pos)
+            roll = rng.randint(1, 6)
+            self.step(self.people[nxt])
+            table.press(roll)
+            self.kept[nxt] = roll
+            label += " after the next player's roll"
+            self.carried.setdefault(nxt, set()).add("roll kept over a takeback")
+            table.wait(rng.uniform(0.3, 1.5))
+        for _ in range(count):
+            move = self.history[-1]
+            mover = self.adapter.turn(move.before)
+            current = self.shapes(self.pos, self.kept.get(self.adapter.turn(self.pos)))
+            watch = self.watch_takeback(current, move)
+            table.watchers.append(watch)
+            for cell, piece in move.aside.items():
+                table.hand[("hand", cell)] = piece
+            self.run(self.apart(reversed_relocations(move.shape.relocations), self.people[mover], False),
+                     self.people[mover])
+            table.watchers.remove(watch)
+            table.hand = {k: v for k, v in table.hand.items() if not (isinstance(k, tuple) and k[0] == "hand")}
+            for s, d in move.shape.relocations:
+                if s is None:
+                    table.hand.pop(d, None)  # the re-placed ball waits in the hand again
+            before = self.occ(move.before)
+            assert table.occupied() == before
+            table.wait(rng.uniform(SETTLE + 0.15, 2.5))
+            table.commit(before)
+            self.history.pop()
+            self.pos = move.before
+            if move.roll is not None:
+                self.kept[mover] = move.roll
+            self.carried.setdefault(mover, set()).add(f"moves again after a takeback of {label}")
+            if count == 2 and move.roll is not None and len(self.kept) == 2:
+                self.carried[mover].add("two rolls kept over a takeback")
+        self.last = "settled"
+
+    def play(self) -> Game:
+        self.last = "settled"
+        self.carried: dict = {}
+        while self.ended(self.pos) is None and len(self.history) < self.cap:
+            if self.last != "held":
+                self.checkpoints.append((len(self.table.events), self.record(final=False)))
+            self.turn()
+        if self.last == "held":  # no one starts after it: it never commits (the players see that)
+            self.note("a held capture at the end")
+        return Game(self.seed, self.name, self.adapter.header(), self.table.events, self.record(final=True),
+                    [sorted(m.kinds) for m in self.history], self.unclear, self.checkpoints)
+
+    def record(self, final: bool) -> list[str]:
+        lines = self.adapter.record_header() + [m.shape.text for m in self.history]
+        end = self.adapter.result_line(self.pos) if final else None
+        return lines + ([end] if end else [])
+
+
+def play(game: str, seed: int, max_moves: int | None = None) -> Game:
+    """One whole game, deterministic by seed."""
+    return Players(game, seed, max_moves).play()
+
+
+# ---------------------------------------------------------------------------------------------
+# Replaying a game and saying what went wrong.
+
+# The most telling of what the hands did, first: a disagreement is named after the first of
+# these found on the move where the records part (or the move before it).
+TELLING = (
+    "held, then the next player starts with",
+    "starts after a held capture with",
+    "passes through a held capture's board on the way",
+    "two rolls kept over a takeback",
+    "roll kept over a takeback",
+    "moves again after a takeback of two moves",
+    "moves again after a takeback of one move after the next player's roll",
+    "moves again after a takeback of one move",
+    "moves with a kept roll",
+    "amended by moving on",
+    "amend",
+    "stone moved before the roll",
+    "illegal state put right after the grace",
+    "illegal state put right within the grace",
+    "starts before the last move settled",
+    "switch flickers under the debounce",
+    "quick swap",
+    "holds the first piece while thinking",
+    "holds a piece while thinking, puts it back",
+    "touch and put back",
+    "capture, lifted in turn",
+    "taken apart",
+    "slid",
+)
+
+
+@dataclass
+class Disagreement:
+    game: Game
+    got: list
+    line: int  # the first line of the records that differs (0-based)
+
+    @property
+    def symptom(self) -> str:
+        want, got = self.game.record, self.got
+        if self.line >= len(got):
+            return "the record stops"
+        if self.line >= len(want):
+            return "a move too many"
+        return "another move recorded"
+
+    @property
+    def behaviour(self) -> str:
+        move = min(self.line - self.header_lines, len(self.game.kinds) - 1)
+        kinds = self.game.kinds[move] if move >= 0 else []
+        for tag in TELLING:
+            for t in kinds:
+                if t.startswith(tag):
+                    return t
+        return "a plain move"
+
+    @property
+    def header_lines(self) -> int:
+        return len(ADAPTERS[self.game.game](random.Random(0)).record_header())
+
+    @property
+    def kind(self) -> str:
+        return f"{self.game.game}: {self.behaviour}; {self.symptom}"
+
+    def describe(self, path: Path | None = None) -> str:
+        want, got = self.game.record, self.got
+        text = (f"{self.kind}\n  seed {self.game.seed}, game {self.game.game}, record line {self.line + 1}:"
+                f" replay gave {got[self.line:self.line + 2]!r}, the players meant {want[self.line:self.line + 2]!r}")
+        move = self.line - self.header_lines
+        if 0 <= move < len(self.game.kinds):
+            text += f"\n  the hands on that move: {', '.join(self.game.kinds[move]) or 'nothing special'}"
+        if path is not None:
+            text += f"\n  trace: {path}"
+        return text
+
+
+def replayed_record(trace_path: Path) -> list[str]:
+    from reedboard.controller.replay import replay
+    from reedboard.controller.trace import read_trace
+
+    return list(replay(read_trace(trace_path)).record)
+
+
+def first_difference(a: list, b: list) -> int | None:
+    for n, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return n
+    return None if len(a) == len(b) else min(len(a), len(b))
+
+
+def check(game: Game, folder: Path) -> Disagreement | None:
+    """Replay the game's trace; a Disagreement when the record is not the one meant."""
+    path = game.write(Path(folder) / f"{game.game}-{game.seed}.jsonl")
+    got = replayed_record(path)
+    line = first_difference(got, game.record)
+    return None if line is None else Disagreement(game, got, line)
+
+
+def shrink(found: Disagreement, folder: Path) -> tuple[Path, Disagreement]:
+    """The shortest start of the game (cut where the board was quiet) that still disagrees in
+    the same way; its trace is written to `folder`."""
+    game = found.game
+    for count, record in game.checkpoints:
+        if len(record) <= found.line:
+            continue
+        part = Game(game.seed, game.game, game.header, game.events[:count], record, game.kinds, game.unclear, [])
+        path = part.write(Path(folder) / f"{game.game}-{game.seed}-short.jsonl")
+        got = replayed_record(path)
+        line = first_difference(got, record)
+        if line is not None:
+            smaller = Disagreement(part, got, line)
+            if smaller.kind == found.kind:
+                return path, smaller
+    path = game.write(Path(folder) / f"{game.game}-{game.seed}.jsonl")
+    return path, found

@@ -1,0 +1,100 @@
+"""The table fuzzer, small: simulated players (tests/table_players.py, written from the
+recognition rules, not from the recogniser) play a few hundred whole games, and the replay of
+each game's trace must give the record the players meant.
+
+A game whose hands went where the recognition rules are silent or unclear is played but not
+held against the replay (it is counted, and bench/table_fuzz.py reports it apart).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import table_players as tp
+
+GAMES = {"bigballs": 150, "offboard": 80, "abalone": 80}  # seeds per game: well under a minute
+
+# Disagreements already reported and being fixed in the recogniser (kind -> what is wrong). A
+# test whose every disagreement is one of these is an expected failure; anything else fails.
+OPEN = {
+    "offboard: passes through a held capture's board on the way; another move recorded":
+        "a push taken apart passes through a held full-sector push's board; its next lift or placement"
+        " is part of the same push, yet it is taken as the next player starting (rule 2)",
+    "abalone: passes through a held capture's board on the way; another move recorded":
+        "a push taken apart passes through a held push-off's board; its next lift is part of the same"
+        " push, yet it is taken as the next player starting (rule 2)",
+    "bigballs: held, then the next player starts with a lift; the record stops":
+        "a big ball's quick swap after a takeback, then the next player lifts a stone for the roll they"
+        " kept: the lift does not commit the held capture (rules 2 and 7)",
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_players_records_are_the_replays(game, tmp_path):
+    found, promised = [], 0
+    for seed in range(GAMES[game]):
+        played = tp.play(game, seed)
+        if not played.promised:
+            continue
+        promised += 1
+        wrong = tp.check(played, tmp_path)
+        if wrong is not None:
+            found.append(wrong)
+    # most games stay where the rules promise an answer, or this test would prove little
+    assert promised >= 0.7 * GAMES[game]
+    if not found:
+        return
+    first = {}
+    for wrong in found:
+        first.setdefault(wrong.kind, wrong)
+    report = "\n".join(w.describe(tp.shrink(w, tmp_path)[0]) for w in first.values())
+    if all(kind in OPEN for kind in first):
+        pytest.xfail(f"{len(found)} of {promised} games disagree, all of known kinds:\n{report}")
+    pytest.fail(f"{len(found)} of {promised} games: the replay's record is not the players':\n{report}")
+
+
+def test_a_game_is_the_same_for_the_same_seed():
+    for game in tp.GAMES:
+        assert tp.play(game, 7).trace_text() == tp.play(game, 7).trace_text()
+        assert tp.play(game, 7).trace_text() != tp.play(game, 8).trace_text()
+
+
+def test_the_intended_records_follow_the_rules():
+    """Each record replays move by move in the reference generators from its header."""
+    for seed in range(20):
+        played = tp.play("bigballs", seed)
+        setup = played.header["setup"]
+        pos = tp.bb.Position.setup(setup["black"], setup["white"], first=played.header["first"])
+        for move in played.record[4:]:
+            if tp.bb.outcome(pos) is not None:
+                assert move.split()[0] in ("1-0", "0-1", "1/2-1/2")
+                break
+            assert move in tp.bb.legal_moves(pos), (seed, move)
+            pos = tp.bb.apply(pos, move)
+        played = tp.play("offboard", seed)
+        pos = tp.ob.Position.setup()
+        for move in played.record[2:]:
+            if tp.ob.outcome(pos) is not None:
+                break
+            assert move in tp.ob.legal_moves(pos), (seed, move)
+            pos = tp.ob.apply(pos, move)
+
+
+def test_a_trace_keeps_to_the_contract():
+    played = tp.play("offboard", 3)
+    lines = played.trace_text().splitlines()
+    assert json.loads(lines[0]) == {"game": "offboard"}
+    times = [json.loads(line)["t"] for line in lines[1:]]
+    assert times == sorted(times)
+    assert any('"press"' in line for line in tp.play("bigballs", 3).trace_text().splitlines())
+
+
+def test_a_wrong_intention_is_caught(tmp_path):
+    """The check can fail: a record the players did not make is a disagreement, named by line."""
+    played = tp.play("bigballs", 2)
+    played.record = played.record[:5] + ["BB a7-a6"] + played.record[6:]
+    wrong = tp.check(played, tmp_path)
+    assert wrong is not None and wrong.line == 5
+    assert "seed 2" in wrong.describe()
