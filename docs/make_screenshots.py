@@ -1,7 +1,7 @@
 """Screenshots of the web view for the documentation: docs/bigballs.png, docs/offboard.png and
 docs/abalone.png.
 
-    .venv/bin/python docs/make_screenshots.py [--out DIR] [--more]
+    .venv-test/bin/python docs/make_screenshots.py [--out DIR] [--more]
 
 Plays a few moves of each game by clicks on the simulated board in a real browser
 (Playwright driving Debian's chromium at /usr/bin/chromium) and saves the page. `--more`

@@ -1,0 +1,81 @@
+"""The README's two commands, run as a newcomer runs them: in a checkout, the controller first
+(serving its page), then the test suite's install beside it. Neither may break the other: the
+page still answers after the tests' install, and each venv runs its own reedboard."""
+
+import os
+import shlex
+import shutil
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+from conftest import free_port
+from test_project import ROOT, quick_start_commands
+
+INSTALL = 900  # seconds an install may take at most (it downloads what the venv lacks)
+
+
+def checkout(base):
+    """A copy of what a clone holds for the two commands (the package's folders and its project files)."""
+    tree = base / "clone"
+    for name in ("controller", "hal", "hardware", "firmware"):
+        shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, tree / name)
+    return tree
+
+
+def install(command, tree):
+    """Everything of a quick-start command but its last step (which runs what was installed)."""
+    steps, _, last = command.rpartition(" && ")
+    done = subprocess.run(steps, shell=True, cwd=tree, capture_output=True, text=True, timeout=INSTALL,
+                          env={k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")})
+    assert done.returncode == 0, done.stderr[-2000:]
+    return last
+
+
+def status(url):
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except OSError:
+        return None
+
+
+def test_the_controller_keeps_serving_while_the_tests_are_installed_beside_it(tmp_path):
+    run, test = quick_start_commands()
+    tree = checkout(tmp_path)
+    start = shlex.split(install(run, tree))
+    assert start[1:3] == ["play", "bigballs"], start
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
+    play = subprocess.Popen([*start, "--listen", f"127.0.0.1:{port}"], cwd=tree, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for line in play.stdout:  # it says its address once it is about to serve
+            if line.startswith("web view:"):
+                break
+        page = f"http://127.0.0.1:{port}"
+        while status(page + "/") is None and play.poll() is None:
+            time.sleep(0.2)
+        assert status(page + "/") == 200
+
+        runner = shlex.split(install(test, tree))
+        assert runner[1:] == ["-m", "pytest"], runner
+        for path in ("/", "/static/style.css", "/static/app.js"):
+            assert status(page + path) == 200, path
+        assert play.poll() is None
+
+        def where(python):
+            return subprocess.run([python, "-c", "import reedboard.controller as c; print(c.__file__)"], cwd=tree.parent,
+                                  capture_output=True, text=True, timeout=60, check=True).stdout.strip()
+        # the controller's venv has its own copy; the tests' venv runs the checkout itself
+        assert "site-packages" in where(str(tree / os.path.dirname(start[0]) / "python"))
+        assert where(str(tree / runner[0])) == str(tree / "controller" / "__init__.py")
+    finally:
+        play.terminate()
+        play.wait(timeout=30)
