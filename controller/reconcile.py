@@ -192,10 +192,13 @@ class Reconciler:
         self._settle_action: tuple | None = None
         self._choosing: tuple[int, list[_Candidate]] | None = None
         self._choice_lifted = 0
+        self._choice_touch: tuple[int, int] | None = None  # swap choice: (board before, the piece lifted) of a touch
+        self._choice_board = 0  # swap choice: the board as last seen
         self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._touched_while_held = 0  # cells seen empty since the held board was first shown
-        self._following_cache: tuple | None = None  # (held capture, board after it, the next moves)
+        self._following_cache: dict[int, tuple] = {}  # id of a held capture -> (board after it, next moves)
+        self._choosing_swap = False  # the choice is of a quick swap's capture: the board is guided back to it
         self._hand_cache: tuple = (None, None)
         self._new_turn()
 
@@ -334,11 +337,11 @@ class Reconciler:
         held, self._held = self._held, []
         self.changes += 1
         self._settle_at = self._settle_action = None
+        self._touched_while_held = 0
         if len(held) == 1:
-            self._commit(t, held[0], events)
-            self._last = None  # the next player has started: no more amending
+            self._commit_swap(t, held[0], events)
         else:
-            self._ask(t, self._stable, held, events)
+            self._ask(t, self._stable, held, events, swap=True)
         return events
 
     def restrict(self, t: float, moves: Iterable[Hashable] | None) -> list[Event]:
@@ -407,6 +410,7 @@ class Reconciler:
         self._base = self._mask(self.game.occupied())
         self._touched = 0
         self._held = []
+        self._following_cache = {}
         self.only = only
         over = self.game.outcome() is not None
         moves = [] if over else self.game.turn_moves(self.roll)
@@ -546,46 +550,60 @@ class Reconciler:
         """A held quick swap, then a board that fits nothing of this turn but makes sense
         after that capture: the next player's move under way or made (a lift, a placement
         such as a re-placement, a whole move). The capture is recorded, and the board is
-        decided afresh in the next player's turn (rule 2)."""
+        decided afresh in the next player's turn; when several captures fit the swap, which
+        one it was is asked first (rule 2)."""
         held = self._held
-        if len(held) != 1:
-            return False  # several captures fit: only the ok button and a touch decide
         self._touched_while_held |= held[0].result & ~S
         # The board is the last move taken back or changed by its player: those come first.
         if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
-        after, following = self._following(held[0])
-        if S != after and not any(c.result == S for c in following):
-            # Their move under way: only while the mover's own move could not still come out
-            # of the board (a hand not done yet), and with no more pieces put down than were
-            # taken up: hands bring no piece from nowhere (a board put back is no such start).
-            if self._can_grow(S, self._base, self._candidates, exclude=[]) \
-                    or (S & ~after).bit_count() > (after & ~S).bit_count() \
-                    or not self._can_grow(S, after, following, []):
-                return False
-        touched = self._touched_while_held
+        if not any(self._next_player_started(S, c) for c in held):
+            return False
         self._held = []
-        self._commit(t, held[0], events)
+        if len(held) > 1:
+            self._ask(t, held[0].result, held, events, swap=True)
+        else:
+            self._commit_swap(t, held[0], events)
+        return True
+
+    def _commit_swap(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        """The quick swap's capture counts, the next player having started; the board as it
+        stands is then decided in their turn."""
+        touched = self._touched_while_held
+        self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending
         # What the next player's hands opened since the swap is evidence for their own
         # capture, even where the board has been filled again since (a line taken apart).
         self._touched |= touched & self._base
         events.extend(self._on_stable(t))
-        return True
+
+    def _next_player_started(self, S: int, held: _Candidate) -> bool:
+        """Whether the board is, after the held capture, the next player's move made or under
+        way, and nothing of the mover's own could still come out of it."""
+        after, following = self._following(held)
+        evidence = self._touched_while_held
+        if S == after or any(c.result == S and not c.needs & ~evidence for c in following):
+            return True
+        # Under way: with no more pieces put down than were taken up (hands bring no piece
+        # from nowhere: a board put back as it was is no start), and not a mover's hand
+        # still busy with a move of this turn.
+        return ((S & ~after).bit_count() <= (after & ~S).bit_count()
+                and not self._can_grow(S, self._base, self._candidates, exclude=[])
+                and self._can_grow(S, after, following, []))
 
     def _following(self, held: _Candidate) -> tuple[int, list[_Candidate]]:
-        """The board after a held capture, and the next player's moves from there (kept while
-        the capture is held: every frame of the next player's hands asks for them)."""
-        cached = self._following_cache
-        if cached is None or cached[0] is not held:
+        """The board after a held capture, and the next player's moves from there (kept for
+        the turn: every frame of the next player's hands asks for them)."""
+        known = self._following_cache.get(id(held))
+        if known is None:
             self.game.push(held.move)
             try:
                 after = self._mask(self.game.occupied())
                 _, following = self._index(self.game.turn_moves(None), after)
             finally:
                 self.game.pop()
-            cached = self._following_cache = (held, after, following)
-        return cached[1], cached[2]
+            known = self._following_cache[id(held)] = (after, following)
+        return known
 
     def _amendments(self, S: int) -> list[_Candidate]:
         """The other moves from the previous position whose result the board is (rule 3)."""
@@ -657,14 +675,19 @@ class Reconciler:
         self._new_turn()
         events.append(Amended(t, old, candidate.move))
 
-    def _ask(self, t: float, S: int, matches: list[_Candidate], events: list[Event]) -> None:
+    def _ask(self, t: float, S: int, matches: list[_Candidate], events: list[Event], swap: bool = False) -> None:
         self._choosing = (S, matches)
+        self._choosing_swap = swap
         self._choice_lifted = 0
+        self._choice_touch = None
+        self._choice_board = self._stable
         events.append(Ambiguous(t, tuple(c.move for c in matches), tuple(self._names_of(c.path) for c in matches)))
 
     def _keep_choosing(self, t: float, S: int, events: list[Event]) -> bool:
         """While the players choose by touch: True if the frame was part of choosing."""
         frame, matches = self._choosing
+        if self._choosing_swap:
+            return self._choose_swap(t, S, events)
         if S == frame:
             lifted, self._choice_lifted = self._choice_lifted, 0
             chosen = [c for c in matches if c.path & lifted]
@@ -677,6 +700,26 @@ class Reconciler:
         self._choosing = None  # the board went elsewhere: decide afresh
         events.append(Cleared(t))
         return False
+
+    def _choose_swap(self, t: float, S: int, events: list[Event]) -> bool:
+        """Which capture a quick swap made, asked: the next player may have gone on already,
+        so the choice is a touch wherever the board stands: one piece lifted and put back, with
+        nothing else changed between. A touched piece of exactly one capture's path chooses
+        it; then the board is decided in the next player's turn (rules 2 and 6)."""
+        frame, matches = self._choosing
+        self._touched_while_held |= frame & ~S
+        touch, self._choice_touch = self._choice_touch, None
+        if touch is not None and S == touch[0]:
+            chosen = [c for c in matches if c.path & touch[1]]
+            if len(chosen) == 1:
+                self._commit_swap(t, chosen[0], events)
+        else:
+            before = self._choice_board
+            gone = before & ~S
+            if not S & ~before and gone and not gone & (gone - 1):  # one piece lifted, nothing else
+                self._choice_touch = (before, gone)
+        self._choice_board = S
+        return True
 
     def _clear_guidance(self, t: float, events: list[Event]) -> None:
         self._grace_at = None

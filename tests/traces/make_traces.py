@@ -407,6 +407,32 @@ def ab_push_off_then_pushed_back(reply: str, black: str) -> TraceBuilder:
     return b.play(str(b.game.legal_moves()[0]))
 
 
+def ab_two_push_offs_slid_then_pushed_off() -> TraceBuilder:
+    """White slides E7E8 in one motion: only E7 opens, and E7D7 would leave the same board.
+    Black pushes a white marble off at once, taking the line apart from the front. The board
+    asks which push-off White made; a touch on a marble only E7E8 moved answers, and Black's
+    push-off, made in the meantime, counts after it with the marble it lifted first as its
+    evidence (rules 2 and 6)."""
+    b = TraceBuilder.abalone()
+    for text in ("A4B5", "G5G6F4", "C4D4", "H5H6G5", "B1B2C1", "H8H9G8", "C6C5", "G8H9", "D4E5", "G5F5",
+                 "B5C5", "I6I7H5", "C5D5C6", "H5G5", "B6D6C7", "F5E5", "B3C4", "E5E6", "A1A3B1", "E6E7",
+                 "C7D7", "H7G7", "C7D8", "G7F7", "A5B5"):
+        b.play(text)
+    made, other = b.game.parse_move("E7E8"), b.game.parse_move("E7D7")
+    only_made = sorted(path(b.game.footprint(made)) - path(b.game.footprint(other)))
+    b.wait(b.think).lift("E7")
+    b.game.push(made)
+    b.play("C7D8", "front-first")
+    touch = next(c for c in only_made if c in b.occupied)
+    b.lift(touch, after=1.0).place(touch, after=0.4)  # the board asked: this one
+    return b.wait(SETTLE + 0.5).play(str(b.game.legal_moves()[0]))
+
+
+def path(fp) -> set[str]:
+    """The cells of a move that a touch may choose it by."""
+    return set(fp.fills | fp.captures | fp.passes)
+
+
 SCENARIOS.update({
     "abalone-broadside": ab_broadside,
     "abalone-push-front-first": lambda: ab_push("front-first"),
@@ -415,6 +441,7 @@ SCENARIOS.update({
     "abalone-push-off-slide": lambda: ab_push_off("slide"),
     "abalone-push-off-slid-then-pushed-off": lambda: ab_push_off_then_pushed_back("push-off", "D3D2"),
     "abalone-push-off-slid-then-pushed-back": lambda: ab_push_off_then_pushed_back("push", "C3C4"),
+    "abalone-two-push-offs-slid-then-pushed-off": ab_two_push_offs_slid_then_pushed_off,
 })
 
 
