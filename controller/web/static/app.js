@@ -927,7 +927,9 @@ async function loadGames(offset = 0) {
 }
 
 function playerNames(game) {
-  const names = game.players || {};
+  const names = { ...(game.players || {}) };
+  const computer = game.computer;
+  if (computer && !names[computer.plays]) names[computer.plays] = `computer, level ${computer.level}`;
   return (game.colours || Object.keys(names)).filter((c) => names[c])
     .map((c) => `<span class="who" data-colour="${escapeHTML(c)}" title="${escapeHTML(c)}">${escapeHTML(names[c])}</span>`)
     .join(" – ");
@@ -943,7 +945,7 @@ function gameRow(g) {
     : g.note ? ` <span class="damaged" data-role="game-note" title="${escapeHTML(g.note)}">(a torn last line left out)</span>` : "";
   return `<tr data-game="${escapeHTML(g.name)}" data-outcome="${escapeHTML(g.outcome || "")}">`
     + `<td>${escapeHTML((g.started || "").replace("T", " ").slice(0, 16))}</td>`
-    + `<td>${escapeHTML(g.title || gameInfo(g.game).title)}</td><td>${playerNames(g)}</td><td>${g.moves}</td>`
+    + `<td>${escapeHTML(g.title || gameInfo(g.game).title)}</td><td>${playerNames(g)}</td><td data-label="moves">${g.moves}</td>`
     + `<td>${escapeHTML(g.result || "unfinished")}${damaged}</td>`
     + `<td class="row-actions"><button type="button" class="small" data-open="${escapeHTML(g.name)}">Replay</button> `
     + `<a href="/api/games/${id}/record?format=record" download title="the game record (docs/records.md)">record</a>`
@@ -1092,6 +1094,15 @@ function bar(parts, label) {
     + (total ? rects : `<rect class="nothing" width="100" height="10"/>`) + `</svg>`;
 }
 
+// "3 games: 2 finished, 10 moves on average; 1 unfinished": the average is the finished games'
+function gamesText(g) {
+  const finished = g.finished == null ? g.games : g.finished, open = g.games - finished;
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  if (!open) return plural(g.games, "game") + (g.average_moves !== null ? `, ${g.average_moves} moves on average` : "");
+  return `${plural(g.games, "game")}: ${finished} finished`
+    + (g.average_moves !== null ? `, ${g.average_moves} moves on average` : "") + `; ${open} unfinished`;
+}
+
 function countsText(entry, keys) {
   return keys.filter(([key]) => entry[key]).map(([key, words]) => `${entry[key]} ${words}`).join(" · ") || "none";
 }
@@ -1118,8 +1129,7 @@ function renderStats(stats) {
     const first = g.first;
     const colours = Object.entries(g.colours);
     return `<div class="stats-game" data-stats-game="${escapeHTML(g.game)}">`
-      + `<h3>${escapeHTML(gameInfo(g.game).title)} <span class="muted">${g.games} game${g.games === 1 ? "" : "s"}`
-      + `${g.average_moves !== null ? `, ${g.average_moves} moves on average` : ""}</span></h3>`
+      + `<h3>${escapeHTML(gameInfo(g.game).title)} <span class="muted">${gamesText(g)}</span></h3>`
       + `<div class="stats-line" data-stats="first"><span class="stats-label">first player</span>`
       + bar([["wins", first.wins, "won"], ["draws", first.draws, "drawn"], ["losses", first.losses, "lost"]],
         `the first player: ${countsText(first, RESULT_PARTS)}`)
@@ -1161,7 +1171,7 @@ function monthsChart(months, forPlayer) {
       return `<rect data-part="${key}" data-count="${m[key]}" x="0" y="${y.toFixed(2)}" width="10" height="${height.toFixed(2)}"><title>${m[key]} ${escapeHTML(words)}</title></rect>`;
     }).join("");
     const [year, month] = m.month.split("-").map(Number);
-    const label = new Date(year, month - 1, 1).toLocaleString("en", { month: "short" }) + ` ${String(year).slice(2)}`;
+    const label = new Date(year, month - 1, 1).toLocaleString("en", { month: "short" }) + ` ${year}`;
     return `<div class="month" data-month="${escapeHTML(m.month)}" title="${escapeHTML(m.month)}: ${m.games} game${m.games === 1 ? "" : "s"}">`
       + `<span class="month-count">${m.games}</span>`
       + `<svg class="column" viewBox="0 0 10 100" preserveAspectRatio="none" aria-hidden="true">${rects}</svg>`
