@@ -91,7 +91,8 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "turn_light": frame.turn,
         "roll": referee.roll,
         **position_data(game),
-        "header": header_lines(game),
+        # the set-up's stone numbers are not in the record until the board has told them
+        "header": header_lines(game) if referee.stones_known else header_lines(game)[:1],
         "record": [game.format_move(m) for m in game.move_stack],
         "outcome": outcome_data(game) if view.phase is Phase.OVER else None,
         "message": view.message,
