@@ -157,6 +157,10 @@ class Reached:
 Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touched | Progress | Reached
 
 
+# How far a board after a held quick swap shows the next player started (_next_player_started).
+UNDER_WAY, MADE = 1, 2
+
+
 @dataclass(frozen=True)
 class _Candidate:
     move: Hashable
@@ -417,6 +421,9 @@ class Reconciler:
         if only is not None:
             moves = [move for move in moves if move in only]
         self._by_result, self._candidates = self._index(moves, self._base)
+        self._turn_cells = 0  # every cell a move of this turn may empty
+        for c in self._candidates:
+            self._turn_cells |= c.may_empty
         self._undo = None  # (baseline before the last move, the reverse of its footprint)
         if self.settings.takebacks and self.game.move_stack:
             move = self.game.pop()
@@ -557,8 +564,14 @@ class Reconciler:
         # The board is the last move taken back or changed by its player: those come first.
         if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
-        if not any(self._next_player_started(S, c) for c in held):
+        started = max(self._next_player_started(S, c) for c in held)
+        if not started:
             return False
+        if started == UNDER_WAY and not S & ~held[0].result and (held[0].result & ~S) & self._turn_cells:
+            # Only lifted, and pieces the mover could move this turn: perhaps the mover with two
+            # pieces in the hand, thinking. Wait for the next change, and signal nothing.
+            self._grace_at = None
+            return True
         self._held = []
         if len(held) > 1:
             self._ask(t, held[0].result, held, events, swap=True)
@@ -577,19 +590,22 @@ class Reconciler:
         self._touched |= touched & self._base
         events.extend(self._on_stable(t))
 
-    def _next_player_started(self, S: int, held: _Candidate) -> bool:
-        """Whether the board is, after the held capture, the next player's move made or under
-        way, and nothing of the mover's own could still come out of it."""
+    def _next_player_started(self, S: int, held: _Candidate) -> int:
+        """Whether the board is, after the held capture, the next player's move MADE (with its
+        evidence), or UNDER_WAY while nothing of the mover's own could still come out of it;
+        0 when neither."""
         after, following = self._following(held)
         evidence = self._touched_while_held
-        if S == after or any(c.result == S and not c.needs & ~evidence for c in following):
-            return True
+        if any(c.result == S and not c.needs & ~evidence for c in following):
+            return MADE
         # Under way: with no more pieces put down than were taken up (hands bring no piece
         # from nowhere: a board put back as it was is no start), and not a mover's hand
         # still busy with a move of this turn.
-        return ((S & ~after).bit_count() <= (after & ~S).bit_count()
+        if ((S & ~after).bit_count() <= (after & ~S).bit_count()
                 and not self._can_grow(S, self._base, self._candidates, exclude=[])
-                and self._can_grow(S, after, following, []))
+                and self._can_grow(S, after, following, [])):
+            return UNDER_WAY
+        return 0
 
     def _following(self, held: _Candidate) -> tuple[int, list[_Candidate]]:
         """The board after a held capture, and the next player's moves from there (kept for
@@ -707,6 +723,10 @@ class Reconciler:
         nothing else changed between. A touched piece of exactly one capture's path chooses
         it; then the board is decided in the next player's turn (rules 2 and 6)."""
         frame, matches = self._choosing
+        if S & self._base & ~frame:  # the swapping piece is back on its hollow: no swap after all
+            self._choosing = None
+            events.append(Cleared(t))
+            return False
         self._touched_while_held |= frame & ~S
         touch, self._choice_touch = self._choice_touch, None
         if touch is not None and S == touch[0]:

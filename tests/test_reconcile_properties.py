@@ -91,6 +91,7 @@ class Table:
         self.rec = Reconciler(game, Settings(), roll=None, board=game.occupied())
         self.last_t = float("-inf")
         self.log: list = []  # every event, in order
+        self.swaps: set = set()  # the captures a quick swap may be, before the latest events
 
     # Hands call these two.
     def feed(self, t, occupied):
@@ -153,10 +154,13 @@ class Table:
                 self.roll = self.rolls.pop()  # no free re-roll: the move's die value stays (rule 7)
                 assert e.roll == self.roll, f"{e} does not keep the roll {self.roll}"
         if any(isinstance(e, (Committed, Amended)) for e in events):
-            # A capture held with no target touched is recorded when the next player starts:
-            # the board then already shows pieces lifted beyond the position (rule 2).
-            assert rec.stable == rec.game.occupied() or rec.stable < rec.game.occupied(), (
+            # A quick swap (a capture shown with no target touched) is recorded when the next
+            # player starts: the board then already shows their start, pieces lifted or put
+            # down beyond the position (rule 2). Any other move is the board as it stands.
+            swap = any(isinstance(e, Committed) and e.move in self.swaps for e in events)
+            assert swap or rec.stable == rec.game.occupied() or rec.stable < rec.game.occupied(), (
                 "the stable board is not the position just accepted")
+        self.swaps = set(rec.held) | set(rec.choosing)
         assert rec.game.move_stack == shadow.move_stack
         assert rec.game.diagram() == shadow.diagram()
         assert rec.roll == self.roll

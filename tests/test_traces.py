@@ -117,7 +117,7 @@ def test_a_five_ball_line_moved_ball_by_ball_is_one_move():
     assert moves == ["move E1-E2", "move I9-H9"]
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("abalone-")])
+@pytest.mark.parametrize("name", [n for n in NAMES if n.startswith("abalone-") and "two-push-offs" not in n])
 def test_abalone_moves_made_marble_by_marble_are_one_move_each(name):
     """Broadside moves made marble by marble or all at once, inline pushes made front first or
     slid, and a push-off: the move recogniser reads each as the one move the hands made,
@@ -126,6 +126,11 @@ def test_abalone_moves_made_marble_by_marble_are_one_move_each(name):
     assert [k for k, _ in shown if k in ("illegal", "choose", "touch", "amend", "refused")] == []
     record = (TRACES / f"{name}.record").read_text().splitlines()
     assert moves_shown(name) == record[2:]
+
+
+def test_a_swap_two_push_offs_fit_is_asked_once_and_a_touch_answers():
+    shown = [k for k, _ in kinds("abalone-two-push-offs-slid-then-pushed-off")]
+    assert shown.count("choose") == 1 and "illegal" not in shown and "refused" not in shown
 
 
 def test_an_abalone_push_off_counts_for_the_pusher():
