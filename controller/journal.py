@@ -100,8 +100,12 @@ class Journal:
     """An open journal, appended to line by line."""
 
     def __init__(self, path: Path, file, lines: int = 0,
-                 written: Callable[[Path, int, dict], None] | None = None) -> None:  # use create() or resume()
+                 written: Callable[[Path, int, dict], None] | None = None,
+                 origin: float = 0.0) -> None:  # use create() or resume()
         self.path = path
+        # the controller's clock at the game's start: entries' times are written from it, so that a
+        # record says when in the game a move was made (a resumed game's times go on from its last)
+        self.origin = origin
         self._file = file
         self.lines = lines  # lines in the file so far: the next entry's line number is one more
         self.written = written  # told (path, line number, entry) of every line once it is on disk
@@ -110,7 +114,7 @@ class Journal:
     def create(cls, games_dir: str | Path, game: Game, settings: Mapping, now: datetime,
                clock: ClockSettings | None = None, *, players: Mapping[str, str] | None = None,
                computer: Mapping[str, object] | None = None,
-               written: Callable[[Path, int, dict], None] | None = None) -> Journal:
+               written: Callable[[Path, int, dict], None] | None = None, origin: float = 0.0) -> Journal:
         """Start the journal of a new game (before its first move) in `games_dir`: `players`
         names the players by colour, `computer` says which side the computer plays (both
         optional); `written` is told of every line written, this header first."""
@@ -127,15 +131,16 @@ class Journal:
         problem = _extras_problem(header, game.players)
         if problem:
             raise ValueError(problem)
-        journal = cls(*_new_file(Path(games_dir), game.name, now), written=written)
+        journal = cls(*_new_file(Path(games_dir), game.name, now), written=written, origin=origin)
         journal._write(header)
         sync_directory(Path(games_dir))  # so the new file's name survives a power cut too
         return journal
 
     @classmethod
     def resume(cls, path: str | Path, now: datetime | None = None,
-               written: Callable[[Path, int, dict], None] | None = None) -> Journal:
-        """Open an unfinished game's journal to go on with it (appending, never rewriting)."""
+               written: Callable[[Path, int, dict], None] | None = None, t: float | None = None) -> Journal:
+        """Open an unfinished game's journal to go on with it (appending, never rewriting); `t`:
+        the controller's clock now, so that the game's times go on from its last entry's."""
         path = Path(path)
         contents = read_journal(path)
         if contents.damage is not None:  # what is appended after the damage would never be read
@@ -144,7 +149,8 @@ class Journal:
             raise JournalError(path, None, "the game is over: there is nothing to resume")
         data = read_bytes(path, JOURNAL_LIMIT)
         torn = not data.endswith(b"\n")
-        journal = cls(path, open(path, "ab"), data.count(b"\n") + torn, written)
+        last = max((entry["t"] for entry in contents.entries if "t" in entry), default=0.0)
+        journal = cls(path, open(path, "ab"), data.count(b"\n") + torn, written, origin=0.0 if t is None else t - last)
         now = datetime.now().astimezone() if now is None else now
         # A torn last line is closed with a newline; the resume line after it marks it as torn.
         journal._write({"type": "resume", "resumed": now.isoformat(timespec="seconds")}, b"\n" if torn else b"")
@@ -155,12 +161,15 @@ class Journal:
         """Where the flight recorder keeps this game's raw frames: `<stem>.trace.jsonl`."""
         return trace_path(self.path)
 
+    def _since_start(self, t: float) -> float:
+        return round(t - self.origin, 3) if self.origin else t
+
     def append_roll(self, t: float, player: str, value: int) -> None:
-        self._write({"type": "roll", "t": t, "player": player, "value": value})
+        self._write({"type": "roll", "t": self._since_start(t), "player": player, "value": value})
 
     def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None,
                     comment: str | None = None) -> None:
-        entry = {"type": "move", "t": t, "move": move_text}
+        entry = {"type": "move", "t": self._since_start(t), "move": move_text}
         if clock is not None:
             entry["clock"] = dict(clock)
         if comment is not None:
@@ -168,16 +177,16 @@ class Journal:
         self._write(entry)
 
     def append_takeback(self, t: float, move_text: str) -> None:
-        self._write({"type": "takeback", "t": t, "move": move_text})
+        self._write({"type": "takeback", "t": self._since_start(t), "move": move_text})
 
     def append_amend(self, t: float, old_text: str, new_text: str) -> None:
-        self._write({"type": "amend", "t": t, "old": old_text, "new": new_text})
+        self._write({"type": "amend", "t": self._since_start(t), "old": old_text, "new": new_text})
 
     def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
-        self._write({"type": "result", "t": t, "result": result, "reason": reason, "winner": winner})
+        self._write({"type": "result", "t": self._since_start(t), "result": result, "reason": reason, "winner": winner})
 
     def append_hint(self, t: float, player: str, move_text: str) -> None:
-        self._write({"type": "hint", "t": t, "player": player, "move": move_text})
+        self._write({"type": "hint", "t": self._since_start(t), "player": player, "move": move_text})
 
     def append_entry(self, entry: Mapping) -> None:
         """An entry as another journal holds it (what a trace decided, a club's copy of a board's

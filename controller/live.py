@@ -52,15 +52,18 @@ def new_referee(
     recorder = FlightRecorder()
 
     def open_journal(game: Game) -> GuardedJournal:
+        # opened as play begins: the referee's clock now is the game's start, its times count from it
         journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock, players=players,
-                                 computer=computer.header() if computer else None, written=written)
+                                 computer=computer.header() if computer else None, written=written,
+                                 origin=referee.now)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         extra = {"computer": computer.header()} if computer is not None else {}
         recorder.begin(journal.trace_path, {**game_header(game), "settings": timing, **extra})
         return recorder.guard(journal)  # every journal line after its cause is on the trace
 
-    return Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
-                   outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
+    referee = Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
+                      outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
+    return referee
 
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
@@ -72,7 +75,7 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
     decision the trace shows but the journal lacks (the controller died between recording
     an input and journaling what came of it) is journaled first, so the two agree again."""
     contents = read_journal(path)
-    journal = Journal.resume(path, written=written)
+    journal = Journal.resume(path, written=written, t=t)
     restarts = 1 + sum(entry["type"] == "resume" for entry in contents.entries)  # this one included
     recorder = FlightRecorder()
     trace = trace_path(path)

@@ -186,6 +186,11 @@ class FlightRecorder:
         self._record("press", (t, button, roll))
         self.release()
 
+    def end(self, t: float, end: str, player: str | None = None) -> None:
+        """The players ended the game (a resignation, a draw agreed): told after the referee acted on it."""
+        self._record("end", (t, end, player))
+        self.release()
+
     def computer(self, t: float, move: str, roll: int | None = None) -> None:
         # Told after the referee acted on it, as a press is.
         self._record("computer", (t, move, roll))
@@ -260,6 +265,11 @@ class GuardedJournal:
     @property
     def trace_path(self) -> Path:
         return self._journal.trace_path
+
+    @property
+    def origin(self) -> float:
+        """The game's start on the controller's clock (the trace's): the journal's times count from it."""
+        return self._journal.origin
 
     def append_roll(self, t: float, player: str, value: int) -> None:
         self._recorder.hold(t, lambda: self._journal.append_roll(t, player, value))

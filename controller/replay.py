@@ -32,7 +32,7 @@ from .journal import SUFFIX, TRACE_SUFFIX, JournalContents, JournalError, read_j
 from .reconcile import Settings
 from .record import record_lines
 from .referee import Die, Note, Referee
-from .trace import Trace, TraceDecision, TraceError, TracePress, TraceResume
+from .trace import Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume
 
 FLUSH = 60.0  # s of virtual time let run after the last event, so pending timers fire
 
@@ -51,24 +51,38 @@ class Decisions:
 
     def __init__(self, entries: list[dict] | None = None) -> None:
         self.entries = list(entries or [])
+        self.origin = 0.0  # the game's start on the trace's clock: times are kept from it, as the journal's
+
+    def opened(self, t: float) -> Decisions:
+        """Play began at `t` (where the controller opened the game's journal)."""
+        self.origin = t
+        return self
+
+    def going_on(self, t: float) -> None:
+        """The controller started again at `t`: the game's times go on from its last."""
+        last = max((entry["t"] for entry in self.entries if "t" in entry), default=0.0)
+        self.origin = t - last
+
+    def _since_start(self, t: float) -> float:
+        return round(t - self.origin, 3) if self.origin else t
 
     def append_roll(self, t: float, player: str, value: int) -> None:
-        self.entries.append({"type": "roll", "t": t, "player": player, "value": value})
+        self.entries.append({"type": "roll", "t": self._since_start(t), "player": player, "value": value})
 
     def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None) -> None:
-        entry = {"type": "move", "t": t, "move": move_text}
+        entry = {"type": "move", "t": self._since_start(t), "move": move_text}
         if clock is not None:
             entry["clock"] = dict(clock)
         self.entries.append(entry)
 
     def append_takeback(self, t: float, move_text: str) -> None:
-        self.entries.append({"type": "takeback", "t": t, "move": move_text})
+        self.entries.append({"type": "takeback", "t": self._since_start(t), "move": move_text})
 
     def append_amend(self, t: float, old_text: str, new_text: str) -> None:
-        self.entries.append({"type": "amend", "t": t, "old": old_text, "new": new_text})
+        self.entries.append({"type": "amend", "t": self._since_start(t), "old": old_text, "new": new_text})
 
     def append_result(self, t: float, result: str, reason: str, winner: str | None) -> None:
-        self.entries.append({"type": "result", "t": t, "result": result, "reason": reason, "winner": winner})
+        self.entries.append({"type": "result", "t": self._since_start(t), "result": result, "reason": reason, "winner": winner})
 
     def append_hint(self, t: float, player: str, move_text: str) -> None:
         pass  # a hint decides nothing
@@ -132,6 +146,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
         except JournalError as error:
             raise TraceError(source, None, f"the game cannot go on at the restart at t={t:g}:"
                                            f" {error.problem}") from None
+        decisions.going_on(t)
         referee = Referee(resumed.game, settings=settings, die=Die(given_only=True), journal=decisions,
                           pending_roll=resumed.pending_roll, clock=resumed.clock,
                           clock_remaining=resumed.clock_remaining, computer=computer)
@@ -142,8 +157,8 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
         return referee
 
     clock = rebuild(JournalContents(start, [])).clock
-    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), journal=decisions, clock=clock,
-                      computer=computer)
+    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), clock=clock, computer=computer,
+                      open_journal=lambda game: decisions.opened(referee.now))
     notes.follow(referee)
     first_t = trace.events[0].t if trace.events else 0.0
     if not leading:
@@ -162,6 +177,13 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             except ValueError as error:
                 raise TraceError(source, None, f"the computer's decision at t={event.t:g} ({event.move}):"
                                                f" {str(error).splitlines()[0]}") from None
+        elif isinstance(event, TraceEnd):
+            if event.end == "resign":
+                if event.player not in referee.game.players:
+                    raise TraceError(source, None, f"the resignation at t={event.t:g}: no player {event.player!r}")
+                referee.resign(event.t, event.player)
+            else:
+                referee.agree_draw(event.t)
         elif isinstance(event, TracePress):
             try:
                 referee.press(event.t, event.button, event.roll)

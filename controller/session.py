@@ -494,13 +494,23 @@ class PlaySession:
         game = self._playing()
         if player not in game.players:
             raise ActionError(f"no player {player!r}: {' or '.join(game.players)}", 400)
-        self.referee.resign(self.now(), player)
+        t = self.now()
+        self.referee.resign(t, player)
+        self._trace_end(t, "resign", player)
         return self.publish()
 
     def draw(self) -> dict:
         self._playing()
-        self.referee.agree_draw(self.now())
+        t = self.now()
+        self.referee.agree_draw(t)
+        self._trace_end(t, "draw")
         return self.publish()
+
+    def _trace_end(self, t: float, end: str, player: str | None = None) -> None:
+        """The game's end on its trace too, so that a replay of the trace ends it the same way."""
+        recorder = getattr(self.referee, "recorder", None)
+        if recorder is not None:
+            recorder.end(t, end, player)
 
     def _playing(self) -> Game:
         referee = self.referee

@@ -7,6 +7,8 @@ or a button press `{"t": 2.1, "press": "die", "roll": 4}` / `{"t": 9.0, "press":
 playing the computer (the header's "computer" names its side), its decision: the move it
 showed `{"t": 5.0, "computer": "4 b2-b3"}`, or its roll `{"t": 3.0, "computer": "roll", "roll": 2}`
 (its chosen move changes what the board is read as: only that move counts).
+A game ended by the players rather than on the board is an end line: a resignation
+`{"t": 40.0, "end": "resign", "player": "white"}` or a draw agreed `{"t": 40.0, "end": "draw"}`.
 A game resumed after a power cut goes on in the same trace after a marker line
 `{"t": 12.5, "resume": true}`; the line cut by the power loss just before it is skipped.
 
@@ -40,6 +42,8 @@ RESUME_GAP = 1.0  # s between a trace's last line and its resume marker
 FRAME_KEYS = {"t", "occupied"}
 PRESS_KEYS = {"t", "press", "roll"}
 COMPUTER_KEYS = {"t", "computer", "roll"}
+END_KEYS = {"t", "end", "player"}
+ENDS = ("resign", "draw")
 
 
 class TraceError(ValueError):
@@ -70,13 +74,22 @@ class TraceDecision:
 
 
 @dataclass(frozen=True)
+class TraceEnd:
+    """The players ended the game: "resign" (with the player who resigned) or "draw" (agreed)."""
+
+    t: float
+    end: str
+    player: str | None = None
+
+
+@dataclass(frozen=True)
 class TraceResume:
     """Power came back: the referee started afresh on the game it had recorded."""
 
     t: float
 
 
-Event = Frame | TracePress | TraceDecision | TraceResume
+Event = Frame | TracePress | TraceDecision | TraceResume | TraceEnd
 
 
 @dataclass
@@ -236,6 +249,9 @@ def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
         return TraceResume(float(t))
     if "occupied" in data and "press" in data:
         raise TraceError(path, number, 'an event is a frame ("occupied") or a press ("press"), not both')
+    if "end" in data:
+        _no_unknown_keys(path, number, data, END_KEYS)
+        return _end(path, number, float(t), data["end"], data.get("player"))
     if "computer" in data:
         _no_unknown_keys(path, number, data, COMPUTER_KEYS)
         return _decision(path, number, float(t), data["computer"], data.get("roll"))
@@ -275,6 +291,14 @@ def _decision(path, number: int, t: float, move: object, roll: object) -> TraceD
     if (move == "roll") != (roll is not None) or (roll is not None and (not _is_int(roll) or not 1 <= roll <= 6)):
         raise TraceError(path, number, f'the computer\'s "roll" goes with "computer": "roll" and is 1-6, not {brief(roll)}')
     return TraceDecision(t, move, roll)
+
+
+def _end(path, number: int, t: float, end: object, player: object) -> TraceEnd:
+    if end not in ENDS:
+        raise TraceError(path, number, f'"end" is "resign" or "draw", not {brief(end)}')
+    if (end == "resign") != isinstance(player, str) or (isinstance(player, str) and not player):
+        raise TraceError(path, number, '"player" (who resigned) goes with "end": "resign" only')
+    return TraceEnd(t, end, player)
 
 
 def _press(path, number: int, t: float, button: object, roll: object) -> TracePress:
@@ -357,6 +381,15 @@ class TraceWriter:
         event = {"t": self._time(t), "press": button}
         if roll is not None:
             event["roll"] = roll
+        self._write(event)
+
+    def end(self, t: float, end: str, player: str | None = None) -> None:
+        """The players ended the game: "resign" (`player` resigned) or "draw" (agreed)."""
+        if end not in ENDS or (end == "resign") != (player is not None):
+            raise ValueError(f"an end is a resignation with its player or a draw, not {end!r} {player!r}")
+        event = {"t": self._time(t), "end": end}
+        if player is not None:
+            event["player"] = player
         self._write(event)
 
     def computer(self, t: float, move: str, roll: int | None = None) -> None:
