@@ -1,6 +1,6 @@
 """Table fuzz, full size: do the simulated players' records equal the replays of their traces?
 
-Usage: python bench/table_fuzz.py --games N [--seed S] [--game G] [--parallel P] [--out DIR]
+Usage: python bench/table_fuzz.py --games N [--seed S] [--game G] [--parallel P] [--out DIR] [--explore]
 
 Plays N whole games (split evenly over the three games, or all of game G) with the simulated
 players of tests/table_players.py, seeds S, S+1, ..., replays each trace and compares the
@@ -8,7 +8,8 @@ record with the one the players meant. Prints the agreement rate, the time taken
 of disagreement (named by what the hands did on the move where the records part, and how they
 part) with its count and first example: the seed and a shortened trace written to DIR. Games
 whose hands went where the recognition rules are silent are counted apart, with their own
-disagreements, since no answer is promised for them.
+disagreements, since no answer is promised for them; --explore adds such hands on purpose (the
+next player starting before a move that waits for the settle time has settled).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ import table_players as tp  # noqa: E402
 
 def one(job: tuple) -> tuple:
     """Play and replay one game: (game, seed, promised, unclear notes, disagreement kind or None)."""
-    game, seed, folder = job
-    played = tp.play(game, seed)
+    game, seed, folder, explore = job
+    played = tp.play(game, seed, explore=explore)
     wrong = tp.check(played, Path(folder))
     return game, seed, played.promised, played.unclear, None if wrong is None else wrong.kind
 
@@ -40,13 +41,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the first seed")
     parser.add_argument("--game", choices=tp.GAMES, help="only this game")
     parser.add_argument("--parallel", type=int, default=1, help="games played at once")
+    parser.add_argument("--explore", action="store_true", help="also hands the rules promise nothing about")
     parser.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "tablefuzz",
                         help="where the shortened traces of the first examples go")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     scratch = tempfile.mkdtemp(prefix="table-fuzz-")
     games = [args.game] if args.game else list(tp.GAMES)
-    jobs = [(games[n % len(games)], args.seed + n // len(games), scratch) for n in range(args.games)]
+    jobs = [(games[n % len(games)], args.seed + n // len(games), scratch, args.explore) for n in range(args.games)]
 
     began = time.monotonic()
     if args.parallel > 1:
@@ -66,7 +68,7 @@ def main() -> None:
         mine = [r for r in promised if r[0] == game]
         ok = sum(r[4] is None for r in mine)
         print(f"  {game:9}: {ok} of {len(mine)} ({100 * ok / max(1, len(mine)):.2f} %)")
-    report("disagreements", [r for r in promised if r[4]], args.out)
+    report("disagreements", [r for r in promised if r[4]], args.out, args.explore)
 
     unclear = [r for r in results if not r[2]]
     if unclear:
@@ -74,17 +76,17 @@ def main() -> None:
               f" {sum(r[4] is None for r in unclear)} agreed all the same")
         for note, count in Counter(n for r in unclear for n in r[3]).most_common():
             print(f"  {count:5}  {note}")
-        report("their disagreements", [r for r in unclear if r[4]], args.out)
+        report("their disagreements", [r for r in unclear if r[4]], args.out, args.explore)
 
 
-def report(title: str, wrong: list, out: Path) -> None:
+def report(title: str, wrong: list, out: Path, explore: bool) -> None:
     if not wrong:
         return
     counts = Counter(r[4] for r in wrong)
     print(f"\n{title}, by kind ({len(counts)} kinds):")
     for kind, count in counts.most_common():
         game, seed = next((r[0], r[1]) for r in wrong if r[4] == kind)
-        found = tp.check(tp.play(game, seed), out)
+        found = tp.check(tp.play(game, seed, explore=explore), out)
         path, small = tp.shrink(found, out)
         print(f"{count:5}  {kind}\n       first: {small.describe(path).split(chr(10), 1)[1].strip()}")
 

@@ -441,8 +441,9 @@ class Players:
 
     MAX_MOVES = {"bigballs": 40, "offboard": 36, "abalone": 30}
 
-    def __init__(self, game: str, seed: int, max_moves: int | None = None) -> None:
+    def __init__(self, game: str, seed: int, max_moves: int | None = None, explore: bool = False) -> None:
         self.rng = random.Random(f"{game}:{seed}")
+        self.explore = explore  # also hands the rules make no promise about (they mark the game unclear)
         self.seed = seed
         self.name = game
         self.adapter = ADAPTERS[game](self.rng)
@@ -762,6 +763,11 @@ class Players:
         before = self.occ(previous.before)
         if any(plausible_on_the_way(s, before, first) for s in self.shapes(previous.before, previous.roll)):
             return None
+        opening = (plan["before"] + plan["actions"])[0]
+        if opening[0] == "slide":
+            return "a whole move in one motion"
+        if opening[0] == "lift" and opening[2] in ("touch", "hold"):
+            return "a piece lifted and put back"
         return "a placement" if len(first) > len(previous.shape.result) else "a lift"
 
     def turn(self) -> None:
@@ -777,6 +783,10 @@ class Players:
         elif self.last == "at-once" and rng.random() < person.early:
             table.wait(rng.uniform(0.05, 0.7))
             kinds.add("starts before the last move settled")
+        elif self.last == "settle" and self.explore and rng.random() < person.early * 0.5:
+            table.wait(rng.uniform(0.05, 0.7))
+            kinds.add("starts before a move that waits for the settle time has settled")
+            self.note("the next player starts before a move that waits for the settle time has settled")
         else:
             table.wait(rng.uniform(0.95, 3.0))
 
@@ -790,6 +800,8 @@ class Players:
             if start is None:
                 self.note("after a held capture the next player's first change could still be the capturer's")
                 start = "an unclear change"
+            if player in self.kept:
+                start += " (their roll kept over a takeback)"
             previous.kinds.add(f"held, then the next player starts with {start}")
             kinds.add(f"starts after a held capture with {start}")
             table.commit(previous.shape.result)
@@ -852,6 +864,8 @@ class Players:
         if not options:
             return
         new = self.rng.choice(options)
+        if self.adapter.turn(self.pos) in self.kept:
+            self.note("an amendment while the next player's roll, kept over a takeback, stands")
         self.table.wait(self.rng.uniform(SETTLE + 0.15, 2.0))
         # the piece now on `dst` goes on to the new target; a piece there is captured
         relocations = tuple((dst if s == src else s, d) for s, d in new.relocations)
@@ -877,8 +891,10 @@ class Players:
         rng, table = self.rng, self.table
         table.wait(rng.uniform(SETTLE + 0.15, 2.0))
         label = {1: "one move", 2: "two moves"}[count]
+        nxt = self.adapter.turn(self.pos)
+        if after_roll and nxt in self.kept:
+            after_roll = False  # they rolled already (their roll was kept over an earlier takeback)
         if after_roll:
-            nxt = self.adapter.turn(self.pos)
             roll = rng.randint(1, 6)
             self.step(self.people[nxt])
             table.press(roll)
@@ -932,9 +948,9 @@ class Players:
         return lines + ([end] if end else [])
 
 
-def play(game: str, seed: int, max_moves: int | None = None) -> Game:
+def play(game: str, seed: int, max_moves: int | None = None, explore: bool = False) -> Game:
     """One whole game, deterministic by seed."""
-    return Players(game, seed, max_moves).play()
+    return Players(game, seed, max_moves, explore).play()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -945,7 +961,6 @@ def play(game: str, seed: int, max_moves: int | None = None) -> Game:
 TELLING = (
     "held, then the next player starts with",
     "starts after a held capture with",
-    "passes through a held capture's board on the way",
     "two rolls kept over a takeback",
     "roll kept over a takeback",
     "moves again after a takeback of two moves",
@@ -954,10 +969,12 @@ TELLING = (
     "moves with a kept roll",
     "amended by moving on",
     "amend",
+    "passes through a held capture's board on the way",
     "stone moved before the roll",
     "illegal state put right after the grace",
     "illegal state put right within the grace",
     "starts before the last move settled",
+    "starts before a move that waits for the settle time has settled",
     "switch flickers under the debounce",
     "quick swap",
     "holds the first piece while thinking",

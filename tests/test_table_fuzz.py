@@ -19,15 +19,18 @@ GAMES = {"bigballs": 150, "offboard": 80, "abalone": 80}  # seeds per game: well
 # Disagreements already reported and being fixed in the recogniser (kind -> what is wrong). A
 # test whose every disagreement is one of these is an expected failure; anything else fails.
 OPEN = {
+    "bigballs: held, then the next player starts with a lift (their roll kept over a takeback); the record stops":
+        "a capture held (quick swap) after a takeback of two moves, then the next player, whose roll was"
+        " kept, lifts a stone: the lift does not commit the capture (rules 2 and 7)",
     "offboard: passes through a held capture's board on the way; another move recorded":
         "a push taken apart passes through a held full-sector push's board; its next lift or placement"
         " is part of the same push, yet it is taken as the next player starting (rule 2)",
     "abalone: passes through a held capture's board on the way; another move recorded":
         "a push taken apart passes through a held push-off's board; its next lift is part of the same"
         " push, yet it is taken as the next player starting (rule 2)",
-    "bigballs: held, then the next player starts with a lift; the record stops":
-        "a big ball's quick swap after a takeback, then the next player lifts a stone for the roll they"
-        " kept: the lift does not commit the held capture (rules 2 and 7)",
+    "bigballs: amended by moving on; another move recorded":
+        "a big ball moved on onto a stone after the commit, the stone lifted: the amendment into the"
+        " capture is not taken (rule 3)",
 }
 
 
