@@ -49,6 +49,7 @@ class Steps:
         self._deadline: float | None = None
         self._then: Callable[[float], None] | None = None
         self._serial = 0
+        self.prompted: list[Callable[[], None]] = []  # called after each new prompt (a builder waiting on it)
 
     def advance(self, t: float) -> None:
         while not self.done and self._deadline is not None and self._deadline <= t:
@@ -82,6 +83,8 @@ class Steps:
         self.prompt = replace(prompt, serial=self._serial)
         if self.on_prompt:
             self.on_prompt(self.prompt)
+        for wake in self.prompted:
+            wake()
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class Prompt:
 
 
 async def drive(machine, addresses, *, builder=None, clock: Callable[[], float] | None = None,
-                translate: Callable[[frozenset[int]], Iterable] | None = None, poll: float = 0.05) -> None:
+                translate: Callable[[frozenset[int]], Iterable] | None = None, poll: float | None = 0.05) -> None:
     """Feed a machine (SelfTest, Calibration) the closed switches of an address board (through
     `translate`, if given), its presses and time until it is done; a simulated builder
     (anything with `async run(machine)`) answers alongside."""
@@ -165,14 +168,26 @@ class SimBuilder:
 
     async def run(self, machine) -> None:
         handled = None
-        while True:
-            prompt = machine.prompt
-            if prompt.serial != handled:
-                handled = prompt.serial
-                await self.answer(prompt)
-            if prompt.action == "done":
-                return
-            await asyncio.sleep(self.poll)
+        prompted = asyncio.Event()  # a machine that says when it asks something new is not polled
+        wakers = getattr(machine, "prompted", None)
+        if wakers is not None:
+            wakers.append(prompted.set)
+        try:
+            while True:
+                prompt = machine.prompt
+                if prompt.serial != handled:
+                    handled = prompt.serial
+                    prompted.clear()
+                    await self.answer(prompt)
+                if prompt.action == "done":
+                    return
+                if wakers is None:
+                    await asyncio.sleep(self.poll)
+                elif machine.prompt.serial == handled:
+                    await prompted.wait()
+        finally:
+            if wakers is not None:
+                wakers.remove(prompted.set)
 
     async def answer(self, prompt: Prompt) -> None:
         hands = self.hands

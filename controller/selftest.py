@@ -50,6 +50,7 @@ from reedboard.hal.leds import PIP_NAMES, led_names
 from .guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive,
                     open_backend)
 from .referee import Outputs
+from .virtual_time import VirtualClock, run_virtual
 
 __all__ = [
     "Settings", "Finding", "Report", "SelfTest", "leds_of", "run_selftest", "open_selftest",
@@ -402,7 +403,7 @@ async def run_selftest(addresses, board: Board, settings: Settings | None = None
     cell_at = {address: cell for cell, address in board.sensor.items()}
     test = SelfTest(board, settings, outputs=Outputs(lights=show, die=addresses.show_die, buzzer=addresses.play),
                     on_prompt=on_prompt)
-    await drive(test, addresses, builder=builder, clock=clock,
+    await drive(test, addresses, builder=builder, clock=clock, poll=None,  # its deadlines move only on inputs
                 translate=lambda closed: frozenset(cell_at[a] for a in closed if a in cell_at))
     return test.report()
 
@@ -413,13 +414,13 @@ async def run_selftest(addresses, board: Board, settings: Settings | None = None
 
 
 def open_selftest(hal: str | None, board_path: str | None = None, port: str | None = None, *,
-                  seed: int = 0) -> Opened:
+                  seed: int = 0, clock: Callable[[], float] | None = None) -> Opened:
     """The backend for a self-test, at its address level; with "sim", a simulated board with the
-    board file's declared faults and a simulated builder."""
+    board file's declared faults and a simulated builder (on `clock`, if given)."""
     from reedboard.hal.mock.faults import SimHands, faulty_sim, parse_faults
 
     def sim(board: Board) -> Opened:
-        device = faulty_sim(board, parse_faults(board), seed=seed)
+        device = faulty_sim(board, parse_faults(board), seed=seed, **({"clock": clock} if clock else {}))
         return Opened("sim", board, device, SimBuilder(SimHands(device, board)), "the simulated board")
 
     return open_backend(hal, board_path, port, sim)
@@ -436,8 +437,11 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     from reedboard.hal.backends import NoBoard
 
     out = out or sys.stdout
+    # The simulated board and its builder answer at once: they run on the loop's virtual time,
+    # so a timeout (a dark LED, a switch stuck open) passes as soon as nothing is left to do.
+    clock = VirtualClock() if hal == "sim" else None
     try:
-        opened = open_selftest(hal, board_path, port)
+        opened = open_selftest(hal, board_path, port, clock=clock)
     except NoBoard as error:
         print("reedboard selftest: no board could be reached. Tried:", file=out)
         for attempt in error.tried:
@@ -448,8 +452,9 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     print(f"self-test of the {board.name} board ({board.source}) on {opened.backend} ({opened.detail})",
           file=out, flush=True)
     try:
-        report = asyncio.run(run_selftest(opened.device, board, settings, builder=opened.builder,
-                                          on_prompt=lambda p: print(p.text, file=out, flush=True)))
+        running = run_selftest(opened.device, board, settings, builder=opened.builder,
+                               on_prompt=lambda p: print(p.text, file=out, flush=True))
+        report = run_virtual(running, clock) if clock is not None else asyncio.run(running)
     finally:
         opened.close()
     path = Path(report_path) if report_path else default_report_path(board.name)

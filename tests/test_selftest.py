@@ -13,6 +13,9 @@ import asyncio
 import dataclasses
 import io
 import re
+import subprocess
+import sys
+import time
 from importlib import resources
 
 import pytest
@@ -31,6 +34,8 @@ from reedboard.hal.mock.matrix import FakeStrip, MatrixPins
 from reedboard.hal.sim import SimBoard
 
 from heard import Heard
+from virtual_time import VirtualClock
+from virtual_time import run_virtual as on_virtual_time
 
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
@@ -239,32 +244,62 @@ def test_a_report_has_one_line_per_finding_and_a_summary():
 # On the simulated board and on the gpio mock, with declared faults
 # --------------------------------------------------------------------------------------------
 
-def sim_rig(faults: dict):
+# Both rigs run on the virtual time of the loop (tests/virtual_time.py): a wait for the builder
+# ends only when nothing else is left to run, so a loaded machine that is slow to answer never
+# turns a good switch or LED into a fault.
+
+def sim_rig(faults: dict, clock):
     board = with_faults(faults)
-    device = faulty_sim(board, parse_faults(board), seed=1)
+    device = faulty_sim(board, parse_faults(board), seed=1, clock=clock)
     return device, SimBuilder(SimHands(device, board), poll=0.0005), lambda: None
 
 
-def gpio_rig(faults: dict):
+def gpio_rig(faults: dict, clock):
     board = with_faults(faults)
     declared = parse_faults(board)
     factory = MockFactory()
     matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, faulty_circuit(board, declared, seed=1))
     strip = FakeStrip(board.led_count)
     switches = GpioSwitches(board, pin_factory=factory, strip=DarkStrip(strip, dark_leds(board, declared)),
-                            scan_interval=0.0005, debounce=2, bounce_time=None)
+                            scan_interval=0.0005, debounce=2, bounce_time=None, clock=clock)
     hands = MockHands(factory, matrix, strip, board, hold=0.005, rest=0.002)
     return Heard(switches), SimBuilder(hands, poll=0.0005), switches.close
+
+
+class SlowHands:
+    """Hands on a loaded machine: each answer takes longer (in real time) than the self-test's
+    timeout, the way a busy computer may keep the builder's task from running."""
+
+    def __init__(self, hands, stall: float) -> None:
+        self.hands, self.stall = hands, stall
+
+    async def put(self, hollow):
+        time.sleep(self.stall)
+        await self.hands.put(hollow)
+
+    async def press_ok(self):
+        time.sleep(self.stall)
+        await self.hands.press_ok()
+
+    def __getattr__(self, name):
+        return getattr(self.hands, name)
+
+
+def run_rig(rig, faults: dict, settings: Settings = FAST, slow: float = 0.0):
+    clock = VirtualClock()
+    device, builder, close = rig(faults, clock)
+    if slow:
+        builder.hands = SlowHands(builder.hands, slow)
+    try:
+        return device, on_virtual_time(run_selftest(device, BOARD, settings, builder=builder), clock)
+    finally:
+        close()
 
 
 @pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_selftest_finds_each_declared_fault_and_nothing_else(rig, case):
-    device, builder, close = rig(CASES[case])
-    try:
-        report = asyncio.run(run_selftest(device, BOARD, FAST, builder=builder))
-    finally:
-        close()
+    device, report = run_rig(rig, CASES[case])
     assert report.kinds() == expected(CASES[case]), report.text()
     lines = report.text().splitlines()
     assert len(lines) == len(report.findings) + 1
@@ -274,6 +309,14 @@ def test_the_selftest_finds_each_declared_fault_and_nothing_else(rig, case):
         count = len(expected(CASES[case]))
         assert lines[-1] == (f"{count} faults" if count > 1 else "1 fault")
     assert Cue.GAME_OVER in device.cues and device.die.face is (DieFace.BLANK if case == "none" else DieFace.ERROR)
+
+
+@pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])
+def test_a_builder_slowed_by_a_loaded_machine_is_not_a_fault(rig):
+    # Each answer stalls longer than the timeout: on the loop's own time it is still in time.
+    settings = Settings(watch=0.05, timeout=0.02, remove_timeout=0.02)
+    _, report = run_rig(rig, {"dark": ["turn"]}, settings, slow=0.03)
+    assert report.kinds() == {("dark", ("turn",))}, report.text()
 
 
 def test_the_selftest_runs_on_addresses_not_on_cells():
@@ -323,3 +366,21 @@ def test_the_command_says_when_the_declared_faults_are_wrong(tmp_path):
     board.write_text(BOARD_TEXT + '\n[sim.faults]\nswapped = [["a1", "a1"]]\n')
     with pytest.raises(FaultError, match=r"not a pair of two different cells"):
         selftest_command("sim", None, str(board), str(tmp_path / "r.txt"), 0.25, out=io.StringIO())
+
+
+def test_the_simulated_board_answers_at_once_so_no_timeout_is_waited_out(tmp_path):
+    # Each fault below waits out a timeout of an hour: on the simulated board that is the loop's
+    # own time, which passes at once (the subprocess's limit only stops a run that would hang).
+    board = tmp_path / "faulty.toml"
+    board.write_text(BOARD_TEXT + '\n[sim.faults]\nstuck_open = ["d1"]\ndark = ["b4", "turn"]\n')
+    report = tmp_path / "report.txt"
+    done = subprocess.run([sys.executable, "-m", "reedboard.controller.cli", "selftest", "--hal", "sim", "--board",
+                           str(board), "--timeout", "3600", "--report", str(report)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 1, done.stderr
+    assert report.read_text().splitlines() == [
+        "stuck open: d1 (sensor 3) did not close with a magnet on it",
+        "dark LED: b4's LED (LED 19) does not light",
+        "dark LED: the turn light (LED 35) does not light",
+        "3 faults",
+    ]
