@@ -331,6 +331,22 @@ class EmulatedPico:
     def press(self, button: str, ms: int = PRESS_MS) -> None:
         self.control(f"hold {button} {ms}")  # timed in emulated time
 
+    def type(self, data: bytes) -> None:
+        """Bytes into the Pico's USB serial as if the host had sent them (beside the host's own)."""
+        self.control("usb " + data.hex())
+
+    def reset(self) -> None:
+        """Ctrl-C to stop main.py, then machine.reset() at the REPL: the chip restarts from its
+        flash, and its port vanishes and comes back."""
+        self.to_host.clear()
+        self.type(b"\x03\x03")
+        end = time.monotonic() + 60
+        while b">>> " not in self.to_host:
+            if time.monotonic() > end:
+                raise EmulatorError("the emulated Pico: no REPL prompt after Ctrl-C")
+            time.sleep(0.05)
+        self.type(b"import machine; machine.reset()\r")
+
     def pulse(self, sensor: int, ms: int, after: int = 0) -> None:
         """The switch of `sensor` changes for `ms` emulated milliseconds, `after` ms from now,
         then changes back."""

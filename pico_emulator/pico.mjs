@@ -15,6 +15,7 @@
 //   dark I           LED I of the chain is broken: it shows nothing (and passes the data on)
 //   stuck I          sensor I's switch is stuck closed; `stuck` alone mends every switch
 //   gaps MS          report every gap between two scans longer than MS ms (`gaps` alone: no more)
+//   usb HEX          these bytes into the Pico's USB serial, as if the host had sent them
 //   stats            a stats report now (scans and the longest gap between two since the last stats)
 //   pins             how the firmware set up the wired pins
 //   quit
@@ -254,11 +255,13 @@ function wireBuzzer() {
 const toPico = []; // host bytes not yet in the emulated USB FIFO (rp2040js drops what overflows it)
 let parked = null; // an OUT transfer the firmware armed while the host had nothing to send
 let outLine = '';
+const PROTOCOL_LINE = /[HSCBE] [0-9a-f]{2}( [ -)+-~]+)?\*[0-9a-f]{2}\r?$/;
 
 function wireUsb() {
   const { mcu, cdc } = chip;
   chip.connected = false;
   parked = null;
+  outLine = '';
   // rp2040js answers an armed OUT endpoint at once, with no data when the host has none; TinyUSB
   // arms it again, and the core never sleeps. A real host leaves it armed until it has something.
   const read = mcu.usbCtrl.onEndpointRead;
@@ -279,7 +282,8 @@ function wireUsb() {
     process.stdout.write(Buffer.from(data));
     for (const byte of data) {
       if (byte === 10) {
-        if (/^[HSCBE] [0-9a-f]{2}[ *]/.test(outLine)) report({ ev: 'tx', t: ms(now()), line: outLine });
+        const line = PROTOCOL_LINE.exec(outLine); // what came before it on the line (the REPL's) is not the protocol's
+        if (line) report({ ev: 'tx', t: ms(now()), line: line[0] });
         outLine = '';
       } else if (outLine.length < 1100) outLine += String.fromCharCode(byte);
     }
@@ -424,7 +428,10 @@ function control(line) {
     settleColumns();
   } else if (what === 'stats') stats();
   else if (what === 'pins') pinsReport();
-  else if (what === 'gaps') gapsOver = a === undefined ? null : Number(a) * 1e6;
+  else if (what === 'usb') { // bytes (hex) into the Pico's USB serial, as if the host sent them
+    for (const byte of Buffer.from(a || '', 'hex')) toPico.push(byte);
+    feedPico();
+  } else if (what === 'gaps') gapsOver = a === undefined ? null : Number(a) * 1e6;
   else if (what === 'quit') quit('asked to');
   else if (what) report({ ev: 'error', what: `unknown control line ${JSON.stringify(line)}` });
 }
