@@ -31,7 +31,7 @@ def outcome_data(game: Game) -> dict | None:
     if outcome is None:
         return None
     return {"result": outcome.result(game.players), "reason": outcome.termination.value,
-            "winner": outcome.winner, "line": result_line(game)}
+            "winner": outcome.winner, "line": result_line(game), "words": game.ending_words(outcome)}
 
 
 def games_data() -> list[dict]:

@@ -262,7 +262,7 @@ def test_off_board_push_off_scores_and_spectators_watch(open_page, tmp_path):
         assert text.splitlines()[-1] == "A3-A4x1 S3+3"
 
 
-LIGHT_NAMES = ["fill", "empty", "choose", "place", "to", "movable", "last", "winner", "draw"]
+LIGHT_NAMES = ["fill", "empty", "choose", "place", "dest", "to", "movable", "last", "winner", "draw"]
 
 
 def shown_cells(figure):

@@ -138,3 +138,30 @@ def test_the_abalone_rim_names_its_rows_and_lines(open_page, tmp_path):
             e9, nine = cell(page, "E9").bounding_box(), page.locator('#board [data-rim="9"]').bounding_box()
             assert nine["y"] > e9["y"] + e9["height"] / 2
             shot(page, f"abalone-rim-{width}")
+
+
+def test_the_page_names_who_plays_and_offers_the_next_game_at_the_end(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, setup="given", players={"black": "Ann"},
+                          computer=Computer("white", 2), thinker=Thinker(seconds=0.2))
+    with served(session) as url:
+        page = open_page(url, session=session)
+        wait_for_prompt(page, "roll")
+        players = page.locator('[data-role="players"]')
+        expect(players).to_contain_text("Black: Ann")
+        expect(players).to_contain_text("White: the computer, level 2")
+        expect(page.locator('[data-action="resign"][data-player="white"]')).to_be_hidden()
+        expect(page.locator('[data-role="over"]')).to_be_hidden()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.click('[data-action="resign"][data-player="black"]')
+        over = page.locator('[data-role="over"]')
+        expect(over).to_be_visible(timeout=TIMEOUT)
+        expect(over.locator('[data-role="over-title"]')).to_have_text("White (the computer, level 2) wins")
+        expect(over.locator('[data-role="over-words"]')).to_have_text("Black resigned · 0-1")
+        first = session.referee
+        for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            shot(open_page(url, viewport=viewport, session=session), f"game-over-{width}")
+        page.click('[data-action="again"]')
+        wait_until(lambda: session.referee is not first and session.referee.phase.value != "over", "the next game")
+        assert session.referee.computer == Computer("white", 2) and session.players == {"black": "Ann"}
+        expect(over).to_be_hidden(timeout=TIMEOUT)
+        assert not page.errors

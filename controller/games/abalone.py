@@ -597,6 +597,11 @@ class Abalone(Game):
         return move
 
     # --- the end ------------------------------------------------------------------
+    def ending_words(self, outcome: Outcome) -> str:
+        if outcome.termination is Termination.PUSHED_OFF:
+            return f"{outcome.winner.capitalize()} pushed {WIN} marbles off the board"
+        return super().ending_words(outcome)
+
     def rules_outcome(self) -> Outcome | None:
         for p in (self._turn ^ 1, self._turn):  # only the player who just moved can have pushed one off
             if self._off[p] >= WIN:

@@ -303,6 +303,19 @@ class Game(ABC):
         "waiting": a cell-less waiting piece's owner or None}."""
         return {"score": None, "waiting": None}
 
+    def ending_words(self, outcome: Outcome) -> str:
+        """Why the game ended, in words for the players ("Black resigned"); a game words the
+        endings of its own rules (override, and fall back on this for the shared ones)."""
+        winner = outcome.winner
+        loser = next((p for p in self.players if p != winner), None) if winner is not None else None
+        name = (loser or "").capitalize()
+        return {
+            Termination.RESIGN: f"{name} resigned",
+            Termination.AGREED: "a draw agreed",
+            Termination.TIME: f"{name}'s time ran out",
+            Termination.NO_MOVE: f"{name} cannot move",
+        }.get(outcome.termination, outcome.termination.value)
+
     def result_details(self) -> str | None:
         """What the result line adds after the reason (Off Board: the score "6-2"), or None."""
         return None

@@ -502,6 +502,13 @@ class BigBalls(Game):
         board = self._board
         return any(board[t] != BALL for ball in self._balls for t in BALL_TARGETS[ball])
 
+    def ending_words(self, outcome: Outcome) -> str:
+        if outcome.termination is Termination.A7:
+            return f"{outcome.winner.capitalize()} reached a7"
+        if outcome.termination is Termination.BALLS_ONLY:
+            return "only big balls are left: a draw"
+        return super().ending_words(outcome)
+
     def rules_outcome(self) -> Outcome | None:
         top = self._board[A7]
         if EMPTY < top < BALL:  # 1. a stone on a7 (only the mover can have put it there)

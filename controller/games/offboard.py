@@ -536,6 +536,14 @@ class OffBoard(Game):
         return GRID.index(name)
 
     # --- the end ------------------------------------------------------------------
+    def ending_words(self, outcome: Outcome) -> str:
+        score = "-".join(str(points) for points in self._score)
+        if outcome.termination is Termination.POINTS:
+            return f"{outcome.winner.capitalize()} scored {WIN_POINTS} points ({score})"
+        if outcome.termination is Termination.UNREACHABLE:
+            return f"neither can reach {WIN_POINTS} points any more ({score}): a draw"
+        return super().ending_words(outcome)
+
     def rules_outcome(self) -> Outcome | None:
         for p in (self._turn ^ 1, self._turn):  # only the mover can just have scored
             if self._score[p] >= WIN_POINTS:

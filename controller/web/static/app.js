@@ -391,7 +391,9 @@ function render(snap) {
   // record
   $("[data-role=header]").innerHTML = (snap.header || []).slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
   renderRecord($("[data-role=record]"), snap.record, snap.players, snap.record.length - 1);
-  $("[data-role=result]").textContent = snap.outcome ? `${snap.outcome.line}${snap.outcome.winner ? ` · ${snap.outcome.winner} wins` : " · draw"}` : "";
+  $("[data-role=result]").textContent = snap.outcome ? `${snap.outcome.line}` : "";
+  renderPlayers(snap);
+  renderOver(snap);
 
   // notes
   $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
@@ -404,7 +406,11 @@ function render(snap) {
 
   // controls
   const resign = $$("[data-action=resign]");
-  snap.players.forEach((p, i) => { resign[i].dataset.player = p; resign[i].textContent = `${cap(p)} resigns`; });
+  snap.players.forEach((p, i) => {
+    resign[i].dataset.player = p;
+    resign[i].textContent = `${cap(p)} resigns`;
+    resign[i].hidden = Boolean(snap.computer && snap.computer.plays === p);  // the computer never gives up
+  });
   const playing = snap.phase === "play" || snap.phase === "rolled";
   for (const b of resign) b.disabled = !state.control || !playing;
   $("[data-action=draw]").disabled = !state.control || !playing;
@@ -416,6 +422,36 @@ function render(snap) {
   renderNewGame(snap);
   document.body.dataset.control = state.control ? "1" : "";
   positionCursor();
+}
+
+// Who plays: each side's name (or colour), the computer's side with its level.
+function sideName(snap, p) {
+  if (snap.computer && snap.computer.plays === p) return `the computer, level ${snap.computer.level}`;
+  return (snap.names || {})[p] || "";
+}
+
+function renderPlayers(snap) {
+  const line = $("[data-role=players]");
+  line.innerHTML = snap.players.map((p) => {
+    const name = sideName(snap, p);
+    return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(cap(p))}`
+      + `${name ? `: <b>${escapeHTML(name)}</b>` : ""}</span>`;
+  }).join(" ");
+  line.dataset.computer = snap.computer ? String(snap.computer.level) : "";
+}
+
+// The end: who won and why, in words, and the next game a click away.
+function renderOver(snap) {
+  const card = $("[data-role=over]");
+  const outcome = snap.phase === "over" ? snap.outcome : null;
+  card.hidden = !outcome;
+  if (!outcome) return;
+  const winner = outcome.winner;
+  const who = winner ? (sideName(snap, winner) ? `${cap(winner)} (${sideName(snap, winner)})` : cap(winner)) : "";
+  $("[data-role=over-title]").textContent = winner ? `${who} wins` : "A draw";
+  $("[data-role=over-words]").textContent = `${outcome.words || outcome.reason} · ${outcome.result}`;
+  $("[data-action=again]").disabled = !state.control;
+  $("[data-action=other-game]").disabled = !state.control;
 }
 
 // The live board, drawn again when its geometry changes, then painted with the snapshot's cells.
@@ -846,6 +882,13 @@ function wireLive() {
     });
   }
   $("[data-action=hint]").addEventListener("click", () => post("/api/hint", {}));
+  // the same game again: left out, the game, players, computer, clock and settings stay as they were
+  $("[data-action=again]").addEventListener("click", () => post("/api/new", {}));
+  $("[data-action=other-game]").addEventListener("click", () => {
+    const details = $("details.new-game");
+    details.open = true;
+    details.scrollIntoView({ block: "start", behavior: "smooth" });
+  });
   $("[data-action=draw]").addEventListener("click", () => {
     if (confirm("Both players agree to a draw?")) post("/api/draw", {});
   });
