@@ -90,7 +90,7 @@ def open_serial(boards: list[Board], request: Request | str | None = None, timeo
 
 
 def open_gpio(boards: list[Board], request: Request | None = None, timeout: float = 2.0) -> Found:
-    from .gpio_board import GpioBoard
+    from .gpio_board import GpioBoard, GpioUnavailable
 
     timeout = (request.timeout if request is not None else None) or timeout
     from gpiozero.exc import BadPinFactory
@@ -104,6 +104,11 @@ def open_gpio(boards: list[Board], request: Request | None = None, timeout: floa
     except BadPinFactory:
         raise LookupError("gpio: no GPIO pins here (not a Raspberry Pi, or lgpio missing:"
                           " install reedboard[pi])") from None
+    except GpioUnavailable as error:
+        raise LookupError(f"gpio: {error}") from None
+    except OSError as error:  # a device file that is missing or refused: its name and why, in words
+        where = f"{error.filename}: " if error.filename else ""
+        raise LookupError(f"gpio: {where}{(error.strerror or str(error)).lower()}") from None
     except Exception as error:  # a pin in use, an expander that does not answer, ...
         raise LookupError(f"gpio: {type(error).__name__}: {error}") from None
     return Found("gpio", board, device, "reed switches on the Pi's pins", occupied)

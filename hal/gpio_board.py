@@ -85,6 +85,11 @@ class PinFactoryError(ValueError):
     """A pin factory that is not known or cannot start; the message says who chose it."""
 
 
+class GpioUnavailable(RuntimeError):
+    """Something the board needs on this computer is not there (an I2C bus, a device file's
+    permission); the message says what, and what would give it."""
+
+
 def choose_pin_factory(board: Board, configured: str | None = None,
                        environ=os.environ) -> tuple[str | None, str]:
     """The name of the pin factory to use and who chose it: GPIOZERO_PIN_FACTORY in the
@@ -180,7 +185,14 @@ class GpioSwitches:
             if bus is None:
                 import smbus2  # the I2C bus of the Pi; tests pass a fake bus
 
-                bus = self._own_bus = smbus2.SMBus(number)
+                try:
+                    bus = self._own_bus = smbus2.SMBus(number)
+                except FileNotFoundError:
+                    raise GpioUnavailable(f"no I2C bus /dev/i2c-{number} for the MCP23017 expanders (not a"
+                                          " Raspberry Pi, or I2C is off: sudo raspi-config nonint do_i2c 0)") from None
+                except PermissionError:
+                    raise GpioUnavailable(f"/dev/i2c-{number} may not be opened (join the i2c group:"
+                                          " sudo usermod -aG i2c $USER, then log in again)") from None
             return Mcp23017Matrix(bus, addresses, board.rows, board.columns, open_drain=not board.diodes)
         if not gpio.rows or not gpio.columns:
             raise ValueError(f"{board.source}: [gpio] names no row and column pins (nor an expander)")

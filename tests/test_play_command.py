@@ -112,3 +112,25 @@ def test_play_says_where_it_broadcasts_and_as_which_board(capsys, tmp_path, monk
     out = capsys.readouterr().out
     assert status == 0
     assert "broadcast: live to mqtt://club.local:1883/evening as the board 'table1'" in out
+
+
+@pytest.mark.parametrize("refusal, said", [
+    (FileNotFoundError(2, "No such file or directory", "/dev/i2c-1"),
+     "gpio: no I2C bus /dev/i2c-1 for the MCP23017 expanders (not a Raspberry Pi, or I2C is off:"
+     " sudo raspi-config nonint do_i2c 0)"),
+    (PermissionError(13, "Permission denied", "/dev/i2c-1"),
+     "gpio: /dev/i2c-1 may not be opened (join the i2c group: sudo usermod -aG i2c $USER, then log in again)"),
+])
+def test_a_missing_backend_is_one_clear_line(capsys, tmp_path, monkeypatch, refusal, said):
+    # Off Board's matrix hangs on I2C expanders: away from a Pi, /dev/i2c-1 is not there.
+    import smbus2
+
+    def bus(number):
+        raise refusal
+
+    monkeypatch.setattr(smbus2, "SMBus", bus)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    assert main(["play", "offboard", "--hal", "gpio", "--games-dir", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert out.strip() == f"reedboard: no gpio board: {said}"
+    assert "Error" not in out and "Errno" not in out
