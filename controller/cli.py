@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .broadcast.arguments import add_broadcast_arguments, add_replay_broadcast_arguments
-from .games import GAMES, Game, GameOption, MoveError, colours, divide, game_class, names_in_words
+from .games import GAMES, Game, GameOption, MoveError, colours, divide, game_class, game_name, names_in_words
 
 # Errors that get one line and exit status 2: ValueErrors of these modules (a file or a value
 # someone gave). They are looked up only once something failed, so that `reedboard --help`
@@ -94,7 +94,7 @@ def _game_options(exclude: Sequence[str] = ()) -> dict[str, list[tuple[str, Game
 def _add_game_options(parser: argparse.ArgumentParser, game: bool = True, exclude: Sequence[str] = ()) -> None:
     """The game, and the union of the games' start options (each help names the games taking it)."""
     if game:
-        parser.add_argument("game", choices=sorted(GAMES), help=names_in_words())
+        parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=names_in_words())
     for flag, takers in _game_options(exclude).items():
         helps = {}
         for name, option in takers:  # games that say the same share one line
@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(run=_run_export)
 
     play = commands.add_parser("play", help="referee a game on the board, with its web view")
-    play.add_argument("game", nargs="?", choices=sorted(GAMES),
+    play.add_argument("game", nargs="?", type=game_name, choices=sorted(GAMES),
                       help=names_in_words() + " (default: [play] game of the configuration)")
     _add_hal_options(play)
     # the games' start options, but for a flag of play's own (--board is the wiring file)
@@ -198,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.set_defaults(run=_run_doctor)
 
     fake = commands.add_parser("fake-board", help="run the Pico firmware on this computer behind a pty")
-    fake.add_argument("game", choices=sorted(GAMES), help=names_in_words())
+    fake.add_argument("game", type=game_name, choices=sorted(GAMES), help=names_in_words())
     fake.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
     fake.set_defaults(run=_run_fake_board)
 

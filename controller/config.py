@@ -64,7 +64,7 @@ from pathlib import Path
 
 from .clock import ClockSettings
 from .computer import parse_opponent
-from .games import GAMES, brief, colours
+from .games import GAMES, brief, colours, game_name
 from .journal import default_games_dir
 from .reconcile import Settings
 from .tomlfile import read_toml
@@ -233,7 +233,8 @@ def _hal_names() -> tuple[str, ...]:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("play.game", f"one of {', '.join(sorted(GAMES))}", _choice(sorted(GAMES)),
+    Key("play.game", f"one of {', '.join(sorted(GAMES))} (any case)", lambda value, path: _choice(sorted(GAMES))(
+        game_name(value), path),
         unset="named on the command line", flag="game"),
     Key("play.setup", f"one of {', '.join(SETUP_CHOICES)}", _choice(SETUP_CHOICES),
         unset="the game's own", flag="setup_mode"),

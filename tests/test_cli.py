@@ -132,3 +132,30 @@ def test_hardware_draw_writes_the_drawings_of_both_boards(capsys, tmp_path):
     assert len(out.splitlines()) == 6
     status, _, err = run(capsys, "hardware", "draw", "--board", str(tmp_path / "none.toml"))
     assert status == 2 and "none.toml: cannot read" in err
+
+
+@pytest.mark.parametrize("argv, game", [
+    (["play", "Abalone"], "abalone"),
+    (["show", "BigBalls"], "bigballs"),
+    (["perft", "ABALONE", "1"], "abalone"),
+    (["fake-board", "OffBoard"], "offboard"),
+    (["match", "Abalone", "random", "greedy"], "abalone"),
+    (["games", "list", "--game", "OffBoard"], "offboard"),
+])
+def test_game_names_ignore_case(argv, game):
+    from reedboard.controller.cli import build_parser
+
+    args = build_parser().parse_args(argv)
+    assert args.game == game
+
+
+def test_a_game_named_in_capitals_is_played(capsys, tmp_path):
+    status, out, _ = run(capsys, "perft", "Abalone", "1")
+    assert status == 0 and out.strip() == "44"
+    config = tmp_path / "config.toml"
+    config.write_text('[play]\ngame = "OffBoard"\n')
+    from reedboard.controller.config import load
+
+    assert load(config)["play.game"] == "offboard"
+    status, _, err = run(capsys, "show", "Chess")
+    assert status == 2 and "invalid choice: 'Chess'" in err

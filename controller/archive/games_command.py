@@ -28,7 +28,7 @@ FORMATS = ("record", "json")
 
 def add_parser(commands) -> argparse.ArgumentParser:
     """`reedboard games SUBCOMMAND ...` on the command line's subcommands."""
-    from ..games import GAMES
+    from ..games import GAMES, game_name
 
     parser = commands.add_parser("games", help="the archive of games: list, show, export, import, rename, delete, stats")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
@@ -42,7 +42,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
         return sub
 
     listing = action("list", "list the games, newest first", run_list)
-    listing.add_argument("--game", choices=sorted(GAMES), help="only this game")
+    listing.add_argument("--game", type=game_name, choices=sorted(GAMES), help="only this game")
     listing.add_argument("--player", metavar="NAME", help="only games this player played (any case)")
     listing.add_argument("--since", type=_day, metavar="DATE", help="only games from this day on (YYYY-MM-DD)")
     listing.add_argument("--until", type=_day, metavar="DATE", help="only games up to this day (YYYY-MM-DD)")

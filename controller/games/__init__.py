@@ -37,6 +37,13 @@ def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
+def game_name(text: str) -> str:
+    """A game's name as someone wrote it, in any case ("Abalone", "BIGBALLS"): the registered
+    name it means, or the text as it was (for the caller to refuse, naming the games)."""
+    folded = text.strip().lower() if isinstance(text, str) else text
+    return folded if folded in GAMES else text
+
+
 def colours() -> tuple[str, ...]:
     """Every player colour of the registered games, in registry order (the seats a name or the
     computer may take)."""

@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass, replace
 
-from ..games import GAMES, game_class
+from ..games import GAMES, game_class, game_name
 from .levels import level
 from .search import ROLL, Limits, choose
 
@@ -163,7 +163,7 @@ def _report(results, players, out):
 
 def add_parser(commands) -> argparse.ArgumentParser:
     parser = commands.add_parser("match", help="play the computer against itself, random or greedy; print the score")
-    parser.add_argument("game", choices=sorted(GAMES), help="the game")
+    parser.add_argument("game", type=game_name, choices=sorted(GAMES), help="the game")
     for which in ("first", "second"):
         parser.add_argument(which, type=parse_player, metavar="PLAYER",
                             help="random, greedy or computer:LEVEL (1-8)")
