@@ -17,6 +17,8 @@ import socket
 import subprocess
 from collections.abc import Callable, Iterable
 
+from reedboard.hal.install import pip_extra
+
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}
 # A documentation address (RFC 5737): connecting a UDP socket to it only picks the route out,
@@ -132,18 +134,27 @@ def svg_qr(text: str) -> str:
 
 def join_lines(host: str, port: int, token: str | None = None, *, qr: bool = True, **found) -> list[str]:
     """What `reedboard play` prints: the web view's addresses and, when other devices can
-    open it, a QR code of the address for a phone."""
+    open it, a QR code of the address for a phone; with a token, two side by side: the
+    watchers' address (no token) and the owner's (the token included: it lets the game be changed)."""
     urls = join_urls(host, port, token, **found)
     lines = [f"web view: {address}" for address in urls]
     if qr and host not in LOOPBACK:
         target = qr_target(urls)
         try:
-            code = terminal_qr(target)
+            codes = [terminal_qr(target.split("?")[0])] + ([terminal_qr(target)] if token else [])
         except ImportError:
-            lines.append("  (a QR code of the address needs segno: pip install 'reedboard[web]')")
-        else:
-            lines.append(f"  scan to open {target.split('?')[0]} on a phone:")
-            lines += code
+            lines.append(f"  (a QR code of the address needs segno: {pip_extra('web')})")
+            return lines
+        if not token:
+            lines.append(f"  scan to open {target} on a phone:")
+            return lines + codes[0]
+        watch, own = codes
+        width = max(map(len, watch))
+        lines.append(f"  scan to watch {target.split('?')[0]} (left), or to play as the owner, token included (right):")
+        for row in range(max(len(watch), len(own))):
+            left = watch[row] if row < len(watch) else ""
+            right = own[row] if row < len(own) else ""
+            lines.append(f"{left.ljust(width)}  {right}".rstrip())
     return lines
 
 

@@ -43,16 +43,19 @@ def test_the_qr_code_holds_an_ip_address_when_there_is_one():
     assert qr_target(["http://tableboard.local:8000/"]) == "http://tableboard.local:8000/"
 
 
-def test_join_lines_print_every_address_and_a_terminal_qr_code_with_the_token():
+def test_join_lines_print_every_address_and_qr_codes_to_watch_and_to_play_with_the_token():
     lines = join_lines("0.0.0.0", 8000, "t0k", **PI)
     assert lines[:3] == ["web view: http://tableboard.local:8000/?token=t0k",
                          "web view: http://192.168.1.23:8000/?token=t0k", "web view: http://10.0.0.5:8000/?token=t0k"]
-    assert lines[3] == "  scan to open http://192.168.1.23:8000/ on a phone:"
+    assert lines[3] == ("  scan to watch http://192.168.1.23:8000/ (left), or to play as the owner,"
+                        " token included (right):")
     code = lines[4:]
-    expected = segno.make("http://192.168.1.23:8000/?token=t0k", error="m")
-    # two modules a line, plus a border of two on each side
-    assert len(code) == (expected.symbol_size(border=2)[1] + 1) // 2
-    assert {len(line) for line in code} == {expected.symbol_size(border=2)[0]}
+    watch = segno.make("http://192.168.1.23:8000/", error="m")
+    own = segno.make("http://192.168.1.23:8000/?token=t0k", error="m")
+    # side by side, two modules a line, plus a border of two on each side
+    sizes = [symbol.symbol_size(border=2) for symbol in (watch, own)]
+    assert len(code) == max((height + 1) // 2 for _, height in sizes)
+    assert {len(line) for line in code} == {sizes[0][0] + 2 + sizes[1][0]}
     assert set("".join(code)) <= set("█▀▄ ")
     assert join_lines("0.0.0.0", 8000, "t0k", qr=False, **PI) == lines[:3]
 

@@ -165,3 +165,16 @@ def test_the_page_names_who_plays_and_offers_the_next_game_at_the_end(open_page,
         assert session.referee.computer == Computer("white", 2) and session.players == {"black": "Ann"}
         expect(over).to_be_hidden(timeout=TIMEOUT)
         assert not page.errors
+
+
+def test_a_page_without_the_token_says_how_to_get_control(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)
+    with served(session, token="owner-t0ken") as url:
+        watcher = open_page(url, session=session)
+        note = watcher.locator('[data-role="watch-note"]')
+        expect(note).to_be_visible(timeout=TIMEOUT)
+        expect(note).to_contain_text("token")
+        owner = open_page(url + "/?token=owner-t0ken", session=session)
+        expect(owner.locator('[data-role="turn"]')).not_to_be_empty(timeout=TIMEOUT)
+        expect(owner.locator('[data-role="watch-note"]')).to_be_hidden()
+        expect(owner.locator('[data-action="hint"]')).to_be_enabled(timeout=TIMEOUT)

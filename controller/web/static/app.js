@@ -845,6 +845,7 @@ async function checkControl() {
     state.control = false;
   }
   $("[data-role=watching]").hidden = state.control;
+  $("[data-role=watch-note]").hidden = state.control || !state.tokenRequired;  // how to get control
   document.body.dataset.control = state.control ? "1" : "";
 }
 
