@@ -63,8 +63,9 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
         from .web.app import serve
         from .web.limits import Limits
     except ImportError as error:
-        print(f"reedboard: the web view needs its packages ({error.name} is missing):"
-              " pip install 'reedboard[web]'")
+        from reedboard.hal.install import pip_extra
+
+        print(f"reedboard: the web view needs its packages ({error.name} is missing): {pip_extra('web')}")
         return 2
     config = config or configuration(args)
     try:

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from reedboard.hal.install import pip_extra
+
 UNIT_NAME = "reedboard"
 UNIT_DIR = "/etc/systemd/system"
 RESTART_SECONDS = 5  # a board that keeps failing is retried every 5 s, not in a tight loop
@@ -138,7 +140,7 @@ def install(user: str | None = None, unit_dir: str | Path = UNIT_DIR, dry_run: b
     name, home = chosen_user(user)
     if not os.access(script, os.X_OK):
         raise ServiceError(f"reedboard: there is no reedboard command at {script}: install the package"
-                           " into this venv (pip install 'reedboard[pi]') and run its reedboard")
+                           f" into this venv ({pip_extra('pi')}) and run its reedboard")
     text = unit_text(script, name, home)
     if dry_run:
         print(text, end="")

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .board import Board, BoardError, load_board, shipped_boards
+from .install import pip_extra
 from .registry import BACKENDS, UNASKED, names_in_words
 from .sim import SimBoard
 
@@ -103,7 +104,7 @@ def open_gpio(boards: list[Board], request: Request | None = None, timeout: floa
             occupied = asyncio.run(asyncio.wait_for(_first_frame(device), timeout))
     except BadPinFactory:
         raise LookupError("gpio: no GPIO pins here (not a Raspberry Pi, or lgpio missing:"
-                          " install reedboard[pi])") from None
+                          f" {pip_extra('pi')})") from None
     except GpioUnavailable as error:
         raise LookupError(f"gpio: {error}") from None
     except OSError as error:  # a device file that is missing or refused: its name and why, in words

@@ -26,6 +26,7 @@ from typing import Protocol
 
 from .board import Board
 from .colours import RGB
+from .install import pip_extra
 
 __all__ = ["LedChain", "SpiChain", "Ws281xChain", "encode_spi", "open_chain",
            "RESET_BYTES", "SPI_HZ", "WS281X_CHANNEL_1"]
@@ -83,7 +84,7 @@ class SpiChain:
         try:
             import spidev  # the Pi extra
         except ImportError:
-            raise RuntimeError("the spi LED driver needs spidev (pip install 'reedboard[pi]')") from None
+            raise RuntimeError(f"the spi LED driver needs spidev ({pip_extra('pi')})") from None
         spi = spidev.SpiDev()
         try:
             spi.open(bus, device)
@@ -117,7 +118,7 @@ class Ws281xChain:
         try:
             from rpi_ws281x import PixelStrip  # the Pi extra
         except ImportError:
-            raise RuntimeError("the ws281x LED driver needs rpi_ws281x (pip install 'reedboard[pi]')") from None
+            raise RuntimeError(f"the ws281x LED driver needs rpi_ws281x ({pip_extra('pi')})") from None
         # 800 kHz, DMA channel 10, not inverted, full brightness (the colours come dimmed already);
         # the strip type is rpi_ws281x's default, GRB, as a WS2812 wants.
         strip = PixelStrip(count, pin, 800_000, 10, False, 255, 1 if pin in WS281X_CHANNEL_1 else 0)

@@ -159,3 +159,15 @@ def test_a_game_named_in_capitals_is_played(capsys, tmp_path):
     assert load(config)["play.game"] == "offboard"
     status, _, err = run(capsys, "show", "Chess")
     assert status == 2 and "invalid choice: 'Chess'" in err
+
+
+def test_a_missing_extra_is_named_with_both_ways_to_install_it(capsys, monkeypatch, tmp_path):
+    # From the package: pip install 'reedboard[club]'; from a checkout, where the README leads: '.[club]'.
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "amqtt" else found(name, *a))
+    status, _, err = run(capsys, "club", "--games", str(tmp_path))
+    assert status == 2
+    assert err.strip() == ("reedboard club: amqtt is missing: pip install 'reedboard[club]'"
+                           " (from a checkout of reedboard: pip install '.[club]')")

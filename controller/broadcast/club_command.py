@@ -48,6 +48,8 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 def run(args: argparse.Namespace) -> int:
     from ..cli import UsageError
     from ..journal import default_games_dir
+    from reedboard.hal.install import pip_extra
+
     from .address import BroadcastError, parse_broker_url
 
     try:
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     needed = [("aiomqtt", "web"), ("starlette", "web"), ("uvicorn", "web")] + ([] if address else [("amqtt", "club")])
     for module, extra in needed:
         if importlib.util.find_spec(module) is None:
-            print(f"reedboard club: {module} is missing: pip install 'reedboard[{extra}]'", file=sys.stderr)
+            print(f"reedboard club: {module} is missing: {pip_extra(extra)}", file=sys.stderr)
             return 2
     try:
         asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards))
