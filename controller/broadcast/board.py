@@ -10,6 +10,13 @@ number (the journal's line number).
 On connecting, the board publishes its retained online status and waits to hear it back: a
 broker whose ACL does not let it write under its name says nothing, so the echo is how the
 board knows, and says so in one line.
+
+The broker's acknowledgement says only that the broker has a line; the club confirms what it
+has stored (PREFIX/club/confirmed/NAME: a game and how many of its lines). What the club has
+not confirmed is sent again: after reconnecting, and when no confirmation came for a while (a
+broker restarted and lost what it held, a club away). The outbox (a small file beside the
+journals) keeps how far the club confirmed each journal, so that a board started again sends
+what waits, old games included.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import secrets
 import sys
 import time
@@ -28,7 +36,7 @@ from pathlib import Path
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
-from ..journal import SUFFIX
+from ..journal import SUFFIX, TRACE_SUFFIX
 from ..readfile import JOURNAL_LIMIT, read_bytes
 from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
@@ -40,6 +48,9 @@ ECHO_WAIT = 5.0  # s to hear the board's own status back
 SNAPSHOT_EVERY = 1.0  # s: the board page's snapshot goes out at most this often between journal lines
 TIMEOUT = 5.0  # s for the broker to acknowledge one message
 KEEPALIVE = 10  # s: a cut connection is noticed within one and a half of these
+RESEND_FIRST, RESEND_MOST = 5.0, 60.0  # s without the club's confirmation before sending again, doubling
+OUTBOX_EVERY = 1.0  # s: the outbox file is written at most this often (and at the stop)
+OUTBOX_LIMIT = 1 << 20  # bytes of an outbox file read
 
 
 def board_name(name: str | None, address: BrokerAddress) -> str:
@@ -58,8 +69,9 @@ def attach(session, url: str | BrokerAddress, name: str | None = None, **options
     itself at the session's first journal line (or at `await broadcaster.start()`); `await
     broadcaster.stop()` says the board is offline (left out: the broker's last will says so)."""
     address = url if isinstance(url, BrokerAddress) else parse_broker_url(url)
-    broadcaster = Broadcaster(address, board_name(name, address), snapshot=session.snapshot,
-                              updates=session.updates, **options)
+    name = board_name(name, address)
+    options.setdefault("outbox", Path(session.games_dir) / f".broadcast-{name}.json")
+    broadcaster = Broadcaster(address, name, snapshot=session.snapshot, updates=session.updates, **options)
     session.journal_lines.append(broadcaster.line_written)
     return broadcaster
 
@@ -73,6 +85,7 @@ class _Game:
     committed: dict[int, float] = field(default_factory=dict)  # line number -> when it was on disk
     told: int = 0  # lines written (the last one's number)
     acked: int = 0  # lines the broker acknowledged
+    confirmed: int = 0  # lines the club confirmed it has stored
     reread: bool = False  # lines are missing in `lines`: read the journal again
     stateless: bool = False  # the rules engine refused its lines (said once)
 
@@ -92,7 +105,9 @@ class Broadcaster:
                  updates: Callable[[], AsyncIterator[dict]] | None = None, snapshot_every: float = SNAPSHOT_EVERY,
                  say: Callable[[str], None] = _say, identifier: str | None = None,
                  retry: tuple[float, float] = (RETRY_FIRST, RETRY_MOST), timeout: float = TIMEOUT,
-                 echo_wait: float = ECHO_WAIT, refused_retry: float = REFUSED_RETRY) -> None:
+                 echo_wait: float = ECHO_WAIT, refused_retry: float = REFUSED_RETRY,
+                 outbox: Path | None = None, resend: tuple[float, float] = (RESEND_FIRST, RESEND_MOST),
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.address = address
         self.name = check_name(name)
         self.snapshot = snapshot
@@ -112,6 +127,14 @@ class Broadcaster:
         self._task: asyncio.Task | None = None
         self._idle: asyncio.Event | None = None
         self._stopping = False
+        self.outbox, self.resend, self.clock = outbox, resend, clock
+        self._resend_wait = resend[0]
+        self._heard = clock()  # when the club last confirmed something (or the sending began)
+        self._outbox_written = 0.0
+        self._outbox_dirty = False
+        self._since = time.time()
+        if outbox is not None:
+            self._read_outbox()
 
     def topic(self, kind: str) -> str:
         return board_topic(self.address.prefix, self.name, kind)
@@ -142,7 +165,27 @@ class Broadcaster:
     def pending(self) -> int:
         """Journal lines written but not yet acknowledged by the broker."""
         self._take_queued()
-        return sum(game.told - game.acked for game in self._games.values())
+        return sum(max(0, game.told - game.acked) for game in self._games.values())
+
+    @property
+    def unconfirmed(self) -> int:
+        """Journal lines written but not yet confirmed by the club (they wait in the outbox)."""
+        self._take_queued()
+        return sum(max(0, game.told - game.confirmed) for game in self._games.values())
+
+    async def confirmed(self, timeout: float | None = None) -> bool:
+        """Wait until the club has confirmed every line written so far; False on timeout."""
+        async def wait() -> None:
+            while self.unconfirmed:
+                self._idle.clear()
+                await self._idle.wait()
+        if self._task is None:
+            return self.unconfirmed == 0
+        try:
+            await asyncio.wait_for(wait(), timeout)
+            return True
+        except asyncio.TimeoutError:
+            return False
 
     async def flushed(self, timeout: float | None = None) -> bool:
         """Wait until the broker has acknowledged every line written so far; False on timeout."""
@@ -173,8 +216,10 @@ class Broadcaster:
                 running.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await running
-        if self.pending:
-            self.say(f"{self.pending} journal lines were not sent: they stay in the journal")
+        self._write_outbox()
+        if self.unconfirmed:
+            self.say(f"{self.unconfirmed} journal lines wait for the club's confirmation: they are sent"
+                     f" when the board broadcasts again")
 
     # --- the task's side -------------------------------------------------------------------------
     def _take_queued(self) -> None:
@@ -188,6 +233,8 @@ class Broadcaster:
     def _take_item(self, item) -> None:
         if item is None:
             self._snapshot_due = True
+        elif item == "confirmed":
+            pass  # a wake-up: the club confirmed lines
         else:
             self._take(*item)
 
@@ -213,9 +260,88 @@ class Broadcaster:
         self._forget_done()
 
     def _forget_done(self) -> None:
-        """Games wholly acknowledged, but the newest, need not be kept."""
-        for path in [p for p, g in self._games.items() if g is not self._latest and g.acked >= g.told]:
-            del self._games[path]
+        """Games wholly confirmed, but the newest, need not be kept; the lines of one wholly
+        sent are read again from its journal if the club asks for them again."""
+        for path, game in list(self._games.items()):
+            if game is self._latest:
+                continue
+            if game.confirmed >= game.told:
+                del self._games[path]
+            elif game.acked >= game.told and game.lines:
+                game.lines, game.reread = [], True
+
+    # --- the club's confirmations and the outbox ------------------------------------------------
+    def _confirm(self, data: dict) -> None:
+        """PREFIX/club/confirmed/NAME: {"game": ID, "seq": N} (or "refused": true)."""
+        game_id, seq = data.get("game"), data.get("seq")
+        game = next((g for g in self._games.values() if g.id == game_id), None)
+        if game is None or not isinstance(seq, int) or isinstance(seq, bool):
+            return
+        confirmed = game.told if data.get("refused") is True else min(max(seq, 0), game.told)
+        if confirmed > game.confirmed:
+            game.confirmed = confirmed
+            self._heard = self.clock()
+            self._resend_wait = self.resend[0]
+            self._outbox_dirty = True
+            self._queue.put_nowait("confirmed")
+
+    def _read_outbox(self) -> None:
+        """The journals beside the outbox whose lines the club has not all confirmed: sent again."""
+        folder = self.outbox.parent
+        data = None
+        try:
+            data = json.loads(read_bytes(self.outbox, OUTBOX_LIMIT, "outbox").decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            data = None
+        same = isinstance(data, dict) and data.get("broker") == self._broker_key() \
+            and isinstance(data.get("confirmed"), dict) and isinstance(data.get("since"), (int, float))
+        if not same:  # a first broadcast (or to another club): from now on
+            self._outbox_dirty = True
+            self._write_outbox()
+            return
+        self._since = float(data["since"])
+        confirmed = data["confirmed"]
+        try:
+            journals = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime)
+        except OSError:
+            return
+        for path in journals:
+            if path.name.endswith(TRACE_SUFFIX) or not path.is_file():
+                continue
+            done = confirmed.get(path.name)
+            try:
+                if done is None and path.stat().st_mtime < self._since:
+                    continue  # a game from before the board broadcast
+                lines = _whole_lines(path)
+            except OSError:
+                continue
+            done = done if isinstance(done, int) and not isinstance(done, bool) else 0
+            if lines > done:
+                game = self._games[path] = _Game(path, told=lines, acked=done, confirmed=done, reread=True)
+                self._latest = game
+
+    def _write_outbox(self, now: float | None = None) -> None:
+        if self.outbox is None or not self._outbox_dirty:
+            return
+        now = self.clock() if now is None else now
+        self._outbox_written, self._outbox_dirty = now, False
+        try:
+            known = json.loads(read_bytes(self.outbox, OUTBOX_LIMIT, "outbox").decode("utf-8"))["confirmed"]
+            known = {k: v for k, v in known.items() if isinstance(k, str) and (self.outbox.parent / k).exists()}
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError, AttributeError):
+            known = {}
+        known.update({game.path.name: game.confirmed for game in self._games.values()})
+        data = {"v": 1, "broker": self._broker_key(), "since": self._since, "confirmed": known}
+        temporary = self.outbox.with_name(self.outbox.name + ".tmp")
+        try:
+            self.outbox.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps(data), "utf-8")
+            os.replace(temporary, self.outbox)
+        except OSError as error:
+            self.say(f"cannot write the outbox {self.outbox} ({error}): what waits is sent again")
+
+    def _broker_key(self) -> str:
+        return f"{self.address.host}:{self.address.port}/{self.address.prefix}"
 
     async def _run(self) -> None:
         delay = self.retry[0]
@@ -282,23 +408,65 @@ class Broadcaster:
         return heard
 
     async def _send(self, client: aiomqtt.Client) -> None:
-        """Send every line not yet acknowledged, oldest game first, then each game's state;
-        then wait for more."""
+        """Send every line the club has not confirmed, oldest game first, then each game's
+        state; then wait for more, sending again what stays unconfirmed too long."""
+        reader = asyncio.create_task(self._read_confirmations(client))
+        try:
+            await self._send_lines(client)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+
+    async def _read_confirmations(self, client: aiomqtt.Client) -> None:
+        async for message in client.messages:
+            data = decode(message.payload)
+            if data is not None and message.topic.matches(self.confirmations):
+                self._confirm(data)
+
+    @property
+    def confirmations(self) -> str:
+        return f"{self.address.prefix}/club/confirmed/{self.name}"
+
+    def _rewind(self) -> None:
+        """Send again, from the journal, every line the club has not confirmed."""
         for game in self._games.values():
-            if game.acked < game.told:
-                game.reread = True  # after a reconnection, from the journal
+            if game.confirmed < game.told:
+                game.acked = min(game.acked, game.confirmed)
+                game.reread = True
+
+    async def _send_lines(self, client: aiomqtt.Client) -> None:
+        await client.subscribe(self.confirmations, qos=1)
+        self._rewind()  # after a reconnection: what the broker had may be gone
+        self._heard = self.clock()
         if self._latest is not None:
             await self._publish_state(client, self._latest)
         while True:
             self._take_queued()
+            if self._outbox_dirty and self.clock() - self._outbox_written >= OUTBOX_EVERY:
+                self._write_outbox()
             behind = [game for game in self._games.values() if game.acked < game.told]
             if not behind:
                 if self._snapshot_due and self._latest is not None:
                     self._snapshot_due = False
                     await self._publish_state(client, self._latest)
                     continue
-                self._idle.set()
-                self._take_item(await self._queue.get())
+                if not self.pending:
+                    self._idle.set()
+                waiting = [game for game in self._games.values() if game.confirmed < game.told]
+                if not waiting and not self._outbox_dirty:
+                    self._take_item(await self._queue.get())
+                    continue
+                wait = OUTBOX_EVERY if self._outbox_dirty else self._heard + self._resend_wait - self.clock()
+                try:  # (asyncio.timeout, not wait_for: a stop coming as a line comes is never lost)
+                    async with asyncio.timeout(max(0.0, wait)):
+                        item = await self._queue.get()
+                    self._take_item(item)
+                except TimeoutError:
+                    if waiting and self.clock() - self._heard >= self._resend_wait:
+                        self._rewind()  # no word from the club: the broker may have lost them
+                        self._heard = self.clock()
+                        self._resend_wait = min(self._resend_wait * 2, self.resend[1])
                 continue
             for game in behind:
                 if game.reread:
@@ -382,6 +550,11 @@ class Broadcaster:
         if self.problem != problem:
             self.say(problem)
         self.problem = problem
+
+
+def _whole_lines(path: Path) -> int:
+    """The number of whole lines of a journal (a torn last line is not one)."""
+    return read_bytes(path, JOURNAL_LIMIT, "journal").count(b"\n")
 
 
 def _state_payload(name: str, game: _Game, seq: int, header: dict, entries: list[dict], snapshot: dict | None) -> bytes:

@@ -71,9 +71,8 @@ class EmbeddedBroker:
     def _start_mosquitto(self) -> None:
         self._folder = tempfile.mkdtemp(prefix="reedboard-club-broker-")
         users = {**self.boards, CLUB_USER: self.password} if self.boards else None
-        acl = f"user {CLUB_USER}\ntopic readwrite {self.prefix}/#\n" if self.boards else None
         self._mosquitto = mosquitto.Mosquitto(Path(self._folder), self.port, users=users, prefix=self.prefix,
-                                              host=self.host, acl_extra=acl, packet_limit=PACKET_LIMIT,
+                                              host=self.host, packet_limit=PACKET_LIMIT,
                                               persistence=False, bound=True)
         try:
             self._mosquitto.start()

@@ -32,7 +32,7 @@ from ..games import header_keys
 from ..journal import ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, Journal, JournalError, read_journal
 from ..journal import _check_entry as check_entry, _check_header as check_header
 from .address import NAME, BrokerAddress
-from .messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
+from .messages import decode, encode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot
 
 INDEX = "club-index.json"
@@ -54,6 +54,7 @@ class ClubGame:
     journal: Journal | None = None
     journal_name: str | None = None
     refused: str | None = None  # why the game's lines are no longer taken
+    stalled: bool = False  # the last line could not be written: it is taken when sent again
 
     @property
     def seq(self) -> int:
@@ -85,6 +86,8 @@ class Club:
         self.duplicates = 0  # lines dropped as already taken
         self.garbled = 0  # messages dropped as not what docs/broadcast.md says
         self.connected = False
+        self.confirmations: dict[tuple[str, str], dict] = {}  # (board, game): what to confirm to the board
+        self._confirm = asyncio.Event()
         self.version = 0  # counts changes: the page's WebSocket waits for the next
         self._changed = asyncio.Event()
         self._index: dict[str, dict] = self._read_index()
@@ -127,7 +130,18 @@ class Club:
             return False
         committed = data.get("committed") if is_time(data.get("committed")) else None
         self._offer(board, game_id, seq, entry, committed)
+        self._confirm_game(board, board.games.get(game_id))
         return True
+
+    def _confirm_game(self, board: ClubBoard, game: ClubGame | None) -> None:
+        """Tell the board how many lines of the game the club has stored (or that it refuses it)."""
+        if game is None:
+            return
+        message = {"v": 1, "game": game.id, "seq": game.seq}
+        if game.refused is not None:
+            message["refused"] = True
+        self.confirmations[(board.name, game.id)] = message
+        self._confirm.set()
 
     def _state(self, board: ClubBoard, data: dict) -> bool:
         game_id, seq, lines = data.get("game"), data.get("seq"), data.get("lines")
@@ -145,6 +159,7 @@ class Club:
             board.snapshot_seq += 1
         board.current = game_id
         board.updated = self.clock()
+        self._confirm_game(board, game)
         return True
 
     def _game(self, board: ClubBoard, game_id: str) -> ClubGame:
@@ -169,8 +184,9 @@ class Club:
             if len(game.waiting) < WAITING_LIMIT:
                 game.waiting.setdefault(seq, (entry, committed))
             return
+        game.stalled = False
         self._take(board, game, entry, committed)
-        while game.refused is None and game.seq + 1 in game.waiting:
+        while game.refused is None and not game.stalled and game.seq + 1 in game.waiting:
             self._take(board, game, *game.waiting.pop(game.seq + 1))
         game.waiting = {s: e for s, e in game.waiting.items() if s > game.seq}
 
@@ -191,8 +207,10 @@ class Club:
             return
         try:
             self._write(game, entry)
-        except (OSError, ValueError) as error:  # the club's disk: the game is still shown
+        except (OSError, ValueError) as error:  # the club's disk: not taken, so not confirmed; the board sends it again
             log.warning("reedboard club: board %s, game %s: not written (%s)", board.name, game.id, error)
+            game.stalled = True
+            return
         game.lines.append(entry)
         game.received.append(self.clock())
         game.committed.append(committed)
@@ -408,8 +426,15 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
                 club._change()
                 if ready is not None:
                     ready.set()
-                async for message in client.messages:
-                    club.receive(message.topic.value, message.payload)
+                club._confirm.set()  # what waited to be confirmed while the club was away
+                confirming = asyncio.create_task(_confirm(club, client, address.prefix))
+                try:
+                    async for message in client.messages:
+                        club.receive(message.topic.value, message.payload)
+                finally:
+                    confirming.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                        await confirming
         except aiomqtt.MqttError as error:
             if not said:
                 log.warning("reedboard club: the broker at %s: %s (trying again)", address, error)
@@ -418,3 +443,18 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
         club._change()
         await asyncio.sleep(delay)
         delay = min(delay * 2, retry[1])
+
+
+async def _confirm(club: Club, client: aiomqtt.Client, prefix: str) -> None:
+    """Each board's games as far as the club has stored them, on PREFIX/club/confirmed/BOARD
+    (the latest word per game: a busy club says it once for many lines)."""
+    while True:
+        await club._confirm.wait()
+        club._confirm.clear()
+        while club.confirmations:
+            (board, game), message = club.confirmations.popitem()
+            try:
+                await client.publish(f"{prefix}/club/confirmed/{board}", encode(message), qos=1)
+            except aiomqtt.MqttError:
+                club.confirmations.setdefault((board, game), message)  # said again once connected
+                raise

@@ -30,7 +30,10 @@ def acl_text(prefix: str = "reedboard") -> str:
     return (f"# everyone (the club, spectators, the boards) reads every board\n"
             f"pattern read {prefix}/#\n"
             f"# a board writes only its own topics: its user name is its board name\n"
-            f"pattern write {prefix}/boards/%u/#\n")
+            f"pattern write {prefix}/boards/%u/#\n"
+            f"# the club confirms to each board what it has stored\n"
+            f"user club\n"
+            f"topic write {prefix}/club/#\n")
 
 
 def config_text(port: int, *, host: str = "127.0.0.1", folder: Path | None = None, password_file: Path | None = None,
