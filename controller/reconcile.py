@@ -89,6 +89,7 @@ class Settings:
 class Committed:
     t: float
     move: Hashable
+    kept_roll: int | None = None  # the next player had rolled before a takeback: the die shows it again
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,7 @@ Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touche
 
 # How far a board after a held quick swap shows the next player started (_next_player_started).
 UNDER_WAY, MADE = 1, 2
+HELD_FRAMES_KEPT = 64  # boards kept from a held quick swap to its commit (a hand makes a few a move)
 
 
 @dataclass(frozen=True)
@@ -199,8 +201,13 @@ class Reconciler:
         self._choice_touch: tuple[int, int] | None = None  # swap choice: (board before, the piece lifted) of a touch
         self._choice_board = 0  # swap choice: the board as last seen
         self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
+        # The next player's die values undone by takebacks, by the number of moves played when
+        # it is their turn again: the die shows them then, with no new press (rule 7).
+        self.kept_rolls: dict[int, int] = {}
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._touched_while_held = 0  # cells seen empty since the held board was first shown
+        self._held_frames: list[int] = []  # the boards seen since then, for the next player's turn
+        self._start_seen = False  # since then, a board looked like the next player's start
         self._following_cache: dict[int, tuple] = {}  # id of a held capture -> (board after it, next moves)
         self._choosing_swap = False  # the choice is of a quick swap's capture: the board is guided back to it
         self._hand_cache: tuple = (None, None)
@@ -359,8 +366,7 @@ class Reconciler:
     def undo(self, t: float) -> list[Event]:
         """Take back the last move (the player's, after the computer's answer was taken back):
         the board is guided back to the position before it, and nothing counts until it is."""
-        move = self.game.pop()
-        self.roll = self.game.roll_of(move)  # no free re-roll: the player moves again with it
+        move = self._take_back()
         self.changes += 1
         self._last = None
         self._new_turn()
@@ -499,6 +505,13 @@ class Reconciler:
 
         at_result = self._by_result.get(S, [])
         matches = [c for c in at_result if not c.needs & ~self._touched]
+        if matches and self._undo is not None and S == self._undo.result:
+            # The board is the position before the last move and a move's result alike: when
+            # the hands opened, since that move, hollows it involved and the new move does not,
+            # it is the last move taken back, not a new one (rule 7).
+            since = self._touched | (self._last[3] if self._last is not None else 0)
+            if any(since & self._undo.may_empty & ~c.may_empty for c in matches):
+                matches = at_result = []
         if matches:
             self._held = []
             self._clear_guidance(t, events)
@@ -513,16 +526,19 @@ class Reconciler:
             else:
                 self._ask(t, S, matches, events)
             return events
-        if at_result:
+        if at_result and not self._amendments(S):
             # Only the source is empty and no capture target was touched: a piece held in the
             # hand while its player thinks, or a swap quicker than the debounce (rule 2).
-            # Stillness never decides; the next player or the ok button does.
+            # Stillness never decides; the next player or the ok button does. (The mover going
+            # on into another move, with its evidence, comes first: rule 3.)
             if self._held != at_result:
                 self._touched_while_held = 0
+                self._held_frames = []
+                self._start_seen = False
             self._held = at_result
             self._clear_guidance(t, events)
             return events
-        if self._held and self._after_held(t, S, events):
+        if self._held and not at_result and self._after_held(t, S, events):
             return events
 
         if self._last is not None:  # the mover may be going on: another move from before?
@@ -561,33 +577,56 @@ class Reconciler:
         one it was is asked first (rule 2)."""
         held = self._held
         self._touched_while_held |= held[0].result & ~S
+        self._held_frames = self._held_frames[-HELD_FRAMES_KEPT + 1:] + [S]
         # The board is the last move taken back or changed by its player: those come first.
         if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
         started = max(self._next_player_started(S, c) for c in held)
         if not started:
-            return False
-        if started == UNDER_WAY and not S & ~held[0].result and (held[0].result & ~S) & self._turn_cells:
+            if not self._start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):
+                return False
+            # The next player seemed to start before and has gone on (a swap of their own, say),
+            # where no mover's hand explains the board: their turn reads it.
+            started = UNDER_WAY
+        elif started == UNDER_WAY and not S & ~held[0].result and (held[0].result & ~S) & self._turn_cells:
             # Only lifted, and pieces the mover could move this turn: perhaps the mover with two
             # pieces in the hand, thinking. Wait for the next change, and signal nothing.
+            self._start_seen = True
             self._grace_at = None
             return True
-        self._held = []
+        if started == MADE and self._can_grow(S, self._base, self._candidates, exclude=[]):
+            # Their whole move, or the mover's own still under way (rule 3): the settle time says.
+            self._schedule(t, ("swap",))
+            return True
+        self._resolve_swap(t, events)
+        return True
+
+    def _resolve_swap(self, t: float, events: list[Event]) -> None:
+        """The next player started after a held quick swap: its capture counts, or, when
+        several fit, which one is asked."""
+        held, self._held = self._held, []
         if len(held) > 1:
             self._ask(t, held[0].result, held, events, swap=True)
         else:
             self._commit_swap(t, held[0], events)
-        return True
 
     def _commit_swap(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
-        touched = self._touched_while_held
+        touched, seen = self._touched_while_held, self._held_frames
+        self._held_frames = []
         self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending
         # What the next player's hands opened since the swap is evidence for their own
         # capture, even where the board has been filled again since (a line taken apart).
         self._touched |= touched & self._base
+        # The boards their hands made on the way are read again in their turn (they may have
+        # held a capture of their own, or swapped), then the board as it stands.
+        current = self._stable
+        for board in seen[:-1] if seen and seen[-1] == current else seen:
+            self._stable = board
+            events.extend(self._on_stable(t))
+        self._stable = current
         events.extend(self._on_stable(t))
 
     def _next_player_started(self, S: int, held: _Candidate) -> int:
@@ -598,12 +637,13 @@ class Reconciler:
         evidence = self._touched_while_held
         if any(c.result == S and not c.needs & ~evidence for c in following):
             return MADE
-        # Under way: with no more pieces put down than were taken up (hands bring no piece
-        # from nowhere: a board put back as it was is no start), and not a mover's hand
-        # still busy with a move of this turn.
+        # Under way (or made with no evidence: their own piece in the hand, or quick swap):
+        # with no more pieces put down than were taken up (hands bring no piece from nowhere:
+        # a board put back as it was is no start), and not a mover's hand still busy with a
+        # move of this turn.
         if ((S & ~after).bit_count() <= (after & ~S).bit_count()
                 and not self._can_grow(S, self._base, self._candidates, exclude=[])
-                and self._can_grow(S, after, following, [])):
+                and (self._can_grow(S, after, following, []) or any(c.result == S for c in following))):
             return UNDER_WAY
         return 0
 
@@ -615,7 +655,8 @@ class Reconciler:
             self.game.push(held.move)
             try:
                 after = self._mask(self.game.occupied())
-                _, following = self._index(self.game.turn_moves(None), after)
+                kept = self.kept_rolls.get(len(self.game.move_stack))  # the next player rolled already
+                _, following = self._index(self.game.turn_moves(kept), after)
             finally:
                 self.game.pop()
             known = self._following_cache[id(held)] = (after, following)
@@ -669,20 +710,30 @@ class Reconciler:
             self._amend(t, action[1], events)
         elif action[0] == "choose":
             self._ask(t, action[1], action[2], events)
+        elif action[0] == "swap":
+            self._resolve_swap(t, events)
         elif action[0] == "takeback":
-            move = self.game.pop()
-            self.roll = self.game.roll_of(move)  # no free re-roll: the player moves again with it
+            move = self._take_back()
             self._last = None
             self._new_turn()
             events.append(TakenBack(t, move, self.roll))
+
+    def _take_back(self) -> Hashable:
+        """Undo the last move. No free re-roll: its player moves again with its die value, and
+        a value the next player had rolled already waits for their turn (rule 7)."""
+        if self.roll is not None:
+            self.kept_rolls[len(self.game.move_stack)] = self.roll
+        move = self.game.pop()
+        self.roll = self.game.roll_of(move)
+        return move
 
     def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         self._last = (candidate.move, self._candidates, self._base, self._touched)
         self._choosing = None
         self.game.push(candidate.move)
-        self.roll = None
+        self.roll = self.kept_rolls.pop(len(self.game.move_stack), None)  # rolled before a takeback
         self._new_turn()
-        events.append(Committed(t, candidate.move))
+        events.append(Committed(t, candidate.move, self.roll))
 
     def _amend(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         old = self.game.pop()
@@ -728,6 +779,7 @@ class Reconciler:
             events.append(Cleared(t))
             return False
         self._touched_while_held |= frame & ~S
+        self._held_frames = self._held_frames[-HELD_FRAMES_KEPT + 1:] + [S]
         touch, self._choice_touch = self._choice_touch, None
         if touch is not None and S == touch[0]:
             chosen = [c for c in matches if c.path & touch[1]]

@@ -163,7 +163,6 @@ class Referee:
         self._last_move_cells: frozenset[str] = frozenset()
         self._shown: tuple | None = None
         self._movable: tuple = (None, frozenset())  # (position and roll, the cells that may move)
-        self._kept_rolls: dict[int, int] = {}  # moves played -> a roll undone by a takeback, to show again
         self._seen_frame = False
         self.clock = GameClock(clock, game.players, clock_remaining) if clock else None
         self._low_warned: set[str] = set()
@@ -429,13 +428,14 @@ class Referee:
             self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
             self._cue(Cue.REFUSED)
             return None
-        kept = self._kept_rolls.pop(len(game.move_stack), None)  # undone by a takeback: no re-roll
-        value = self.die.roll(given if given is not None else kept)
+        value = self.die.roll(given)
         self._set_roll(t, value)
+        self._handle(self.reconciler.set_roll(t, value))
         return value
 
     def _set_roll(self, t: float, value: int, kept: bool = False) -> None:
-        """The die shows `value` for the player to move: rolled now, or `kept` from before a takeback."""
+        """The die shows `value` for the player to move: rolled now, or `kept` from before a
+        takeback (the reconciler counts it already)."""
         game = self.game
         if self.journal is not None:
             self.journal.append_roll(t, game.turn, value)  # the roll is on disk before any move
@@ -447,7 +447,6 @@ class Referee:
         said = f"{game.turn}'s roll of {value} stands" if kept else f"{game.turn} rolls {value}"
         self._note(t, f"{said}: stone {' or '.join(map(str, stones))}", "roll",
                    player=game.turn, value=value, stones=stones, kept=kept)
-        self._handle(self.reconciler.set_roll(t, value))
 
     # --- what the reconciler said ----------------------------------------------------------------------
     def _handle(self, events: list) -> None:
@@ -469,6 +468,8 @@ class Referee:
                 self._cue(Cue.MOVE)
                 self.phase = Phase.PLAY
                 self._check_over(t)
+                if event.kept_roll is not None and self.phase is Phase.PLAY:
+                    self._set_roll(t, event.kept_roll, kept=True)  # the next player rolled already
             elif isinstance(event, Amended):
                 self._last_move_cells = self.game.last_move_cells()
                 if self.journal is not None:
@@ -477,8 +478,6 @@ class Referee:
                 self._cue(Cue.MOVE)
                 self._check_over(t)
             elif isinstance(event, TakenBack):
-                if self._roll is not None:  # the next player's roll, undone with the move: keep it
-                    self._kept_rolls[len(self.game.move_stack) + 1] = self._roll
                 self._roll = event.roll  # the die shows it again: the player moves again with it
                 self._rolling_until = None
                 self._last_move_cells = self.game.last_move_cells()
@@ -512,17 +511,7 @@ class Referee:
                 pass  # the set-up lights follow the board; nothing to note
             elif isinstance(event, Reached):
                 self._on_setup_reached(t)
-        self._roll_again_if_kept(events[-1].t)
         self._computer_acts(events[-1].t)
-
-    def _roll_again_if_kept(self, t: float) -> None:
-        """The next player had rolled before a takeback: once it is their turn again, their
-        roll stands and the die shows it, with no new press (rule 7)."""
-        kept = self._kept_rolls.get(len(self.game.move_stack))
-        if kept is None or self.phase is not Phase.PLAY or self._roll is not None or not self.game.can_roll():
-            return
-        del self._kept_rolls[len(self.game.move_stack)]
-        self._set_roll(t, kept, kept=True)
 
     def _on_setup_reached(self, t: float) -> None:
         if self.phase is not Phase.SETUP:

@@ -92,6 +92,7 @@ class Table:
         self.last_t = float("-inf")
         self.log: list = []  # every event, in order
         self.swaps: set = set()  # the captures a quick swap may be, before the latest events
+        self.kept: dict[int, int] = {}  # moves played -> the die value the player then to move rolled before a takeback
 
     # Hands call these two.
     def feed(self, t, occupied):
@@ -140,7 +141,9 @@ class Table:
                 assert e.move in allowed, f"{e.move} committed, not legal (roll {self.roll}) in\n{shadow.diagram()}"
                 shadow.push(e.move)
                 self.rolls.append(self.roll)
-                self.roll = None
+                # the next player's die value, kept over a takeback, shows again at once (rule 7)
+                self.roll = self.kept.pop(len(shadow.move_stack), None)
+                assert e.kept_roll == self.roll, f"{e} does not show the kept roll {self.roll}"
             elif isinstance(e, Amended):
                 assert shadow.move_stack and shadow.move_stack[-1] == e.old, f"{e} amends no last move"
                 shadow.pop()
@@ -150,6 +153,8 @@ class Table:
                 shadow.push(e.new)
             elif isinstance(e, TakenBack):
                 assert shadow.move_stack and shadow.move_stack[-1] == e.move, f"{e} takes back no last move"
+                if self.roll is not None:  # the next player had rolled: that roll is kept too
+                    self.kept[len(shadow.move_stack)] = self.roll
                 shadow.pop()
                 self.roll = self.rolls.pop()  # no free re-roll: the move's die value stays (rule 7)
                 assert e.roll == self.roll, f"{e} does not keep the roll {self.roll}"
