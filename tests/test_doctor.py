@@ -39,6 +39,7 @@ def test_doctor_reads_the_start_position_from_the_fake_board(fake_board):
     assert lines[-1] == "occupied: " + " ".join(START) and len(START) == 18
     process.stdin.write("lift a5\n")
     process.stdin.flush()
+    assert process.stdout.readline().startswith("lifted a5")  # the fake board has done it
     doctor = reedboard("doctor", "--hal", "serial", "--port", port)
     out, _ = doctor.communicate(timeout=30)
     assert out.splitlines()[-1] == "occupied: " + " ".join(c for c in START if c != "a5")

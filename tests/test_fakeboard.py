@@ -130,8 +130,17 @@ def test_bad_commands_are_named(fake):
         fake.lift("d4")
     with pytest.raises(FakeBoardError, match="occupied"):
         fake.place("a1")
-    assert fake.command("dance") and fake.command("press up") and fake.command("lift")
-    assert fake.command("lift a1") is None
+    assert fake.command("dance").startswith("unknown command 'dance'")
+    assert fake.command("press up") == "no button 'up': press die or press ok"
+    assert fake.command("lift").startswith("unknown command 'lift'")
+
+
+def test_every_command_is_answered(fake):
+    board = fake.board
+    assert fake.command("lift A1") == f"lifted a1: sensor {board.sensor['a1']} opens"
+    assert fake.command("place d4") == f"placed d4: sensor {board.sensor['d4']} closes"
+    assert fake.command("press ok long") == "pressed ok: held 1.3 s (a long press)"
+    assert fake.command("lift a1") == "a1 is empty: nothing to lift"
 
 
 def test_offboard_start_position():
@@ -163,12 +172,14 @@ def test_main_serves_until_quit():
             commands.write("lift b1\n")
             commands.flush()
             board = load_board(game="bigballs")
+            assert answers.readline() == f"lifted b1: sensor {board.sensor['b1']} opens\n"
             assert host.expect("C")[2] == [f"{board.sensor['b1']}-"]
             commands.write("bogus words\n")
             commands.flush()
             assert answers.readline().startswith("unknown command 'bogus words'")
             commands.write("press die\n")
             commands.flush()
+            assert answers.readline() == "pressed die: held 0.15 s (a short press)\n"
             assert host.expect("B")[2] == ["die", "short"]
         finally:
             host.close()
@@ -197,6 +208,7 @@ def test_main_as_a_program():
             process.stdin.write("place d4\nlift a9\n")
             process.stdin.flush()
             assert host.expect("C")[2] == [f"{load_board(game='bigballs').sensor['d4']}+"]
+            assert process.stdout.readline().startswith("placed d4: sensor ")
             assert "a9" in process.stdout.readline()
         finally:
             host.close()

@@ -5,7 +5,8 @@ scanner.py, protocol.py) running on the host, so the serial backend and people c
 The fake holds a reed-switch matrix wired as the board file says, with pieces on the cells
 it is given (a game's start position, say), and an LED chain that records every frame it
 was told to show. `reedboard fake-board GAME` runs main(): it prints `port: /dev/pts/N`
-first, then takes `lift CELL`, `place CELL`, `press die|ok [long]` and `quit` on standard input.
+first, then takes `lift CELL`, `place CELL`, `press die|ok [long]` and `quit` on standard input,
+answering each with one line: what it did, or why not.
 """
 
 from __future__ import annotations
@@ -311,22 +312,27 @@ class FakeBoard:
 
     # -- commands -----------------------------------------------------------------------------
 
-    def command(self, text: str) -> str | None:
-        """Carry out one command line; None when done, else a one-line message why not.
+    def command(self, text: str) -> str:
+        """Carry out one command line; the one-line answer: what was done, or why not.
         (`quit` is the caller's.)"""
         words = text.split()
         try:
             if len(words) == 2 and words[0] == "lift":
-                self.lift(words[1])
-            elif len(words) == 2 and words[0] == "place":
-                self.place(words[1])
-            elif words[:1] == ["press"] and len(words) in (2, 3) and words[2:] in ([], ["long"]):
-                self.press(words[1], long=len(words) == 3)
-            else:
-                return f"unknown command {text.strip()!r}: {COMMANDS}"
+                cell = self.cell(words[1])
+                self.lift(cell)
+                return f"lifted {cell}: sensor {self.board.sensor[cell]} opens"
+            if len(words) == 2 and words[0] == "place":
+                cell = self.cell(words[1])
+                self.place(cell)
+                return f"placed {cell}: sensor {self.board.sensor[cell]} closes"
+            if words[:1] == ["press"] and len(words) in (2, 3) and words[2:] in ([], ["long"]):
+                long = len(words) == 3
+                self.press(words[1], long=long)
+                held = LONG_PRESS_S if long else PRESS_S
+                return f"pressed {words[1]}: held {held:g} s ({'a long' if long else 'a short'} press)"
         except FakeBoardError as error:
             return str(error)
-        return None
+        return f"unknown command {text.strip()!r}: {COMMANDS}"
 
 
 def main(board: str | None, board_path: str | Path | None = None, stdin=None, stdout=None, *,
@@ -348,9 +354,7 @@ def main(board: str | None, board_path: str | Path | None = None, stdin=None, st
                 break
             if not line.strip():
                 continue
-            message = fake.command(line)
-            if message is not None:
-                print(message, file=stdout, flush=True)
+            print(fake.command(line), file=stdout, flush=True)
     return 0
 
 
