@@ -178,3 +178,27 @@ def test_a_page_without_the_token_says_how_to_get_control(open_page, tmp_path):
         expect(owner.locator('[data-role="turn"]')).not_to_be_empty(timeout=TIMEOUT)
         expect(owner.locator('[data-role="watch-note"]')).to_be_hidden()
         expect(owner.locator('[data-action="hint"]')).to_be_enabled(timeout=TIMEOUT)
+
+
+def test_a_first_game_guide_beside_the_board_says_how_hands_move_and_what_the_lights_mean(open_page, tmp_path):
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]))
+    with served(session) as url:
+        page = open_page(url, session=session)
+        wait_for_prompt(page, "roll")
+        guide = page.locator('[data-role="guide"]')
+        expect(guide).to_have_attribute("open", "")
+        expect(guide).to_contain_text("click a piece to lift it")
+        expect(guide.locator('[data-role="guide-hands"]')).to_contain_text("Press the die", timeout=TIMEOUT)
+        now = page.locator('[data-role="lights-now"]')
+        expect(now).to_contain_text("No hollow is lit")
+        page.click('[data-action="die"]')
+        expect(now.locator('[data-light-now="movable"]')).to_contain_text("the stone the die chose", timeout=TIMEOUT)
+        # a line moves as the hands move it, in Abalone
+        page.locator(".new-game summary").click()
+        page.locator('[data-role="new-game"] input[name="game"][value="abalone"]').check()
+        page.click('[data-action="new"]')
+        expect(guide.locator('[data-role="guide-hands"]')).to_contain_text(
+            "I6H6 moves the line I6–G6 towards F6", timeout=TIMEOUT)
+        for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
+            shot(open_page(url, viewport=viewport, session=session), f"first-game-guide-{width}")
+        assert not page.errors

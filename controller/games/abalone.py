@@ -597,6 +597,17 @@ class Abalone(Game):
         return move
 
     # --- the end ------------------------------------------------------------------
+    def hands_guide(self) -> list[str]:
+        return [
+            "A line of one to three marbles moves one hole along its own direction: lift the marble at the"
+            " back of the line and put it in the free hole in front of it. The board reads that as the whole"
+            " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6).",
+            "Pushing: the same, putting the back marble in the free hole beyond the marbles you push;"
+            " a marble pushed off the board is taken off.",
+            "Sideways (broadside): move each marble of the line one hole, one after the other.",
+            "The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4.",
+        ]
+
     def ending_words(self, outcome: Outcome) -> str:
         if outcome.termination is Termination.PUSHED_OFF:
             return f"{outcome.winner.capitalize()} pushed {WIN} marbles off the board"

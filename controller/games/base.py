@@ -303,6 +303,11 @@ class Game(ABC):
         "waiting": a cell-less waiting piece's owner or None}."""
         return {"score": None, "waiting": None}
 
+    def hands_guide(self) -> list[str]:
+        """How the hands make this game's moves on the board, a point a line, for a first game
+        (the rules say what is allowed; this says what to lift and where to put it)."""
+        return []
+
     def ending_words(self, outcome: Outcome) -> str:
         """Why the game ended, in words for the players ("Black resigned"); a game words the
         endings of its own rules (override, and fall back on this for the shared ones)."""

@@ -502,6 +502,15 @@ class BigBalls(Game):
         board = self._board
         return any(board[t] != BALL for ball in self._balls for t in BALL_TARGETS[ball])
 
+    def hands_guide(self) -> list[str]:
+        return [
+            "Press the die (or move a big ball instead): the stone with the number rolled lights green.",
+            "Lift that stone and put it on one of the hollows lit white; that is the move.",
+            "To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
+            " then put your stone there.",
+            "A big ball moves one hollow down or sideways without a roll.",
+        ]
+
     def ending_words(self, outcome: Outcome) -> str:
         if outcome.termination is Termination.A7:
             return f"{outcome.winner.capitalize()} reached a7"

@@ -536,6 +536,15 @@ class OffBoard(Game):
         return GRID.index(name)
 
     # --- the end ------------------------------------------------------------------
+    def hands_guide(self) -> list[str]:
+        return [
+            "A line of your balls moves one hole along its own direction: lift the ball at its back and put"
+            " it down in the free hole in front of the line. The board reads that as the whole line moving.",
+            "Pushing: the same, with the free hole beyond the balls you push.",
+            "A ball pushed over the rim goes into the trough there: lift the ball at the back of your line"
+            " and put it in that trough (its points count for you).",
+        ]
+
     def ending_words(self, outcome: Outcome) -> str:
         score = "-".join(str(points) for points in self._score)
         if outcome.termination is Termination.POINTS:

@@ -84,4 +84,5 @@ def rules_page(game: str) -> dict:
                     "blink": name in BLINKING, "look": look, "means": means, "do": do}
                    for name, look, means, do in LIGHTS],
         "palette": {name: _hex(rgb) for name, rgb in PALETTE.items()},
+        "hands": cls.example_start().hands_guide(),
     }

@@ -394,6 +394,7 @@ function render(snap) {
   $("[data-role=result]").textContent = snap.outcome ? `${snap.outcome.line}` : "";
   renderPlayers(snap);
   renderOver(snap);
+  renderFirstGame(snap);
 
   // notes
   $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
@@ -424,6 +425,33 @@ function render(snap) {
   positionCursor();
 }
 
+// Beside the board: what each light lit now means, and how the hands make this game's moves.
+function renderFirstGame(snap) {
+  const page = state.rules.get(snap.game);
+  if (!page) {  // drawn when the game's rules page arrives
+    rulesPage(snap.game).then((p) => { if (p && state.snap && state.snap.game === p.game) renderFirstGame(state.snap); });
+    return;
+  }
+  const hands = $("[data-role=guide-hands]");
+  if (hands.dataset.game !== page.game) {
+    hands.innerHTML = (page.hands || []).map((point) => `<li>${escapeHTML(point)}</li>`).join("");
+    hands.dataset.game = page.game;
+  }
+  const lit = new Set(Object.values(snap.cells || {}).map((c) => c.light).filter(Boolean));
+  const palette = { ...page.palette, ...snap.palette };
+  const rows = page.lights.filter((light) => lit.has(light.name));
+  const key = rows.map((l) => l.name).join(",");
+  const now = $("[data-role=lights-now]");
+  if (now.dataset.lights === key && now.dataset.game === page.game) return;
+  now.innerHTML = rows.length ? rows.map((light) => {
+    const colour = light.name === "last" ? lightColour("last", palette) : palette[light.name] || light.colour || "";
+    return `<div class="light-now" data-light-now="${escapeHTML(light.name)}">${lightSwatch(light.name, colour, light.blink)}`
+      + `<div><b>${escapeHTML(light.look)}</b> ${escapeHTML(light.means)} <span class="muted">${escapeHTML(light.do)}</span></div></div>`;
+  }).join("") : `<p class="empty-note">No hollow is lit: nothing to put right.</p>`;
+  now.dataset.lights = key;
+  now.dataset.game = page.game;
+}
+
 // Who plays: each side's name (or colour), the computer's side with its level.
 function sideName(snap, p) {
   if (snap.computer && snap.computer.plays === p) return `the computer, level ${snap.computer.level}`;
@@ -432,7 +460,8 @@ function sideName(snap, p) {
 
 function renderPlayers(snap) {
   const line = $("[data-role=players]");
-  line.innerHTML = snap.players.map((p) => {
+  const named = snap.players.some((p) => sideName(snap, p));
+  line.innerHTML = !named ? "" : snap.players.map((p) => {
     const name = sideName(snap, p);
     return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(cap(p))}`
       + `${name ? `: <b>${escapeHTML(name)}</b>` : ""}</span>`;
@@ -613,7 +642,7 @@ function chosenOptions(form) {
 }
 
 // --- sound and voice -----------------------------------------------------------------------------------
-const VOICE_DEFAULTS = { sound: "0", speech: "0", lang: "en", rate: "1" };
+const VOICE_DEFAULTS = { sound: "0", speech: "0", lang: "en", rate: "1", guide: "1" };
 
 function voiceSetting(name) {
   let value = null;
@@ -1384,7 +1413,15 @@ function wireTabs() {
   for (const tab of $$("[data-tab]")) tab.addEventListener("click", () => showTab(tab.dataset.tab));
 }
 
+// the first-game guide open until it is closed once (remembered in this browser)
+function wireGuide() {
+  const guide = $("[data-role=guide]");
+  guide.open = voiceSetting("guide") !== "0";
+  guide.addEventListener("toggle", () => storeVoiceSetting("guide", guide.open ? "1" : "0"));
+}
+
 wireTabs();
+wireGuide();
 wireLive();
 wireGames();
 wireRules();
