@@ -22,6 +22,7 @@ what waits, old games included.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import os
@@ -73,6 +74,7 @@ def attach(session, url: str | BrokerAddress, name: str | None = None, **options
     options.setdefault("outbox", Path(session.games_dir) / f".broadcast-{name}.json")
     broadcaster = Broadcaster(address, name, snapshot=session.snapshot, updates=session.updates, **options)
     session.journal_lines.append(broadcaster.line_written)
+    atexit.register(broadcaster.farewell)  # `play` ended (Ctrl-C): what waits is in the outbox, and said
     return broadcaster
 
 
@@ -133,6 +135,7 @@ class Broadcaster:
         self._outbox_written = 0.0
         self._outbox_dirty = False
         self._since = time.time()
+        self._farewell_said = False
         if outbox is not None:
             self._read_outbox()
 
@@ -216,9 +219,15 @@ class Broadcaster:
                 running.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await running
+        self.farewell()
+
+    def farewell(self) -> None:
+        """The outbox written, and how many lines wait said (once; also with no loop running)."""
         self._write_outbox()
-        if self.unconfirmed:
-            self.say(f"{self.unconfirmed} journal lines wait for the club's confirmation: they are sent"
+        waiting = self.unconfirmed
+        if waiting and not self._farewell_said:
+            self._farewell_said = True
+            self.say(f"{waiting} journal lines wait for the club's confirmation: they are sent"
                      f" when the board broadcasts again")
 
     # --- the task's side -------------------------------------------------------------------------
@@ -333,8 +342,10 @@ class Broadcaster:
         known.update({game.path.name: game.confirmed for game in self._games.values()})
         data = {"v": 1, "broker": self._broker_key(), "since": self._since, "confirmed": known}
         temporary = self.outbox.with_name(self.outbox.name + ".tmp")
+        if not self.outbox.parent.is_dir():  # no journal was written there yet
+            self._outbox_dirty = True
+            return
         try:
-            self.outbox.parent.mkdir(parents=True, exist_ok=True)
             temporary.write_text(json.dumps(data), "utf-8")
             os.replace(temporary, self.outbox)
         except OSError as error:
