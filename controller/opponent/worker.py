@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
 import random
 import threading
+import time
 from collections.abc import Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -22,11 +24,22 @@ from .levels import level
 from .search import Limits, choose
 
 _newest = None  # in the worker: the number of the newest question (shared with the board's process)
+PARENT_CHECK = 0.5  # s between the worker's looks at its parent
 
 
-def _start_worker(newest) -> None:
+def _start_worker(newest, parent: int | None = None) -> None:
     global _newest
     _newest = newest
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="parent watch", daemon=True).start()
+
+
+def _end_with(parent: int) -> None:
+    """In the worker: end when the board's process is gone (killed, it cannot say so), so that no
+    worker (nor multiprocessing's resource tracker, which ends with the last of them) lives on."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 def _decide(number: int, game: Game, limits: Limits, roll: int | None, seed: int, newest=None) -> Hashable:
@@ -62,7 +75,7 @@ class Thinker:
         if self._executor is None:
             if self.processes:
                 self._executor = ProcessPoolExecutor(1, mp_context=self._context, initializer=_start_worker,
-                                                     initargs=(self._newest,))
+                                                     initargs=(self._newest, os.getpid()))
             else:
                 self._executor = ThreadPoolExecutor(1)
         return self._executor
