@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     perft = commands.add_parser("perft", help="count the leaves of the move tree to a depth")
     _add_game_options(perft)
-    perft.add_argument("depth", type=_depth, metavar="DEPTH")
+    perft.add_argument("depth", type=_depth, metavar="DEPTH", help="how many plies deep (0 or more)")
     perft.add_argument("--divide", action="store_true", help="first print each legal first move and its count")
     perft.set_defaults(run=_run_perft)
 
@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.set_defaults(run=_run_replay)
 
     export = commands.add_parser("export", help="print a journaled game's record in the rules' notation")
-    export.add_argument("journal", metavar="JOURNAL_FILE")
+    export.add_argument("journal", metavar="JOURNAL_FILE", help="a game's journal (NAME.jsonl in the games folder)")
     export.set_defaults(run=_run_export)
 
     play = commands.add_parser("play", help="referee a game on the board, with its web view")

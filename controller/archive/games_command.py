@@ -64,11 +64,11 @@ def add_parser(commands) -> argparse.ArgumentParser:
     action("reindex", "build the archive's index again from the journals", run_reindex)
 
     rename = action("rename-player", "rename a player in every game", run_rename)
-    rename.add_argument("old", metavar="OLD")
-    rename.add_argument("new", metavar="NEW")
+    rename.add_argument("old", metavar="OLD", help="the player's name now")
+    rename.add_argument("new", metavar="NEW", help="the name to give them")
 
     delete = action("delete", "delete a game: its journal and its trace", run_delete)
-    delete.add_argument("id", metavar="ID")
+    delete.add_argument("id", metavar="ID", help="the game's ID as `games list` shows it (or a unique start of it)")
     delete.add_argument("--yes", action="store_true", help="do not ask")
 
     stats = action("stats", "games, wins, draws and losses per player and game", run_stats)
