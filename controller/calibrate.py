@@ -24,7 +24,7 @@ the gpio backend (the matrix scanner's addresses) and the simulated board all ha
 
 `Calibration` is the pure, time-driven state machine (frames of switch addresses, presses,
 time in; LED frames, die display states, cues and prompts out); `run_calibration` runs it
-over an open backend, with a simulated builder (guide.SimBuilder) for --hal sim and tests.
+over an open backend, with a simulated builder (guide.SimBuilder) for --backend sim and tests.
 """
 
 from __future__ import annotations

@@ -216,14 +216,14 @@ def _add_hal_options(parser: argparse.ArgumentParser) -> None:
     from reedboard.hal import registry  # names only: a backend's module is imported when it is opened
 
     tried = ", then ".join(registry.UNASKED)
-    parser.add_argument("--hal", choices=registry.NAMES,
+    parser.add_argument("--backend", "--hal", dest="backend", choices=registry.NAMES,
                         help=f"the board backend: {registry.names_in_words()} (default: try {tried})")
     parser.add_argument("--port", metavar="PORT", help="serial: the Pico's port (default: found on USB)")
     parser.add_argument("--board", metavar="FILE",
                         help="a board file (default: the shipped board the game is played on, hardware/boards/)")
 
 
-PLAY_FLAGS = ("board", "hal", "port", "listen", "empty-board", "setup-mode", "clock", "config", "games-dir",
+PLAY_FLAGS = ("board", "backend", "hal", "port", "listen", "empty-board", "setup-mode", "clock", "config", "games-dir",
               "resume", "watchers")  # play's own flags: a game's start option of the same name is left out
 SETUP_MODE_WORDS = {  # what each set-up mode does, for --help
     "auto": "the default, from what is on the board: a full board is identified, an empty one shuffled",
@@ -462,7 +462,7 @@ def _run_selftest(args: argparse.Namespace) -> int:
 
     _check_board_file(args.board)
     _check_output(args.report, "the self-test report", "--report file")
-    return selftest_command(args.hal, args.port, args.board, args.report, args.timeout)
+    return selftest_command(args.backend, args.port, args.board, args.report, args.timeout)
 
 
 def _run_calibrate(args: argparse.Namespace) -> int:
@@ -470,14 +470,14 @@ def _run_calibrate(args: argparse.Namespace) -> int:
 
     _check_board_file(args.board)
     _check_output(args.out or args.board, "the board file", "--out file")
-    return calibrate_command(args.hal, args.port, args.board, args.out, listen=args.listen)
+    return calibrate_command(args.backend, args.port, args.board, args.out, listen=args.listen)
 
 
 def _run_doctor(args: argparse.Namespace) -> int:
     from .doctor import doctor
 
     _check_board_file(args.board)
-    return doctor(args.hal, args.port, args.board)
+    return doctor(args.backend, args.port, args.board)
 
 
 def _run_fake_board(args: argparse.Namespace) -> int:

@@ -27,7 +27,7 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
 
     [board]
     file = "~/board.toml"   # the board's wiring file (default: the shipped board of the game)
-    hal = "gpio"            # the backend: gpio, serial or sim (default: serial, then gpio)
+    backend = "gpio"        # the backend: gpio, serial or sim (default: serial, then gpio)
     port = "/dev/ttyACM0"   # serial: the Pico's port (default: found on USB)
     pin_factory = "lgpio"   # gpio: gpiozero's pin factory (GPIOZERO_PIN_FACTORY wins over it)
     brightness = 60         # % of full brightness for every LED (0 to 100)
@@ -204,11 +204,44 @@ def _text(longest: int) -> Callable[[object, Path], str]:
     return read
 
 
+PATH_MOST, NAME_MOST = 4095, 255  # bytes of a path, and of one of its names (Linux's PATH_MAX, NAME_MAX)
+
+
 def _path(value: object, base: Path) -> Path:
-    if not isinstance(value, str) or not value.strip() or "\0" in value:
+    if not isinstance(value, str) or not value.strip() or "\0" in value or not value.isprintable():
         raise ValueError
     path = Path(value).expanduser()
-    return path if path.is_absolute() else base / path  # a service runs elsewhere than its file
+    path = path if path.is_absolute() else base / path  # a service runs elsewhere than its file
+    encoded = os.fsencode(path)
+    if len(encoded) > PATH_MOST or any(len(part) > NAME_MOST for part in encoded.split(b"/")):
+        raise ValueError
+    return path
+
+
+def _directory(value: object, base: Path) -> Path:
+    """A directory's path: one that is a directory, or that can be made (what exists of it is
+    directories): never a file, /dev/null or a device."""
+    path = _path(value, base)
+    existing = path
+    try:
+        while not existing.exists() and existing != existing.parent:
+            existing = existing.parent
+        if not existing.is_dir():
+            raise ValueError
+    except OSError:
+        raise ValueError from None
+    return path
+
+
+def _file(value: object, base: Path) -> Path:
+    """A file's path: where there is something, a regular file (not a directory, a device or a pipe)."""
+    path = _path(value, base)
+    try:
+        if path.exists() and not path.is_file():
+            raise ValueError
+    except OSError:
+        raise ValueError from None
+    return path
 
 
 def _game_keys() -> list[Key]:
@@ -247,16 +280,18 @@ KEYS: tuple[Key, ...] = (
         unset="a new one at each start, when listening beyond this computer"),
     Key("play.watchers", f"a whole number from 1 to {WATCHERS_MOST}", _range(1, WATCHERS_MOST, whole=True),
         default=WATCHERS, flag="watchers"),
-    Key("play.games_dir", "a directory's path", _path, unset=lambda: str(default_games_dir()), flag="games_dir"),
+    Key("play.games_dir", "a directory's path (a directory, or one that can be made)", _directory,
+        unset=lambda: str(default_games_dir()), flag="games_dir"),
     Key("play.vs", "human, computer or computer:1 .. computer:8", _opponent, unset="human", flag="vs"),
     Key("play.computer_plays", f"one of {', '.join(colours())}", _choice(colours()),
         unset="the second player", flag="computer_plays"),
     Key("play.think_seconds", "a number of seconds from 0.1 to 60", _range(0.1, 60), default=2.0,
         flag="think_seconds"),
     *_game_keys(),
-    Key("board.file", "a board file's path", _path, unset="the shipped board of the game", flag="board"),
-    Key("board.hal", f"one of {', '.join(_hal_names())}", _choice(_hal_names()),
-        unset="serial, then gpio, else the simulated board", flag="hal"),
+    Key("board.file", "a board file's path (a file, not a directory or a device)", _file, unset="the shipped board of the game",
+        flag="board"),
+    Key("board.backend", f"one of {', '.join(_hal_names())}", _choice(_hal_names()),
+        unset="serial, then gpio, else the simulated board", flag="backend"),
     Key("board.port", "a serial port's name (e.g. \"/dev/ttyACM0\")", _text(200), unset="found on USB", flag="port"),
     Key("board.pin_factory", f"one of {', '.join(_pin_factories())}", _choice(_pin_factories()),
         unset="GPIOZERO_PIN_FACTORY, else the board file's, else gpiozero's own choice"),
@@ -274,6 +309,7 @@ KEYS: tuple[Key, ...] = (
           flag=colour) for colour in colours()),
 )
 BY_NAME: dict[str, Key] = {key.name: key for key in KEYS}
+FORMER_NAMES = {"board.hal": "board.backend"}  # still read, as the key's name now
 TABLES: tuple[str, ...] = tuple(dict.fromkeys(key.table for key in KEYS))
 
 
@@ -316,8 +352,11 @@ class Configuration:
                 value = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
             elif key.flag == "clock" and value == "off":
                 value = None
-            elif key.read is _path:
-                value = Path(value)
+            elif key.read in (_path, _directory, _file):  # checked as the file's would be
+                try:
+                    value = key.read(str(value), Path.cwd())
+                except ValueError:
+                    raise ConfigError(f"{key.option}: must be {key.rule}, not {_shown(str(value))}") from None
             elif key.read is _opponent:  # the words, checked by the option already: a level or None
                 value = parse_opponent(value)
             settings[key.name] = Setting(value, key.option)
@@ -350,7 +389,8 @@ def load(path: str | Path | None = None) -> Configuration:
         if not isinstance(values, dict):
             raise ConfigError(f"{path}: {table} must be a table ([{table}])")
         for name, value in values.items():
-            key = BY_NAME.get(f"{table}.{name}")
+            written = f"{table}.{name}"
+            key = BY_NAME.get(FORMER_NAMES.get(written, written))
             if key is None:
                 known = ", ".join(k.key for k in KEYS if k.table == table)
                 raise ConfigError(f"{path}: unknown key {table}.{_named(name)} (known in [{table}]: {known})")
@@ -358,7 +398,7 @@ def load(path: str | Path | None = None) -> Configuration:
                 read = key.read(value, path.parent)
             except (ValueError, OverflowError):
                 raise ConfigError(f"{path}: {key.name}: must be {key.rule}, not {_shown(value)}") from None
-            line = lines.get(key.name)
+            line = lines.get(written)
             settings[key.name] = Setting(read, f"file:{line}" if line else "file")
     return Configuration(path, settings)
 
@@ -439,11 +479,16 @@ def cannot_write(path: Path) -> str | None:
 
 def write_back(path: Path, changes: Mapping[str, object]) -> None:
     """Set `changes` ({"settle": 0.5}) in the file's [play] table, keeping every other line and
-    comment; the file is replaced at once (a new file renamed over it), never half written.
-    OSError when it cannot be written; ImportError without tomlkit."""
+    comment; the file is replaced at once (a new file renamed over it), never half written. A
+    symbolic link is followed: its target is replaced, the link stays. The file is read as every
+    file is (a regular file of at most TOML_LIMIT bytes, never waiting on a pipe). OSError when
+    it cannot be read or written; ImportError without tomlkit."""
     import tomlkit
 
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    from .readfile import TOML_LIMIT, read_text
+
+    path = Path(os.path.realpath(path))  # a link's target (a missing one: where the link points)
+    text = read_text(path, TOML_LIMIT, "configuration") if os.path.lexists(path) else ""
     document = tomlkit.parse(text)
     play = document.get("play")
     if play is None:

@@ -76,7 +76,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if start is None:
         start = _configured_start(args.game, config)
     board_file = str(config["board.file"]) if config["board.file"] is not None else None
-    hal = config["board.hal"]
+    hal = config["board.backend"]
     resume = _journal_to_resume(args, games_dir)
 
     template = start if start is not None else game_class(args.game)()

@@ -28,7 +28,7 @@ The test runs on the backend's address level (hal.addresses), through the board 
 applied here and nowhere else: a closed switch is the hollow the board file wires to it (a
 switch under no hollow is not seen), and a hollow's LED, a die pip ("pip1".."pip7") or the
 turn light is lit alone by its index on the chain. `open_selftest` opens the backend so
-(and, for `--hal sim`, the simulated board with the board file's declared faults and a
+(and, for `--backend sim`, the simulated board with the board file's declared faults and a
 simulated builder, `SimBuilder`, that answers the prompts by itself).
 """
 

@@ -116,7 +116,10 @@ def _section(words: str, summary: str, parser: argparse.ArgumentParser, level: i
     if arguments:
         lines += ["| argument | what it is |", "|---|---|"]
         for action in arguments:
-            lines.append(f"| `{_cell(_shape(action))}` | {_cell(_help(action, parser.prog))} |")
+            flag = max(action.option_strings, key=len) if action.option_strings else None
+            also = [f"`{other}`" for other in action.option_strings if other != flag]
+            said = _help(action, parser.prog) + (f" (also {', '.join(also)})" if also else "")
+            lines.append(f"| `{_cell(_shape(action))}` | {_cell(said.strip())} |")
         lines.append("")
     for name, help_text, sub in _subcommands(parser):
         lines += _section(f"{words} {name}", help_text, sub, level + 1)

@@ -1,7 +1,7 @@
 """The board backends: each one's name, what it is, and how it is opened.
 
 One registry, read by the board loader (which backends a board file may name), the chooser
-(hal.backends.find_board: which to try, in what order) and the command line (`--hal`). A
+(hal.backends.find_board: which to try, in what order) and the command line (`--backend`). A
 backend's module is imported only when the backend is opened, so that naming them costs
 nothing and a missing extra (gpiozero, pyserial) only matters to the backend that needs it.
 """

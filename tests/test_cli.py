@@ -171,3 +171,17 @@ def test_a_missing_extra_is_named_with_both_ways_to_install_it(capsys, monkeypat
     assert status == 2
     assert err.strip() == ("reedboard club: amqtt is missing: pip install 'reedboard[club]'"
                            " (from a checkout of reedboard: pip install '.[club]')")
+
+
+def test_the_backend_has_one_name(capsys, tmp_path):
+    # --backend on the command line, backend in the configuration as in the board file; the
+    # former --hal and [board] hal are still read.
+    from reedboard.controller.config import load
+
+    for flag in ("--backend", "--hal"):
+        status, out, _ = run(capsys, "doctor", flag, "sim")
+        assert status == 0 and out.startswith("backend: sim"), (flag, out)
+    for key in ("backend", "hal"):
+        config = tmp_path / f"{key}.toml"
+        config.write_text(f'[board]\n{key} = "sim"\n')
+        assert load(config)["board.backend"] == "sim"

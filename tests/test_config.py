@@ -113,7 +113,7 @@ GOOD = {
     "play.vs": ('"computer:3"', 3), "play.computer_plays": ('"red"', "red"), "play.think_seconds": ("5", 5),
     "broadcast.url": ('"mqtt://b1:pw@club.local/rb"', "mqtt://b1:pw@club.local/rb"), "broadcast.name": ('"b1"', "b1"),
     "abalone.layout": ('"german-daisy"', "german-daisy"), "bigballs.first": ('"white"', "white"),
-    "board.file": ('"/boards/mine.toml"', "/boards/mine.toml"), "board.hal": ('"serial"', "serial"),
+    "board.file": ('"/boards/mine.toml"', "/boards/mine.toml"), "board.backend": ('"serial"', "serial"),
     "board.port": ('"/dev/ttyACM0"', "/dev/ttyACM0"), "board.pin_factory": ('"lgpio"', "lgpio"), "board.brightness": ("60", 60),
     "board.budget_ma": ("1500", 1500), "page.sound": ("true", True), "page.voice": ("true", True),
     "page.language": ('"ro"', "ro"), "players.black": ('"Ann"', "Ann"), "players.white": ('" Bob "', "Bob"),
@@ -129,7 +129,7 @@ BAD = {
     "play.think_seconds": ("0", "0.1 to 60"),
     "broadcast.url": ('"http://club.local"', "mqtt://"), "broadcast.name": ('"a b"', "board name"),
     "abalone.layout": ('"hex"', "belgian-daisy"), "bigballs.first": ('"red"', "black, white"),
-    "board.file": ("true", "path"), "board.hal": ('"usb"', "gpio"), "board.port": ('""', "serial port"),
+    "board.file": ("true", "path"), "board.backend": ('"usb"', "gpio"), "board.port": ('""', "serial port"),
     "board.pin_factory": ('"gpiod"', "lgpio, rpigpio"), "board.brightness": ("101", "0 to 100"), "board.budget_ma": ("0", "above 0"),
     "page.sound": ("1", "true or false"), "page.voice": ('"on"', "true or false"),
     "page.language": ('"fr"', "en, de"), "players.black": ("7", "1 to 40"),
@@ -206,7 +206,7 @@ def test_flags_win_over_the_file_key_by_key(tmp_path):
     args = build_parser().parse_args(["play", "abalone", "--hal", "sim", "--listen", "[::1]:8002",
                                       "--layout", "german-daisy", "--config", str(path)])
     config = load(path).with_flags(args)
-    assert (config["board.hal"], config.source("board.hal")) == ("sim", "--hal")
+    assert (config["board.backend"], config.source("board.backend")) == ("sim", "--backend")
     assert (config["play.listen"], config.source("play.listen")) == ("[::1]:8002", "--listen")
     assert (config["abalone.layout"], config.source("abalone.layout")) == ("german-daisy", "--layout")
     assert (config["board.port"], config.source("board.port")) == ("/dev/ttyACM1", "file:7")

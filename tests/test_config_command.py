@@ -48,12 +48,13 @@ def test_json_names_every_key_its_value_source_and_rule(home, capsys):
     assert status == 0 and data["file"] == str(path) and set(data["keys"]) == set(BY_NAME)
     rule = BY_NAME["board.brightness"].rule
     assert data["keys"]["board.brightness"] == {"value": 40, "source": "file:2", "allowed": rule}
-    assert data["keys"]["board.hal"]["source"] == "file:3" and data["keys"]["play.clock"]["value"] is None
+    assert data["keys"]["board.backend"]["source"] == "file:3" and data["keys"]["play.clock"]["value"] is None
 
 
 @pytest.mark.parametrize("text, words", [
     ('[play]\nsettle = "x"\n', "play.settle: must be a number of seconds from 0.05 to 10, not 'x'"),
-    ('[board]\nhal = "usb"\n', "board.hal: must be one of serial, gpio, sim, not 'usb'"),
+    ('[board]\nbackend = "usb"\n', "board.backend: must be one of serial, gpio, sim, not 'usb'"),
+    ('[board]\nhal = "usb"\n', "board.backend: must be one of serial, gpio, sim, not 'usb'"),  # its former name
     ('[play]\ncolour = "red"\n', "unknown key play.colour (known in [play]: game, setup"),
     ('[chess]\nx = 1\n', "unknown table [chess]"),
     ('[play\n', "not valid TOML"),
