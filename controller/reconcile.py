@@ -205,6 +205,7 @@ class Reconciler:
         # it is their turn again: the die shows them then, with no new press (rule 7).
         self.kept_rolls: dict[int, int] = {}
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
+        self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
         self._touched_while_held = 0  # cells seen empty since the held board was first shown
         self._held_frames: list[int] = []  # the boards seen since then, for the next player's turn
         self._start_seen = False  # since then, a board looked like the next player's start
@@ -484,6 +485,7 @@ class Reconciler:
                 return events
 
         self._touched |= base & ~S
+        self._opened_since_move |= base & ~S
         if self._last is not None:
             self._last = self._last[:3] + (self._last[3] | (self._last[2] & ~S),)
 
@@ -509,7 +511,7 @@ class Reconciler:
             # The board is the position before the last move and a move's result alike: when
             # the hands opened, since that move, hollows it involved and the new move does not,
             # it is the last move taken back, not a new one (rule 7).
-            since = self._touched | (self._last[3] if self._last is not None else 0)
+            since = self._opened_since_move
             if any(since & self._undo.may_empty & ~c.may_empty for c in matches):
                 matches = at_result = []
         if matches:
@@ -725,12 +727,14 @@ class Reconciler:
             self.kept_rolls[len(self.game.move_stack)] = self.roll
         move = self.game.pop()
         self.roll = self.game.roll_of(move)
+        self._opened_since_move = 0
         return move
 
     def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         self._last = (candidate.move, self._candidates, self._base, self._touched)
         self._choosing = None
         self.game.push(candidate.move)
+        self._opened_since_move = 0
         self.roll = self.kept_rolls.pop(len(self.game.move_stack), None)  # rolled before a takeback
         self._new_turn()
         events.append(Committed(t, candidate.move, self.roll))
