@@ -160,3 +160,35 @@ def test_what_the_club_shows_it_journals_and_what_it_refuses_it_does_neither(clu
     assert detail["seq"] == 0 and detail["players"] == {} and detail["journal"] is None and club.garbled == 1
     assert len(list((tmp_path / "club").glob("*.jsonl"))) == 1
     assert [row["player"] for row in club.standings()] == ["Bo", "Ann"]  # t2's game counts nowhere
+
+
+def test_the_pages_updates_are_made_once_per_change_whoever_watches(club, tmp_path, monkeypatch):
+    lines = board_lines(tmp_path)
+    for name in ("t1", "t2", "t3"):
+        club.receive(f"reedboard/boards/{name}/journal", journal_payload(name, 1, lines[0]))
+    first = json.loads(club.update_since(0))
+    assert first["full"] and [b["name"] for b in first["boards"]] == ["t1", "t2", "t3"]
+    made = []
+    summary = club.summary
+    monkeypatch.setattr(club, "summary", lambda board: made.append(board.name) or summary(board))
+    seen = first["version"]
+    club.receive("reedboard/boards/t2/journal", journal_payload("t2", 2, lines[1]))
+    updates = {club.update_since(seen) for _ in range(100)}  # a hundred watchers
+    assert made == ["t2"] and len(updates) == 1
+    update = json.loads(updates.pop())
+    assert not update["full"] and [b["name"] for b in update["boards"]] == ["t2"] and update["boards"][0]["seq"] == 2
+    assert json.loads(club.summaries_json())[1]["seq"] == 2 and made == ["t2"]
+
+
+def test_watchers_from_one_address_are_limited(club):
+    from starlette.websockets import WebSocketDisconnect
+
+    from reedboard.controller.web.limits import Limits
+
+    with TestClient(create_club_app(club, limits=Limits(watchers=10, watchers_per_address=2))) as client:
+        with client.websocket_connect("/ws") as first, client.websocket_connect("/ws") as second:
+            assert json.loads(first.receive_text())["full"] and json.loads(second.receive_text())["full"]
+            with pytest.raises(WebSocketDisconnect) as refused:
+                with client.websocket_connect("/ws") as third:
+                    third.receive_text()
+            assert refused.value.code == 1013

@@ -89,6 +89,10 @@ class Club:
         self.confirmations: dict[tuple[str, str], dict] = {}  # (board, game): what to confirm to the board
         self._confirm = asyncio.Event()
         self.version = 0  # counts changes: the page's WebSocket waits for the next
+        self.board_versions: dict[str, int] = {}  # each board's last change (a version)
+        self._summaries: dict[str, tuple[int, bytes]] = {}  # each board's summary, encoded at its version
+        self._standings: tuple[int, bytes] | None = None
+        self._updates: dict[int, str] = {}  # the page's update since a version, at this version
         self._changed = asyncio.Event()
         self._index: dict[str, dict] = self._read_index()
 
@@ -107,7 +111,7 @@ class Club:
         if handler is None or not handler(self._board(name), data):
             self.garbled += 1
             return
-        self._change()
+        self._change(name)
 
     def _board(self, name: str) -> ClubBoard:
         board = self.boards.get(name)
@@ -302,10 +306,46 @@ class Club:
                     game.journal = None
 
     # --- what goes out ----------------------------------------------------------------------------------
-    def _change(self) -> None:
+    def _change(self, board: str | None = None) -> None:
         self.version += 1
+        if board is not None:
+            self.board_versions[board] = self.version
+        self._updates.clear()
         event, self._changed = self._changed, asyncio.Event()
         event.set()
+
+    # --- encoded once per change, whoever watches ------------------------------------------------------
+    def summary_json(self, name: str) -> bytes:
+        version = self.board_versions.get(name, 0)
+        cached = self._summaries.get(name)
+        if cached is None or cached[0] != version:
+            cached = self._summaries[name] = (version, encode_json(self.summary(self.boards[name])))
+        return cached[1]
+
+    def summaries_json(self) -> bytes:
+        return b"[" + b",".join(self.summary_json(name) for name in sorted(self.boards)) + b"]"
+
+    def standings_json(self) -> bytes:
+        if self._standings is None or self._standings[0] != self.version:
+            self._standings = (self.version, encode_json(self.standings()))
+        return self._standings[1]
+
+    def update_since(self, since: int) -> str:
+        """The page's update for a watcher that has everything up to version `since` (0: nothing):
+        the boards changed since (all of them for 0), the standings, the link. Made once per
+        version and `since`, whatever the number of watchers."""
+        message = self._updates.get(since)
+        if message is None:
+            names = sorted(self.boards) if since == 0 else sorted(
+                name for name, version in self.board_versions.items() if version > since)
+            message = (b'{"full":' + (b"true" if since == 0 else b"false") + b',"version":'
+                       + str(self.version).encode() + b',"boards":['
+                       + b",".join(self.summary_json(name) for name in names) + b'],"standings":'
+                       + self.standings_json() + b',"connected":' + (b"true" if self.connected else b"false")
+                       + b"}").decode("utf-8")
+            if len(self._updates) < 64:
+                self._updates[since] = message
+        return message
 
     async def changed(self) -> None:
         """Wait for the next change."""
@@ -383,6 +423,10 @@ class Club:
                     else:
                         row["losses"] += 1
         return sorted(table.values(), key=lambda r: (-r["points"], -r["wins"], r["player"]))
+
+
+def encode_json(data: object) -> bytes:
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
 
 
 def journal_line(number: int, entry: dict) -> dict:

@@ -5,7 +5,8 @@
     GET /api/boards/NAME           one board: its game's geometry, record and journal lines
     GET /api/standings             the evening's players by points
     GET /api/club                  the club's link to the broker, lines dropped as duplicates or garbled
-    WS  /ws                        {"boards", "standings", "connected"} at every change
+    WS  /ws                        {"full", "version", "boards", "standings", "connected"} at every change:
+                                   every board first ("full": true), then the boards changed since
     GET /board/NAME                the board's own page (controller/web's), watching only
     WS  /board/NAME/ws             that page's snapshots, as the board's own server sends them
     GET /board/NAME/api/...        what that page asks for: auth (never control), catalog, rules, state
@@ -30,6 +31,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..games import catalog
+from ..web.limits import Limits, Watchers
 from ..web.rules import rules_page
 from .address import NAME
 from .club import Club
@@ -37,7 +39,7 @@ from .club import Club
 HERE = Path(__file__).parent / "static"
 BOARD_PAGE = Path(__file__).parent.parent / "web" / "static"
 PUSH_EVERY = 0.2  # s: at most five pushes a second to each page, however busy the boards
-WATCHERS = 200  # WebSockets at once
+LIMITS = Limits(watchers=200, watchers_per_address=16)  # WebSockets at once, and from one address
 
 
 def _json(data: object) -> bytes:
@@ -62,8 +64,8 @@ def _board_page() -> str:
     return html[:first] + shim + html[first:] if first >= 0 else html + shim
 
 
-def create_club_app(club: Club, *, lifespan=None) -> Starlette:
-    watchers = {"n": 0}
+def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> Starlette:
+    places = Watchers(limits)
 
     def board_name(request) -> str | None:
         name = request.path_params["name"]
@@ -73,7 +75,7 @@ def create_club_app(club: Club, *, lifespan=None) -> Starlette:
         return FileResponse(HERE / "club.html", headers={"Cache-Control": "no-cache"})
 
     async def boards(request: Request):
-        return Response(_json(club.summaries()), media_type="application/json")
+        return Response(club.summaries_json(), media_type="application/json")
 
     async def board(request: Request):
         name = board_name(request)
@@ -83,7 +85,7 @@ def create_club_app(club: Club, *, lifespan=None) -> Starlette:
         return Response(_json(detail), media_type="application/json")
 
     async def standings(request: Request):
-        return Response(_json(club.standings()), media_type="application/json")
+        return Response(club.standings_json(), media_type="application/json")
 
     async def status(request: Request):
         return JSONResponse({"connected": club.connected, "boards": len(club.boards),
@@ -120,10 +122,11 @@ def create_club_app(club: Club, *, lifespan=None) -> Starlette:
         return _error("no such game", 404)
 
     async def watch(websocket: WebSocket, send_one) -> None:
-        if watchers["n"] >= WATCHERS:
-            await websocket.close(1013, "too many watchers")
+        address = websocket.client.host if websocket.client else "?"
+        refused = places.admit(address, owner=False)
+        if refused is not None:
+            await websocket.close(1013, refused[:120])
             return
-        watchers["n"] += 1
         await websocket.accept()
 
         async def send() -> None:
@@ -143,7 +146,7 @@ def create_club_app(club: Club, *, lifespan=None) -> Starlette:
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            watchers["n"] -= 1
+            places.leave(address, owner=False)
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -151,9 +154,12 @@ def create_club_app(club: Club, *, lifespan=None) -> Starlette:
                     await task
 
     async def club_updates(websocket: WebSocket):
-        async def send_one() -> None:
-            data = {"boards": club.summaries(), "standings": club.standings(), "connected": club.connected}
-            await websocket.send_text(_json(data).decode("utf-8"))
+        seen = {"version": 0}
+
+        async def send_one() -> None:  # what changed since this watcher's last update, encoded once for all
+            version = club.version
+            await websocket.send_text(club.update_since(seen["version"]))
+            seen["version"] = version
         await watch(websocket, send_one)
 
     async def board_updates(websocket: WebSocket):

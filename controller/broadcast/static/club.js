@@ -123,8 +123,8 @@ function render(data) {
   const link = $("[data-role=link]");
   link.dataset.state = data.connected ? "live" : "down";
   link.textContent = data.connected ? "broker connected" : "broker unreachable: waiting";
-  $("[data-role=empty]").hidden = data.boards.length > 0;
-  for (const board of data.boards) renderBoard(board);
+  for (const board of data.boards) renderBoard(board);  // every board at first ("full"), then those changed
+  $("[data-role=empty]").hidden = document.querySelector("[data-board]") !== null;
   renderStandings(data.standings);
 }
 
