@@ -123,6 +123,7 @@ class EmulatedPico:
         self.files = installed_files(board) if files is None else files
         self.magnets = {board.sensor[c] for c in occupied}
         self.fast = fast
+        self.dark: set[int] = set()  # LEDs broken with break_led()
         self.node_args = list(node_args)
         self.events: list[dict] = []
         self.noise: list[str] = []  # what node said that is not a report
@@ -300,6 +301,33 @@ class EmulatedPico:
         """The board's protocol lines (as sent, without the newline) from event index `since`."""
         return [e["line"] for e in self.kind("tx", since)]
 
+    def shown(self, timeout: float = 120.0, payload: str | None = None) -> dict | None:
+        """Wait until the LEDs show a light frame: `payload` (an L line's "COLOURS BLINK"), by
+        default the host's last L line; blinking LEDs may be lit or dark, broken LEDs are dark.
+        That frame (None when the host sent no L line)."""
+        since = 0
+        if payload is None:
+            sent = [i for i, e in enumerate(self.events) if e["ev"] == "rx" and e["line"].startswith("L ")]
+            if not sent:
+                return None
+            since = sent[-1]
+            payload = " ".join(self.events[since]["line"].split("*")[0].split()[2:])
+        hexes = payload.split()[0]
+        colours = [hexes[i:i + 6].lower() for i in range(0, len(hexes), 6)]
+
+        seen = [c if i not in self.dark else "000000" for i, c in enumerate(colours)]
+
+        def matches(event: dict) -> bool:
+            pixels = event.get("pixels")
+            return (event["ev"] == "leds" and len(pixels) == len(seen)
+                    and all(p == c or p == "000000" for p, c in zip(pixels, seen))
+                    and (any(p == c != "000000" for p, c in zip(pixels, seen)) or all(c == "000000" for c in seen)))
+        with self._changed:
+            frames = [i for i, e in enumerate(self.events) if e["ev"] == "leds"]
+        if frames and matches(self.events[frames[-1]]):
+            return self.events[frames[-1]]  # on the LEDs now
+        return self.wait(matches, timeout, max(since, frames[-1] if frames else 0))
+
     def booted(self, timeout: float = 120.0) -> dict:
         """Wait for the firmware's hello (its first H line); that event."""
         return self.wait(lambda e: e["ev"] == "tx" and e["line"].startswith("H "), timeout)
@@ -330,6 +358,15 @@ class EmulatedPico:
 
     def press(self, button: str, ms: int = PRESS_MS) -> None:
         self.control(f"hold {button} {ms}")  # timed in emulated time
+
+    def break_led(self, index: int) -> None:
+        """LED `index` of the chain never lights (it still passes the data on)."""
+        self.dark.add(index)
+        self.control(f"dark {index}")
+
+    def stick_switch(self, sensor: int) -> None:
+        """The reed switch of `sensor` is stuck closed."""
+        self.control(f"stuck {sensor}")
 
     def type(self, data: bytes) -> None:
         """Bytes into the Pico's USB serial as if the host had sent them (beside the host's own)."""

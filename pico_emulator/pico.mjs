@@ -20,7 +20,7 @@
 //   pins             how the firmware set up the wired pins
 //   quit
 // Reports go to fd 2, one a line: "@" and a JSON object with "ev": usb, leds, buzzer, tx, stats,
-// pins, reset, exit. Times are emulated milliseconds ("t").
+// pins, reset, exit, rx (a host line as it goes to the Pico). Times are emulated milliseconds ("t").
 //
 // Emulated time never runs ahead of the wall clock (without --fast), so that the host's timeouts
 // mean what they say; it falls behind when the machine is slow, and everything measured here is
@@ -303,8 +303,15 @@ function feedPico() {
   }
 }
 
+let inLine = '';
 process.stdin.on('data', (data) => {
-  for (const byte of data) toPico.push(byte);
+  for (const byte of data) {
+    toPico.push(byte);
+    if (byte === 10) { // a host line, reported as it goes to the Pico (for the L lines' colours)
+      if (/^[A-Z] [0-9a-f]{2}[ *]/.test(inLine)) report({ ev: 'rx', t: chip ? ms(now()) : 0, line: inLine.replace(/\r$/, '') });
+      inLine = '';
+    } else if (inLine.length < 1100) inLine += String.fromCharCode(byte);
+  }
   if (chip) feedPico();
 });
 process.stdin.on('end', () => quit('the host side closed'));

@@ -1,0 +1,82 @@
+"""`reedboard selftest` over the emulated Pico (pico_emulator/): the real firmware on MicroPython's
+RP2040 build, a builder's hands moving magnets on the emulated reed matrix and looking at the
+LEDs decoded from the chip's data pin, and faults planted in the wiring (a switch stuck closed,
+a dark LED) that the self-test must find, and nothing else. Skipped, saying why, where the
+emulated Pico cannot run."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from reedboard.controller.games import GAMES
+from reedboard.controller.guide import SimBuilder
+from reedboard.controller.selftest import Settings, run_selftest
+from reedboard.hal.board import load_board
+from reedboard.hal.leds import led_names
+from reedboard.hal.serial_board import SerialSwitches
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def emulator_module():
+    spec = importlib.util.spec_from_file_location("reedboard_pico_emulator", ROOT / "pico_emulator" / "emulator.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pe = emulator_module()
+try:
+    pe.check_available()
+except pe.Unavailable as why:
+    pytest.skip(f"no emulated Pico here: {why}", allow_module_level=True)
+
+WAIT = 120.0
+
+
+class Hands:
+    """A builder at the emulated board: magnets on the reed matrix, the ok button, and eyes on
+    the LED chain as the chip's data pin drives it."""
+
+    def __init__(self, pico, truth, device) -> None:
+        self.pico, self.truth, self.device = pico, truth, device
+        self._names = led_names(truth)
+        self.frame = None
+
+    async def put(self, hollow: str) -> None:
+        self.pico.place(hollow)
+
+    async def take(self, hollow: str) -> None:
+        self.pico.lift(hollow)
+
+    async def press_ok(self) -> None:
+        self.pico.press("ok", 150)
+
+    async def look(self) -> None:
+        """Until the LEDs show the light frame the host last sent (as the chip's data pin drives them)."""
+        payload = self.device._last_lights  # what the self-test asked the board to show
+        self.frame = await asyncio.to_thread(self.pico.shown, WAIT, payload)
+
+    def lit(self) -> set[str]:
+        pixels = self.frame["pixels"] if self.frame else []
+        return {self._names.get(i, f"LED {i}") for i, colour in enumerate(pixels) if colour != "000000"}
+
+
+def test_the_selftest_finds_the_planted_faults_and_nothing_else():
+    board = load_board(game=GAMES["bigballs"].board)
+    with pe.EmulatedPico(board) as pico:  # no pieces: the self-test starts hands off
+        pico.booted(WAIT)
+        pico.stick_switch(board.sensor["c3"])
+        pico.break_led(board.led["b4"])
+        device = SerialSwitches(board, pico.port)
+        try:
+            report = asyncio.run(run_selftest(device, board, Settings(watch=1.0, timeout=6.0, remove_timeout=20.0),
+                                              builder=SimBuilder(Hands(pico, board, device), poll=0.01)))
+        finally:
+            device.close()
+    assert report.kinds() == {("stuck-closed", ("c3",)), ("dark", ("b4",))}, report.text()
+    assert report.text().splitlines()[-1] == "2 faults"
