@@ -14,6 +14,7 @@ club started again goes on with the same files.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -37,6 +38,13 @@ from .snapshot_check import checked_snapshot
 
 INDEX = "club-index.json"
 WAITING_LIMIT = 1000  # lines kept waiting for a missing one, per game
+WAITING_BYTES_GAME = 1 << 20  # bytes of lines waiting for a missing one, per game (a line is ~100)
+WAITING_BYTES = 32 << 20  # and in all: a line not held now is sent again by its board (it is not confirmed)
+JOURNAL_PAYLOAD_LIMIT = 64 << 10  # bytes of one journal line's message (a header with a layout is a few kB)
+OPEN_JOURNALS = 64  # journals kept open at once; an idle one is closed, and opened again for its next line
+BOARDS_LIMIT = 1000  # boards followed at once
+GAMES_PER_BOARD = 200  # games the club starts for one board while it runs
+LOG_EVERY = 10.0  # s: one log line per kind of problem at most this often (with the count of those not said)
 LINES_LIMIT = 2000  # lines of one game (a real game has a few hundred; each is checked by replaying the game)
 GAMES_KEPT = 50  # games of one board kept in memory (all stay in the journals)
 log = logging.getLogger(__name__)
@@ -49,7 +57,9 @@ class ClubGame:
     lines: list[dict] = field(default_factory=list)  # the journal's lines in order, the header first
     received: list[float] = field(default_factory=list)  # when each was taken (the club's clock)
     committed: list[float | None] = field(default_factory=list)  # when the board had it on disk
-    waiting: dict[int, tuple[dict, float | None]] = field(default_factory=dict)  # seq -> line come early
+    waiting: dict[int, tuple[dict, float | None, int]] = field(default_factory=dict)  # seq -> line come early, size
+    waiting_bytes: int = 0
+    idle_lines: int | None = None  # its journal was closed while idle: the lines it has
     state: dict | None = None  # messages.game_state of the lines taken
     journal: Journal | None = None
     journal_name: str | None = None
@@ -71,6 +81,7 @@ class ClubBoard:
     snapshot: dict | None = None  # the board page's snapshot of its latest state
     snapshot_seq: int = 0  # the club's own count: a page follows it (a board's restarts count again)
     updated: float = 0.0
+    started: int = 0  # games the club started for it
 
 
 class Club:
@@ -95,6 +106,9 @@ class Club:
         self._updates: dict[int, str] = {}  # the page's update since a version, at this version
         self._changed = asyncio.Event()
         self._index: dict[str, dict] = self._read_index()
+        self.waiting_bytes = 0  # of lines come early, in all games
+        self._open: collections.OrderedDict[tuple[str, str], ClubGame] = collections.OrderedDict()
+        self._said: dict[str, tuple[float, int]] = {}  # kind of problem: when last said, how many not said since
 
     # --- what comes in ----------------------------------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> None:
@@ -108,16 +122,35 @@ class Club:
             return
         name, kind = rest
         handler = {"status": self._status, "journal": self._journal, "state": self._state}.get(kind)
-        if handler is None or not handler(self._board(name), data):
+        board = self._board(name)
+        if board is None:
+            self.garbled += 1
+            self._say("boards", "reedboard club: more than %d boards: board %s is not followed", BOARDS_LIMIT, name)
+            return
+        if kind == "journal" and len(payload) > JOURNAL_PAYLOAD_LIMIT:
+            handler = None
+        if handler is None or not handler(board, data):
             self.garbled += 1
             return
         self._change(name)
 
-    def _board(self, name: str) -> ClubBoard:
+    def _board(self, name: str) -> ClubBoard | None:
         board = self.boards.get(name)
         if board is None:
+            if len(self.boards) >= BOARDS_LIMIT:
+                return None
             board = self.boards[name] = ClubBoard(name)
         return board
+
+    def _say(self, kind: str, message: str, *args) -> None:
+        """A log line, at most one of a kind every LOG_EVERY seconds (a flood is said in one line)."""
+        now = self.clock()
+        last, unsaid = self._said.get(kind, (None, 0))
+        if last is not None and now - last < LOG_EVERY:
+            self._said[kind] = (last, unsaid + 1)
+            return
+        self._said[kind] = (now, 0)
+        log.warning(message + (f" (and {unsaid} more like it)" if unsaid else ""), *args)
 
     def _status(self, board: ClubBoard, data: dict) -> bool:
         online = data.get("online")
@@ -133,7 +166,7 @@ class Club:
         if not (is_game_id(game_id) and is_seq(seq) and seq <= LINES_LIMIT and isinstance(entry, dict)):
             return False
         committed = data.get("committed") if is_time(data.get("committed")) else None
-        self._offer(board, game_id, seq, entry, committed)
+        self._offer(board, game_id, seq, entry, committed, len(json.dumps(entry)))
         self._confirm_game(board, board.games.get(game_id))
         return True
 
@@ -153,9 +186,11 @@ class Club:
                 and len(lines) >= seq):
             return False
         game = self._game(board, game_id)
+        if game is None:
+            return True
         for number in range(game.seq + 1, seq + 1):  # the lines missed, from the state
             if isinstance(lines[number - 1], dict):
-                self._offer(board, game_id, number, lines[number - 1], None)
+                self._offer(board, game_id, number, lines[number - 1], None, 0)
         snapshot = data.get("snapshot")
         if game.seq >= seq and game.lines and game.refused is None:  # served only as the club's lines have it
             own = game_snapshot(game.lines[0], game.lines[1:], game.journal_name)
@@ -166,33 +201,57 @@ class Club:
         self._confirm_game(board, game)
         return True
 
-    def _game(self, board: ClubBoard, game_id: str) -> ClubGame:
+    def _game(self, board: ClubBoard, game_id: str) -> ClubGame | None:
+        """The board's game (None: the board started more than GAMES_PER_BOARD games)."""
         game = board.games.get(game_id)
         if game is None:
+            if board.started >= GAMES_PER_BOARD and f"{board.name}/{game_id}" not in self._index:
+                self._say("games", "reedboard club: board %s started more than %d games: game %s is not followed",
+                          board.name, GAMES_PER_BOARD, game_id)
+                return None
+            board.started += 1
             game = board.games[game_id] = ClubGame(board.name, game_id)
             self._restore(game)
             while len(board.games) > GAMES_KEPT:
                 old = board.games.pop(next(iter(board.games)))
-                if old.journal is not None:
-                    old.journal.close()
+                self._drop_waiting(old)
+                self._close(old)
         return game
 
-    def _offer(self, board: ClubBoard, game_id: str, seq: int, entry: dict, committed: float | None) -> None:
+    def _offer(self, board: ClubBoard, game_id: str, seq: int, entry: dict, committed: float | None,
+               size: int) -> None:
         game = self._game(board, game_id)
+        if game is None:
+            return
         if seq <= game.seq:
             self.duplicates += 1
             return
         if game.refused is not None:
             return
-        if seq > game.seq + 1:
-            if len(game.waiting) < WAITING_LIMIT:
-                game.waiting.setdefault(seq, (entry, committed))
+        if seq > game.seq + 1:  # held while it fits: one not held is sent again by its board
+            if seq not in game.waiting and len(game.waiting) < WAITING_LIMIT \
+                    and game.waiting_bytes + size <= WAITING_BYTES_GAME and self.waiting_bytes + size <= WAITING_BYTES:
+                game.waiting[seq] = (entry, committed, size)
+                game.waiting_bytes += size
+                self.waiting_bytes += size
             return
         game.stalled = False
         self._take(board, game, entry, committed)
         while game.refused is None and not game.stalled and game.seq + 1 in game.waiting:
-            self._take(board, game, *game.waiting.pop(game.seq + 1))
-        game.waiting = {s: e for s, e in game.waiting.items() if s > game.seq}
+            entry, committed, size = game.waiting.pop(game.seq + 1)
+            game.waiting_bytes -= size
+            self.waiting_bytes -= size
+            self._take(board, game, entry, committed)
+        if game.refused is not None:
+            self._drop_waiting(game)
+        for stale in [s for s in game.waiting if s <= game.seq]:
+            size = game.waiting.pop(stale)[2]
+            game.waiting_bytes -= size
+            self.waiting_bytes -= size
+
+    def _drop_waiting(self, game: ClubGame) -> None:
+        self.waiting_bytes -= game.waiting_bytes
+        game.waiting, game.waiting_bytes = {}, 0
 
     def _take(self, board: ClubBoard, game: ClubGame, entry: dict, committed: float | None) -> None:
         """The next line of `game`, checked once (as the journal reads it, then by the rules
@@ -206,13 +265,13 @@ class Club:
             state = game_state(header, [*game.lines[1:], entry] if game.lines else [])
         except (JournalError, ValueError, KeyError, TypeError) as error:
             game.refused = f"line {game.seq + 1}: {str(error).splitlines()[0] if str(error) else 'not a journal line'}"
-            log.warning("reedboard club: board %s, game %s: %s", board.name, game.id, game.refused)
+            self._say("refused", "reedboard club: board %s, game %s: %s", board.name, game.id, game.refused[:200])
             self.garbled += 1
             return
         try:
             self._write(game, entry)
         except (OSError, ValueError) as error:  # the club's disk: not taken, so not confirmed; the board sends it again
-            log.warning("reedboard club: board %s, game %s: not written (%s)", board.name, game.id, error)
+            self._say("disk", "reedboard club: board %s, game %s: not written (%s)", board.name, game.id, error)
             game.stalled = True
             return
         game.lines.append(entry)
@@ -235,16 +294,17 @@ class Club:
                 ClockSettings(clock["minutes"], clock["increment"]) if clock else None,
                 players=entry.get("players"), computer=entry.get("computer"))
             game.journal_name = game.journal.path.name
+            self._opened(game)
             self._index[f"{game.board}/{game.id}"] = {"journal": game.journal_name, "skipped": []}
             self._write_index()
             return
-        journal = game.journal
+        journal = self._opened(game)
         if journal is None:
             return
         if kind == "result":
             journal.append_entry(entry)
-            journal.close()
-            game.journal = None
+            self._close(game)
+            game.idle_lines = None
         elif kind != "resume":
             journal.append_entry(entry)
         else:  # a board's `resume` line (its restart) tells nothing about the game: its number is kept
@@ -279,6 +339,33 @@ class Club:
         if game.state["result"] is None and contents.damage is None:
             with contextlib.suppress(OSError, JournalError, ValueError):
                 game.journal = Journal.resume(path)
+                self._opened(game)
+
+    # --- open journals: at most OPEN_JOURNALS ------------------------------------------------------------
+    def _opened(self, game: ClubGame) -> Journal | None:
+        """The game's journal, open (opened again when it was closed while idle); the journal
+        open longest without a line is closed when more than OPEN_JOURNALS are."""
+        if game.journal is None and game.idle_lines is not None and game.journal_name is not None:
+            game.journal = Journal(self.games_dir / game.journal_name,
+                                   open(self.games_dir / game.journal_name, "ab"), game.idle_lines)
+            game.idle_lines = None
+        if game.journal is None:
+            return None
+        key = (game.board, game.id)
+        self._open[key] = game
+        self._open.move_to_end(key)
+        while len(self._open) > OPEN_JOURNALS:
+            _, idle = self._open.popitem(last=False)
+            lines = idle.journal.lines if idle.journal is not None else None
+            self._close(idle)
+            idle.idle_lines = lines
+        return game.journal
+
+    def _close(self, game: ClubGame) -> None:
+        self._open.pop((game.board, game.id), None)
+        if game.journal is not None:
+            game.journal.close()
+            game.journal = None
 
     def _read_index(self) -> dict[str, str]:
         try:
@@ -301,9 +388,11 @@ class Club:
     def close(self) -> None:
         for board in self.boards.values():
             for game in board.games.values():
-                if game.journal is not None:
-                    game.journal.close()
-                    game.journal = None
+                self._close(game)
+
+    @property
+    def open_journals(self) -> int:
+        return len(self._open)
 
     # --- what goes out ----------------------------------------------------------------------------------
     def _change(self, board: str | None = None) -> None:

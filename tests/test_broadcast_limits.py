@@ -1,0 +1,79 @@
+"""The club's resources under abuse, with small limits so that the tests stay quick (the
+full-size runs are bench/club_abuse.py): journals open at once, games per board, boards in all,
+bytes of lines waiting for earlier ones, and log lines."""
+
+import logging
+import os
+
+import pytest
+
+from reedboard.controller.broadcast import club as club_module
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.journal import read_journal
+
+from test_broadcast_club import board_lines, journal_payload
+
+
+def open_files() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture
+def club(tmp_path):
+    (tmp_path / "club").mkdir()
+    club = Club(tmp_path / "club", clock=lambda: 1000.0)
+    yield club
+    club.close()
+
+
+def test_idle_journals_are_closed_and_games_per_board_capped(club, tmp_path, monkeypatch):
+    monkeypatch.setattr(club_module, "OPEN_JOURNALS", 8)
+    monkeypatch.setattr(club_module, "GAMES_PER_BOARD", 100)
+    lines = board_lines(tmp_path)
+    before = open_files()
+    for number in range(300):  # unfinished games: a header and a roll each
+        for seq in (1, 2):
+            club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1], game=f"g{number}"))
+    assert club.open_journals == 8 and open_files() <= before + 8
+    assert len(list((tmp_path / "club").glob("*.jsonl"))) == 100  # the rest not followed
+    assert club.boards["t1"].games["g60"].journal is None  # closed while idle
+    for seq in range(3, len(lines) + 1):  # a game goes on: its journal is opened again
+        club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, lines[seq - 1], game="g60"))
+    journal = tmp_path / "club" / club.boards["t1"].games["g60"].journal_name
+    contents = read_journal(journal)
+    assert contents.damage is None and [contents.header, *contents.entries] == lines
+    assert club.open_journals <= 8
+
+
+def test_boards_in_all_are_capped_and_said_once_in_a_while(club, tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(club_module, "BOARDS_LIMIT", 5)
+    lines = board_lines(tmp_path)
+    with caplog.at_level(logging.WARNING, logger=club_module.log.name):
+        for number in range(50):
+            club.receive(f"reedboard/boards/b{number}/journal", journal_payload(f"b{number}", 1, lines[0]))
+    assert len(club.boards) == 5 and club.garbled == 45
+    assert len(caplog.records) == 1  # the clock stands still: one line, however many
+
+
+def test_lines_waiting_for_earlier_ones_are_bounded_by_bytes(club, tmp_path, monkeypatch):
+    monkeypatch.setattr(club_module, "WAITING_BYTES_GAME", 30_000)
+    monkeypatch.setattr(club_module, "WAITING_BYTES", 50_000)
+    lines = board_lines(tmp_path)
+    padded = [dict(line, pad="x" * 1000) for line in lines]  # a later version's key: left out when taken
+    for game in ("g1", "g2"):
+        for seq in range(2, len(lines) + 1):
+            for _ in range(3):  # sent again and again, still held once
+                club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, padded[seq - 1], game=game))
+        assert club.boards["t1"].games[game].waiting_bytes <= 30_000
+    assert 0 < club.waiting_bytes <= 50_000
+    for game in ("g1", "g2"):  # the missing line comes, and the board sends again what was not held
+        for seq in range(1, len(lines) + 1):
+            club.receive("reedboard/boards/t1/journal", journal_payload("t1", seq, padded[seq - 1], game=game))
+        assert club.boards["t1"].games[game].lines == lines
+    assert club.waiting_bytes == 0
+
+
+def test_a_journal_message_larger_than_a_line_can_be_is_dropped(club, tmp_path):
+    lines = board_lines(tmp_path)
+    club.receive("reedboard/boards/t1/journal", journal_payload("t1", 1, dict(lines[0], pad="x" * 100_000)))
+    assert club.garbled == 1 and club.boards["t1"].games == {}
