@@ -4,4 +4,4 @@ wheel (or an index that has reedboard), and from a checkout of the repository.""
 
 def pip_extra(extra: str) -> str:
     """The two pip commands that bring the extra `extra` ("web", "club", "pi")."""
-    return f"pip install 'reedboard[{extra}]' (from a checkout of reedboard: pip install '.[{extra}]')"
+    return f"pip install 'reedboard[{extra}]', or in a checkout of reedboard: pip install '.[{extra}]'"

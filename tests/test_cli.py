@@ -169,8 +169,8 @@ def test_a_missing_extra_is_named_with_both_ways_to_install_it(capsys, monkeypat
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "amqtt" else found(name, *a))
     status, _, err = run(capsys, "club", "--games", str(tmp_path))
     assert status == 2
-    assert err.strip() == ("reedboard club: amqtt is missing: pip install 'reedboard[club]'"
-                           " (from a checkout of reedboard: pip install '.[club]')")
+    assert err.strip() == ("reedboard club: amqtt is missing: pip install 'reedboard[club]',"
+                           " or in a checkout of reedboard: pip install '.[club]'")
 
 
 def test_the_backend_has_one_name(capsys, tmp_path):
