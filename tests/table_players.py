@@ -837,6 +837,8 @@ class Players:
         else:
             table.commit(shape.result)
             self.last = "at-once" if self.at_once(plan["shapes"], shape, self.occ(move.before)) else "settle"
+            if "amend" in kinds:
+                self.last = "settle"  # how soon an amendment is taken the rules do not say: let it settle
         if plan["final"]:
             return
         if self.name == "bigballs" and not move.held and rng.random() < person.amend:
@@ -882,7 +884,7 @@ class Players:
         self.history[-1] = amended
         self.pos = self.adapter.apply(move.before, new)
         self.table.commit(new.result)
-        self.last = "at-once" if self.at_once(shapes, new, self.occ(move.before)) else "settle"
+        self.last = "settle"  # how soon an amendment is taken the rules do not say: let it settle
 
     def take_back(self, count: int, after_roll: bool) -> None:
         """Rule 7: the last `count` moves undone by putting the pieces back, each standing for the
