@@ -77,3 +77,33 @@ def test_a_journal_message_larger_than_a_line_can_be_is_dropped(club, tmp_path):
     lines = board_lines(tmp_path)
     club.receive("reedboard/boards/t1/journal", journal_payload("t1", 1, dict(lines[0], pad="x" * 100_000)))
     assert club.garbled == 1 and club.boards["t1"].games == {}
+
+
+def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_path):
+    import asyncio
+
+    import aiomqtt
+
+    from reedboard.controller.broadcast import mosquitto
+    from reedboard.controller.broadcast.broker import EmbeddedBroker
+
+    if mosquitto.binary() is None:
+        pytest.skip("no mosquitto binary (apt-get install mosquitto)")
+
+    async def main():
+        broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind="mosquitto")
+        await broker.start()
+        try:
+            async with aiomqtt.Client("127.0.0.1", broker.port, identifier="club") as club:
+                await club.subscribe("reedboard/#", qos=1)
+                with pytest.raises(aiomqtt.MqttError):
+                    async with aiomqtt.Client("127.0.0.1", broker.port, identifier="big", timeout=10) as big:
+                        await big.publish("reedboard/boards/t1/journal", b"x" * (2 << 20), qos=1)
+                        await big.publish("reedboard/boards/t1/journal", b"after", qos=1)
+                async with aiomqtt.Client("127.0.0.1", broker.port, identifier="small") as small:
+                    await small.publish("reedboard/boards/t1/journal", b"small", qos=1)
+                async for message in club.messages:  # the large one never came
+                    return message.payload
+        finally:
+            await broker.stop()
+    assert asyncio.run(asyncio.wait_for(main(), 60)) == b"small"

@@ -65,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         if importlib.util.find_spec(module) is None:
             print(f"reedboard club: {module} is missing: {pip_extra(extra)}", file=sys.stderr)
             return 2
+    _more_files()
     try:
         asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards))
     except OSError as error:
@@ -73,6 +74,18 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def _more_files(most: int = 8192) -> None:
+    """Open files up to the hard limit (at most `most`): each board's connection and each open
+    journal is one, and 1,024 is the usual soft limit."""
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        wanted = most if hard == resource.RLIM_INFINITY else min(hard, most)
+        if soft != resource.RLIM_INFINITY and soft < wanted:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def read_boards(path: str | Path) -> dict[str, str]:
