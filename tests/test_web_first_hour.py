@@ -118,9 +118,12 @@ def test_the_computers_abalone_move_says_what_the_hands_do(open_page, tmp_path):
         game = session.referee.game
         words = game.move_words(move)
         expect(message(page)).to_contain_text(words, timeout=TIMEOUT)
-        lifted = next(iter(game.footprint(move).empties))
-        assert f"lift {lifted}" in words and lifted in lit(page, "empty")
-        assert (game.footprint(move).fills | game.footprint(move).captures) <= lit(page, "dest")
+        footprint = game.footprint(move)
+        # every hollow the hands touch is named; a line is moved by lifting its back marble
+        assert all(hollow in words for hollow in footprint.empties | footprint.fills | footprint.captures), words
+        assert move.broadside or f"lift {move.marbles[0]}" in words
+        assert footprint.empties <= lit(page, "empty")
+        assert (footprint.fills | footprint.captures) <= lit(page, "dest")
 
 
 def test_the_abalone_rim_names_its_rows_and_lines(open_page, tmp_path):
