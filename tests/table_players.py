@@ -862,7 +862,8 @@ class Players:
         if move.shape.evidence or len(move.shape.relocations) != 1:
             return
         src, dst = move.shape.relocations[0]
-        options = [s for s in shapes if s is not move.shape and s.relocations[-1][0] == src]
+        options = [s for s in shapes if s is not move.shape and s.relocations[-1][0] == src
+                   and self.ended(self.adapter.apply(move.before, s)) is None]  # a won game is not amended
         if not options:
             return
         new = self.rng.choice(options)

@@ -28,6 +28,8 @@ OPEN = {
         "K1: a held capture, then the next player, whose roll was kept, lifts: the capture is not committed",
     f"bigballs: starts after a held capture with a lift {KEPT}; the record stops":
         "K1: a held capture, then the next player, whose roll was kept, lifts: the capture is not committed",
+    "bigballs: held, then the next player starts with a piece lifted and put back; the record stops":
+        "K5: a held capture, then the next player lifts a piece and puts it back: the capture is not committed",
     "bigballs: held, then the next player starts with a whole move in one motion; the record stops":
         "K4: a held capture, then the next player's whole move in one motion (itself held)",
     f"bigballs: held, then the next player starts with a whole move in one motion {KEPT}; the record stops":
