@@ -786,6 +786,7 @@ class Players:
         elif self.last == "settle" and self.explore and rng.random() < person.early * 0.5:
             table.wait(rng.uniform(0.05, 0.7))
             kinds.add("starts before a move that waits for the settle time has settled")
+            previous.kinds.add("the next player starts before it settled (it waits for the settle time)")
             self.note("the next player starts before a move that waits for the settle time has settled")
         else:
             table.wait(rng.uniform(0.95, 3.0))
@@ -964,6 +965,7 @@ def play(game: str, seed: int, max_moves: int | None = None, explore: bool = Fal
 TELLING = (
     "held, then the next player starts with",
     "starts after a held capture with",
+    "the next player starts before it settled",
     "two rolls kept over a takeback",
     "roll kept over a takeback",
     "moves again after a takeback of two moves",
