@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 LISTEN = "0.0.0.0:8080"
+STOP_WAIT = 5  # s for the page's connections (watchers' WebSockets) to close at a stop: then they are closed
 MQTT_LISTEN = "0.0.0.0:1883"
 
 
@@ -155,7 +156,8 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
             club.close()
 
     app = create_club_app(club, lifespan=lifespan)
-    server = uvicorn.Server(uvicorn.Config(app, host=web[0], port=web[1], log_level="warning", lifespan="on"))
+    server = uvicorn.Server(uvicorn.Config(app, host=web[0], port=web[1], log_level="warning", lifespan="on",
+                                           timeout_graceful_shutdown=STOP_WAIT))
     print(f"reedboard club: the page is http://{web[0]}:{web[1]}/ ; the games are kept in {games_dir}", flush=True)
     try:
         if started is not None:
