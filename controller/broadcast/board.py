@@ -372,7 +372,7 @@ class Broadcaster:
                         except asyncio.CancelledError:  # stopped: offline, said before leaving
                             with contextlib.suppress(Exception):
                                 await asyncio.wait_for(client.publish(
-                                    self.topic("status"), encode(status_message(False)), qos=1, retain=True), 1.0)
+                                    self.topic("status"), encode(status_message(False)), qos=1, retain=True), self.timeout)
                             raise
                 except aiomqtt.MqttCodeError as error:
                     if _refused_login(error):
