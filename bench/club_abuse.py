@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import aiomqtt
@@ -140,11 +140,13 @@ class Bench:
 
     async def headers(self, lines: list[dict]) -> None:
         async with self.client("abuse-headers", max_queued_outgoing_messages=0) as client:
+            base = datetime(2026, 11, 30, 19, tzinfo=timezone.utc)
             for number in range(self.args.headers):
                 board = f"fake{number % self.args.header_boards}"
-                for seq in (1, 2):
-                    await client.publish(f"reedboard/boards/{board}/journal",
-                                         message(board, f"g{number}", seq, lines[seq - 1]), qos=1)
+                header = dict(lines[0], started=(base + timedelta(seconds=number)).isoformat())  # a journal each
+                for seq, entry in ((1, header), (2, lines[1])):
+                    await client.publish(f"reedboard/boards/{board}/journal", message(board, f"g{number}", seq, entry),
+                                         qos=1)
         await self.report("headers")
 
     async def waiting(self) -> None:
@@ -261,14 +263,16 @@ async def main(args) -> None:
                 club.wait()
                 print("the club did not stop on SIGTERM within 20 s", flush=True)
             log.close()
-            size = (Path(scratch) / "club.log").stat().st_size
-            print(f"the club's log: {size / 1024:.0f} kB", flush=True)
+            text = (Path(scratch) / "club.log").read_bytes()
+            print(f"the club's log: {len(text) / 1024:.0f} kB", flush=True)
+            for line in list(dict.fromkeys(text.decode("utf-8", "replace").splitlines()))[:3]:
+                print(f"  {line[:160]}", flush=True)
 
 
 def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--headers", type=int, default=1100)
-    parser.add_argument("--header-boards", type=int, default=1)
+    parser.add_argument("--header-boards", type=int, default=100)
     parser.add_argument("--waiting-games", type=int, default=2)
     parser.add_argument("--waiting-lines", type=int, default=300)
     parser.add_argument("--waiting-kb", type=int, default=900)
