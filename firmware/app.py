@@ -236,9 +236,8 @@ class App:
         self.write(protocol.encode(kind, self._seq.next(), fields))
 
     def hello(self):
-        self.send("H", (str(protocol.VERSION), self.firmware, str(self.rows), str(self.columns),
-                        str(self.led_count)))
-        self.send_state()
+        for _ in self._on_hello([str(protocol.VERSION)]):
+            pass
 
     def send_state(self):
         self._last_state = self.clock.ticks_ms()
@@ -282,7 +281,7 @@ class App:
             self.bad_lines += 1
             return
         if kind == "V":
-            self._on_hello(fields)
+            yield from self._on_hello(fields)
         elif kind == "R":
             if fields:
                 self.error("bad R: it takes no payload")
@@ -300,10 +299,15 @@ class App:
             self.error("unknown line type " + kind)
 
     def _on_hello(self, fields):
+        """E (another version), H and S, a line a piece: each costs a CRC and a write."""
         if fields != [str(protocol.VERSION)]:
             self.error("V: this board speaks protocol %d, not %s" % (
                 protocol.VERSION, " ".join(fields) or "an unnamed one"))
-        self.hello()
+            yield
+        self.send("H", (str(protocol.VERSION), self.firmware, str(self.rows), str(self.columns),
+                        str(self.led_count)))
+        yield
+        self.send_state()
 
     def _on_lights(self, fields):
         if len(fields) != 2:
