@@ -456,6 +456,8 @@ class Players:
         self.unclear: list[str] = []
         self.checkpoints: list = []
         self.cap = self.rng.randint(3, max_moves or self.MAX_MOVES[game])
+        if random.Random(f"{game}:{seed}:length").random() < 0.1:
+            self.cap *= 4  # now and then a long game, played to its end more often
         self.takeback_two = False  # the mover of the last move but one wants it back, with the reply
         self.holes = set(self.HOLES[game])
         self.known: dict = {}  # the legal moves of the positions met, by (id, roll)
@@ -578,6 +580,8 @@ class Players:
         def watch(table: Table, now: frozenset) -> None:
             if any(matches(s, now, frozenset(table.touched)) for s in current):
                 self.note("a takeback passes through a legal move's result")
+            elif not amending and any(s.result == now and s.evidence for s in current):
+                self.note("a takeback passes through the board of a capture held by the player to move")
             if any(s.result == now and s.evidence <= table.since_commit for s in others):
                 # read as an amendment, then undone all the same: the record does not change
                 self.carried.setdefault(self.adapter.turn(previous.before), set()).add(
