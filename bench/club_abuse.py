@@ -93,6 +93,10 @@ def rss(pid: int) -> int:
     return total
 
 
+def rss_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+
+
 def open_files(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
@@ -131,7 +135,9 @@ class Bench:
             return
         await asyncio.sleep(1)  # what was sent is taken
         ms = 1000 * await latency(self.api)
-        print(f"{what:<9} memory {rss(self.club.pid) / 2**20:7.0f} MiB (peak {self.peak / 2**20:.0f}),"
+        own = rss_of(self.club.pid)
+        print(f"{what:<9} memory {rss(self.club.pid) / 2**20:7.0f} MiB (the club's process {own / 2**20:.0f};"
+              f" peak {self.peak / 2**20:.0f}),"
               f" open files {open_files(self.club.pid):5d}, GET /api/club median {ms:7.1f} ms", flush=True)
         self.peak = 0
 

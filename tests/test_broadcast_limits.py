@@ -76,7 +76,22 @@ def test_lines_waiting_for_earlier_ones_are_bounded_by_bytes(club, tmp_path, mon
 def test_a_journal_message_larger_than_a_line_can_be_is_dropped(club, tmp_path):
     lines = board_lines(tmp_path)
     club.receive("reedboard/boards/t1/journal", journal_payload("t1", 1, dict(lines[0], pad="x" * 100_000)))
-    assert club.garbled == 1 and club.boards["t1"].games == {}
+    assert club.garbled == 1 and ("t1" not in club.boards or club.boards["t1"].games == {})
+
+
+def test_messages_received_and_not_yet_read_are_bounded_by_bytes(monkeypatch):
+    import asyncio
+    from types import SimpleNamespace
+
+    monkeypatch.setattr(club_module, "INBOX_BYTES", 10_000)
+    inbox = club_module.Inbox()
+    for _ in range(10):
+        inbox.put_nowait(SimpleNamespace(payload=b"x" * 1000))
+    with pytest.raises(asyncio.QueueFull):  # aiomqtt drops it, and says so
+        inbox.put_nowait(SimpleNamespace(payload=b"x"))
+    inbox.get_nowait()
+    inbox.put_nowait(SimpleNamespace(payload=b"x" * 1000))
+    assert inbox.bytes == 10_000 and inbox.qsize() == 10
 
 
 def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_path):

@@ -45,6 +45,7 @@ OPEN_JOURNALS = 64  # journals kept open at once; an idle one is closed, and ope
 BOARDS_LIMIT = 5000  # boards followed at once
 GAMES_PER_BOARD = 200  # games the club starts for one board while it runs
 LOG_EVERY = 10.0  # s: one log line per kind of problem at most this often (with the count of those not said)
+INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send again)
 LINES_LIMIT = 2000  # lines of one game (a real game has a few hundred; each is checked by replaying the game)
 GAMES_KEPT = 50  # games of one board kept in memory (all stay in the journals)
 log = logging.getLogger(__name__)
@@ -115,6 +116,8 @@ class Club:
         """One MQTT message under PREFIX/boards/NAME/KIND; anything else is dropped and counted."""
         head = f"{self.prefix}/boards/"
         rest = topic[len(head):].split("/") if topic.startswith(head) else []
+        if len(rest) == 2 and rest[1] == "journal" and len(payload) > JOURNAL_PAYLOAD_LIMIT:  # not even decoded
+            rest = []
         data = decode(payload) if len(rest) == 2 and NAME.match(rest[0]) else None
         if data is None:
             if payload or len(rest) != 2:  # an empty retained payload clears a topic: nothing to say
@@ -127,8 +130,6 @@ class Club:
             self.garbled += 1
             self._say("boards", "reedboard club: more than %d boards: board %s is not followed", BOARDS_LIMIT, name)
             return
-        if kind == "journal" and len(payload) > JOURNAL_PAYLOAD_LIMIT:
-            handler = None
         if handler is None or not handler(board, data):
             self.garbled += 1
             return
@@ -553,7 +554,8 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
         try:
             async with aiomqtt.Client(address.host, address.port, username=address.username,
                                       password=address.password, identifier=identifier, clean_session=False,
-                                      keepalive=10, tls_context=address.tls_context()) as client:
+                                      keepalive=10, tls_context=address.tls_context(), queue_type=Inbox,
+                                      logger=MQTT_LOG) as client:
                 await client.subscribe(f"{address.prefix}/boards/+/+", qos=1)
                 club.connected, delay, said = True, retry[0], False
                 club._change()
@@ -576,6 +578,47 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
         club._change()
         await asyncio.sleep(delay)
         delay = min(delay * 2, retry[1])
+
+
+class _Seldom(logging.Filter):
+    """A record of a kind at most once every LOG_EVERY seconds (a flood of them is one line)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.clock, self.said = clock, {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now, kind = self.clock(), (record.levelno, str(record.msg)[:60])
+        if now - self.said.get(kind, -LOG_EVERY) < LOG_EVERY:
+            return False
+        self.said[kind] = now
+        return True
+
+
+MQTT_LOG = logging.getLogger(f"{__name__}.mqtt")  # the club's MQTT client's own words, seldom
+MQTT_LOG.addFilter(_Seldom())
+
+
+class Inbox(asyncio.Queue):
+    """The messages received and not yet read, at most INBOX_BYTES of them: a burst of large ones
+    is dropped (aiomqtt says so) rather than kept, and their boards send them again (the club
+    has not confirmed them)."""
+
+    def __init__(self, maxsize: int = 0) -> None:
+        super().__init__(maxsize)
+        self.bytes = 0
+
+    def full(self) -> bool:
+        return self.bytes >= INBOX_BYTES or super().full()
+
+    def _put(self, item) -> None:
+        self.bytes += len(item.payload) if isinstance(item.payload, (bytes, bytearray)) else 0
+        super()._put(item)
+
+    def _get(self):
+        item = super()._get()
+        self.bytes -= len(item.payload) if isinstance(item.payload, (bytes, bytearray)) else 0
+        return item
 
 
 async def _confirm(club: Club, client: aiomqtt.Client, prefix: str) -> None:

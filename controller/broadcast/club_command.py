@@ -151,8 +151,8 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
             yield
         finally:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
+                await asyncio.wait_for(task, STOP_WAIT)  # its broker's goodbye, at most STOP_WAIT
             club.close()
 
     app = create_club_app(club, lifespan=lifespan)
