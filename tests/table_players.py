@@ -325,7 +325,8 @@ class Table:
         moving = {s: self.board[s] for s, _ in relocations if s is not None}
         for s in moving:
             del self.board[s]
-        arrivals = {d: moving[s] if s is not None else self.hand.pop(("hand", d)) for s, d in relocations if d is not OFF}
+        arrivals = {d: moving[s] if s is not None else self.hand.pop(("hand", d))
+                    for s, d in relocations if d is not OFF}
         for s, d in relocations:
             if d is OFF:
                 self.hand[s] = moving[s]  # beside the board
@@ -597,13 +598,15 @@ class Players:
         """Players like captures and pushes, and walk towards the other side's pieces."""
         player = self.adapter.turn(self.pos)
         board = self.table.board
-        theirs = [c for c, piece in board.items() if c in self.holes and not self.adapter.owns(self.pos, player, piece)]
+        theirs = [c for c, piece in board.items()
+                  if c in self.holes and not self.adapter.owns(self.pos, player, piece)]
         near = self.nearness(theirs) if self.name != "bigballs" and theirs else None
         occupied = frozenset(board)
         weights = []
         for s in shapes:
             pushed = any(c in theirs for c, _ in s.relocations if c is not None)
-            weight = 1 + 12 * bool(s.evidence) + 6 * pushed + 6 * any(d is OFF or str(d)[0] == "S" for _, d in s.relocations)
+            off = any(d is OFF or str(d)[0] == "S" for _, d in s.relocations)  # off the board, or into a sector
+            weight = 1 + 12 * bool(s.evidence) + 6 * pushed + 6 * off
             if near and not pushed:
                 gained = [near[c] for c in s.result - occupied if c in near]
                 left = [near[c] for c in occupied - s.result if c in near]
@@ -618,7 +621,8 @@ class Players:
         found = {}
         for h in self.holes:
             r1, c1 = at[h]
-            found[h] = min(max(abs(r1 - r2), abs(c1 - c2), abs(r1 - r2 - c1 + c2)) for r2, c2 in (at[t] for t in theirs))
+            found[h] = min(max(abs(r1 - r2), abs(c1 - c2), abs(r1 - r2 - c1 + c2))
+                           for r2, c2 in (at[t] for t in theirs))
         return found
 
     def own_cells(self, player: str) -> list[str]:
@@ -717,9 +721,10 @@ class Players:
     def wrong_then_right(self, actions: list, shapes: list[Shape], shape: Shape, previous, kinds: set) -> list:
         """The last piece put down on a wrong free hole first (an illegal state), then moved to
         where it belongs, within the grace time or after it (rule 5)."""
-        last = max(i for i, a in enumerate(actions) if a[0] == "place") if any(a[0] == "place" for a in actions) else None
-        if last is None:
+        places = [i for i, a in enumerate(actions) if a[0] == "place"]
+        if not places:
             return actions
+        last = places[-1]
         cell, key = actions[last][1], actions[last][2]
         others = list(shapes)
         if previous is not None:
