@@ -181,11 +181,12 @@ class Bench:
         import websockets
 
         async with self.client("abuse-boards") as client:
+            base = datetime(2026, 11, 30, 19, tzinfo=timezone.utc)
             for number in range(self.args.boards):
                 board = f"b{number}"
-                for seq in (1, 2):
-                    await client.publish(f"reedboard/boards/{board}/journal", message(board, "g", seq, lines[seq - 1]),
-                                         qos=1)
+                header = dict(lines[0], started=(base - timedelta(seconds=number)).isoformat())  # a journal each
+                for seq, entry in ((1, header), (2, lines[1])):
+                    await client.publish(f"reedboard/boards/{board}/journal", message(board, "g", seq, entry), qos=1)
             await self.report("boards")
             sockets, refused = [], 0
             for number in range(self.args.watchers):
