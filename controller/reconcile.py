@@ -342,18 +342,17 @@ class Reconciler:
     def resolve_held(self, t: float) -> list[Event]:
         """The next player starts (or ok): a board held as a piece in the hand with no capture
         target touched is the quick swap it shows: committed if exactly one capture fits,
-        asked otherwise. Nothing happens when no such board is shown."""
+        asked otherwise. Nothing happens when no such board is shown, or the board shows
+        something else that does not start from it."""
         events: list[Event] = []
-        if not self._held or self._stable != self._held[0].result or self._pending:
-            return events
-        held, self._held = self._held, []
-        self.changes += 1
-        self._settle_at = self._settle_action = None
-        self._touched_while_held = 0
-        if len(held) == 1:
-            self._commit_swap(t, held[0], events)
-        else:
-            self._ask(t, self._stable, held, events, swap=True)
+        # The board may show the next player's own swap after it already (seen since): each
+        # swap counts in its turn, up to the one the press or the button answers.
+        while self._held and not self._pending and not self._choosing and (
+                self._stable == self._held[0].result or self._start_seen
+                or any(self._next_player_started(self._stable, c) for c in self._held)):
+            self.changes += 1
+            self._settle_at = self._settle_action = None
+            self._resolve_swap(t, events)
         return events
 
     def restrict(self, t: float, moves: Iterable[Hashable] | None) -> list[Event]:
@@ -469,6 +468,7 @@ class Reconciler:
         """The stable frame changed (or the game did): decide what it means."""
         S, base = self._stable, self._base
         events: list[Event] = []
+        waiting = self._settle_action  # a move waiting out the settle time, if any
         self._settle_at = self._settle_action = None
 
         if self._target is not None:  # set-up: only the expected occupancy counts
@@ -541,6 +541,15 @@ class Reconciler:
             self._clear_guidance(t, events)
             return events
         if self._held and not at_result and self._after_held(t, S, events):
+            return events
+        if waiting is not None and waiting[0] == "commit" \
+                and self._next_player_started(S, waiting[1], self._touched) \
+                and not self._can_grow(S, base, self._candidates, exclude=[]):
+            # A move waiting out the settle time, and the next player starts before it is up:
+            # the move counts, and the board is read in their turn (rule 3).
+            self._commit(t, waiting[1], events)
+            self._last = None
+            events.extend(self._on_stable(t))
             return events
 
         if self._last is not None:  # the mover may be going on: another move from before?
@@ -631,12 +640,14 @@ class Reconciler:
         self._stable = current
         events.extend(self._on_stable(t))
 
-    def _next_player_started(self, S: int, held: _Candidate) -> int:
-        """Whether the board is, after the held capture, the next player's move MADE (with its
-        evidence), or UNDER_WAY while nothing of the mover's own could still come out of it;
-        0 when neither."""
+    def _next_player_started(self, S: int, held: _Candidate, evidence: int | None = None) -> int:
+        """Whether the board is, after the held capture (or a move waiting out the settle
+        time), the next player's move MADE (with its `evidence`, default what was seen empty
+        since the swap), or UNDER_WAY while nothing of the mover's own could still come out of
+        it; 0 when neither."""
         after, following = self._following(held)
-        evidence = self._touched_while_held
+        if evidence is None:
+            evidence = self._touched_while_held
         if any(c.result == S and not c.needs & ~evidence for c in following):
             return MADE
         # Under way (or made with no evidence: their own piece in the hand, or quick swap):
