@@ -668,8 +668,7 @@ class Reconciler:
             self.game.push(held.move)
             try:
                 after = self._mask(self.game.occupied())
-                kept = self.kept_rolls.get(len(self.game.move_stack))  # the next player rolled already
-                _, following = self._index(self.game.turn_moves(kept), after)
+                _, following = self._index(self.game.turn_moves(self._kept_roll()), after)
             finally:
                 self.game.pop()
             known = self._following_cache[id(held)] = (after, following)
@@ -731,6 +730,13 @@ class Reconciler:
             self._new_turn()
             events.append(TakenBack(t, move, self.roll))
 
+    def _kept_roll(self, pop: bool = False) -> int | None:
+        """The die value the player to move rolled before a takeback (rule 7), while it can
+        still count: not once the move made again left them no stone to roll for."""
+        count = len(self.game.move_stack)
+        kept = self.kept_rolls.pop(count, None) if pop else self.kept_rolls.get(count)
+        return kept if kept is not None and self.game.can_roll() else None
+
     def _take_back(self) -> Hashable:
         """Undo the last move. No free re-roll: its player moves again with its die value, and
         a value the next player had rolled already waits for their turn (rule 7)."""
@@ -746,7 +752,7 @@ class Reconciler:
         self._choosing = None
         self.game.push(candidate.move)
         self._opened_since_move = 0
-        self.roll = self.kept_rolls.pop(len(self.game.move_stack), None)  # rolled before a takeback
+        self.roll = self._kept_roll(pop=True)
         self._new_turn()
         events.append(Committed(t, candidate.move, self.roll))
 
