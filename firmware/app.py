@@ -17,7 +17,7 @@ DIE_FACES = ("blank", "rolling", "error", "1", "2", "3", "4", "5", "6")
 BOARD_TYPES = "HSCBE"  # what the board sends: such lines coming in are echoes, not orders
 MAX_ERROR_TEXT = 200
 OFF = (0, 0, 0)
-PIECE = 96  # bytes of a line checked in one step (take()): a few milliseconds on the Pico
+PIECE = 64  # bytes of a line checked in one step (take()): a few milliseconds on the Pico
 
 # The buzzer's cues: (frequency in Hz, milliseconds) notes, frequency 0 for a rest.
 TUNES = {
@@ -167,10 +167,10 @@ class App:
         self.started = True
         self.hello()
 
-    def step(self):
+    def step(self, work=True):
         """One scan, the buttons, the heartbeat, the blinking, the buzzer, and then a piece of
-        the lines taken from the host (take()) when nothing else was slow this step. True while
-        lines taken from the host wait to be handled."""
+        the lines taken from the host (take()) when nothing else was slow this step (and `work`).
+        True while lines taken from the host wait to be handled."""
         if not self.started:
             self.start()
         clock = self.clock
@@ -183,9 +183,6 @@ class App:
             if press is not None:
                 self.send("B", (button.name, press))
         busy = False
-        if clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
-            self.send_state()
-            busy = True
         late = clock.ticks_diff(now, self._blink_at)
         if late >= 0:
             self.blink_on = not self.blink_on
@@ -196,11 +193,14 @@ class App:
             if any(self.blinking):
                 self._show()
                 busy = True
+        if not busy and clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
+            self.send_state()  # after a redraw, a step later: never both in one step
+            busy = True
         if self.tunes is not None:
             self.tunes.step(now)
         if self._job is None and not self._lines:
             return False
-        if not busy:
+        if work and not busy:
             self.work()
         return True
 
@@ -336,6 +336,8 @@ class App:
         self.colours = bytearray(rgb)
         self.blinking = blinking
         self._frames = frames
+        if frames is not None:
+            yield  # the redraw (a couple of milliseconds for 74 LEDs) is a piece of its own
         self._show()
 
     def _on_die(self, fields):
@@ -371,6 +373,7 @@ class App:
         if getattr(leds, "buf", None) is None or getattr(leds, "ORDER", None) != (1, 0, 2, 3) or \
                 getattr(leds, "bpp", 0) != 3:
             return None
+        yield
         on = bytearray(rgb)
         for i in range(0, len(on), 3):  # r g b -> g r b
             on[i] = rgb[i + 1]

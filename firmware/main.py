@@ -33,7 +33,8 @@ HIGHEST_PIN = 29  # GP0-GP29
 DEBOUNCE_SCANS = 3  # a switch change counts after 3 equal scans in a row
 SETTLE_US = 20  # after driving a row low, before reading the columns (wire capacitance)
 STEP_MS = 2  # pause between loop steps (one matrix scan per step) when the host sends nothing
-READ_US = 1500  # at most this long reading USB between two steps, so that scanning goes on
+LOOP_US = 5500  # a step and the reading of USB after it take about this long at most, so that scanning goes on
+MIN_READ_US = 300  # but USB is read at least this long after each step (the host's lines keep coming)
 CHUNK = 512  # and at most this many bytes
 GC_STEPS = 16  # collect the garbage every this many steps, between two scans, while there is little
 GC_SAFETY = 65536  # and at the latest after this many bytes (MicroPython collects when the heap is full)
@@ -147,7 +148,7 @@ def build(game=None, write=write_stdout, clock=time, config=None):
 
 class Input:
     """USB CDC input a byte at a time (a read never waits: MicroPython's stdin read blocks until
-    it has every byte asked for), for at most READ_US at once."""
+    it has every byte asked for), for a bounded time at once."""
 
     def __init__(self, stream=None, poller=None, clock=time):
         self.stream = stream if stream is not None else getattr(sys.stdin, "buffer", sys.stdin)
@@ -159,7 +160,7 @@ class Input:
         self.chunk = bytearray(CHUNK)
         self.one = bytearray(1)
 
-    def read(self, budget_us=READ_US):
+    def read(self, budget_us=MIN_READ_US):
         """What the host has sent, as much as can be read in budget_us (b"" when nothing)."""
         clock = self.clock
         start = clock.ticks_us()
@@ -197,11 +198,15 @@ def run(board=None):
     gc.collect()
     gc.threshold(GC_SAFETY)
     ipoll = host.ipoll
+    ticks_us = time.ticks_us
+    ticks_diff = time.ticks_diff
     steps = 0
     while True:
-        waiting = board.step()
+        start = ticks_us()
         steps += 1
-        if steps >= GC_STEPS:  # a couple of milliseconds, instead of this step's reading or sleep
+        collect = steps >= GC_STEPS
+        waiting = board.step(not collect)
+        if collect:  # a couple of milliseconds after a light step, instead of its reading or sleep
             steps = 0
             gc.collect()
             continue
@@ -209,7 +214,7 @@ def run(board=None):
         for _ in ipoll(0):
             ready = True
         if ready:
-            board.take(host.read())
+            board.take(host.read(max(MIN_READ_US, LOOP_US - ticks_diff(ticks_us(), start))))
         elif not waiting:
             time.sleep_ms(STEP_MS)
 

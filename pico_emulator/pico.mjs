@@ -343,18 +343,16 @@ function boot(flash = null) {
   wireBuzzer();
   wireUsb();
   mcu.core.PC = 0x10000000;
-  const wallStart = performance.now();
-  const emuStart = before;
-  run(chip, wallStart, emuStart);
+  run(chip, performance.now());
 }
 
-function run(self, wallStart, emuStart) {
+function run(self, wallStart) {
   const { core } = self.mcu;
   const clock = self.clock;
   const slice = () => {
     if (self.stopped || self !== chip) return;
     const until = performance.now() + 15;
-    const target = REALTIME ? (performance.now() - wallStart) * 1e6 - (emuStart - before) : Infinity;
+    const target = REALTIME ? (performance.now() - wallStart) * 1e6 : Infinity; // this chip's emulated ns
     let executed = 0;
     let spins = 0;
     while (clock.nanos < target && !self.stopped) {

@@ -205,12 +205,13 @@ def test_the_scan_never_stalls(rig):
         pico.pulse(sensor, 25, after=15 + 70 * k)
     last = "".join("%02x%02x%02x" % (7 * 30, i * 3 % 256, 200 - 7) for i in range(n))
     last = [last[i:i + 6] for i in range(0, len(last), 6)]
-    pico.wait(lambda e: e["ev"] == "leds" and e["pixels"] == last, WAIT, mark)
+    shown = pico.wait(lambda e: e["ev"] == "leds" and e["pixels"] == last, WAIT, mark)
     burst = pico.stats()
     assert burst["longest_gap_ms"] <= 10.0, burst
     pico.wait(lambda e: len([r for r in rig.replies(mark) if r.type == "C"]) >= 2 * len(sensors), WAIT, mark)
     changes = [f for r in rig.replies(mark) if r.type == "C" for f in r.fields]
     for sensor in sensors:
         assert [f for f in changes if f[:-1] == str(sensor)] == [f"{sensor}+", f"{sensor}-"], changes
-    assert len(pico.kind("pulse", mark)) == len(sensors)
+    pulses = pico.kind("pulse", mark)
+    assert len(pulses) == len(sensors) and all(p["t"] + 25 < shown["t"] for p in pulses)  # inside the burst
     assert not [r for r in rig.replies(mark) if r.type == "E"]
