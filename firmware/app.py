@@ -299,14 +299,13 @@ class App:
             self.error("unknown line type " + kind)
 
     def _on_hello(self, fields):
-        """E (another version), H and S, a line a piece: each costs a CRC and a write."""
+        """E (another version) in a piece of its own, then H and S together (nothing between them)."""
         if fields != [str(protocol.VERSION)]:
             self.error("V: this board speaks protocol %d, not %s" % (
                 protocol.VERSION, " ".join(fields) or "an unnamed one"))
             yield
         self.send("H", (str(protocol.VERSION), self.firmware, str(self.rows), str(self.columns),
                         str(self.led_count)))
-        yield
         self.send_state()
 
     def _on_lights(self, fields):
