@@ -62,8 +62,11 @@ CLUB_EMBEDDED = """
 import asyncio, sys
 from pathlib import Path
 from reedboard.controller.broadcast.club_command import serve_club
-asyncio.run(serve_club(None, ("127.0.0.1", int(sys.argv[2])), ("127.0.0.1", int(sys.argv[1])), Path(sys.argv[3]),
-                       broker_kind=sys.argv[4]))
+arguments = (None, ("127.0.0.1", int(sys.argv[2])), ("127.0.0.1", int(sys.argv[1])), Path(sys.argv[3]))
+try:
+    asyncio.run(serve_club(*arguments, broker_kind=sys.argv[4]))
+except TypeError:  # a club of before the broker's choice: amqtt
+    asyncio.run(serve_club(*arguments))
 """
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -144,7 +147,7 @@ async def measure(args) -> None:
                     await asyncio.sleep(0.05)
                 else:
                     raise SystemExit("the club did not start")
-                start = time.time() + 3 + args.boards / 20  # time for every board to connect first
+                start = time.time() + 3 + args.boards / 20 + args.processes * 0.6  # every board connected first
                 until = start + args.seconds
                 share = -(-args.boards // args.processes)
                 for first in range(1, args.boards + 1, share):
@@ -182,6 +185,8 @@ async def measure(args) -> None:
                         seen[key] = summary["seq"]
                     peak = max(peak, club_usage(club.pid)[1])
                     await asyncio.sleep(max(0.0, args.poll - (time.time() - asked)))
+                if not delays and "summaries" not in locals():
+                    raise SystemExit("the boards were not all connected before the run's end: give more --seconds")
                 cpu1, rss1 = club_usage(club.pid)
                 elapsed = time.time() - start
                 status = (await api.get("/api/club")).json()
