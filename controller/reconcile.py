@@ -15,7 +15,10 @@ How it decides, in short (the rules are numbered as in the design note):
 - Such a board with no target touched is a piece held in the hand: it is *held*, and
   stillness never turns it into a move. A swap quicker than the debounce is recorded when
   the next player starts (resolve_held: the die; or a board that only makes sense after
-  that capture) or on the ok button, if exactly one capture fits; several are asked (rule 2).
+  that capture: a lift, a placement, a whole move) or on the ok button, if exactly one
+  capture fits; several are asked, and a touch anywhere answers. The boards the next
+  player's hands made meanwhile are then read again in their turn (rule 2; the rulings of
+  docs/recognition.md say where that line is drawn).
 - A candidate is committed at once when no other move can still grow out of the frame;
   otherwise once the board has been still for the settle time. After a commit, if the
   mover goes on and the board equals the result of another move from the previous
@@ -26,14 +29,15 @@ How it decides, in short (the rules are numbered as in the design note):
   nothing is accepted until the board is back on the baseline or on a legal result (rule 5).
 - Several candidates for one frame are shown; lifting and replacing a piece that belongs
   to exactly one of them chooses it (rule 6). The board back on the previous position for
-  the settle time takes the last move back, and the die value it was made with stays
-  (rule 7). expect() guides the board to a position before play or on resume (rule 8).
+  the settle time takes the last move back, and the die value it was made with stays; a
+  value the next player had rolled is kept for their turn (rule 7). expect() guides the
+  board to a position before play or on resume (rule 8).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .games import Game, brief  # brief: how messages show a value given
 
@@ -163,6 +167,19 @@ UNDER_WAY, MADE = 1, 2
 HELD_FRAMES_KEPT = 64  # boards kept from a held quick swap to its commit (a hand makes a few a move)
 
 
+@dataclass
+class _SinceSwap:
+    """What the hands did since a held quick swap was first shown (rule 2)."""
+
+    opened: int = 0  # cells seen empty since: evidence for the next player's own capture
+    boards: list[int] = field(default_factory=list)  # the boards since, read again in the next turn
+    start_seen: bool = False  # a board looked like the next player's start
+
+    def saw(self, shown: int, board: int) -> None:
+        self.opened |= shown & ~board
+        self.boards = self.boards[-HELD_FRAMES_KEPT + 1:] + [board]
+
+
 @dataclass(frozen=True)
 class _Candidate:
     move: Hashable
@@ -206,11 +223,9 @@ class Reconciler:
         self.kept_rolls: dict[int, int] = {}
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
-        self._touched_while_held = 0  # cells seen empty since the held board was first shown
-        self._held_frames: list[int] = []  # the boards seen since then, for the next player's turn
-        self._start_seen = False  # since then, a board looked like the next player's start
+        self._since_swap = _SinceSwap()  # the hands since the held board was first shown
         self._following_cache: dict[int, tuple] = {}  # id of a held capture -> (board after it, next moves)
-        self._choosing_swap = False  # the choice is of a quick swap's capture: the board is guided back to it
+        self._choosing_swap = False  # the choice is of a quick swap's capture: a touch anywhere answers
         self._hand_cache: tuple = (None, None)
         self._new_turn()
 
@@ -348,7 +363,7 @@ class Reconciler:
         # The board may show the next player's own swap after it already (seen since): each
         # swap counts in its turn, up to the one the press or the button answers.
         while self._held and not self._pending and not self._choosing and (
-                self._stable == self._held[0].result or self._start_seen
+                self._stable == self._held[0].result or self._since_swap.start_seen
                 or any(self._next_player_started(self._stable, c) for c in self._held)):
             self.changes += 1
             self._settle_at = self._settle_action = None
@@ -534,9 +549,7 @@ class Reconciler:
             # Stillness never decides; the next player or the ok button does. (The mover going
             # on into another move, with its evidence, comes first: rule 3.)
             if self._held != at_result:
-                self._touched_while_held = 0
-                self._held_frames = []
-                self._start_seen = False
+                self._since_swap = _SinceSwap()
             self._held = at_result
             self._clear_guidance(t, events)
             return events
@@ -587,14 +600,13 @@ class Reconciler:
         decided afresh in the next player's turn; when several captures fit the swap, which
         one it was is asked first (rule 2)."""
         held = self._held
-        self._touched_while_held |= held[0].result & ~S
-        self._held_frames = self._held_frames[-HELD_FRAMES_KEPT + 1:] + [S]
+        self._since_swap.saw(held[0].result, S)
         # The board is the last move taken back or changed by its player: those come first.
         if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
         started = max(self._next_player_started(S, c) for c in held)
         if not started:
-            if not self._start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):
+            if not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):
                 return False
             # The next player seemed to start before and has gone on (a swap of their own, say),
             # where no mover's hand explains the board: their turn reads it.
@@ -602,7 +614,7 @@ class Reconciler:
         elif started == UNDER_WAY and not S & ~held[0].result and (held[0].result & ~S) & self._turn_cells:
             # Only lifted, and pieces the mover could move this turn: perhaps the mover with two
             # pieces in the hand, thinking. Wait for the next change, and signal nothing.
-            self._start_seen = True
+            self._since_swap.start_seen = True
             self._grace_at = None
             return True
         if started == MADE and self._can_grow(S, self._base, self._candidates, exclude=[]):
@@ -624,16 +636,16 @@ class Reconciler:
     def _commit_swap(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
-        touched, seen = self._touched_while_held, self._held_frames
-        self._held_frames = []
+        since, self._since_swap = self._since_swap, _SinceSwap()
         self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending
         # What the next player's hands opened since the swap is evidence for their own
         # capture, even where the board has been filled again since (a line taken apart).
-        self._touched |= touched & self._base
+        self._touched |= since.opened & self._base
         # The boards their hands made on the way are read again in their turn (they may have
         # held a capture of their own, or swapped), then the board as it stands.
         current = self._stable
+        seen = since.boards
         for board in seen[:-1] if seen and seen[-1] == current else seen:
             self._stable = board
             events.extend(self._on_stable(t))
@@ -647,7 +659,7 @@ class Reconciler:
         it; 0 when neither."""
         after, following = self._following(held)
         if evidence is None:
-            evidence = self._touched_while_held
+            evidence = self._since_swap.opened
         if any(c.result == S and not c.needs & ~evidence for c in following):
             return MADE
         # Under way (or made with no evidence: their own piece in the hand, or quick swap):
@@ -799,8 +811,7 @@ class Reconciler:
             self._choosing = None
             events.append(Cleared(t))
             return False
-        self._touched_while_held |= frame & ~S
-        self._held_frames = self._held_frames[-HELD_FRAMES_KEPT + 1:] + [S]
+        self._since_swap.saw(frame, S)
         touch, self._choice_touch = self._choice_touch, None
         if touch is not None and S == touch[0]:
             chosen = [c for c in matches if c.path & touch[1]]
