@@ -148,6 +148,9 @@ class App:
         self.bad_lines = 0  # dropped: broke the framing rules (or came from a board)
         self.errors = 0  # E lines sent
         self.started = False
+        self.busy = False  # the last step did something slow besides its scan (a heartbeat, a redraw)
+        self._state_of = None  # the state whose bitmap is _bitmap
+        self._bitmap = ""
         self._reader = protocol.LineReader()
         self._lines = []  # whole lines taken from the host, not handled yet
         self._job = None  # the line being handled a piece at a time (a generator)
@@ -198,6 +201,7 @@ class App:
             busy = True
         if self.tunes is not None:
             self.tunes.step(now)
+        self.busy = busy  # this step sent a heartbeat or redrew the LEDs
         if self._job is None and not self._lines:
             return False
         if work and not busy:
@@ -241,7 +245,11 @@ class App:
 
     def send_state(self):
         self._last_state = self.clock.ticks_ms()
-        self.send("S", (protocol.bitmap(self.scanner.state, self.scanner.count),))
+        state = bytes(self.scanner.state)
+        if state != self._state_of:  # the bitmap is made again only when the state changed
+            self._state_of = state
+            self._bitmap = protocol.bitmap(state, self.scanner.count)
+        self.send("S", (self._bitmap,))
 
     def send_changes(self, events):
         fields = []

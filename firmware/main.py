@@ -33,7 +33,7 @@ HIGHEST_PIN = 29  # GP0-GP29
 DEBOUNCE_SCANS = 3  # a switch change counts after 3 equal scans in a row
 SETTLE_US = 20  # after driving a row low, before reading the columns (wire capacitance)
 STEP_MS = 2  # pause between loop steps (one matrix scan per step) when the host sends nothing
-LOOP_US = 5500  # a step and the reading of USB after it take about this long at most, so that scanning goes on
+LOOP_US = 5000  # a step and the reading of USB after it take about this long at most, so that scanning goes on
 MIN_READ_US = 300  # but USB is read at least this long after each step (the host's lines keep coming)
 CHUNK = 512  # and at most this many bytes
 GC_STEPS = 16  # collect the garbage every this many steps, between two scans, while there is little
@@ -206,7 +206,7 @@ def run(board=None):
         steps += 1
         collect = steps >= GC_STEPS
         waiting = board.step(not collect)
-        if collect:  # a couple of milliseconds after a light step, instead of its reading or sleep
+        if collect and not board.busy:  # a couple of milliseconds after a light step, instead of its reading or sleep
             steps = 0
             gc.collect()
             continue
