@@ -423,6 +423,39 @@ def lines_taken_are_handled_a_piece_at_a_time():
 
 
 @check
+def usb_input_is_read_as_far_as_it_goes_and_for_a_bounded_time():
+    import io
+
+    import main
+
+    data = (protocol.encode("R", 1) * 40).encode()
+
+    class Poller:  # ready while the stream has bytes left, as select.poll on USB is
+        def __init__(self, stream):
+            self.stream = stream
+
+        def ipoll(self, timeout):
+            return [(self.stream, 1)] if self.stream.tell() < len(data) else []
+
+    class Clock(FakeClock):  # 10 us pass at each look at the clock
+        us = 0
+
+        def ticks_us(self):
+            self.us += 10
+            return self.us
+
+    stream = io.BytesIO(data)
+    host = main.Input(stream, Poller(stream), Clock())
+    first = host.read(100)  # a look every 8 bytes: stops once 100 us have gone
+    assert 8 <= len(first) < len(data) and len(first) % 8 == 0, len(first)
+    rest = host.read(10 ** 9)
+    assert first + rest == data[:len(first) + len(rest)] and len(rest) <= main.CHUNK
+    while len(first) + len(rest) < len(data):
+        rest += host.read(10 ** 9)
+    assert first + rest == data and host.read() == b""
+
+
+@check
 def die_display():
     rig = started()
     for face in ("rolling", "6", "error", "blank", "1"):
