@@ -127,3 +127,35 @@ def test_lines_a_broker_lost_in_a_crash_are_sent_again_once_in_order(tmp_path):
         asyncio.run(asyncio.wait_for(main(), 90))
     finally:
         broker.stop()
+
+
+def test_the_clubs_own_mosquitto_is_started_again_and_nothing_is_lost(tmp_path):
+    """The club's own broker killed mid-game: the club starts it again, the board sends what
+    the club has not confirmed, and the club has the game once, in order."""
+    from reedboard.controller.broadcast.broker import EmbeddedBroker
+
+    said = []
+
+    async def main():
+        broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind="mosquitto")
+        await broker.start()
+        keeping = asyncio.create_task(broker.keep_up(0.05, say=said.append))
+        url = f"mqtt://127.0.0.1:{broker.port}"
+        try:
+            async with club_on(url, tmp_path / "club") as club:
+                board = Broadcaster(parse_broker_url(url), "table1", outbox=tmp_path / "games" / ".broadcast-t1.json",
+                                    **FAST)
+                await board.start()
+                first = play(tmp_path / "games", board.line_written, "offboard-game-to-six", 0, upto=6)
+                assert await board.confirmed(30)
+                broker.kill()
+                second = play(tmp_path / "games", board.line_written, "bigballs-game-to-a7", 1)
+                assert await board.confirmed(60)
+                await board.stop()
+                check_once_in_order(club, "table1", first, tmp_path / "club")
+                check_once_in_order(club, "table1", second, tmp_path / "club")
+        finally:
+            keeping.cancel()
+            await broker.stop()
+    asyncio.run(asyncio.wait_for(main(), 90))
+    assert len(said) == 1 and "started again" in said[0]

@@ -37,6 +37,7 @@ from .messages import PAYLOAD_LIMIT
 
 QUIET = ("amqtt", "transitions")
 CLUB_USER = "club"
+KEEP_UP = 1.0  # s between looks at the club's own Mosquitto
 PACKET_LIMIT = PAYLOAD_LIMIT + (64 << 10)  # bytes of one MQTT packet: a payload, its topic and headers
 
 
@@ -109,9 +110,19 @@ class EmbeddedBroker:
         if self._mosquitto is not None:
             self._mosquitto.kill()
 
-    def restart(self) -> None:
-        if self._mosquitto is not None:
-            self._mosquitto.start()
+    async def keep_up(self, every: float = KEEP_UP, say=print) -> None:
+        """Start the club's own Mosquitto again whenever it has ended (until cancelled)."""
+        while True:
+            await asyncio.sleep(every)
+            process = self._mosquitto  # None once stopped
+            if process is None or (process.process is not None and process.process.poll() is None):
+                continue
+            code = process.process.returncode if process.process is not None else "killed"
+            say(f"reedboard club: its broker (mosquitto) ended ({code}): started again")
+            try:
+                process.start()
+            except (OSError, RuntimeError) as error:
+                say(f"reedboard club: its broker cannot start again ({str(error).strip().splitlines()[-1][:160]})")
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Stop (a shutdown that waits on a client longer than `timeout` is left to the process's end)."""

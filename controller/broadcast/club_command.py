@@ -147,9 +147,13 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
         # a steady client id: the broker keeps the club's session (what comes while it is away)
         identifier = f"reedboard-club-{socket.gethostname()}-{address.prefix}".replace("/", "-")[:64]
         task = asyncio.create_task(follow(club, address, identifier=identifier))
+        keeping = asyncio.create_task(broker.keep_up(say=lambda line: print(line, file=sys.stderr, flush=True))) \
+            if broker is not None else None
         try:
             yield
         finally:
+            if keeping is not None:
+                keeping.cancel()
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
                 await asyncio.wait_for(task, STOP_WAIT)  # its broker's goodbye, at most STOP_WAIT
