@@ -32,17 +32,17 @@ def test_the_club_stops_on_sigterm_with_watchers(tmp_path):
         sockets = [await websockets.connect(f"ws://127.0.0.1:{web}/ws") for _ in range(5)]
         for socket in sockets:
             await socket.recv()
-        helpers = [int(child) for task in Path(f"/proc/{club.pid}/task").iterdir()
+        spawned = [int(child) for task in Path(f"/proc/{club.pid}/task").iterdir()
                    for child in (task / "children").read_text().split()]
         club.send_signal(signal.SIGTERM)
         ended = await asyncio.to_thread(club.wait, 60)  # a guard: it ends in a few seconds
         for socket in sockets:
             await socket.close()
-        return ended, helpers
+        return ended, spawned
     try:
-        code, helpers = asyncio.run(watch())
+        code, spawned = asyncio.run(watch())
         assert code in (0, -signal.SIGTERM)  # ended by the signal, after its shutdown
-        for pid in helpers:  # its own broker (Mosquitto) ended with it
+        for pid in spawned:  # its own broker (Mosquitto) ended with it
             for _ in range(100):
                 if not Path(f"/proc/{pid}").exists() or "Z" in Path(f"/proc/{pid}/stat").read_text().split()[2]:
                     break

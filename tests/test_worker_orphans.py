@@ -38,15 +38,15 @@ def test_the_worker_ends_when_the_board_is_killed():
     board = subprocess.Popen([sys.executable, "-c", BOARD], stdout=subprocess.PIPE)
     try:
         assert board.stdout.readline().strip() == b"ready"
-        helpers = children(board.pid)
-        assert helpers  # the worker (and the resource tracker)
+        spawned = children(board.pid)
+        assert spawned  # the worker (and the resource tracker)
         os.kill(board.pid, signal.SIGKILL)
         board.wait()
         for _ in range(200):  # each looks at its parent every half second
-            if not any(alive(pid) for pid in helpers):
+            if not any(alive(pid) for pid in spawned):
                 break
             time.sleep(0.1)
-        assert not [pid for pid in helpers if alive(pid)]
+        assert not [pid for pid in spawned if alive(pid)]
     finally:
         if board.poll() is None:
             board.kill()
