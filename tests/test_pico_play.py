@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -100,10 +101,12 @@ async def play(folder: Path, pico=None) -> list:
 
 def test_a_game_over_the_emulated_pico_is_the_game_on_the_simulated_board(tmp_path):
     board = load_board(game="bigballs")
-    sim_frames = asyncio.run(play(tmp_path / "sim"))
-    with pe.EmulatedPico(board, occupied=BigBalls().occupied()) as pico:
-        pico.booted(WAIT)
-        serial_frames = asyncio.run(play(tmp_path / "serial", pico))
+    with ThreadPoolExecutor(1) as beside:  # the simulated board's game meanwhile, in a thread of its own
+        sim = beside.submit(lambda: asyncio.run(play(tmp_path / "sim")))
+        with pe.EmulatedPico(board, occupied=BigBalls().occupied()) as pico:
+            pico.booted(WAIT)
+            serial_frames = asyncio.run(play(tmp_path / "serial", pico))
+        sim_frames = sim.result()
     sim_record, serial_record = record(tmp_path / "sim"), record(tmp_path / "serial")
     assert [e.get("move") for e in sim_record if e["type"] in ("move", "takeback")] == [
         "6 a3-a4", "6 a3-a4", "6 a3-b3", "2 f1xf2"], sim_record
