@@ -32,6 +32,15 @@ TUNES = {
 }
 
 
+def _result(steps):
+    """Run a generator to its end; what it returns."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 class Button:
     """A push button to ground on a pin with a pull-up (pressed reads 0).
 
@@ -166,6 +175,7 @@ class App:
         now = self.clock.ticks_ms()
         self.scanner.prime()
         self._blink_at = self.clock.ticks_add(now, self.blink_ms)
+        self._frames = _result(self._chain_frames(bytes(3 * self.led_count), bytearray(self.led_count)))
         self._show()
         self.started = True
         self.hello()

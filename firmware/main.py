@@ -192,11 +192,11 @@ def run(board=None):
         config, problem = load_config()
         board = build(config=config)
     host = Input()
+    gc.collect()
+    gc.threshold(GC_SAFETY)
     board.start()
     if problem:  # said after the hello, so that the host logs it
         board.error(problem)
-    gc.collect()
-    gc.threshold(GC_SAFETY)
     ipoll = host.ipoll
     ticks_us = time.ticks_us
     ticks_diff = time.ticks_diff
