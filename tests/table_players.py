@@ -459,7 +459,7 @@ class Players:
         self.cap = self.rng.randint(3, max_moves or self.MAX_MOVES[game])
         if random.Random(f"{game}:{seed}:length").random() < 0.1:
             self.cap *= 4  # now and then a long game, played to its end more often
-        self.takeback_two = False  # the mover of the last move but one wants it back, with the reply
+        self.takeback_later: list | None = None  # [moves still to come, moves to take back then]
         self.holes = set(self.HOLES[game])
         self.known: dict = {}  # the legal moves of the positions met, by (id, roll)
 
@@ -853,16 +853,20 @@ class Players:
             return
         if self.name == "bigballs" and not move.held and rng.random() < person.amend:
             self.amend_bigballs(move, plan["shapes"], person)
-        if self.takeback_two and not move.held:
-            self.takeback_two = False
-            self.take_back(2, after_roll=False)
+        if self.takeback_later and not move.held:
+            self.takeback_later[0] -= 1
+            if self.takeback_later[0] == 0:
+                count = self.takeback_later[1]
+                self.takeback_later = None
+                self.take_back(count, after_roll=False)
         elif not move.held and len(self.history) >= 1 and rng.random() < person.takeback:
-            variant = rng.choice(("one", "one after the roll", "two"))
+            variant = rng.choice(("one", "one after the roll", "several"))
             nxt = self.adapter.turn(self.pos)
             if variant == "one after the roll" and (self.name != "bigballs" or not self.pos.stones(nxt)):
                 variant = "one"
-            if variant == "two":
-                self.takeback_two = True  # once the reply is on the board
+            if variant == "several":
+                count = rng.choice((2, 2, 3))
+                self.takeback_later = [count - 1, count]  # once the replies are on the board
             else:
                 self.take_back(1, after_roll=variant == "one after the roll")
 
@@ -903,7 +907,7 @@ class Players:
         had already made."""
         rng, table = self.rng, self.table
         table.wait(rng.uniform(SETTLE + 0.15, 2.0))
-        label = {1: "one move", 2: "two moves"}[count]
+        label = {1: "one move", 2: "two moves", 3: "three moves"}[count]
         nxt = self.adapter.turn(self.pos)
         if after_roll and nxt in self.kept:
             after_roll = False  # they rolled already (their roll was kept over an earlier takeback)
@@ -937,10 +941,16 @@ class Players:
             self.history.pop()
             self.pos = move.before
             if move.roll is not None:
+                if mover in self.kept:  # which of the two stands, and when, the rules do not say
+                    self.note("a takeback of several moves undoes two rolls of one player")
                 self.kept[mover] = move.roll
             self.carried.setdefault(mover, set()).add(f"moves again after a takeback of {label}")
-            if count == 2 and move.roll is not None and len(self.kept) == 2:
+            if count > 1 and move.roll is not None and len(self.kept) == 2:
                 self.carried[mover].add("two rolls kept over a takeback")
+        mover = self.adapter.turn(self.pos)
+        if move.roll is None and mover in self.kept:
+            # the roll was made for a later turn of theirs: whether it stands now the rules do not say
+            self.note("a takeback of several moves leaves a roll made for a later turn")
         self.last = "settled"
 
     def play(self) -> Game:
@@ -977,6 +987,7 @@ TELLING = (
     "the next player starts before it settled",
     "two rolls kept over a takeback",
     "roll kept over a takeback",
+    "moves again after a takeback of three moves",
     "moves again after a takeback of two moves",
     "moves again after a takeback of one move after the next player's roll",
     "moves again after a takeback of one move",
