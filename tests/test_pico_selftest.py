@@ -17,6 +17,7 @@ from reedboard.controller.guide import SimBuilder
 from reedboard.controller.selftest import Settings, run_selftest
 from reedboard.hal.board import load_board
 from reedboard.hal.leds import led_names
+from reedboard.hal.protocol import decode_bitmap
 from reedboard.hal.serial_board import SerialSwitches
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,8 +71,12 @@ def test_the_selftest_finds_the_planted_faults_and_nothing_else():
     board = load_board(game=GAMES["bigballs"].board)
     with pe.EmulatedPico(board) as pico:  # no pieces: the self-test starts hands off
         pico.booted(WAIT)
-        pico.stick_switch(board.sensor["c3"])
+        stuck = board.sensor["c3"]
+        pico.stick_switch(stuck)
         pico.break_led(board.led["b4"])
+        bits = board.rows * board.columns
+        pico.wait(lambda e: e["ev"] == "tx" and e["line"].startswith("S ")  # the board reads it closed
+                  and stuck in decode_bitmap(e["line"].split("*")[0].split()[2], bits), WAIT)
         device = SerialSwitches(board, pico.port)
         try:
             report = asyncio.run(run_selftest(device, board, Settings(watch=1.0, timeout=6.0, remove_timeout=20.0),
