@@ -36,7 +36,8 @@ except pe.Unavailable as why:
     pytest.skip(f"no emulated Pico here: {why}", allow_module_level=True)
 
 WAIT = 120.0
-SETTLE_S = 1.8  # after each hand: more than the referee's settle time (0.8 s) and a roll's animation
+SETTLE_S = 1.8  # after each hand: more than the referee's settle time (0.8 s) and a roll's animation (0.6 s)
+SERIAL_SETTLE_S = 2.5  # ... and the emulated board's own delays (it runs at 0.2-1x real time)
 ROLLS = [6, 2, 5, 3]
 # (what the hands do, the cells): Black rolls 6 and plays a3-a4; White rolls 2; Black takes the
 # move back and plays a3-b3 instead; then a White stone moved that the roll does not move (an
@@ -87,7 +88,7 @@ async def play(folder: Path, pico=None) -> list:
                     else:
                         session.click(cell)
                     await asyncio.sleep(0.3)
-            await asyncio.sleep(SETTLE_S)
+            await asyncio.sleep(SETTLE_S if pico is None else SERIAL_SETTLE_S)
             frames.append(session.lights)
             if pico is not None:  # the lights the referee asked for are on the chip's LEDs
                 shown = await asyncio.to_thread(pico.shown, WAIT, light_payload(session.lights, board))
