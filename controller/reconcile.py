@@ -604,6 +604,11 @@ class Reconciler:
         # The board is the last move taken back or changed by its player: those come first.
         if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
+        if S & self._base & ~held[0].result and self._can_grow(S, self._base, held, exclude=[]):
+            # The swapping piece is back on its hollow, and one of those captures is still under
+            # way (its victim lifted since): the mover's hand, no swap after all (rule 4).
+            self._held = []
+            return False
         started = max(self._next_player_started(S, c) for c in held)
         if not started:
             if not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):

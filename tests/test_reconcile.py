@@ -216,6 +216,19 @@ def ambiguous_push_offs():
     return OffBoard(red=["C3", "B2", "C2"], yellow=["A1", "C1", "E5"], sectors={"S1": "red", "S11": "red"})
 
 
+def test_the_stone_put_back_after_its_victim_was_lifted_is_no_swap_and_the_capture_counts_later():
+    # Stone 1 on a6 may take the ball on a7 or White's stone on b6. Black lifts it (the board of
+    # a capture nobody saw), lifts the ball, puts the stone back and thinks; White's ball rolling
+    # from a7 into a6 after a swap onto b6 would leave that board too, but the stone's own
+    # capture is under way: no swap. Then Black takes the ball.
+    game = BigBalls(black={"a6": 1}, white={"b6": 1, "g1": 2}, balls=["a7", "c5"])
+    rec, hands = table(game, roll=1)
+    hands.lift("a6").lift("a7").place("a6").wait(3.0)
+    assert of(hands.events, (Committed, Ambiguous)) == []
+    hands.lift("a6").place("a7").wait(S.settle + 0.1)
+    assert moves(hands.events) == ["1 a6xa7"] and of(hands.events, Ambiguous) == []
+
+
 def test_two_push_offs_leaving_no_trace_are_held_then_asked_and_a_touch_chooses():
     game = ambiguous_push_offs()
     rec, hands = table(game)
