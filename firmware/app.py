@@ -9,7 +9,7 @@ import binascii
 
 import protocol
 
-FIRMWARE = "reedboard-0.2.0"  # the firmware's version, sent in H (no spaces): reedboard-MAJOR.MINOR.PATCH
+FIRMWARE = "reedboard-0.3.0"  # the firmware's version, sent in H (no spaces): reedboard-MAJOR.MINOR.PATCH
 HEARTBEAT_MS = 500  # S at least this often ("at least once a second")
 LONG_PRESS_MS = 1000  # a button held this long is a long press
 BLINK_MS = 250  # blinking LEDs: 250 ms on, 250 ms off (2 Hz)
