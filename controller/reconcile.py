@@ -36,6 +36,7 @@ How it decides, in short (the rules are numbered as in the design note):
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
@@ -108,6 +109,7 @@ class TakenBack:
     t: float
     move: Hashable
     roll: int | None = None  # the die value the move was made with: the player moves again with it
+    kept_roll: int | None = None  # a move made with none: a value its player rolled for a later turn shows
 
 
 @dataclass(frozen=True)
@@ -218,9 +220,10 @@ class Reconciler:
         self._choice_touch: tuple[int, int] | None = None  # swap choice: (board before, the piece lifted) of a touch
         self._choice_board = 0  # swap choice: the board as last seen
         self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
-        # The next player's die values undone by takebacks, by the number of moves played when
-        # it is their turn again: the die shows them then, with no new press (rule 7).
-        self.kept_rolls: dict[int, int] = {}
+        # Die values rolled for turns that takebacks undid, each player's in the order of their
+        # turns: the die shows the first as soon as it is that player's turn, with no new press
+        # (rule 7; a takeback is never a free re-roll).
+        self.kept_rolls: dict[str, deque[int]] = {player: deque() for player in game.players}
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
         self._since_swap = _SinceSwap()  # the hands since the held board was first shown
@@ -386,7 +389,7 @@ class Reconciler:
         self._last = None
         self._new_turn()
         self._target = self._base
-        return [TakenBack(t, move, self.roll)] + self._reconsider(t)
+        return [self._taken_back(t, move)] + self._reconsider(t)
 
     def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
         """Guide the board to an occupancy (default: the game's position) before going on."""
@@ -745,24 +748,33 @@ class Reconciler:
             move = self._take_back()
             self._last = None
             self._new_turn()
-            events.append(TakenBack(t, move, self.roll))
+            events.append(self._taken_back(t, move))
 
     def _kept_roll(self, pop: bool = False) -> int | None:
-        """The die value the player to move rolled before a takeback (rule 7), while it can
-        still count: not once the move made again left them no stone to roll for."""
-        count = len(self.game.move_stack)
-        kept = self.kept_rolls.pop(count, None) if pop else self.kept_rolls.get(count)
-        return kept if kept is not None and self.game.can_roll() else None
+        """The die value the player to move rolled for a turn a takeback undid (rule 7), while
+        it can still count: not once they have no stone left to roll for."""
+        kept = self.kept_rolls[self.game.turn]
+        if kept and not self.game.can_roll():
+            kept.clear()
+        if not kept:
+            return None
+        return kept.popleft() if pop else kept[0]
 
     def _take_back(self) -> Hashable:
         """Undo the last move. No free re-roll: its player moves again with its die value, and
-        a value the next player had rolled already waits for their turn (rule 7)."""
-        if self.roll is not None:
-            self.kept_rolls[len(self.game.move_stack)] = self.roll
+        a value the other player had rolled already waits for their next turn (rule 7)."""
+        if self.roll is not None:  # rolled by the player to move, for a turn now undone
+            self.kept_rolls[self.game.turn].appendleft(self.roll)
         move = self.game.pop()
         self.roll = self.game.roll_of(move)
+        if self.roll is None:  # a move made with no roll: a number kept for its player shows now
+            self.roll = self._kept_roll(pop=True)
         self._opened_since_move = 0
         return move
+
+    def _taken_back(self, t: float, move: Hashable) -> TakenBack:
+        made_with = self.game.roll_of(move)
+        return TakenBack(t, move, made_with, self.roll if made_with is None else None)
 
     def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
         self._last = (candidate.move, self._candidates, self._base, self._touched)

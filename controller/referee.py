@@ -489,6 +489,8 @@ class Referee:
                 self._note(t, f"takeback: {event.move}{again}", "takeback", move=str(event.move), roll=event.roll)
                 self._cue(Cue.TAKEBACK)
                 self.phase = Phase.ROLLED if event.roll is not None else Phase.PLAY
+                if event.kept_roll is not None:  # rolled for a later turn that a takeback undid
+                    self._set_roll(t, event.kept_roll, kept=True)
                 if self.computer_to_move() and self.game.move_stack:
                     # the computer's answer taken back: the player's move goes with it, and the
                     # board is guided back to before it

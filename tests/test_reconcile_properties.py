@@ -92,7 +92,7 @@ class Table:
         self.last_t = float("-inf")
         self.log: list = []  # every event, in order
         self.swaps: set = set()  # the captures a quick swap may be, before the latest events
-        self.kept: dict[int, int] = {}  # moves played -> the die value the player then to move rolled before a takeback
+        self.kept: dict[str, list[int]] = {}  # player -> die values rolled for turns takebacks undid, in turn order
 
     # Hands call these two.
     def feed(self, t, occupied):
@@ -141,8 +141,11 @@ class Table:
                 assert e.move in allowed, f"{e.move} committed, not legal (roll {self.roll}) in\n{shadow.diagram()}"
                 shadow.push(e.move)
                 self.rolls.append(self.roll)
-                # the next player's die value, kept over a takeback, shows again at once (rule 7)
-                self.roll = self.kept.pop(len(shadow.move_stack), None)
+                # a die value kept over a takeback shows again as soon as it is its player's turn (rule 7)
+                queue = self.kept.setdefault(shadow.turn, [])
+                self.roll = queue.pop(0) if queue and shadow.can_roll() else None
+                if not shadow.can_roll():
+                    queue.clear()
                 assert e.kept_roll == self.roll, f"{e} does not show the kept roll {self.roll}"
             elif isinstance(e, Amended):
                 assert shadow.move_stack and shadow.move_stack[-1] == e.old, f"{e} amends no last move"
@@ -153,11 +156,17 @@ class Table:
                 shadow.push(e.new)
             elif isinstance(e, TakenBack):
                 assert shadow.move_stack and shadow.move_stack[-1] == e.move, f"{e} takes back no last move"
-                if self.roll is not None:  # the next player had rolled: that roll is kept too
-                    self.kept[len(shadow.move_stack)] = self.roll
+                if self.roll is not None:  # the player to move had rolled: that roll is kept too
+                    self.kept.setdefault(shadow.turn, []).insert(0, self.roll)
                 shadow.pop()
                 self.roll = self.rolls.pop()  # no free re-roll: the move's die value stays (rule 7)
                 assert e.roll == self.roll, f"{e} does not keep the roll {self.roll}"
+                if self.roll is None:  # made with none: a value its player rolled for a later turn shows
+                    queue = self.kept.setdefault(shadow.turn, [])
+                    self.roll = queue.pop(0) if queue and shadow.can_roll() else None
+                    if not shadow.can_roll():
+                        queue.clear()
+                assert e.kept_roll == (self.roll if e.roll is None else None), f"{e} shows no kept roll {self.roll}"
         if any(isinstance(e, (Committed, Amended)) for e in events):
             # A quick swap (a capture shown with no target touched) is recorded when the next
             # player starts: the board then already shows their start, pieces lifted or put
