@@ -9,7 +9,6 @@ ROM in the shared folder beside the repository (its `pico`)."""
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 import time
@@ -22,21 +21,9 @@ from reedboard.controller.games import GAMES
 from reedboard.hal.board import load_board
 from reedboard.hal.protocol import decode, encode, encode_bitmap
 
-ROOT = Path(__file__).resolve().parent.parent
+from pico_here import ROOT, emulated_pico
 
-
-def emulator_module():
-    spec = importlib.util.spec_from_file_location("reedboard_pico_emulator", ROOT / "pico_emulator" / "emulator.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pe = emulator_module()
-try:
-    pe.check_available()
-except pe.Unavailable as why:
-    pytest.skip(f"no emulated Pico here: {why}", allow_module_level=True)
+pe = emulated_pico()
 
 FIRMWARE = (ROOT / "firmware" / "app.py").read_text().split('FIRMWARE = "')[1].split('"')[0]
 WAIT = 120.0  # s of wall time for anything the chip does (it runs at 0.2-1x real time)

@@ -5,7 +5,6 @@ chip with the host reconnecting. Skipped, saying why, where the emulated Pico ca
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -20,21 +19,9 @@ from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Light, LightFrame, LinkState
 from reedboard.hal.serial_board import SerialBoard
 
-ROOT = Path(__file__).resolve().parent.parent
+from pico_here import ROOT, emulated_pico
 
-
-def emulator_module():
-    spec = importlib.util.spec_from_file_location("reedboard_pico_emulator", ROOT / "pico_emulator" / "emulator.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pe = emulator_module()
-try:
-    pe.check_available()
-except pe.Unavailable as why:
-    pytest.skip(f"no emulated Pico here: {why}", allow_module_level=True)
+pe = emulated_pico()
 
 WAIT = 180.0  # s of wall time (the emulation runs at 0.2-1x real time)
 FIRMWARE = (ROOT / "firmware" / "app.py").read_text().split('FIRMWARE = "')[1].split('"')[0]

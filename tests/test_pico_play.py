@@ -7,7 +7,6 @@ saying why, where the emulated Pico cannot run."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -19,21 +18,9 @@ from reedboard.controller.session import PlaySession, ScriptedDie
 from reedboard.hal.board import load_board
 from reedboard.hal.serial_board import SerialBoard, light_payload
 
-ROOT = Path(__file__).resolve().parent.parent
+from pico_here import emulated_pico
 
-
-def emulator_module():
-    spec = importlib.util.spec_from_file_location("reedboard_pico_emulator", ROOT / "pico_emulator" / "emulator.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pe = emulator_module()
-try:
-    pe.check_available()
-except pe.Unavailable as why:
-    pytest.skip(f"no emulated Pico here: {why}", allow_module_level=True)
+pe = emulated_pico()
 
 WAIT = 120.0
 SETTLE_S = 1.8  # after each hand: more than the referee's settle time (0.8 s) and a roll's animation (0.6 s)

@@ -7,7 +7,6 @@ emulated Pico cannot run."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -20,21 +19,9 @@ from reedboard.hal.leds import led_names
 from reedboard.hal.protocol import decode_bitmap
 from reedboard.hal.serial_board import SerialSwitches
 
-ROOT = Path(__file__).resolve().parent.parent
+from pico_here import emulated_pico
 
-
-def emulator_module():
-    spec = importlib.util.spec_from_file_location("reedboard_pico_emulator", ROOT / "pico_emulator" / "emulator.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pe = emulator_module()
-try:
-    pe.check_available()
-except pe.Unavailable as why:
-    pytest.skip(f"no emulated Pico here: {why}", allow_module_level=True)
+pe = emulated_pico()
 
 WAIT = 120.0
 
