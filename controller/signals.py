@@ -4,7 +4,7 @@ No I/O and no clock: the same View always gives the same LightFrame and DieState
 referee, a replay and the web view all show exactly the same thing. Blinking is a flag on
 each Light; the LED backend owns the blink rhythm. Buzzer cues are chosen by the referee.
 
-The colour language (names are keys of PALETTE; the README, "What the lights mean",
+The colour language (names are keys of PALETTE; docs/players.md, "What the lights mean",
 is the players' table)
 ---------------------------------------------------------------------------------------
 Blinking means "do something here"; steady means "for your information".

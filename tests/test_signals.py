@@ -296,7 +296,7 @@ def test_looks_with_the_same_blink_stay_apart_for_colour_blind_players(vision):
 
 
 def test_the_players_table_names_every_cell_colour():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")  # "What the lights mean"
+    text = (ROOT / "docs" / "players.md").read_text(encoding="utf-8")  # "What the lights mean"
     rows = {m.group(1) for m in re.finditer(r"^\|[^|\n]*\|\s*`(\w+)`\s*\|", text, re.M)}
     assert CELL_COLOURS <= rows
 

@@ -4,7 +4,7 @@
 stones numbered 1-6; six neutral big balls start at the top. A turn is either a big-ball
 move (one ball rolls sw or se, capturing a stone it lands on) or a roll of the die and a
 step of the chosen stone nw, ne, w or e, capturing whatever stands there. A stone on a7
-wins. See the README's rules summary; the tests pin every rule down.
+wins. The web view's Rules tab explains them with diagrams; the tests pin every rule down.
 """
 
 from __future__ import annotations
