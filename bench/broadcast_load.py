@@ -100,6 +100,17 @@ async def board(broadcaster: Broadcaster, url: str, folder: Path, until: float, 
     await broadcaster.stop()
 
 
+async def club_started(api, tries: int) -> None:
+    """Wait until the club's page says it is connected to its broker (SystemExit if never)."""
+    for _ in range(tries):
+        try:
+            if (await api.get("/api/club")).json()["connected"]:
+                return
+        except httpx2.HTTPError:
+            pass
+        await asyncio.sleep(0.05)
+    raise SystemExit("the club did not start")
+
 def club_usage(pid: int) -> tuple[float, int]:
     """CPU seconds used so far and the resident memory now (bytes) of process `pid`."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -138,15 +149,7 @@ async def measure(args) -> None:
         children = []
         try:
             async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{web_port}", timeout=5) as api:
-                for _ in range(200):
-                    try:
-                        if (await api.get("/api/club")).json()["connected"]:
-                            break
-                    except httpx2.HTTPError:
-                        pass
-                    await asyncio.sleep(0.05)
-                else:
-                    raise SystemExit("the club did not start")
+                await club_started(api, tries=200)
                 start = time.time() + 3 + args.boards / 20 + args.processes * 0.6  # every board connected first
                 until = start + args.seconds
                 share = -(-args.boards // args.processes)

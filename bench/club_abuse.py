@@ -42,6 +42,8 @@ from reedboard.controller.journal import Journal
 from reedboard.controller.replay import replay
 from reedboard.controller.trace import read_trace
 
+from broadcast_load import club_started  # noqa: E402  (bench/ is the script's folder)
+
 TRACE = Path(__file__).resolve().parent.parent / "tests" / "traces" / "bigballs-game-to-a7.jsonl"
 CLUB = """
 import asyncio, sys
@@ -239,15 +241,7 @@ async def main(args) -> None:
                                 stdout=subprocess.DEVNULL, stderr=log)
         try:
             async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{args.web_port}", timeout=60) as api:
-                for _ in range(400):
-                    try:
-                        if (await api.get("/api/club")).json()["connected"]:
-                            break
-                    except httpx2.HTTPError:
-                        pass
-                    await asyncio.sleep(0.05)
-                else:
-                    raise SystemExit("the club did not start")
+                await club_started(api, tries=400)
                 bench = Bench(args, club, api, port)
                 memory = asyncio.create_task(bench.watch_memory())
                 await bench.report("start")

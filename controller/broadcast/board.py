@@ -178,26 +178,20 @@ class Broadcaster:
 
     async def confirmed(self, timeout: float | None = None) -> bool:
         """Wait until the club has confirmed every line written so far; False on timeout."""
-        async def wait() -> None:
-            while self.unconfirmed:
-                self._idle.clear()
-                await self._idle.wait()
-        if self._task is None:
-            return self.unconfirmed == 0
-        try:
-            await asyncio.wait_for(wait(), timeout)
-            return True
-        except asyncio.TimeoutError:
-            return False
+        return await self._until_none(lambda: self.unconfirmed, timeout)
 
     async def flushed(self, timeout: float | None = None) -> bool:
         """Wait until the broker has acknowledged every line written so far; False on timeout."""
+        return await self._until_none(lambda: self.pending, timeout)
+
+    async def _until_none(self, count, timeout: float | None) -> bool:
+        """Wait until `count()` lines are left (0), woken each time the sender goes idle."""
         async def wait() -> None:
-            while self.pending:
+            while count():
                 self._idle.clear()
                 await self._idle.wait()
         if self._task is None:
-            return self.pending == 0
+            return count() == 0
         try:
             await asyncio.wait_for(wait(), timeout)
             return True
