@@ -39,7 +39,6 @@ def club_with_boards(folder: Path):
     import uvicorn
 
     port, web_port = mosquitto.free_port(), mosquitto.free_port()
-    loop = asyncio.new_event_loop()
     ready, boards_done, failed = threading.Event(), threading.Event(), []
     hold = asyncio.Event()
     server = None
@@ -79,7 +78,7 @@ def club_with_boards(folder: Path):
 
     def run():
         try:
-            loop.run_until_complete(main())
+            asyncio.run(main())  # whatever main() leaves running is cancelled and ended
         except BaseException as error:  # shown by the test
             failed.append(error)
             ready.set()

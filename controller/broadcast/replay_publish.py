@@ -79,25 +79,26 @@ async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed
     with tempfile.TemporaryDirectory(prefix="reedboard-replay-") as scratch:
         folder = Path(games_dir) if games_dir is not None else Path(scratch)
         started = now or datetime.now().astimezone()
-        await broadcaster.start()
-        journal = Journal.create(folder, trace.game(), asdict(settings), started, clock, players=players or None,
-                                 written=broadcaster.line_written)
         try:
-            previous = replayed.decisions[0]["t"] if replayed.decisions else 0.0
-            for index, entry in enumerate(replayed.decisions):
-                t = entry.get("t", previous)
-                if step is not None:
-                    await step(index, entry)
-                else:
-                    await asyncio.sleep(max(0.0, t - previous) / speed if speed else 0)
-                previous = max(previous, t)
-                journal.append_entry(entry)
-        finally:
-            journal.close()
-        sent = await broadcaster.flushed(flush_wait)
-        if own:
-            await broadcaster.stop()
-    return sent
+            await broadcaster.start()
+            journal = Journal.create(folder, trace.game(), asdict(settings), started, clock, players=players or None,
+                                     written=broadcaster.line_written)
+            try:
+                previous = replayed.decisions[0]["t"] if replayed.decisions else 0.0
+                for index, entry in enumerate(replayed.decisions):
+                    t = entry.get("t", previous)
+                    if step is not None:
+                        await step(index, entry)
+                    else:
+                        await asyncio.sleep(max(0.0, t - previous) / speed if speed else 0)
+                    previous = max(previous, t)
+                    journal.append_entry(entry)
+            finally:
+                journal.close()
+            return await broadcaster.flushed(flush_wait)
+        finally:  # cancelled too: a broadcaster made here never outlives the replay
+            if own:
+                await broadcaster.stop()
 
 
 def _journal_header(source: str) -> dict:
