@@ -4,7 +4,7 @@
 
 Writes N journals of random legal games (Big Balls, Off Board and Abalone in turn, of 1 to 150
 moves, a third of the unfinished ones resigned or drawn, two named players each from a club of
-40) with controller.journal.Journal into DIR (a temporary folder, removed afterwards, unless
+40) with controller.persist.journal.Journal into DIR (a temporary folder, removed afterwards, unless
 --dir names one: then its journals are reused by the next run). Writing them is not timed, and
 does without the journal's fsync so that it takes a minute rather than an hour. Then it times:
 the rebuild of the index from nothing (J processes reading journals, and 1), a refresh that finds
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from reedboard.controller.archive.index import INDEX_NAME, Archive
 from reedboard.controller.games import GAMES, game_class
-from reedboard.controller.journal import SUFFIX, Journal
+from reedboard.controller.persist.journal import SUFFIX, Journal
 
 NAMES = [f"Player {n}" for n in range(40)]
 FIRST_DAY = datetime(2024, 1, 1, 18, 0, tzinfo=timezone.utc)

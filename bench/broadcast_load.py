@@ -44,8 +44,8 @@ from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
 from reedboard.controller.broadcast.replay_publish import publish_trace
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 
 FOLDER = Path(__file__).resolve().parent.parent / "tests" / "traces"
 GAMES = ["bigballs-game-to-a7", "offboard-game-to-six", "abalone-push-off-edge-first", "abalone-push-front-first"]

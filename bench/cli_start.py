@@ -2,8 +2,8 @@
 
 Usage: python bench/cli_start.py [--runs N] [--root DIR]
 
-Runs, in fresh interpreters, `import reedboard.controller.cli` and `python -m reedboard.controller.cli --help`
-N times each and prints the median wall time, the import time of controller.cli as
+Runs, in fresh interpreters, `import reedboard.controller.commands.cli` and `python -m reedboard.controller.commands.cli --help`
+N times each and prints the median wall time, the import time of controller.commands.cli as
 `python -X importtime` reports it (its cumulative microseconds), and which of the modules the
 command line needs only once something failed (the journal, the trace reader, the board
 loader) the import pulled in. `--root` measures another checkout of reedboard (its tree goes
@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-HEAVY = ("reedboard.controller.journal", "reedboard.controller.trace", "reedboard.controller.record", "reedboard.controller.reconcile", "reedboard.hal.board")
+HEAVY = ("reedboard.controller.persist.journal", "reedboard.controller.persist.trace", "reedboard.controller.persist.record", "reedboard.controller.core.reconcile", "reedboard.hal.board")
 
 
 def _env(root: Path) -> dict:
@@ -40,10 +40,10 @@ def _wall(args: list[str], root: Path, runs: int) -> float:
 
 
 def _import_time(root: Path, runs: int) -> float:
-    """The median cumulative import time of controller.cli (-X importtime), in ms."""
+    """The median cumulative import time of controller.commands.cli (-X importtime), in ms."""
     found = []
     for _ in range(runs):
-        done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import reedboard.controller.cli"], cwd=root,
+        done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import reedboard.controller.commands.cli"], cwd=root,
                               env=_env(root), check=True, capture_output=True, text=True)
         line = next(line for line in done.stderr.splitlines() if re.search(r"\|\s*reedboard\.controller\.cli$", line))
         found.append(int(line.split("|")[1]) / 1000)
@@ -51,7 +51,7 @@ def _import_time(root: Path, runs: int) -> float:
 
 
 def _loaded(root: Path) -> list[str]:
-    code = f"import sys, reedboard.controller.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    code = f"import sys, reedboard.controller.commands.cli; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], cwd=root, env=_env(root), check=True,
                           capture_output=True, text=True)
     return done.stdout.split()
@@ -66,9 +66,9 @@ def main() -> None:
     baseline = _wall(["-c", "pass"], root, args.runs)
     print(f"reedboard at {root}, median of {args.runs} runs")
     print(f"  python -c pass:                     {baseline:7.1f} ms")
-    print(f"  python -c 'import reedboard.controller.cli':  {_wall(['-c', 'import reedboard.controller.cli'], root, args.runs):7.1f} ms")
-    print(f"  python -m reedboard.controller.cli --help:    {_wall(['-m', 'reedboard.controller.cli', '--help'], root, args.runs):7.1f} ms")
-    print(f"  -X importtime, controller.cli:      {_import_time(root, args.runs):7.1f} ms (cumulative)")
+    print(f"  python -c 'import reedboard.controller.commands.cli':  {_wall(['-c', 'import reedboard.controller.commands.cli'], root, args.runs):7.1f} ms")
+    print(f"  python -m reedboard.controller.commands.cli --help:    {_wall(['-m', 'reedboard.controller.commands.cli', '--help'], root, args.runs):7.1f} ms")
+    print(f"  -X importtime, controller.commands.cli:      {_import_time(root, args.runs):7.1f} ms (cumulative)")
     loaded = _loaded(root)
     print(f"  loaded only for their errors:       {', '.join(loaded) if loaded else 'none'}")
 

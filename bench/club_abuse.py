@@ -38,9 +38,9 @@ import aiomqtt
 import httpx2
 
 from reedboard.controller.broadcast import mosquitto
-from reedboard.controller.journal import Journal
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 
 from broadcast_load import club_started  # noqa: E402  (bench/ is the script's folder)
 

@@ -2,7 +2,7 @@
 
 Usage: python bench/file_limits.py [--skip-full]
 
-1. A realistic trace and journal just under their size limits (controller.readfile): the time
+1. A realistic trace and journal just under their size limits (controller.persist.readfile): the time
    to read and check each (read_trace, read_journal) and the process's peak memory. This is
    what the limits are chosen by: a Raspberry Pi must be able to read the largest file it
    accepts.
@@ -31,8 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reedboard.controller.games import BigBalls, OffBoard  # noqa: E402
-from reedboard.controller.journal import game_header  # noqa: E402
-from reedboard.controller.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
+from reedboard.controller.persist.journal import game_header  # noqa: E402
+from reedboard.controller.persist.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
 
 HANG = 10.0  # s after which a command counts as hanging
 MEMORY = 1 << 30  # the address space each command may have
@@ -42,7 +42,7 @@ def run(argv: list[str], code: str | None = None) -> tuple[str, float, int, str]
     """Exit status (or "hangs"), seconds, peak RSS in MiB, last line of output."""
     def cap():
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
-    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "reedboard.controller.cli", *argv]
+    command = [sys.executable, "-c", code, *argv] if code else [sys.executable, "-m", "reedboard.controller.commands.cli", *argv]
     with tempfile.TemporaryFile() as out:
         started = time.monotonic()
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT, preexec_fn=cap)
@@ -93,7 +93,7 @@ def full_files(folder: Path) -> None:
             file.write(line)
             size, n = size + len(line), n + 1
     print(f"1. files just under the limits (trace {TRACE_LIMIT // MiB} MiB, journal {JOURNAL_LIMIT // MiB} MiB)")
-    reader = ("import sys; from controller.trace import read_trace; from controller.journal import read_journal;"
+    reader = ("import sys; from controller.persist.trace import read_trace; from controller.persist.journal import read_journal;"
               " print(len((read_trace if sys.argv[1] == 'trace' else read_journal)(sys.argv[2]).__dict__))")
     for kind, path in (("trace", trace), ("journal", journal)):
         status, seconds, rss, line = run([kind, str(path)], reader)

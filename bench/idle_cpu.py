@@ -104,7 +104,7 @@ def main() -> None:
         if args.bare:
             command = [sys.executable, "-c", BARE, str(port)]
         else:
-            command = [sys.executable, "-c", "import sys; from controller.cli import main; sys.exit(main())",
+            command = [sys.executable, "-c", "import sys; from controller.commands.cli import main; sys.exit(main())",
                        "play", args.game, "--hal", "sim", "--listen", f"127.0.0.1:{port}",
                        "--games-dir", str(Path(tmp, "games")), "--config", str(config)]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -19,8 +19,8 @@ import tracemalloc
 from pathlib import Path
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.live import new_referee
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.session.live import new_referee
+from reedboard.controller.core.reconcile import Settings
 
 START = sorted(BigBalls().occupied())
 SETTINGS = Settings(debounce=0.02, settle=0.8, grace=1.5)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import serial
 
-from reedboard.controller.firmware_command import FIRMWARE_FILES, board_config
+from reedboard.controller.commands.firmware_command import FIRMWARE_FILES, board_config
 from reedboard.controller.games import GAMES
 from reedboard.hal.board import load_board
 from reedboard.hal.protocol import encode, encode_bitmap

@@ -28,7 +28,7 @@ import time
 
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.games.offboard_layout import GRID as HEX
-from reedboard.controller.reconcile import Amended, Committed, Illegal, Reconciler, Settings
+from reedboard.controller.core.reconcile import Amended, Committed, Illegal, Reconciler, Settings
 
 SCAN = 0.005  # s between frames: a 200 Hz scanner
 SETTINGS = Settings()
@@ -284,7 +284,7 @@ def commit_delays(count: int, rng: random.Random) -> bool:
 def referee_frames(rng: random.Random) -> None:
     """A live board sends frames that change nothing most of the time; what each one costs
     the referee (reconciler, view, light frame) bounds how fast a board may scan."""
-    from reedboard.controller.referee import Referee
+    from reedboard.controller.core.referee import Referee
 
     game = mid_game(OffBoard, rng, 20)
     referee = Referee(game)

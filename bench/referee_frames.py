@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parent.parent))  # PYTHONPATH (another checkout) wins
 
 from reedboard.controller.games import GAMES  # noqa: E402
-from reedboard.controller.referee import Referee  # noqa: E402
+from reedboard.controller.core.referee import Referee  # noqa: E402
 
 STEP = 0.005  # s between frames, as a board scanning at 200 Hz
 

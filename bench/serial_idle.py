@@ -76,7 +76,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--game", default="bigballs", choices=("bigballs", "offboard"))
     args = parser.parse_args()
-    fake = subprocess.Popen([sys.executable, "-m", "reedboard.controller.cli", "fake-board", args.game], cwd=ROOT,
+    fake = subprocess.Popen([sys.executable, "-m", "reedboard.controller.commands.cli", "fake-board", args.game], cwd=ROOT,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         first = fake.stdout.readline()

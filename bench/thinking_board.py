@@ -15,11 +15,11 @@ import statistics
 import tempfile
 import time
 
-from reedboard.controller.computer import Computer
+from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import GAMES
 from reedboard.controller.opponent.worker import Thinker
-from reedboard.controller.play import PlaySession
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
 
 
 async def measure(game: str, processes: bool, lifts: int) -> list[float]:

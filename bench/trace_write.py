@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.live import new_referee
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.trace import TraceWriter
+from reedboard.controller.session.live import new_referee
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.persist.trace import TraceWriter
 
 START = sorted(BigBalls().occupied())
 SETTINGS = Settings(debounce=0.02, settle=0.8, grace=1.5)

@@ -44,7 +44,7 @@ SERVER = """
 import asyncio, resource, sys
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, ({limit}, hard))
-from reedboard.controller.play import PlaySession
+from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.app import serve
 session = PlaySession("bigballs", games_dir=sys.argv[1], setup="given")
 asyncio.run(serve(session, "127.0.0.1", int(sys.argv[2]), sys.argv[3], games_dir=sys.argv[1]))
@@ -292,7 +292,7 @@ def write_games(games_dir: Path, count: int, moves: int = 120) -> None:
     """`count` finished-looking Off Board journals of `moves` random legal moves each."""
     sys.path.insert(0, str(ROOT))
     from reedboard.controller.games import OffBoard
-    from reedboard.controller.journal import Journal
+    from reedboard.controller.persist.journal import Journal
 
     rng = random.Random(1)
     start = datetime(2024, 5, 1, 18, 0).astimezone()

@@ -128,7 +128,7 @@ def _section(words: str, summary: str, parser: argparse.ArgumentParser, level: i
 
 def reference() -> str:
     """The text of docs/commands.md."""
-    from reedboard.controller.cli import build_parser
+    from reedboard.controller.commands.cli import build_parser
 
     parser = build_parser()
     lines = [INTRO, "## Commands", ""]

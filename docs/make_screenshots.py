@@ -24,8 +24,8 @@ from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 from reedboard.controller.games import GAMES, BigBalls  # noqa: E402
 from reedboard.controller.games.bigballs import parse_setup  # noqa: E402
-from reedboard.controller.play import PlaySession, ScriptedDie  # noqa: E402
-from reedboard.controller.reconcile import Settings  # noqa: E402
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie  # noqa: E402
+from reedboard.controller.core.reconcile import Settings  # noqa: E402
 from reedboard.controller.web.background import served  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"

@@ -1,7 +1,7 @@
 """The colours a board's LEDs can show: each light name and its RGB at full brightness.
 
 What a colour means at the table (which cells are lit in it, and when) is the controller's
-business (controller/signals.py); the board only knows how each name looks. Backends cap
+business (controller/core/signals.py); the board only knows how each name looks. Backends cap
 the brightness of the whole chain to the board's current budget (hal.leds).
 """
 

@@ -96,7 +96,7 @@ def filesystem(files: dict[str, bytes]) -> bytes:
 
 def installed_files(board, firmware: Path = FIRMWARE) -> dict[str, bytes]:
     """The Pico's files after `reedboard firmware install --board` this board: the firmware and board.json."""
-    from reedboard.controller.firmware_command import FIRMWARE_FILES, board_config
+    from reedboard.controller.commands.firmware_command import FIRMWARE_FILES, board_config
 
     files = {name: (firmware / name).read_bytes() for name in FIRMWARE_FILES}
     files["board.json"] = json.dumps(board_config(board)).encode()
@@ -188,7 +188,7 @@ class EmulatedPico:
         self.close()
 
     def pins(self) -> dict:
-        from reedboard.controller.firmware_command import board_config
+        from reedboard.controller.commands.firmware_command import board_config
 
         if "board.json" in self.files:
             return json.loads(self.files["board.json"])["pins"]

@@ -2,7 +2,7 @@
 
 import sys
 
-from reedboard.controller.cli import UsageError, _Parser
+from reedboard.controller.commands.cli import UsageError, _Parser
 
 
 def run_command(module, argv, capsys):

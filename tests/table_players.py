@@ -1057,8 +1057,8 @@ class Disagreement:
 
 
 def replayed_record(trace_path: Path) -> list[str]:
-    from reedboard.controller.replay import replay
-    from reedboard.controller.trace import read_trace
+    from reedboard.controller.session.replay import replay
+    from reedboard.controller.persist.trace import read_trace
 
     return list(replay(read_trace(trace_path)).record)
 

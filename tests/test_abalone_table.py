@@ -1,6 +1,6 @@
 """Abalone on the Off Board board, on every backend: the same board file, its rim sectors unused.
 
-The referee runs live (controller.live) on the sim, gpio (mock pins, the matrix on the board
+The referee runs live (controller.session.live) on the sim, gpio (mock pins, the matrix on the board
 file's MCP23017 expanders) and serial (the firmware behind a pty) backends with
 hardware/boards/offboard.toml, and hands move marbles: a broadside marble by marble, a line
 slid, a push. A ball dropped into a scoring trough is no concern of Abalone's, and no light
@@ -11,9 +11,9 @@ import asyncio
 import time
 
 import pytest
-from reedboard.controller import live
+from reedboard.controller.session import live
 from reedboard.controller.games.abalone import Abalone
-from reedboard.controller.referee import Outputs, Referee
+from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import LightFrame
 

@@ -8,7 +8,7 @@ import pytest
 
 from reedboard.controller.archive import games_command
 from reedboard.controller.archive.index import INDEX_NAME
-from reedboard.controller.journal import trace_path
+from reedboard.controller.persist.journal import trace_path
 
 from command_line import run_command
 from test_archive_index import A7_GAME, bigballs, played
@@ -143,7 +143,7 @@ def test_a_bad_record_imports_nothing(folder, tmp_path, capsys):
 
 
 def test_replay_save_keeps_a_trace_from_another_board_in_the_archive(tmp_path, monkeypatch, capsys):
-    from reedboard.controller.cli import main
+    from reedboard.controller.commands.cli import main
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))

@@ -11,11 +11,11 @@ import pytest
 from reedboard.controller.archive.records import (
     RecordError, export_lines, import_records, parse_records, save_replayed,
 )
-from reedboard.controller.clock import ClockSettings
+from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import GAMES, game_class
-from reedboard.controller.journal import Journal, read_journal, rebuild
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.persist.journal import Journal, read_journal, rebuild
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 
 TRACES = Path(__file__).resolve().parent / "traces"
 TRACE_NAMES = sorted(p.stem for p in TRACES.glob("*.jsonl"))
@@ -113,7 +113,7 @@ def test_a_game_replayed_from_a_trace_is_kept_with_the_replay_s_moves(tmp_path):
     trace = TRACES / "bigballs-game-to-a7.jsonl"
     path = save_replayed(trace, tmp_path)
     assert path.parent == tmp_path and path.name.endswith("-bigballs.jsonl")
-    from reedboard.controller.record import record_lines
+    from reedboard.controller.persist.record import record_lines
     assert record_lines(rebuild(read_journal(path)).game) == replay(read_trace(trace), str(trace)).record
     assert export_lines(path)[-1] in ("1-0 a7", "0-1 a7") or export_lines(path)[-1].startswith(("1-0 a7 {", "0-1 a7 {"))
 
@@ -234,7 +234,7 @@ def test_the_documented_examples_import_and_export_as_written(tmp_path):
 
 
 def test_a_trace_is_saved_with_its_journal_s_names_and_once(tmp_path):
-    from reedboard.controller.trace import TraceError
+    from reedboard.controller.persist.trace import TraceError
     games = tmp_path / "games"
     original = save_replayed(TRACES / "abalone-broadside.jsonl", tmp_path / "board")
     lines = original.read_text().splitlines()
@@ -251,7 +251,7 @@ def test_a_trace_is_saved_with_its_journal_s_names_and_once(tmp_path):
 
 
 def test_a_whole_journal_that_does_not_replay_is_not_written(tmp_path):
-    from reedboard.controller.journal import JournalError, write_journal
+    from reedboard.controller.persist.journal import JournalError, write_journal
     header = {"game": "abalone", "layout": "standard", "settings": {}}
     entries = [{"type": "move", "t": 1, "move": "A1B2"}, {"type": "move", "t": 2, "move": "A1B2"}]
     with pytest.raises(JournalError, match=":3: "):

@@ -12,9 +12,9 @@ from starlette.testclient import TestClient
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
-from reedboard.controller.journal import Journal, export_lines, read_journal
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.persist.journal import Journal, export_lines, read_journal
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 
 TRACES = Path(__file__).parent / "traces"
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)

@@ -23,7 +23,7 @@ from reedboard.controller.broadcast.club import Club, follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.replay_publish import publish_trace
-from reedboard.controller.journal import export_lines, read_journal
+from reedboard.controller.persist.journal import export_lines, read_journal
 
 TRACES = Path(__file__).parent / "traces"
 GAMES = ["bigballs-game-to-a7", "offboard-game-to-six", "abalone-push-off-edge-first"]
@@ -308,7 +308,7 @@ def test_a_session_is_broadcast_from_its_journal_hook(broker, tmp_path):
     """`attach` on a play session: its journal lines (a resign) and its own page's snapshot
     reach the club."""
     from reedboard.controller.broadcast import attach
-    from reedboard.controller.play import PlaySession
+    from reedboard.controller.session.play_session import PlaySession
     from reedboard.controller.games import BigBalls
 
     async def main():

@@ -14,9 +14,9 @@ from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
 from reedboard.controller.broadcast.club import Club, follow
-from reedboard.controller.journal import Journal, export_lines, read_journal
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.persist.journal import Journal, export_lines, read_journal
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 
 TRACES = Path(__file__).parent / "traces"
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)

@@ -66,7 +66,7 @@ def test_bad_listen_addresses(text):
 
 
 def test_replay_broadcast_bad_input_is_a_usage_error(tmp_path):
-    from reedboard.controller.cli import UsageError
+    from reedboard.controller.commands.cli import UsageError
     parser = commands()
     for argv, words in [(["replay", "x.jsonl", "--broadcast", "http://h", "--name", "t"], "mqtt://"),
                         (["replay", str(tmp_path / "none.jsonl"), "--broadcast", "mqtt://h", "--name", "t"], "none"),

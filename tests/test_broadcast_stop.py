@@ -12,7 +12,7 @@ import pytest
 
 from reedboard.controller.broadcast import mosquitto
 
-CLUB = [sys.executable, "-c", "import sys; from reedboard.controller.cli import main; sys.exit(main())", "club"]
+CLUB = [sys.executable, "-c", "import sys; from reedboard.controller.commands.cli import main; sys.exit(main())", "club"]
 
 
 def test_the_club_stops_on_sigterm_with_watchers(tmp_path):

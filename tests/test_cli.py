@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.cli import main, split_moves
+from reedboard.controller.commands.cli import main, split_moves
 
 
 def run(capsys, *argv):
@@ -104,7 +104,7 @@ def test_export_prints_a_journaled_games_record(capsys, caplog, tmp_path):
     from datetime import datetime
 
     from reedboard.controller.games import BigBalls
-    from reedboard.controller.journal import Journal
+    from reedboard.controller.persist.journal import Journal
 
     game = BigBalls()
     journal = Journal.create(tmp_path, game, {}, datetime(2026, 11, 29, 12, 0, 0))
@@ -143,7 +143,7 @@ def test_hardware_draw_writes_the_drawings_of_both_boards(capsys, tmp_path):
     (["games", "list", "--game", "OffBoard"], "offboard"),
 ])
 def test_game_names_ignore_case(argv, game):
-    from reedboard.controller.cli import build_parser
+    from reedboard.controller.commands.cli import build_parser
 
     args = build_parser().parse_args(argv)
     assert args.game == game
@@ -154,7 +154,7 @@ def test_a_game_named_in_capitals_is_played(capsys, tmp_path):
     assert status == 0 and out.strip() == "44"
     config = tmp_path / "config.toml"
     config.write_text('[play]\ngame = "OffBoard"\n')
-    from reedboard.controller.config import load
+    from reedboard.controller.commands.config import load
 
     assert load(config)["play.game"] == "offboard"
     status, _, err = run(capsys, "show", "Chess")
@@ -176,7 +176,7 @@ def test_a_missing_extra_is_named_with_both_ways_to_install_it(capsys, monkeypat
 def test_the_backend_has_one_name(capsys, tmp_path):
     # --backend on the command line, backend in the configuration as in the board file; the
     # former --hal and [board] hal are still read.
-    from reedboard.controller.config import load
+    from reedboard.controller.commands.config import load
 
     for flag in ("--backend", "--hal"):
         status, out, _ = run(capsys, "doctor", flag, "sim")

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller import play_command
-from reedboard.controller.cli import main
+from reedboard.controller.commands import play_command
+from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls, OffBoard, SetupError
-from reedboard.controller.journal import Journal, trace_path, unfinished_games
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.persist.journal import Journal, trace_path, unfinished_games
+from reedboard.controller.core.reconcile import Settings
 
 DEFINITION = resources.files("reedboard.controller.games").joinpath("data/offboard.toml")
 WIRING = Path(__file__).resolve().parent.parent / "hardware" / "boards" / "offboard.toml"
@@ -118,9 +118,9 @@ def test_resuming_a_finished_game_says_it_is_finished(capsys, monkeypatch, tmp_p
 
 
 def test_run_as_a_module_the_errors_of_other_modules_are_one_line_too(tmp_path):
-    # `python -m reedboard.controller.cli` runs the module as __main__; the play command's errors must
+    # `python -m reedboard.controller.commands.cli` runs the module as __main__; the play command's errors must
     # still be the ones main() catches.
-    result = subprocess.run([sys.executable, "-m", "reedboard.controller.cli", "play", "bigballs", "--resume",
+    result = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "play", "bigballs", "--resume",
                              "--games-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == f"reedboard: no unfinished bigballs game in {tmp_path} (start a new one without --resume)"
@@ -243,7 +243,7 @@ def play(capsys, monkeypatch, tmp_path, behaviour, listen="127.0.0.1"):
 
 
 def test_listening_on_every_address_prints_addresses_others_can_use(capsys, monkeypatch, tmp_path):
-    from reedboard.controller import join
+    from reedboard.controller.web import join
 
     monkeypatch.setattr(join, "interface_addresses", lambda: ["127.0.0.1", "192.0.2.7", "198.51.100.8"])
     monkeypatch.setattr(join.socket, "gethostname", lambda: "boardpi")
@@ -281,7 +281,7 @@ async def until(condition, what="the condition"):
 
 
 def session_for(games_dir):
-    from reedboard.controller.play import PlaySession
+    from reedboard.controller.session.play_session import PlaySession
 
     # A given arrangement: the set-up is done as soon as the simulated board reports it.
     return PlaySession(BigBalls(), games_dir=games_dir, settings=FAST, rng=random.Random(7))

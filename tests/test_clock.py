@@ -3,12 +3,12 @@ a warning when time runs low, a flag fall that ends the game on time; kept in th
 
 import pytest
 
-from reedboard.controller.clock import ClockSettings, GameClock
+from reedboard.controller.core.clock import ClockSettings, GameClock
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.journal import read_journal, rebuild
-from reedboard.controller.live import new_referee, resume_referee
-from reedboard.controller.referee import Referee
-from reedboard.controller.view import Phase
+from reedboard.controller.persist.journal import read_journal, rebuild
+from reedboard.controller.session.live import new_referee, resume_referee
+from reedboard.controller.core.referee import Referee
+from reedboard.controller.core.view import Phase
 
 from physical import Hands
 

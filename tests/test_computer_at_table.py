@@ -5,11 +5,11 @@ hint is shown and journaled. The search is the real one, at a small level."""
 
 import random
 
-from reedboard.controller.computer import Computer, parse_opponent
+from reedboard.controller.core.computer import Computer, parse_opponent
 from reedboard.controller.games import GAMES, BigBalls
 from reedboard.controller.opponent import ROLL, choose, level
-from reedboard.controller.referee import ROLL_ANIMATION, Die
-from reedboard.controller.view import Phase
+from reedboard.controller.core.referee import ROLL_ANIMATION, Die
+from reedboard.controller.core.view import Phase
 
 from test_referee import Journal, notes, set_up
 
@@ -137,8 +137,8 @@ def test_a_trace_with_a_computer_decision_that_does_not_fit_is_one_line(tmp_path
     import json
     from pathlib import Path
 
-    from reedboard.controller.replay import replay
-    from reedboard.controller.trace import TraceError, read_trace
+    from reedboard.controller.session.replay import replay
+    from reedboard.controller.persist.trace import TraceError, read_trace
 
     source = sorted((Path(__file__).parent / "traces").glob("bigballs-*.jsonl"))[0]
     lines = [json.loads(line) for line in source.read_text().splitlines() if line.strip()]

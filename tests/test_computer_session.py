@@ -6,14 +6,15 @@ import asyncio
 
 import pytest
 
-from reedboard.controller.computer import Computer
+from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import GAMES
-from reedboard.controller.journal import export_lines, read_journal, trace_path
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.persist.journal import export_lines, read_journal, trace_path
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 from reedboard.controller.opponent.worker import Thinker
-from reedboard.controller.play import ActionError, PlaySession
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
 
 from test_play_session import run
 

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 from conftest import free_port
 
-from reedboard.controller.cli import main
-from reedboard.controller.clock import ClockSettings
-from reedboard.controller.config import ConfigError, load_play
+from reedboard.controller.commands.cli import main
+from reedboard.controller.core.clock import ClockSettings
+from reedboard.controller.commands.config import ConfigError, load_play
 
 
 def write(tmp_path, text):
@@ -101,7 +101,7 @@ def test_play_options_that_cannot_work_are_one_line(tmp_path, started, capsys, e
 
 # --- every key ----------------------------------------------------------------------------------------
 
-from reedboard.controller.config import BY_NAME, load  # noqa: E402
+from reedboard.controller.commands.config import BY_NAME, load  # noqa: E402
 
 # A value each key takes, as written in the file, and what the commands then use.
 GOOD = {
@@ -179,7 +179,7 @@ def test_the_page_languages_are_the_pages_own():
     import re
     from pathlib import Path
 
-    from reedboard.controller.config import LANGUAGES
+    from reedboard.controller.commands.config import LANGUAGES
 
     speech = Path(__file__).parents[1] / "controller" / "web" / "static" / "speech.js"
     table = re.search(r"SPEECH_LANGS = \{([^}]*)\}", speech.read_text()).group(1)
@@ -187,7 +187,7 @@ def test_the_page_languages_are_the_pages_own():
 
 
 def test_the_watchers_default_is_the_web_views():
-    from reedboard.controller.config import WATCHERS
+    from reedboard.controller.commands.config import WATCHERS
     from reedboard.controller.web.limits import Limits
 
     assert WATCHERS == Limits().watchers
@@ -195,9 +195,9 @@ def test_the_watchers_default_is_the_web_views():
 
 # --- the command line over the file -------------------------------------------------------------------
 
-from reedboard.controller.cli import UsageError, build_parser  # noqa: E402
-from reedboard.controller.play_command import light_leds_as_configured, run  # noqa: E402
-from reedboard.controller.reconcile import Settings  # noqa: E402
+from reedboard.controller.commands.cli import UsageError, build_parser  # noqa: E402
+from reedboard.controller.commands.play_command import light_leds_as_configured, run  # noqa: E402
+from reedboard.controller.core.reconcile import Settings  # noqa: E402
 
 
 def test_flags_win_over_the_file_key_by_key(tmp_path):
@@ -250,7 +250,7 @@ def test_a_bad_file_stops_play_in_one_line(tmp_path, started, capsys):
 
 
 def test_the_token_of_the_file_is_kept_beyond_this_computer(tmp_path, started, capsys, monkeypatch):
-    monkeypatch.setattr("reedboard.controller.play_command._free", lambda host, port: True)
+    monkeypatch.setattr("reedboard.controller.commands.play_command._free", lambda host, port: True)
     path = write(tmp_path, '[play]\ntoken = "our-club-board"\nlisten = "0.0.0.0:8765"\n')
     assert main(["play", "bigballs", "--hal", "sim", "--games-dir", str(tmp_path), "--config", str(path)]) == 0
     assert started["token"] == "our-club-board" and "?token=our-club-board" in capsys.readouterr().out
@@ -279,8 +279,8 @@ def test_brightness_and_budget_reach_the_leds():
 
 # --- the page's settings, written back ----------------------------------------------------------------
 
-from reedboard.controller.config import changed_settings, write_back  # noqa: E402
-from reedboard.controller.play_command import settings_writer  # noqa: E402
+from reedboard.controller.commands.config import changed_settings, write_back  # noqa: E402
+from reedboard.controller.commands.play_command import settings_writer  # noqa: E402
 
 COMMENTED = ('# the club board\n[play]\nsettle = 0.8   # the children move slowly\ngame = "bigballs"\n\n'
              '[board]\nhal = "gpio"\n')
@@ -299,7 +299,7 @@ def test_only_the_changed_keys_are_rewritten_keeping_the_comments(tmp_path):
 def test_the_session_writes_what_the_page_changed(tmp_path, monkeypatch):
     from starlette.testclient import TestClient
 
-    from reedboard.controller.play import PlaySession
+    from reedboard.controller.session.play_session import PlaySession
     from reedboard.controller.web import create_app
 
     path = write(tmp_path, COMMENTED)
@@ -328,7 +328,7 @@ def test_a_file_that_cannot_be_written_is_left_alone_with_one_line(tmp_path, cap
 
 def test_an_unwritable_directory_is_left_alone_with_one_line(tmp_path, capsys, monkeypatch):
     path = write(tmp_path, COMMENTED)
-    monkeypatch.setattr("reedboard.controller.config.os.access", lambda where, mode: False)
+    monkeypatch.setattr("reedboard.controller.commands.config.os.access", lambda where, mode: False)
     assert settings_writer(load(path)) is None
     out = capsys.readouterr().out.strip().splitlines()
     assert out == [f"settings changed in the web view are not saved: {tmp_path} cannot be written in"]

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from reedboard.controller import config_command
-from reedboard.controller.config import BY_NAME
+from reedboard.controller.commands import config_command
+from reedboard.controller.commands.config import BY_NAME
 
 from command_line import run_command
 

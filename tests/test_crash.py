@@ -31,12 +31,12 @@ if __name__ == "__main__":
     sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from reedboard.controller.games import GAMES, BigBalls, OffBoard  # noqa: E402
-from reedboard.controller.journal import SUFFIX, TRACE_SUFFIX, JournalError, export_lines, trace_path  # noqa: E402
-from reedboard.controller.live import new_referee, resume_referee, run  # noqa: E402
-from reedboard.controller.reconcile import Settings  # noqa: E402
-from reedboard.controller.replay import replay  # noqa: E402
-from reedboard.controller.trace import read_trace  # noqa: E402
-from reedboard.controller.view import Phase  # noqa: E402
+from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, JournalError, export_lines, trace_path  # noqa: E402
+from reedboard.controller.session.live import new_referee, resume_referee, run  # noqa: E402
+from reedboard.controller.core.reconcile import Settings  # noqa: E402
+from reedboard.controller.session.replay import replay  # noqa: E402
+from reedboard.controller.persist.trace import read_trace  # noqa: E402
+from reedboard.controller.core.view import Phase  # noqa: E402
 from reedboard.hal.interfaces import Button  # noqa: E402
 from reedboard.hal.sim import SimBoard  # noqa: E402
 from physical import Hands  # noqa: E402

@@ -4,7 +4,7 @@ docs/make_commands.py, it must be what that writes now."""
 import runpy
 from pathlib import Path
 
-from reedboard.controller.cli import build_parser
+from reedboard.controller.commands.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 

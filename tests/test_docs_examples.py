@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.cli import UsageError, build_parser
+from reedboard.controller.commands.cli import UsageError, build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "hardware" / "README.md",
@@ -64,7 +64,7 @@ def ids(found):
 # --- TOML ----------------------------------------------------------------------------------------
 
 def _kind(data: dict) -> str:
-    from reedboard.controller.config import TABLES
+    from reedboard.controller.commands.config import TABLES
 
     if set(data) <= set(TABLES):
         return "configuration"
@@ -85,7 +85,7 @@ def test_every_toml_example_parses_and_passes_its_checks(example, tmp_path):
     path.write_text(example.text, encoding="utf-8")
     kind = _kind(data)
     if kind == "configuration":
-        from reedboard.controller.config import ConfigError, load
+        from reedboard.controller.commands.config import ConfigError, load
 
         try:
             load(path)

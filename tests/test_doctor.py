@@ -7,14 +7,14 @@ from pathlib import Path
 import pytest
 import serial
 
-from reedboard.controller.cli import main
+from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls
 
 START = [c for c in BigBalls().cells if c in BigBalls().occupied()]
 
 
 def reedboard(*args, **kwargs):
-    return subprocess.Popen([sys.executable, "-m", "reedboard.controller.cli", *args], text=True,
+    return subprocess.Popen([sys.executable, "-m", "reedboard.controller.commands.cli", *args], text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
 
 
@@ -92,7 +92,7 @@ def test_doctor_answers_at_once_after_line_noise_on_the_port(fake_board):
 
 
 def test_doctor_checks_the_machine_and_keeps_occupied_last(capsys, monkeypatch):
-    from reedboard.controller import pi_checks
+    from reedboard.controller.commands import pi_checks
 
     facts = pi_checks.PiFacts(model="Raspberry Pi 4 Model B Rev 1.5", user="pi", groups=frozenset({"gpio"}),
                               session_groups=frozenset({"gpio"}), existing_groups=frozenset(pi_checks.GROUPS),
@@ -107,7 +107,7 @@ def test_doctor_checks_the_machine_and_keeps_occupied_last(capsys, monkeypatch):
 
 
 def test_doctor_off_a_pi_says_so_in_one_line(capsys, monkeypatch):
-    from reedboard.controller import pi_checks
+    from reedboard.controller.commands import pi_checks
 
     monkeypatch.setattr(pi_checks, "read_model", lambda path=None: None)
     assert main(["doctor", "--hal", "sim"]) == 0
@@ -117,7 +117,7 @@ def test_doctor_off_a_pi_says_so_in_one_line(capsys, monkeypatch):
 
 
 def test_doctor_gives_the_fix_for_a_firmware_of_another_protocol(capsys, monkeypatch):
-    from reedboard.controller import doctor as doctor_module
+    from reedboard.controller.commands import doctor as doctor_module
     from reedboard.hal.backends import NoBoard
 
     def refused(*args, **kwargs):

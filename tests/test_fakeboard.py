@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import serial
 
-from reedboard.controller.fake_board import main as fake_board_command
+from reedboard.controller.commands.fake_board import main as fake_board_command
 from reedboard.controller.games import GAMES
 from reedboard.hal.board import load_board
 from reedboard.hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware, main
@@ -196,7 +196,7 @@ def test_main_serves_until_quit():
 
 def test_main_as_a_program():
     """As the CLI will run it: a process whose first line names the port."""
-    code = "import sys; from controller.fake_board import main; sys.exit(main('bigballs'))"
+    code = "import sys; from controller.commands.fake_board import main; sys.exit(main('bigballs'))"
     process = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, text=True)
     try:

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.config import ConfigError, load_play
+from reedboard.controller.commands.config import ConfigError, load_play
 from reedboard.controller.games import OffBoard
-from reedboard.controller.journal import (
+from reedboard.controller.persist.journal import (
     Journal, JournalError, export_lines, game_header, read_journal, rebuild, unfinished_games,
 )
-from reedboard.controller.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.trace import TraceError, read_trace
+from reedboard.controller.persist.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.persist.trace import TraceError, read_trace
 
 ROOT = Path(__file__).resolve().parent.parent
 MOVES = ["B2-B3x1", "D6-D5x1", "B3-B4x1 S3+3"]  # Off Board, from the default start
@@ -44,7 +44,7 @@ def reedboard(*argv, timeout=60, memory=None):
     def cap():
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    return subprocess.run([sys.executable, "-m", "reedboard.controller.cli", *map(str, argv)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", *map(str, argv)], capture_output=True,
                           text=True, timeout=timeout, cwd=ROOT, preexec_fn=cap)
 
 
@@ -54,7 +54,7 @@ class Server:
     def __init__(self, games, game="offboard", *args):
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "reedboard.controller.cli", "play", game, "--hal", "sim", "--listen",
+            [sys.executable, "-m", "reedboard.controller.commands.cli", "play", game, "--hal", "sim", "--listen",
              f"127.0.0.1:{self.port}", "--games-dir", str(games), *map(str, args)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
         self.lines: list[str] = []

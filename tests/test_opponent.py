@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from reedboard.controller import cli
+from reedboard.controller.commands import cli
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.games.offboard_layout import GRID

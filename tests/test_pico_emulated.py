@@ -78,7 +78,7 @@ def rig(request):
 
 
 def test_doctor_sees_exactly_the_start_position(rig):
-    doctor = subprocess.run([sys.executable, "-m", "reedboard.controller.cli", "doctor", "--backend", "serial",
+    doctor = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "doctor", "--backend", "serial",
                              "--port", rig.pico.port, "--board", str(ROOT / "hardware" / "boards" / f"{rig.board.name}.toml")],
                             capture_output=True, text=True, timeout=WAIT)
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr

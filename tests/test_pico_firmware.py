@@ -28,7 +28,7 @@ FIRMWARE = (ROOT / "firmware" / "app.py").read_text().split('FIRMWARE = "')[1].s
 
 
 def reedboard(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reedboard.controller.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", *args], capture_output=True, text=True,
                           timeout=WAIT)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.session import PlaySession, ScriptedDie
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.hal.board import load_board
 from reedboard.hal.serial_board import SerialBoard, light_payload
 

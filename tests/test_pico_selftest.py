@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.games import GAMES
-from reedboard.controller.guide import SimBuilder
-from reedboard.controller.selftest import Settings, run_selftest
+from reedboard.controller.commands.guide import SimBuilder
+from reedboard.controller.commands.selftest import Settings, run_selftest
 from reedboard.hal.board import load_board
 from reedboard.hal.leds import led_names
 from reedboard.hal.protocol import decode_bitmap

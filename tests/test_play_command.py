@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from reedboard.controller.cli import main
+from reedboard.controller.commands.cli import main
 
 
 def free_port() -> int:
@@ -21,7 +21,7 @@ def free_port() -> int:
 def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
     port = free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.controller.cli", "play", "offboard", "--listen", f"127.0.0.1:{port}",
+        [sys.executable, "-m", "reedboard.controller.commands.cli", "play", "offboard", "--listen", f"127.0.0.1:{port}",
          "--games-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         lines = []

@@ -6,7 +6,8 @@ import asyncio
 import pytest
 
 from reedboard.controller.games import GAMES
-from reedboard.controller.play import ActionError, PlaySession
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.play_session import PlaySession
 
 
 def run(session, scenario):

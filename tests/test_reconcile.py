@@ -3,7 +3,7 @@
 import pytest
 
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.reconcile import (
+from reedboard.controller.core.reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
 )

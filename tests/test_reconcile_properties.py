@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.games.offboard_layout import GRID as HEX
-from reedboard.controller.reconcile import Amended, Committed, Illegal, Reconciler, Settings, TakenBack
+from reedboard.controller.core.reconcile import Amended, Committed, Illegal, Reconciler, Settings, TakenBack
 
 from physical import Hands
 

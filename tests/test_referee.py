@@ -5,11 +5,11 @@ import random
 import pytest
 
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.journal import export_lines, read_journal
-from reedboard.controller.live import new_referee
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.referee import ROLL_ANIMATION, Die, Outputs, Referee
-from reedboard.controller.view import Phase
+from reedboard.controller.persist.journal import export_lines, read_journal
+from reedboard.controller.session.live import new_referee
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.core.referee import ROLL_ANIMATION, Die, Outputs, Referee
+from reedboard.controller.core.view import Phase
 from reedboard.hal.interfaces import Cue, DieFace
 
 from physical import Hands
@@ -245,8 +245,8 @@ def test_resign_and_agreed_draw_are_recorded():
 
 # --- the journal and the flight recorder ------------------------------------------------------------
 def test_a_live_game_is_journaled_and_recorded_for_replay(tmp_path):
-    from reedboard.controller.replay import replay
-    from reedboard.controller.trace import read_trace
+    from reedboard.controller.session.replay import replay
+    from reedboard.controller.persist.trace import read_trace
 
     referee = new_referee(OffBoard(), tmp_path, settings=Settings())
     referee.start(100.0)

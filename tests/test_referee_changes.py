@@ -3,12 +3,12 @@ loop sleeps until the next input or deadline (counts, never times)."""
 
 import asyncio
 
-from reedboard.controller import live
+from reedboard.controller.session import live
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.bigballs_setup import START_CELLS, BigBallsSetup
 from reedboard.controller.games.setup import Expect, Identify, Replace, Say
-from reedboard.controller.referee import Outputs, Referee
-from reedboard.controller.view import Phase
+from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.view import Phase
 
 
 def playing(game, **outputs):

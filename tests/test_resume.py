@@ -5,13 +5,13 @@ import shutil
 
 import pytest
 
-from reedboard.controller.cli import main
+from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls
-from reedboard.controller.journal import export_lines, read_journal, trace_path, unfinished_games
-from reedboard.controller.live import new_referee, resume_referee, run
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import TraceResume, read_trace
-from reedboard.controller.view import Phase
+from reedboard.controller.persist.journal import export_lines, read_journal, trace_path, unfinished_games
+from reedboard.controller.session.live import new_referee, resume_referee, run
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import TraceResume, read_trace
+from reedboard.controller.core.view import Phase
 from reedboard.hal.interfaces import Button, Frame, Press
 
 from physical import Hands

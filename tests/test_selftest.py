@@ -1,4 +1,4 @@
-"""`reedboard selftest` (controller/selftest.py) and declared faults (hal/faults.py).
+"""`reedboard selftest` (controller/commands/selftest.py) and declared faults (hal/faults.py).
 
 The self-test runs on the address level of the simulated board and of the gpio backend on
 MockFactory pins over the mock matrix (hal/mock/matrix.py), each with faults declared as a board file's
@@ -21,9 +21,9 @@ from importlib import resources
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from reedboard.controller.referee import Outputs
-from reedboard.controller.guide import Prompt, SimBuilder
-from reedboard.controller.selftest import (Report, Settings, SelfTest, default_report_path, leds_of, run_selftest,
+from reedboard.controller.core.referee import Outputs
+from reedboard.controller.commands.guide import Prompt, SimBuilder
+from reedboard.controller.commands.selftest import (Report, Settings, SelfTest, default_report_path, leds_of, run_selftest,
                                  selftest_command)
 from reedboard.hal.board import load_board
 from reedboard.hal.mock.faults import (Chatter, DarkStrip, FaultError, MockHands, SimHands, dark_leds, faulty_circuit,
@@ -374,7 +374,7 @@ def test_the_simulated_board_answers_at_once_so_no_timeout_is_waited_out(tmp_pat
     board = tmp_path / "faulty.toml"
     board.write_text(BOARD_TEXT + '\n[sim.faults]\nstuck_open = ["d1"]\ndark = ["b4", "turn"]\n')
     report = tmp_path / "report.txt"
-    done = subprocess.run([sys.executable, "-m", "reedboard.controller.cli", "selftest", "--hal", "sim", "--board",
+    done = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "selftest", "--hal", "sim", "--board",
                            str(board), "--timeout", "3600", "--report", str(report)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 1, done.stderr

@@ -17,8 +17,8 @@ import pytest
 import serial
 
 from reedboard.controller.games import GAMES, BigBalls
-from reedboard.controller.play import PlaySession, ScriptedDie
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
+from reedboard.controller.core.reconcile import Settings
 from reedboard.hal.board import load_board
 from reedboard.hal.mock.fakeboard import CountingPort, FakeBoard
 from reedboard.hal.interfaces import Link, LinkState

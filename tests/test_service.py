@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller import service
-from reedboard.controller.cli import _Parser
+from reedboard.controller.commands import service
+from reedboard.controller.commands.cli import _Parser
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 SCRIPT = Path(sys.executable).absolute().parent / "reedboard"

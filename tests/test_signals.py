@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reedboard.controller.games import BigBalls, OffBoard, Outcome, Termination
-from reedboard.controller.signals import (
+from reedboard.controller.core.signals import (
     BLINKING, CELL_COLOURS, PALETTE, PLAYER_COLOURS, PRECEDENCE, die_number, die_state, light_frame, scale,
 )
-from reedboard.controller.view import Phase, View
+from reedboard.controller.core.view import Phase, View
 from reedboard.hal.interfaces import DieFace, DieState, Light, LightFrame
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,7 +3,7 @@
 Each trace of tests/traces named below is what hands did in one of the situations where a
 referee once told players to undo a legal move. Here the same hands act on a real backend
 (sim, gpio on mock pins, serial with the firmware behind a pty) while the referee runs live
-(controller.live), and the game record must be the one the hands meant (NAME.record).
+(controller.session.live), and the game record must be the one the hands meant (NAME.record).
 
 Hands follow the trace frame by frame and wait until the board has seen each change. A
 change that the trace undoes within the debounce time (a flicker, a switch knocked but never
@@ -17,13 +17,13 @@ import time
 
 import pytest
 
-from reedboard.controller import live
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.record import record_lines
-from reedboard.controller.referee import Outputs, Referee
-from reedboard.controller.session import ScriptedDie
-from reedboard.controller.trace import TracePress, read_trace
-from reedboard.controller.view import Phase
+from reedboard.controller.session import live
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.persist.record import record_lines
+from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.session.play_session import ScriptedDie
+from reedboard.controller.persist.trace import TracePress, read_trace
+from reedboard.controller.core.view import Phase
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Frame
 

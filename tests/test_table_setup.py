@@ -2,7 +2,7 @@
 
 A board straight out of the box, or after the last game, holds its pieces: Big Balls then
 identifies the stones; an empty board gets the guided shuffle; anything in between is guided
-to one of the two first, in words that say what to do. The referee runs live (controller.live)
+to one of the two first, in words that say what to do. The referee runs live (controller.session.live)
 on the sim, gpio (mock pins) and serial (firmware behind a pty) backends of the hal contract
 tests, and hands lift and place pieces on each.
 """
@@ -12,11 +12,13 @@ import time
 
 import pytest
 
-from reedboard.controller import live, prompts
+from reedboard.controller.session import live
+
+from reedboard.controller.core import prompts
 from reedboard.controller.games import BigBalls
 from reedboard.controller.games.bigballs_setup import START_CELLS
-from reedboard.controller.referee import Outputs, Referee
-from reedboard.controller.view import Phase
+from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.view import Phase
 
 from test_hal_contract import GpioRig, SerialRig, SimRig
 

@@ -15,16 +15,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reedboard.controller.cli import main
+from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls, OffBoard, load_layout
 from reedboard.controller.games.bigballs import NAMES as HOLLOWS
 from reedboard.controller.games.offboard_layout import layout_to_data
-from reedboard.controller.journal import game_header
-from reedboard.controller.live import new_referee, run
-from reedboard.controller.play import NOTES_SHOWN, PlaySession
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.referee import NOTES_KEPT, Referee
-from reedboard.controller.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
+from reedboard.controller.persist.journal import game_header
+from reedboard.controller.session.live import new_referee, run
+from reedboard.controller.session.snapshot import NOTES_SHOWN
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.core.referee import NOTES_KEPT, Referee
+from reedboard.controller.persist.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Button, Frame
 from reedboard.hal.sim import SimBoard
@@ -421,7 +422,7 @@ def test_the_replay_prints_every_note_of_a_long_game(tmp_path, capsys):
 
 # --- files that are not traces, too big, or nested too deep -----------------------------------
 def test_going_on_with_a_trace_too_big_is_refused_before_reading_it(tmp_path):
-    from reedboard.controller.readfile import TRACE_LIMIT
+    from reedboard.controller.persist.readfile import TRACE_LIMIT
 
     path = tmp_path / "t.trace.jsonl"
     path.write_text(json.dumps(HEADER) + "\n")

@@ -4,7 +4,7 @@ import asyncio
 from pathlib import Path
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.trace_board import TraceSource
+from reedboard.controller.session.trace_board import TraceSource
 from reedboard.hal.interfaces import Button
 
 TRACES = Path(__file__).resolve().parent / "traces"

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.cli import main
-from reedboard.controller.replay import replay
-from reedboard.controller.trace import read_trace
+from reedboard.controller.commands.cli import main
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
 
 TRACES = Path(__file__).resolve().parent / "traces"
 NAMES = sorted(p.stem for p in TRACES.glob("*.jsonl"))

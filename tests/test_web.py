@@ -9,9 +9,9 @@ import time
 from starlette.testclient import TestClient
 
 from reedboard.controller.games import GAMES, BigBalls, names_in_words
-from reedboard.controller.journal import export_lines
-from reedboard.controller.play import PlaySession, ScriptedDie
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.persist.journal import export_lines
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
+from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app
 from reedboard.hal.interfaces import Frame
 

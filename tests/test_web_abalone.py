@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.play import PlaySession
+from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, record, wait_for_prompt  # noqa: F401

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.clock import ClockSettings
+from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.offboard_layout import parse_layout
-from reedboard.controller.play import PlaySession, ScriptedDie
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.signals import PALETTE
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.core.signals import PALETTE
 from reedboard.controller.web.background import served
 from reedboard.controller.web.rules import rules_page
 

@@ -3,9 +3,9 @@ search in its worker process. The new-game dialog sets it up; a hint lights a mo
 computer's move shows in lights and is carried out by clicks; a wrong execution is guided back."""
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.journal import read_journal
+from reedboard.controller.persist.journal import read_journal
 from reedboard.controller.opponent.worker import Thinker
-from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, cell, click, counted, expect, open_page, browser, wait_for_prompt, wait_until  # noqa: F401

@@ -8,11 +8,11 @@ Set REEDBOARD_SHOTS to a folder to keep a screenshot of each at a desktop's and 
 import os
 from pathlib import Path
 
-from reedboard.controller.computer import Computer
+from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.opponent.worker import Thinker
-from reedboard.controller.play import PlaySession, ScriptedDie
-from reedboard.controller.signals import PALETTE, PLAYER_COLOURS
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
+from reedboard.controller.core.signals import PALETTE, PLAYER_COLOURS
 from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, wait_for_prompt, wait_until  # noqa: F401

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from reedboard.controller.journal import Journal
-from reedboard.controller.play import PlaySession
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
 
 from test_archive_index import A7_GAME, START, bigballs, club, played  # noqa: F401

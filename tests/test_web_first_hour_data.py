@@ -6,8 +6,8 @@ import time
 
 from starlette.testclient import TestClient
 
-from reedboard.controller.play import PlaySession
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app
 
 LOCAL = "http://127.0.0.1"
@@ -36,9 +36,9 @@ def test_while_the_stones_are_identified_the_record_names_no_numbers(tmp_path):
 
 def test_a_resigned_game_replays_from_its_trace_to_the_record_export_gives_with_times_from_its_start(tmp_path):
     from reedboard.controller.archive.records import game_record, record_lines
-    from reedboard.controller.journal import export_lines, read_journal, trace_path
-    from reedboard.controller.replay import replay
-    from reedboard.controller.trace import read_trace
+    from reedboard.controller.persist.journal import export_lines, read_journal, trace_path
+    from reedboard.controller.session.replay import replay
+    from reedboard.controller.persist.trace import read_trace
 
     # a controller whose clock has run a long while before the game (seconds since the machine booted)
     session = PlaySession("abalone", games_dir=tmp_path, settings=FAST, clock=lambda: time.monotonic() + 50_000)

@@ -12,7 +12,7 @@ switch never open), and everything else by clicks, as in test_web_table.py.
 """
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, record, wait_for_prompt  # noqa: F401

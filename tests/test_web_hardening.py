@@ -27,9 +27,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from reedboard.controller.games import OffBoard
-from reedboard.controller.journal import Journal
-from reedboard.controller.play import PlaySession
-from reedboard.controller.reconcile import Settings
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web.background import served
 from reedboard.controller.web.hosts import names_for
 from reedboard.controller.web.limits import Limits
@@ -113,7 +113,7 @@ SERVER = """
 import json, resource, socket, sys
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (int(sys.argv[1]), hard))
-from reedboard.controller.play import PlaySession
+from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.app import make_server
 from reedboard.controller.web.limits import Limits
 games, token, limits = sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
@@ -383,12 +383,6 @@ def test_the_past_games_follow_their_journals(tmp_path):
         assert ask(port, "GET", f"/api/games/{journal.name}")[0] == 404
 
 
-def test_the_past_games_are_still_found_in_the_play_module():
-    from reedboard.controller import past_games, play
-    assert play.past_games is past_games.past_games and play.past_game is past_games.past_game
-    assert play.journal_path is past_games.journal_path
-
-
 # --- 4. host names and pages of other sites ----------------------------------------------------------------
 def test_a_foreign_host_name_is_refused(tmp_path):
     with served(session_for(tmp_path)) as url:
@@ -493,7 +487,7 @@ def test_play_takes_the_number_of_watchers(tmp_path):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     play = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.controller.cli", "play", "bigballs", "--hal", "sim", "--watchers", "2",
+        [sys.executable, "-m", "reedboard.controller.commands.cli", "play", "bigballs", "--hal", "sim", "--watchers", "2",
          "--listen", f"127.0.0.1:{port}", "--games-dir", str(tmp_path / "games")],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)})
@@ -515,7 +509,7 @@ def test_play_takes_the_number_of_watchers(tmp_path):
 
 
 def test_play_refuses_a_number_of_watchers_that_is_none(capsys):
-    from reedboard.controller.cli import main
+    from reedboard.controller.commands.cli import main
     assert main(["play", "bigballs", "--watchers", "0"]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "--watchers takes a number from 1 to 500" in error

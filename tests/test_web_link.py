@@ -7,7 +7,7 @@ fixtures of test_web_browser.py.
 """
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.play import PlaySession
+from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
 from reedboard.hal.serial_board import SerialBoard
 

@@ -12,9 +12,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.play import PlaySession
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.signals import BLINKING, PALETTE
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.core.signals import BLINKING, PALETTE
 from reedboard.controller.web import create_app
 
 LOCAL = "http://127.0.0.1"

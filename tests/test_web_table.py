@@ -11,7 +11,7 @@ import random
 import time
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.play import PlaySession, ScriptedDie
+from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
 from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, record, wait_for_prompt  # noqa: F401

@@ -28,7 +28,7 @@ FORMATS = ("record", "json")
 
 def add_parser(commands) -> argparse.ArgumentParser:
     """`reedboard games SUBCOMMAND ...` on the command line's subcommands."""
-    from ..games import GAMES, game_name
+    from reedboard.controller.games import GAMES, game_name
 
     parser = commands.add_parser("games", help="the archive of games: list, show, export, import, rename, delete, stats")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
@@ -91,7 +91,7 @@ def _count(text: str) -> int:
 
 
 def _usage(message: str) -> Exception:
-    from ..cli import UsageError
+    from reedboard.controller.commands.cli import UsageError
 
     return UsageError(message if message.startswith("reedboard") else f"reedboard: {message}")
 
@@ -109,11 +109,11 @@ def games_dir(args: argparse.Namespace) -> Path:
 def archive_folder(folder: str | Path | None = None, config: str | Path | None = None) -> Path:
     """The games folder: `folder` when given, else [play] games_dir of the configuration file
     (`config`, or the default one), else the default folder. UsageError for a bad configuration."""
-    from ..journal import default_games_dir
+    from reedboard.controller.persist.journal import default_games_dir
 
     if folder:
         return Path(folder).expanduser()
-    from ..config import ConfigError, load
+    from reedboard.controller.commands.config import ConfigError, load
 
     try:
         configured = load(config)["play.games_dir"]
@@ -195,7 +195,7 @@ def _columns(rows: list[tuple[str, ...]]) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from ..journal import JournalError, read_journal, rebuild
+    from reedboard.controller.persist.journal import JournalError, read_journal, rebuild
 
     with _archive(args) as archive:
         path = archive.journal(_resolve(archive, args.id))
@@ -213,7 +213,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from ..journal import JournalError, read_journal
+    from reedboard.controller.persist.journal import JournalError, read_journal
     from .records import game_record, record_data, record_lines
 
     if args.all == (args.id is not None):
@@ -243,7 +243,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from ..journal import JournalError
+    from reedboard.controller.persist.journal import JournalError
     from .records import RecordError, import_records
 
     folder = games_dir(args)

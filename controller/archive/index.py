@@ -22,12 +22,12 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from ..journal import (
+from reedboard.controller.persist.journal import (
     NAME_LIMIT, SUFFIX, TRACE_SUFFIX, JournalError, append_players, is_player_name, players_of, read_game, rebuild, start_game,
     trace_path,
 )
-from ..trace import sync_directory
-from ..record import result_line
+from reedboard.controller.persist.trace import sync_directory
+from reedboard.controller.persist.record import result_line
 
 INDEX_NAME = "archive-index.sqlite3"
 SCHEMA_VERSION = 2
@@ -396,13 +396,13 @@ class Archive:
 
     def replay(self, key: str) -> dict:
         """The game for replaying move by move in a page: its record and the position after
-        every move (see controller.past_games.past_game)."""
-        from ..past_games import past_game
+        every move (see controller.session.past_games.past_game)."""
+        from reedboard.controller.session.past_games import past_game
 
         return past_game(self.games_dir, self.resolve(key) + SUFFIX)
 
     def _contents(self, key: str):
-        from ..journal import read_journal
+        from reedboard.controller.persist.journal import read_journal
 
         path = self.journal(key)
         try:

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..games import Game, MoveError, game_class, game_from_header, game_header
-from ..journal import VERSION, JournalContents, JournalError, players_of, read_journal, rebuild, write_journal
-from ..journal import _check_header as check_header  # the journal's own checks of a header
-from ..journal import _extras_problem  # what is wrong with players' names or the computer's side
-from ..readfile import read_text
-from ..record import result_line, starting_position
+from reedboard.controller.games import Game, MoveError, game_class, game_from_header, game_header
+from reedboard.controller.persist.journal import VERSION, JournalContents, JournalError, players_of, read_journal, rebuild, write_journal
+from reedboard.controller.persist.journal import _check_header as check_header  # the journal's own checks of a header
+from reedboard.controller.persist.journal import _extras_problem  # what is wrong with players' names or the computer's side
+from reedboard.controller.persist.readfile import read_text
+from reedboard.controller.persist.record import result_line, starting_position
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # the last: the game is not over
 RECORD_LIMIT = 16 << 20  # bytes of a file of records, as for a journal
@@ -517,9 +517,9 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
     replayed."""
     import os
 
-    from ..journal import SUFFIX, TRACE_SUFFIX
-    from ..replay import replay
-    from ..trace import TraceError, read_trace
+    from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX
+    from reedboard.controller.session.replay import replay
+    from reedboard.controller.persist.trace import TraceError, read_trace
 
     trace_path = Path(trace_path)
     beside = Path(str(trace_path).removesuffix(TRACE_SUFFIX) + SUFFIX) if str(trace_path).endswith(TRACE_SUFFIX) else None

@@ -27,11 +27,11 @@ from pathlib import Path
 
 import aiomqtt
 
-from ..clock import ClockSettings
-from ..games import game_from_header
-from ..games import header_keys
-from ..journal import ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, Journal, JournalError, read_journal
-from ..journal import _check_entry as check_entry, _check_header as check_header
+from reedboard.controller.core.clock import ClockSettings
+from reedboard.controller.games import game_from_header
+from reedboard.controller.games import header_keys
+from reedboard.controller.persist.journal import ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, Journal, JournalError, read_journal
+from reedboard.controller.persist.journal import _check_entry as check_entry, _check_header as check_header
 from .address import NAME, BrokerAddress
 from .messages import decode, encode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot

@@ -47,8 +47,8 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
-    from ..journal import default_games_dir
+    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.persist.journal import default_games_dir
     from reedboard.hal.install import pip_extra
 
     from .address import BroadcastError, parse_broker_url
@@ -91,7 +91,7 @@ def _more_files(most: int = 8192) -> None:
 
 def read_boards(path: str | Path) -> dict[str, str]:
     """The admitted boards of a file's [boards] table (NAME = "PASSWORD"); ValueError (one line)."""
-    from ..tomlfile import read_toml
+    from reedboard.controller.persist.tomlfile import read_toml
     from .address import NAME
 
     data = read_toml(path, ValueError, "the club's boards")

@@ -16,12 +16,12 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 
-from ..games import Game, catalog
-from ..journal import JOURNAL_KEYS, JournalContents, JournalError, rebuild
-from ..record import header_lines, result_line
-from ..signals import PALETTE
-from ..snapshot import outcome_data
-from ..view import Phase
+from reedboard.controller.games import Game, catalog
+from reedboard.controller.persist.journal import JOURNAL_KEYS, JournalContents, JournalError, rebuild
+from reedboard.controller.persist.record import header_lines, result_line
+from reedboard.controller.core.signals import PALETTE
+from reedboard.controller.session.snapshot import outcome_data
+from reedboard.controller.core.view import Phase
 
 VERSION = 1
 TOPICS = ("status", "journal", "state")

@@ -1,7 +1,7 @@
 """`reedboard replay TRACE --broadcast URL --name NAME [--speed X]`: a recorded game published as a
 board would publish it (demonstrations, tests, a club showing a game again).
 
-The trace is replayed by the referee (controller.replay); what it decided is written to a
+The trace is replayed by the referee (controller.session.replay); what it decided is written to a
 journal as the game goes, at the pace the trace recorded it (`speed` times faster; 0: at
 once), and the journal's lines go out through a Broadcaster exactly as a board's do.
 """
@@ -16,11 +16,11 @@ from dataclasses import asdict, fields
 from datetime import datetime
 from pathlib import Path
 
-from ..clock import ClockSettings
-from ..journal import Journal, JournalError
-from ..reconcile import Settings
-from ..replay import Replayed, replay
-from ..trace import TraceError, read_trace
+from reedboard.controller.core.clock import ClockSettings
+from reedboard.controller.persist.journal import Journal, JournalError
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.session.replay import Replayed, replay
+from reedboard.controller.persist.trace import TraceError, read_trace
 from .address import BroadcastError, BrokerAddress, parse_broker_url
 from .arguments import add_replay_broadcast_arguments
 from .board import Broadcaster, _say, board_name
@@ -30,7 +30,7 @@ FLUSH_WAIT = 30.0  # s a replay waits at its end for the broker to take what is 
 
 def run_replay_broadcast(args: argparse.Namespace) -> int:
     """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
-    from ..cli import UsageError
+    from reedboard.controller.commands.cli import UsageError
 
     if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
         raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
@@ -103,7 +103,7 @@ async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed
 
 def _journal_header(source: str) -> dict:
     """The header of the journal next to a trace file, when there is one (its clock, its players)."""
-    from ..journal import SUFFIX, TRACE_SUFFIX, read_journal
+    from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, read_journal
     if not source.endswith(TRACE_SUFFIX):
         return {}
     path = Path(source[: -len(TRACE_SUFFIX)] + SUFFIX)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from ..tomlfile import parse_toml, read_toml
+from reedboard.controller.persist.tomlfile import parse_toml, read_toml
 from .geometry import Grid
 
 ROWS = "ABCDEFGHI"

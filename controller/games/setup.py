@@ -83,7 +83,7 @@ class Marks:
 
 @dataclass(frozen=True)
 class Asked:
-    """A prompt as data (kind and details): controller.view.Prompt without the import."""
+    """A prompt as data (kind and details): controller.core.view.Prompt without the import."""
 
     kind: str
     data: dict = field(default_factory=dict)

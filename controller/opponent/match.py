@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass, replace
 
-from ..games import GAMES, game_class, game_name
+from reedboard.controller.games import GAMES, game_class, game_name
 from .levels import level
 from .search import ROLL, Limits, choose
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable
 
-from ..games.base import Game
+from reedboard.controller.games.base import Game
 from .search import INFINITY, PLY_COST, WIN, Budget, Limits, Result, Stopped, Table
 
 

@@ -19,7 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
-from ..games.base import Game
+from reedboard.controller.games.base import Game
 from .levels import level
 from .search import Limits, choose
 
@@ -54,7 +54,7 @@ class _Counter:  # the threads' stand-in for a shared value
 
 
 class Thinker:
-    """Answers the referee's questions (controller.computer.Question) by searching elsewhere.
+    """Answers the referee's questions (controller.core.computer.Question) by searching elsewhere.
 
     seconds: the most a move may take (a slower Pi: the levels' budgets are cut to it).
     processes: False searches in a thread instead (tests that need no second process)."""

@@ -79,17 +79,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from reedboard.controller.archive.index import OUTCOMES, Archive, ArchiveError, Skipped
 from reedboard.controller.archive.records import game_record as record_of
 from reedboard.controller.archive.records import record_lines as game_record_lines
-from reedboard.controller.clock import ClockSettings
-from reedboard.controller.computer import Computer
+from reedboard.controller.core.clock import ClockSettings
+from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import GAMES, catalog, colours, names_in_words
-from reedboard.controller.join import join_info, listen_host
-from reedboard.controller.journal import (
+from reedboard.controller.web.join import join_info, listen_host
+from reedboard.controller.persist.journal import (
     NAME_LIMIT, SUFFIX, JournalError, export_lines, is_player_name, read_journal, rebuild,
 )
-from reedboard.controller.past_games import journal_path, past_game
-from reedboard.controller.play import ActionError, PlaySession
-from reedboard.controller.reconcile import Settings
-from reedboard.controller.record import result_line
+from reedboard.controller.session.past_games import journal_path, past_game
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.persist.record import result_line
 
 from .bodies import KINDS, SCHEMAS, check, read_json
 from .calm_server import CalmServer

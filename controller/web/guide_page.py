@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from reedboard.hal.board import Board
 
-from ..guide import Prompt
+from reedboard.controller.commands.guide import Prompt
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

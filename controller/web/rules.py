@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 
 from reedboard.controller.games import GAMES, Game
-from reedboard.controller.signals import BLINKING, PALETTE
+from reedboard.controller.core.signals import BLINKING, PALETTE
 
 __all__ = ["LIGHTS", "rules_page"]
 

@@ -1,0 +1,65 @@
+"""`reedboard config`: the configuration in effect, every key with its value and where it came from."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the configuration's module is read only when the command runs, not for --help
+    from reedboard.controller.commands.config import Configuration
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    """`reedboard config [--config FILE] [--json]` on the command line's subcommands."""
+    parser = commands.add_parser("config", help="show the configuration in effect and where each value comes from")
+    parser.add_argument("--config", metavar="FILE",
+                        help="the configuration file (default: ~/.config/reedboard/config.toml when it exists)")
+    parser.add_argument("--json", action="store_true", help="print it as JSON")
+    parser.set_defaults(run=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.commands.config import ConfigError, load
+
+    try:
+        config = load(args.config)
+    except ConfigError as error:
+        raise UsageError(f"reedboard: {error}") from None
+    print(as_text(config) if not args.json else json.dumps(as_data(config), indent=2))
+    return 0
+
+
+def where(config: Configuration) -> str:
+    """The file the configuration comes from, in words."""
+    from reedboard.controller.commands.config import default_path
+
+    if config.path is not None:
+        return str(config.path)
+    return f"{default_path()} (absent: the defaults hold)"
+
+
+def as_text(config: Configuration) -> str:
+    """A line per key: `table.key  source  value`, in columns, under the file's name."""
+    from reedboard.controller.commands.config import BY_NAME, shown
+
+    rows = [(name, setting.source, shown(BY_NAME[name], setting.value)) for name, setting in config.settings.items()]
+    width = max(len(name) for name, _, _ in rows)
+    source_width = max(len(source) for _, source, _ in rows)
+    lines = [f"configuration: {where(config)}", f"{'key':<{width}}  {'from':<{source_width}}  value"]
+    lines += [f"{name:<{width}}  {source:<{source_width}}  {value}" for name, source, value in rows]
+    return "\n".join(lines)
+
+
+def as_data(config: Configuration) -> dict:
+    """{"file": path or None, "keys": {"play.settle": {"value": 0.8, "source": "default"}, ...}}."""
+    from reedboard.controller.commands.config import KEYS, as_json
+
+    return {
+        "file": str(config.path) if config.path else None,
+        "keys": {key.name: {"value": as_json(key, config[key.name]), "source": config.source(key.name),
+                            "allowed": key.rule}
+                 for key in KEYS},
+    }

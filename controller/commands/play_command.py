@@ -1,0 +1,323 @@
+"""`reedboard play`: a game refereed on the board found (or the simulated one), with its web view."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import ipaddress
+import secrets
+import socket
+from pathlib import Path
+
+from reedboard.hal.backends import NoBoard, find_board
+from reedboard.hal.board import load_board
+
+from reedboard.controller.commands.cli import UsageError, _listen
+from reedboard.controller.commands.config import (
+    ConfigError, Configuration, cannot_write, changed_settings, default_path, load, write_back,
+)
+from reedboard.controller.games import Game, game_class, names_in_words
+from reedboard.controller.web.join import join_lines
+from reedboard.controller.persist.journal import (
+    SUFFIX, JournalContents, JournalError, default_games_dir, go_on_in_new_journal, read_journal, rebuild,
+    unfinished_games,
+)
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.persist.record import result_line
+from reedboard.controller.core.signals import scale
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addresses
+# Documentation addresses (RFC 5737, RFC 3849): connecting a UDP socket to one only picks the
+# route out, and with it this machine's address on that route; nothing is sent.
+
+
+def run(args: argparse.Namespace) -> int:
+    """`reedboard play [GAME]`: the game named, or else the configuration's [play] game."""
+    if getattr(args, "game", None) is None:
+        config = configuration(args)
+        if config["play.game"] is None:
+            where = f" in {config.path}" if config.path else f" in {default_path()}"
+            raise UsageError(f"reedboard play: name the game ({names_in_words()}), or set [play] game{where}")
+        args.game = config["play.game"]
+    from reedboard.controller.commands.cli import _run_play  # the game's start options and the board file are checked there
+
+    return _run_play(args)
+
+
+def configuration(args: argparse.Namespace) -> Configuration:
+    """The configuration file (--config, or the default one) under the command line's options."""
+    try:
+        return load(getattr(args, "config", None)).with_flags(args)
+    except ConfigError as error:
+        raise UsageError(f"reedboard: {error}") from None
+
+
+def play(args: argparse.Namespace, start: Game | None = None, config: Configuration | None = None) -> int:
+    """Referee `args.game` (from `start`, a game in its start position, when start options
+    were given) on the board found, with its web view; what the command line leaves out comes
+    from the configuration file."""
+    try:
+        from reedboard.controller.session.play_session import PlaySession
+        from reedboard.controller.web.app import serve
+        from reedboard.controller.web.limits import Limits
+    except ImportError as error:
+        from reedboard.hal.install import pip_extra
+
+        print(f"reedboard: the web view needs its packages ({error.name} is missing): {pip_extra('web')}")
+        return 2
+    config = config or configuration(args)
+    try:
+        host, port = _listen(config["play.listen"])
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(f"reedboard: {error}") from None
+    games_dir = config["play.games_dir"] or default_games_dir()
+    if start is None:
+        start = _configured_start(args.game, config)
+    board_file = str(config["board.file"]) if config["board.file"] is not None else None
+    hal = config["board.backend"]
+    resume = _journal_to_resume(args, games_dir)
+
+    template = start if start is not None else game_class(args.game)()
+    computer = _computer(config, template)  # what the command line got wrong is said before any board is sought
+    broadcast = _broadcast(config)
+    if config.source("board.file").startswith("file"):  # one given as --board was read already
+        load_board(board_file, game=template.board, cells=template.cells)
+    backend = None
+    if hal != "sim":
+        try:
+            found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells,
+                               pin_factory=config["board.pin_factory"])
+        except NoBoard as error:
+            if hal:  # asked for by name: no quiet fallback
+                print(f"reedboard: no {hal} board: " + "; ".join(error.tried))
+                return 1
+            print("no board found (" + "; ".join(error.tried) + "): playing on the simulated board")
+        else:
+            backend = found.device
+            light_leds_as_configured(backend, config["board.budget_ma"], config["board.brightness"])
+            print(f"board: {found.backend} ({found.detail})")
+    if backend is None:
+        print("board: the simulated board (click the hollows in the web view to move pieces)")
+
+    if not _free(host, port):
+        print(f"reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)")
+        return 1
+    token = None if host in LOOPBACK else config["play.token"] or secrets.token_urlsafe(16)
+    session = PlaySession(start if start is not None else args.game, games_dir=games_dir, backend=backend,
+                          empty=args.empty_board, resume=resume, setup=config["play.setup"],
+                          settings=config.reconciler(), game_clock=config["play.clock"],
+                          players=_names(config, template), computer=computer,
+                          thinker=_thinker(config) if computer is not None or resume is not None else None)
+    if computer is not None:
+        print(f"the computer plays {computer.plays}, at level {computer.level}")
+    if broadcast is not None:
+        from reedboard.controller.broadcast import attach
+
+        broadcaster = attach(session, *broadcast)
+        print(f"broadcast: live to {broadcaster.address} as the board {broadcaster.name!r}"
+              " (a broker that is away never holds the game up)")
+    session.settings_changed = settings_writer(config)
+    for line in join_lines(host, port, token):
+        print(line)
+    if token:
+        print("  (the token lets a browser change the game; watching needs none)")
+    print("journal: " + str(games_dir))
+    try:
+        watchers = config["play.watchers"]
+        limits = {} if config.source("play.watchers") == "default" else {"limits": Limits(watchers=watchers)}
+        asyncio.run(serve(session, host, port, token, games_dir=games_dir, **limits))
+    except KeyboardInterrupt:
+        pass
+    saved = _saved_game(session)
+    if saved:
+        print(saved)
+    return 0
+
+
+def _computer(config: Configuration, game: Game):
+    """The side the computer plays (configuration or --vs, --computer-plays), or None."""
+    from reedboard.controller.core.computer import Computer
+
+    level = config["play.vs"]
+    plays = config["play.computer_plays"]
+    if level is None:
+        if plays is not None and config.source("play.computer_plays").startswith("--"):
+            raise UsageError("reedboard play: --computer-plays needs --vs computer[:LEVEL]")
+        return None
+    if plays is None:
+        plays = game.players[-1]
+    if plays not in game.players:
+        raise UsageError(f"reedboard play: the computer plays {' or '.join(game.players)} in {game.title},"
+                         f" not {plays}")
+    return Computer(plays, level)
+
+
+def _broadcast(config: Configuration):
+    """The broker and the board's name for `--broadcast` ([broadcast] url and name), or None;
+    UsageError (one line) for a bad URL or name."""
+    if not config["broadcast.url"]:
+        return None
+    from reedboard.controller.broadcast import BroadcastError, parse_broker_url
+    from reedboard.controller.broadcast.board import board_name
+
+    try:
+        address = parse_broker_url(config["broadcast.url"])
+        return address, board_name(config["broadcast.name"], address)
+    except BroadcastError as error:
+        raise UsageError(f"reedboard: {error}") from None
+
+
+def _thinker(config: Configuration):
+    from reedboard.controller.opponent.worker import Thinker
+
+    return Thinker(seconds=config["play.think_seconds"])
+
+
+def _names(config: Configuration, game: Game) -> dict[str, str]:
+    """The players' names by colour, from [players] and --black NAME etc."""
+    return {colour: config[f"players.{colour}"] for colour in game.players
+            if config.settings.get(f"players.{colour}") and config[f"players.{colour}"]}
+
+
+def _configured_start(game: str, config: Configuration) -> Game | None:
+    """The game's start from the configuration's [GAME] options (e.g. a layout), or
+    None when it sets none."""
+    options = {name.split(".", 1)[1]: config[name] for name in config.settings
+               if name.startswith(f"{game}.") and config[name] is not None}
+    if not options:
+        return None
+    try:
+        return game_class(game).from_options(**options)
+    except ValueError as error:
+        raise UsageError(f"reedboard: {config.path}: {game}: {error}") from None
+
+
+def light_leds_as_configured(device, budget_ma: float | None, brightness: float) -> None:
+    """The configuration's LED current budget (instead of the board file's) and brightness, on
+    the backend under a cell-level board (hal.addresses.CellBoard `addresses`): every backend
+    dims a frame to its board's budget_ma as it shows it, so the budget goes into its board;
+    the brightness scales each colour on the way in, before that cap."""
+    addresses = getattr(device, "addresses", None)
+    if addresses is None:
+        return
+    if budget_ma is not None:
+        addresses.board = dataclasses.replace(addresses.board, budget_ma=float(budget_ma))
+    if brightness < 100:
+        show_leds, factor = addresses.show_leds, brightness / 100
+
+        def dimmed(colours, blinking) -> None:
+            show_leds([scale(colour, factor) for colour in colours], blinking)
+
+        addresses.show_leds = dimmed
+
+
+def settings_writer(config: Configuration):
+    """What a session calls when the web view changes its settings: the changed ones written
+    to the configuration file read. None without a file (the settings hold for this session),
+    and None, with one line said, when the file cannot be written."""
+    path = config.path
+    if path is None:
+        return None
+    problem = cannot_write(path)
+    if problem:
+        print(f"settings changed in the web view are not saved: {problem}")
+        return None
+
+    def write(before: Settings, after: Settings) -> None:
+        changes = changed_settings(before, after)
+        if not changes:
+            return
+        try:
+            write_back(path, changes)
+        except (OSError, ImportError, ValueError) as error:  # the game goes on; the file is as it was
+            print(f"settings changed in the web view are not saved in {path}: {error}", flush=True)
+
+    return write
+
+
+def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None:
+    """The journal to go on with; UsageError or JournalError says why there is none.
+
+    Without a journal named, the newest unfinished game that can be used is offered (or, with
+    --resume, taken); the damaged ones skipped on the way are named in one line. A journal
+    damaged after its header goes on from the last move before the damage, in a new journal:
+    the damaged one is never written to."""
+    if args.resume not in (None, "newest"):
+        path = Path(args.resume)
+        contents = read_journal(path)
+        resumed = rebuild(contents)
+        if resumed.finished:  # checked here: the server would only fail on it as it starts
+            raise JournalError(path, None, f"this game is finished ({_result_in_words(resumed.game)}):"
+                                           " there is nothing to resume; start a new game without --resume")
+        return _going_on(path, contents)
+    found, skipped = _newest_usable(games_dir, args.game)
+    if skipped:
+        named = "; ".join(str(error) for error in skipped[:3])  # one line, however many there are
+        more = f"; {len(skipped) - 3} more" if len(skipped) > 3 else ""
+        print(f"skipped {len(skipped)} damaged unfinished {args.game} game{'s' if len(skipped) > 1 else ''}:"
+              f" {named}{more}")
+    if args.resume is None:
+        if found:
+            path, contents = found
+            damage = (f"; it is damaged at line {contents.damage.line}, so it goes on from the move before,"
+                      " in a new journal" if contents.damage else "")
+            print(f"an unfinished {args.game} game is waiting: {path} (go on with it: --resume){damage}")
+        return None
+    if found is None:
+        raise UsageError(f"reedboard: no unfinished {args.game} game in {games_dir}"
+                         f"{' that can be resumed' if skipped else ''} (start a new one without --resume)")
+    return _going_on(*found)
+
+
+def _newest_usable(games_dir: Path, game: str) -> tuple[tuple[Path, JournalContents] | None, list[JournalError]]:
+    """The newest unfinished game of `game` whose journal can be used, and the damaged ones newer than it."""
+    skipped = []
+    for path in unfinished_games(games_dir, include_unplayed=False):
+        if path.name.removesuffix(SUFFIX).split("-")[2:3] != [game]:  # DATE-TIME-GAME, or -GAME-2 ...
+            continue
+        try:
+            contents = read_journal(path)
+            if not rebuild(contents).finished:
+                return (path, contents), skipped
+        except JournalError as error:
+            skipped.append(error)
+    return None, skipped
+
+
+def _going_on(path: Path, contents: JournalContents) -> Path:
+    """The journal the game of `path` goes on in: itself, or, when it is damaged, a new one."""
+    if contents.damage is None:
+        return path
+    new = go_on_in_new_journal(path)
+    print(f"{contents.damage}; its game goes on from the move before, in a new journal: {new}"
+          f" ({path.name} is kept as it is)")
+    return new
+
+
+def _result_in_words(game: Game) -> str:
+    outcome = game.outcome()
+    who = f"{outcome.winner} won" if outcome.winner else "drawn"
+    return f"{who}, {result_line(game)}"
+
+
+def _saved_game(session) -> str | None:
+    """Where the game left behind was saved and how to go on with it; None when there is none
+    to go on with (never set up, given up before its first move, or over)."""
+    referee = session.referee
+    path = getattr(getattr(referee, "journal", None), "path", None)
+    if path is None or not Path(path).exists() or referee.game.outcome() is not None:
+        return None
+    return f"the game is saved in {path}; go on with it: reedboard play {session.kind} --resume {path}"
+
+
+def _free(host: str, port: int) -> bool:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True

@@ -1,0 +1,63 @@
+"""The computer at the table, as the referee sees it: which side it plays, and the questions
+the referee asks of its search (the computer's own move, or a hint for a player).
+
+Pure data: the referee says what it wants decided (`Question`), an edge of the program
+(controller.session.play_session) has it searched in a worker process and hands the answer back with the
+question's key; an answer to a question no longer asked (the position moved on) is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from dataclasses import dataclass
+
+from reedboard.controller import __version__
+from reedboard.controller.games import Game
+
+LEVELS = range(1, 9)
+HINT_LEVEL = 8  # a hint with no computer in the game searches as the top level does
+
+
+@dataclass(frozen=True)
+class Computer:
+    """The side the computer plays and its level (1-8)."""
+
+    plays: str
+    level: int
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ValueError(f"the computer's level is 1 to 8, not {self.level!r}")
+
+    def header(self) -> dict:
+        """What the journal's header says of it."""
+        return {"plays": self.plays, "level": self.level, "version": __version__}
+
+    @classmethod
+    def from_header(cls, data: dict | None) -> Computer | None:
+        return None if not data else cls(data["plays"], data["level"])
+
+
+@dataclass(frozen=True)
+class Question:
+    """A decision for the search: in `game` (a copy; `roll` the die shown, if any), for the
+    computer's own move, or a hint for the player to move (`hint`)."""
+
+    key: Hashable  # the position asked about: an answer counts only while it still stands
+    game: Game
+    roll: int | None
+    level: int
+    hint: bool = False
+
+
+def parse_opponent(text: str) -> int | None:
+    """`--vs human`, `computer` or `computer:L`: None for a person, else the computer's level
+    (5 by default); ValueError says what is expected, in one line."""
+    if text in ("human", "person"):
+        return None
+    kind, colon, number = text.partition(":")
+    if kind == "computer" and not colon:
+        return 5
+    if kind == "computer" and number.isdigit() and int(number) in LEVELS:
+        return int(number)
+    raise ValueError(f"the opponent is human, computer or computer:1 .. computer:8, not {text!r}")

@@ -1,0 +1,856 @@
+"""Recognising moves from presence-only sensors.
+
+Reed switches report only which cells are occupied. The Reconciler turns a stream of such
+frames into moves of the game it holds, and into prompts for the players when the board
+and the game disagree. It is pure: time comes in with the frames (seconds, any origin),
+and nothing here reads a clock or does I/O.
+
+How it decides, in short (the rules are numbered as in the design note):
+- A cell's change counts once it has held for the debounce time; the debounced occupancy
+  is the *stable* frame. The *baseline* is the occupancy of the game's position.
+- Every move the player may make now is indexed by the occupancy it leaves (its result).
+  A stable frame equal to a result is a candidate; a capture whose target stays occupied
+  also needs its target *touched* (seen empty since the board last equalled the baseline)
+  (rules 1, 2).
+- Such a board with no target touched is a piece held in the hand: it is *held*, and
+  stillness never turns it into a move. A swap quicker than the debounce is recorded when
+  the next player starts (resolve_held: the die; or a board that only makes sense after
+  that capture: a lift, a placement, a whole move) or on the ok button, if exactly one
+  capture fits; several are asked, and a touch anywhere answers. The boards the next
+  player's hands made meanwhile are then read again in their turn (rule 2; the rulings of
+  docs/recognition.md say where that line is drawn).
+- A candidate is committed at once when no other move can still grow out of the frame;
+  otherwise once the board has been still for the settle time. After a commit, if the
+  mover goes on and the board equals the result of another move from the previous
+  position, the commit is replaced (amended); a capture needs its target touched since the
+  commit (rule 3).
+- A piece lifted and put back is only a touch (rule 4). A frame that fits no move and is on
+  the way to none is signalled after the grace time with the cells to fill and to empty;
+  nothing is accepted until the board is back on the baseline or on a legal result (rule 5).
+- Several candidates for one frame are shown; lifting and replacing a piece that belongs
+  to exactly one of them chooses it (rule 6). The board back on the previous position for
+  the settle time takes the last move back, and the die value it was made with stays; a
+  value the next player had rolled is kept for their turn (rule 7). expect() guides the
+  board to a position before play or on resume (rule 8).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+
+from reedboard.controller.games import Game, brief  # brief: how messages show a value given
+
+
+
+
+@dataclass(frozen=True)
+class Settings:
+    debounce: float = 0.020  # s a cell must hold a new state before it counts
+    settle: float = 0.8  # s the board must be still before a result that may still grow counts
+    grace: float = 1.5  # s before a board that fits no move is signalled
+    takebacks: bool = True  # the board back on the previous position undoes the last move
+
+    # The seconds each time may take. Shorter, and a switch's bounce or a hand still moving
+    # would count as the players' decision; longer, and the board would seem dead to them.
+    # Every way in (the configuration, a new game from the web view, a journal or trace
+    # header) is checked against these.
+    BOUNDS = {"debounce": (0.001, 1.0), "settle": (0.05, 10.0), "grace": (0.1, 60.0)}
+
+    def __post_init__(self) -> None:
+        for name, (low, high) in self.BOUNDS.items():
+            value = getattr(self, name)
+            rule = f"setting {name} must be a number of seconds from {low:g} to {high:g}"
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                raise ValueError(f"{rule}, not {brief(value)}")
+            try:
+                seconds = float(value)
+            except OverflowError:  # an integer beyond any float
+                raise ValueError(f"{rule}, not a {'negative ' if value < 0 else ''}number too big"
+                                 f" for seconds ({value.bit_length()} bits)") from None
+            if not low <= seconds <= high:  # NaN fails too
+                raise ValueError(f"{rule}, not {seconds:g}")
+            object.__setattr__(self, name, seconds)
+        if not isinstance(self.takebacks, bool):
+            raise ValueError(f"setting takebacks must be true or false, not {brief(self.takebacks)}")
+
+    @classmethod
+    def from_mapping(cls, data: object, known: Iterable[str] | None = None) -> Settings:
+        """Settings from an object such as {"settle": 0.8} (a header's, a request's); ValueError
+        names an unknown setting (`known`: the names allowed, default all) or a bad value."""
+        known = tuple(known) if known is not None else tuple(cls.__dataclass_fields__)
+        if not isinstance(data, dict):
+            raise ValueError(f'settings are an object such as {{"settle": 0.8}}, not {brief(data)}')
+        for key in data:
+            if key not in known:
+                raise ValueError(f"unknown setting {brief(key)} (known: {', '.join(sorted(known))})")
+        return cls(**data)
+
+
+
+# --- what the reconciler reports ---------------------------------------------------------------
+@dataclass(frozen=True)
+class Committed:
+    t: float
+    move: Hashable
+    kept_roll: int | None = None  # the next player had rolled before a takeback: the die shows it again
+
+
+@dataclass(frozen=True)
+class Amended:
+    t: float
+    old: Hashable
+    new: Hashable
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    t: float
+    move: Hashable
+    roll: int | None = None  # the die value the move was made with: the player moves again with it
+    kept_roll: int | None = None  # a move made with none: a value its player rolled for a later turn shows
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """The board fits no move: put pieces on `fill`, take them from `empty`."""
+
+    t: float
+    fill: frozenset[str]
+    empty: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """The board is back on the position or on a legal result: guidance off."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class Ambiguous:
+    """Several moves fit the board; `paths[i]` are the cells to touch to choose `moves[i]`."""
+
+    t: float
+    moves: tuple[Hashable, ...]
+    paths: tuple[frozenset[str], ...]
+
+
+@dataclass(frozen=True)
+class Touched:
+    """Pieces were lifted and put back on their own cells: no move."""
+
+    t: float
+    cells: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Set-up: the board still differs from the expected position."""
+
+    t: float
+    fill: frozenset[str]
+    empty: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Reached:
+    """Set-up: the board equals the expected position."""
+
+    t: float
+
+
+Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touched | Progress | Reached
+
+
+# How far a board after a held quick swap shows the next player started (_next_player_started).
+UNDER_WAY, MADE = 1, 2
+HELD_FRAMES_KEPT = 64  # boards kept from a held quick swap to its commit (a hand makes a few a move)
+
+
+@dataclass
+class _SinceSwap:
+    """What the hands did since a held quick swap was first shown (rule 2)."""
+
+    opened: int = 0  # cells seen empty since: evidence for the next player's own capture
+    boards: list[int] = field(default_factory=list)  # the boards since, read again in the next turn
+    start_seen: bool = False  # a board looked like the next player's start
+
+    def saw(self, shown: int, board: int) -> None:
+        self.opened |= shown & ~board
+        self.boards = self.boards[-HELD_FRAMES_KEPT + 1:] + [board]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    move: Hashable
+    result: int  # occupancy mask after the move
+    may_empty: int  # cells that are, or may be for a while, empty during the move
+    may_fill: int  # cells the move fills
+    needs: int  # capture cells: evidence that they were touched
+    path: int  # cells occupied after the move that belong to it (for choosing by touch)
+
+
+class Reconciler:
+    """Frames in, moves and prompts out, for one game (which it pushes moves onto)."""
+
+    def __init__(self, game: Game, settings: Settings | None = None, *, roll: int | None = None,
+                 board: Iterable[str] = ()) -> None:
+        self.game = game
+        self.settings = settings or Settings()
+        self.roll = roll
+        self.listening = True  # False: report touches and set-up only, recognise no moves
+        # Counts what may have changed what it shows (stable, guidance, choices, in hand, the
+        # board asked for): a frame that only starts a debounce leaves it, so a view of the
+        # reconciler need not be rebuilt for it.
+        self.changes = 0
+        self._bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
+        self._names = game.cells
+        self._now = float("-inf")
+        self._raw = self._stable = self._mask(board)
+        self._pending: dict[int, float] = {}  # bit -> since when the raw state differs from stable
+        self._target: int | None = None  # set-up: the occupancy asked for
+        self._guidance: tuple[int, int] | None = None  # (fill, empty) shown for an illegal board
+        self._grace_at: float | None = None
+        self._settle_at: float | None = None
+        self._settle_action: tuple | None = None
+        self._choosing: tuple[int, list[_Candidate]] | None = None
+        self._choice_lifted = 0
+        self._choice_touch: tuple[int, int] | None = None  # swap choice: (board before, the piece lifted) of a touch
+        self._choice_board = 0  # swap choice: the board as last seen
+        self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
+        # Die values rolled for turns that takebacks undid, each player's in the order of their
+        # turns: the die shows the first as soon as it is that player's turn, with no new press
+        # (rule 7; a takeback is never a free re-roll).
+        self.kept_rolls: dict[str, deque[int]] = {player: deque() for player in game.players}
+        self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
+        self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
+        self._since_swap = _SinceSwap()  # the hands since the held board was first shown
+        self._following_cache: dict[int, tuple] = {}  # id of a held capture -> (board after it, next moves)
+        self._choosing_swap = False  # the choice is of a quick swap's capture: a touch anywhere answers
+        self._hand_cache: tuple = (None, None)
+        self._new_turn()
+
+    # --- the public face ---------------------------------------------------------------
+    @property
+    def stable(self) -> frozenset[str]:
+        """The debounced occupancy."""
+        return self._names_of(self._stable)
+
+    @property
+    def settled(self) -> bool:
+        """No cell is waiting out its debounce time: the stable frame is the board as it is."""
+        return not self._pending
+
+    @property
+    def at_baseline(self) -> bool:
+        return self._stable == self._base and not self._pending
+
+    @property
+    def guidance(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        """(fill, empty) while an illegal board is signalled."""
+        if self._guidance is None:
+            return None
+        return self._names_of(self._guidance[0]), self._names_of(self._guidance[1])
+
+    @property
+    def choosing(self) -> tuple[Hashable, ...]:
+        """The moves the players are asked to choose between by touch."""
+        return tuple(c.move for c in self._choosing[1]) if self._choosing else ()
+
+    @property
+    def choice_paths(self) -> tuple[frozenset[str], ...]:
+        return tuple(self._names_of(c.path) for c in self._choosing[1]) if self._choosing else ()
+
+    @property
+    def held(self) -> tuple[Hashable, ...]:
+        """Captures the board shows with none of their targets touched: a piece in the hand,
+        or a swap quicker than the debounce. Only the next player or the ok button decides."""
+        return tuple(c.move for c in self._held)
+
+    @property
+    def in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        """(lifted, destinations) when the board is the position with only pieces lifted that
+        some move may start with: where those moves may put them (capture targets included)."""
+        key = (self._stable, self._base, self._guidance, self._choosing is None, self._target)
+        if self._hand_cache[0] != key:
+            self._hand_cache = (key, self._find_in_hand())
+        return self._hand_cache[1]
+
+    def _find_in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None:
+        S, base = self._stable, self._base
+        gone = base & ~S
+        if not gone or S & ~base or self._guidance or self._choosing or self._target is not None:
+            return None
+        fitting = [c for c in self._candidates if not gone & ~c.may_empty]
+        if not fitting:
+            return None
+        where = 0
+        for c in fitting:
+            where |= c.may_fill | c.needs
+        return self._names_of(gone), self._names_of(where & ~gone)
+
+    @property
+    def expected(self) -> frozenset[str] | None:
+        """The occupancy a set-up asks for, while it lasts."""
+        return None if self._target is None else self._names_of(self._target)
+
+    def feed(self, t: float, occupied: Iterable[str]) -> list[Event]:
+        """A raw frame at time t: the full set of occupied cells."""
+        mask = self._mask(occupied)
+        events = self.advance(t)
+        changed = mask ^ self._raw
+        while changed:
+            bit = changed & -changed
+            changed ^= bit
+            if (mask ^ self._stable) & bit:
+                self._pending[bit] = t
+            else:
+                self._pending.pop(bit, None)  # bounced back before it counted
+        self._raw = mask
+        return events + self.advance(t)
+
+    def advance(self, t: float) -> list[Event]:
+        """Let time run to t: debounce, settle and grace deadlines that fall due fire in order."""
+        if t < self._now:
+            raise ValueError(f"time went backwards: {t} after {self._now}")
+        events: list[Event] = []
+        while True:
+            due = self.next_deadline()
+            if due is None or due > t:
+                break
+            self._now = due
+            self.changes += 1
+            self._fire(due, events)
+        self._now = t
+        return events
+
+    def next_deadline(self) -> float | None:
+        """When something will happen if no frame arrives before then, or None."""
+        # asked several times for every frame: no lists built on the way
+        due, grace = self._settle_at, self._grace_at
+        if grace is not None and (due is None or grace < due):
+            due = grace
+        if self._pending:
+            debounced = min(self._pending.values()) + self.settings.debounce
+            if due is None or debounced < due:
+                due = debounced
+        return due
+
+    def set_roll(self, t: float, roll: int | None) -> list[Event]:
+        """The die was rolled (Big Balls): from now on the moves for that roll count."""
+        self.roll = roll
+        self.changes += 1
+        self._last = None  # the next player has started: no more amending
+        self._new_turn()
+        return self._reconsider(t)
+
+    def confirm(self, t: float) -> list[Event]:
+        """The ok button: a single candidate waiting for the settle time counts now, and so
+        does a held capture (rule 2)."""
+        events: list[Event] = []
+        self.changes += 1
+        if self._settle_action and self._settle_action[0] in ("commit", "amend"):
+            self._do_settle(t, events)
+        elif self._held:
+            events += self.resolve_held(t)
+        return events
+
+    def resolve_held(self, t: float) -> list[Event]:
+        """The next player starts (or ok): a board held as a piece in the hand with no capture
+        target touched is the quick swap it shows: committed if exactly one capture fits,
+        asked otherwise. Nothing happens when no such board is shown, or the board shows
+        something else that does not start from it."""
+        events: list[Event] = []
+        # The board may show the next player's own swap after it already (seen since): each
+        # swap counts in its turn, up to the one the press or the button answers.
+        while self._held and not self._pending and not self._choosing and (
+                self._stable == self._held[0].result or self._since_swap.start_seen
+                or any(self._next_player_started(self._stable, c) for c in self._held)):
+            self.changes += 1
+            self._settle_at = self._settle_action = None
+            self._resolve_swap(t, events)
+        return events
+
+    def restrict(self, t: float, moves: Iterable[Hashable] | None) -> list[Event]:
+        """Accept only these of this turn's moves (the computer's chosen move; none while it
+        thinks): any other board is guided back like an illegal one. None lifts it. The
+        restriction ends with the turn (a commit, a takeback, a roll, a sync)."""
+        self.changes += 1
+        self._new_turn(None if moves is None else tuple(moves))
+        return self._reconsider(t)
+
+    def undo(self, t: float) -> list[Event]:
+        """Take back the last move (the player's, after the computer's answer was taken back):
+        the board is guided back to the position before it, and nothing counts until it is."""
+        move = self._take_back()
+        self.changes += 1
+        self._last = None
+        self._new_turn()
+        self._target = self._base
+        return [self._taken_back(t, move)] + self._reconsider(t)
+
+    def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
+        """Guide the board to an occupancy (default: the game's position) before going on."""
+        self._target = self._base if occupied is None else self._mask(occupied)
+        self.changes += 1
+        self._last = None
+        return self._reconsider(t)
+
+    def sync(self, t: float) -> list[Event]:
+        """The game was changed outside (e.g. resigned, or a move undone by the referee)."""
+        self.changes += 1
+        self._last = None
+        self._new_turn()
+        return self._reconsider(t)
+
+    # --- masks ---------------------------------------------------------------------------
+    def _mask(self, cells: Iterable[str]) -> int:
+        mask = 0
+        for cell in cells:
+            try:
+                mask |= self._bit[cell]
+            except KeyError:
+                raise ValueError(f"unknown cell {cell!r} for {self.game.name}") from None
+        return mask
+
+    def _names_of(self, mask: int) -> frozenset[str]:
+        return frozenset(name for name, bit in self._bit.items() if mask & bit)
+
+    def _index(self, moves: list, base: int) -> tuple[dict[int, list[_Candidate]], list[_Candidate]]:
+        by_result: dict[int, list[_Candidate]] = {}
+        candidates = []
+        for move in moves:
+            fp = self.game.footprint(move)
+            empties, fills = self._mask(fp.empties), self._mask(fp.fills)
+            captures, passes = self._mask(fp.captures), self._mask(fp.passes)
+            candidate = _Candidate(
+                move=move, result=(base & ~empties) | fills, may_empty=empties | captures | passes,
+                may_fill=fills, needs=captures, path=fills | captures | passes,
+            )
+            candidates.append(candidate)
+            by_result.setdefault(candidate.result, []).append(candidate)
+        return by_result, candidates
+
+    def _new_turn(self, only: tuple[Hashable, ...] | None = None) -> None:
+        """Index the moves allowed now (`only` these, if given), and what a takeback would look like."""
+        self._base = self._mask(self.game.occupied())
+        self._touched = 0
+        self._held = []
+        self._following_cache = {}
+        self.only = only
+        over = self.game.outcome() is not None
+        moves = [] if over else self.game.turn_moves(self.roll)
+        if only is not None:
+            moves = [move for move in moves if move in only]
+        self._by_result, self._candidates = self._index(moves, self._base)
+        self._turn_cells = 0  # every cell a move of this turn may empty
+        for c in self._candidates:
+            self._turn_cells |= c.may_empty
+        self._undo = None  # (baseline before the last move, the reverse of its footprint)
+        if self.settings.takebacks and self.game.move_stack:
+            move = self.game.pop()
+            before = self._mask(self.game.occupied())
+            fp = self.game.footprint(move)
+            self.game.push(move)
+            reverse = _Candidate(
+                move=move, result=before, may_empty=self._mask(fp.fills | fp.captures | fp.passes),
+                may_fill=self._mask(fp.empties), needs=0, path=0,
+            )
+            self._undo = reverse
+
+    # --- time ------------------------------------------------------------------------------
+    def _fire(self, t: float, events: list[Event]) -> None:
+        due = [bit for bit, since in self._pending.items() if since + self.settings.debounce <= t]
+        if due:
+            for bit in due:
+                del self._pending[bit]
+                self._stable ^= bit
+            events.extend(self._on_stable(t))
+        if self._settle_at is not None and self._settle_at <= t:
+            self._do_settle(t, events)
+        if self._grace_at is not None and self._grace_at <= t:
+            self._grace_at = None
+            self._show_guidance(t, events)
+
+    def _reconsider(self, t: float) -> list[Event]:
+        events: list[Event] = []
+        self._settle_at = self._settle_action = None
+        self._grace_at = None
+        events.extend(self._on_stable(t))
+        return events
+
+    # --- the decisions -------------------------------------------------------------------------
+    def _on_stable(self, t: float) -> list[Event]:
+        """The stable frame changed (or the game did): decide what it means."""
+        S, base = self._stable, self._base
+        events: list[Event] = []
+        waiting = self._settle_action  # a move waiting out the settle time, if any
+        self._settle_at = self._settle_action = None
+
+        if self._target is not None:  # set-up: only the expected occupancy counts
+            if S == self._target:
+                self._target = None
+                self._guidance = None
+                self._grace_at = None
+                self._touched = 0
+                events.append(Reached(t))
+                if S != base:  # a step of a guided set-up, not yet the game's position
+                    return events
+            else:
+                events.append(Progress(t, self._names_of(self._target & ~S), self._names_of(S & ~self._target)))
+                return events
+
+        self._touched |= base & ~S
+        self._opened_since_move |= base & ~S
+        if self._last is not None:
+            self._last = self._last[:3] + (self._last[3] | (self._last[2] & ~S),)
+
+        if self._choosing is not None and self._keep_choosing(t, S, events):
+            return events
+
+        if S == base:
+            self._grace_at = None
+            self._held = []
+            if self._guidance is not None:
+                self._guidance = None
+                events.append(Cleared(t))
+            if self._touched:
+                events.append(Touched(t, self._names_of(self._touched)))
+            self._touched = 0
+            return events
+        if not self.listening:
+            return events
+
+        at_result = self._by_result.get(S, [])
+        matches = [c for c in at_result if not c.needs & ~self._touched]
+        if matches and self._undo is not None and S == self._undo.result:
+            # The board is the position before the last move and a move's result alike: when
+            # the hands opened, since that move, hollows it involved and the new move does not,
+            # it is the last move taken back, not a new one (rule 7).
+            since = self._opened_since_move
+            if any(since & self._undo.may_empty & ~c.may_empty for c in matches):
+                matches = at_result = []
+        if matches:
+            self._held = []
+            self._clear_guidance(t, events)
+            growing = self._can_grow(S, base, self._candidates, exclude=matches)
+            if len(matches) == 1:
+                if growing:
+                    self._schedule(t, ("commit", matches[0]))
+                else:
+                    self._commit(t, matches[0], events)
+            elif growing:
+                self._schedule(t, ("choose", S, matches))
+            else:
+                self._ask(t, S, matches, events)
+            return events
+        if at_result and not self._amendments(S):
+            # Only the source is empty and no capture target was touched: a piece held in the
+            # hand while its player thinks, or a swap quicker than the debounce (rule 2).
+            # Stillness never decides; the next player or the ok button does. (The mover going
+            # on into another move, with its evidence, comes first: rule 3.)
+            if self._held != at_result:
+                self._since_swap = _SinceSwap()
+            self._held = at_result
+            self._clear_guidance(t, events)
+            return events
+        if self._held and not at_result and self._after_held(t, S, events):
+            return events
+        if waiting is not None and waiting[0] == "commit" \
+                and self._next_player_started(S, waiting[1], self._touched) \
+                and not self._can_grow(S, base, self._candidates, exclude=[]):
+            # A move waiting out the settle time, and the next player starts before it is up:
+            # the move counts, and the board is read in their turn (rule 3).
+            self._commit(t, waiting[1], events)
+            self._last = None
+            events.extend(self._on_stable(t))
+            return events
+
+        if self._last is not None:  # the mover may be going on: another move from before?
+            move, candidates, before, touched = self._last
+            amend = self._amendments(S)
+            if len(amend) == 1:
+                self._clear_guidance(t, events)
+                # Wait when the frame may be something else still: another move from before,
+                # or the next player's move under way.
+                if (self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move])
+                        or self._can_grow(S, base, self._candidates, exclude=[])):
+                    self._schedule(t, ("amend", amend[0]))
+                else:
+                    self._amend(t, amend[0], events)
+                return events
+
+        if self._undo is not None and S == self._undo.result:
+            self._clear_guidance(t, events)
+            self._schedule(t, ("takeback",))
+            return events
+
+        if self._guidance is not None:  # signalled already: keep the lights up to date
+            self._show_guidance(t, events)
+        elif not self._on_the_way(S, base):
+            if self._grace_at is None:
+                self._grace_at = t + self.settings.grace
+        else:
+            self._grace_at = None
+        return events
+
+    def _after_held(self, t: float, S: int, events: list[Event]) -> bool:
+        """A held quick swap, then a board that fits nothing of this turn but makes sense
+        after that capture: the next player's move under way or made (a lift, a placement
+        such as a re-placement, a whole move). The capture is recorded, and the board is
+        decided afresh in the next player's turn; when several captures fit the swap, which
+        one it was is asked first (rule 2)."""
+        held = self._held
+        self._since_swap.saw(held[0].result, S)
+        # The board is the last move taken back or changed by its player: those come first.
+        if self._amendments(S) or (self._undo is not None and S == self._undo.result):
+            return False
+        if S & self._base & ~held[0].result and self._can_grow(S, self._base, held, exclude=[]):
+            # The swapping piece is back on its hollow, and one of those captures is still under
+            # way (its victim lifted since): the mover's hand, no swap after all (rule 4).
+            self._held = []
+            return False
+        started = max(self._next_player_started(S, c) for c in held)
+        if not started:
+            if not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):
+                return False
+            # The next player seemed to start before and has gone on (a swap of their own, say),
+            # where no mover's hand explains the board: their turn reads it.
+            started = UNDER_WAY
+        elif started == UNDER_WAY and not S & ~held[0].result and (held[0].result & ~S) & self._turn_cells:
+            # Only lifted, and pieces the mover could move this turn: perhaps the mover with two
+            # pieces in the hand, thinking. Wait for the next change, and signal nothing.
+            self._since_swap.start_seen = True
+            self._grace_at = None
+            return True
+        if started == MADE and self._can_grow(S, self._base, self._candidates, exclude=[]):
+            # Their whole move, or the mover's own still under way (rule 3): the settle time says.
+            self._schedule(t, ("swap",))
+            return True
+        self._resolve_swap(t, events)
+        return True
+
+    def _resolve_swap(self, t: float, events: list[Event]) -> None:
+        """The next player started after a held quick swap: its capture counts, or, when
+        several fit, which one is asked."""
+        held, self._held = self._held, []
+        if len(held) > 1:
+            self._ask(t, held[0].result, held, events, swap=True)
+        else:
+            self._commit_swap(t, held[0], events)
+
+    def _commit_swap(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        """The quick swap's capture counts, the next player having started; the board as it
+        stands is then decided in their turn."""
+        since, self._since_swap = self._since_swap, _SinceSwap()
+        self._commit(t, candidate, events)
+        self._last = None  # the next player has started: no more amending
+        # What the next player's hands opened since the swap is evidence for their own
+        # capture, even where the board has been filled again since (a line taken apart).
+        self._touched |= since.opened & self._base
+        # The boards their hands made on the way are read again in their turn (they may have
+        # held a capture of their own, or swapped), then the board as it stands.
+        current = self._stable
+        seen = since.boards
+        for board in seen[:-1] if seen and seen[-1] == current else seen:
+            self._stable = board
+            events.extend(self._on_stable(t))
+        self._stable = current
+        events.extend(self._on_stable(t))
+
+    def _next_player_started(self, S: int, held: _Candidate, evidence: int | None = None) -> int:
+        """Whether the board is, after the held capture (or a move waiting out the settle
+        time), the next player's move MADE (with its `evidence`, default what was seen empty
+        since the swap), or UNDER_WAY while nothing of the mover's own could still come out of
+        it; 0 when neither."""
+        after, following = self._following(held)
+        if evidence is None:
+            evidence = self._since_swap.opened
+        if any(c.result == S and not c.needs & ~evidence for c in following):
+            return MADE
+        # Under way (or made with no evidence: their own piece in the hand, or quick swap):
+        # with no more pieces put down than were taken up (hands bring no piece from nowhere:
+        # a board put back as it was is no start), and not a mover's hand still busy with a
+        # move of this turn.
+        if ((S & ~after).bit_count() <= (after & ~S).bit_count()
+                and not self._can_grow(S, self._base, self._candidates, exclude=[])
+                and (self._can_grow(S, after, following, []) or any(c.result == S for c in following))):
+            return UNDER_WAY
+        return 0
+
+    def _following(self, held: _Candidate) -> tuple[int, list[_Candidate]]:
+        """The board after a held capture, and the next player's moves from there (kept for
+        the turn: every frame of the next player's hands asks for them)."""
+        known = self._following_cache.get(id(held))
+        if known is None:
+            self.game.push(held.move)
+            try:
+                after = self._mask(self.game.occupied())
+                _, following = self._index(self.game.turn_moves(self._kept_roll()), after)
+            finally:
+                self.game.pop()
+            known = self._following_cache[id(held)] = (after, following)
+        return known
+
+    def _amendments(self, S: int) -> list[_Candidate]:
+        """The other moves from the previous position whose result the board is (rule 3)."""
+        if self._last is None:
+            return []
+        move, candidates, _, touched = self._last
+        # A capture whose target stays occupied needs that target touched since the commit:
+        # the next player lifting the piece just moved is no amendment.
+        return [c for c in candidates if c.result == S and c.move != move and not c.needs & ~touched]
+
+    def _can_grow(self, S: int, base: int, candidates: list[_Candidate], exclude: list[_Candidate]) -> bool:
+        """Whether a move other than `exclude` could still come out of the frame S."""
+        gone, added = base & ~S, S & ~base
+        excluded = {id(c) for c in exclude}
+        return any(
+            id(c) not in excluded and c.result != S and not gone & ~c.may_empty and not added & ~c.may_fill
+            for c in candidates
+        )
+
+    def _on_the_way(self, S: int, base: int) -> bool:
+        if self._can_grow(S, base, self._candidates, exclude=[]):
+            return True
+        if self._last is not None:
+            _, candidates, before, _ = self._last
+            # Back on the previous position is on the way to every move from it; without a
+            # takeback to wait for, it must not hide the disagreement for ever.
+            if S != before and self._can_grow(S, before, candidates, exclude=[]):
+                return True
+        undo = self._undo
+        if undo is not None:
+            gone, added = base & ~S, S & ~base
+            return not gone & ~undo.may_empty and not added & ~undo.may_fill
+        return False
+
+    def _schedule(self, t: float, action: tuple) -> None:
+        self._grace_at = None
+        self._settle_at = t + self.settings.settle
+        self._settle_action = action
+
+    def _do_settle(self, t: float, events: list[Event]) -> None:
+        action, self._settle_action, self._settle_at = self._settle_action, None, None
+        if action is None:
+            return
+        if action[0] == "commit":
+            self._commit(t, action[1], events)
+        elif action[0] == "amend":
+            self._amend(t, action[1], events)
+        elif action[0] == "choose":
+            self._ask(t, action[1], action[2], events)
+        elif action[0] == "swap":
+            self._resolve_swap(t, events)
+        elif action[0] == "takeback":
+            move = self._take_back()
+            self._last = None
+            self._new_turn()
+            events.append(self._taken_back(t, move))
+
+    def _kept_roll(self, pop: bool = False) -> int | None:
+        """The die value the player to move rolled for a turn a takeback undid (rule 7), while
+        it can still count: not once they have no stone left to roll for."""
+        kept = self.kept_rolls[self.game.turn]
+        if kept and not self.game.can_roll():
+            kept.clear()
+        if not kept:
+            return None
+        return kept.popleft() if pop else kept[0]
+
+    def _take_back(self) -> Hashable:
+        """Undo the last move. No free re-roll: its player moves again with its die value, and
+        a value the other player had rolled already waits for their next turn (rule 7)."""
+        if self.roll is not None:  # rolled by the player to move, for a turn now undone
+            self.kept_rolls[self.game.turn].appendleft(self.roll)
+        move = self.game.pop()
+        self.roll = self.game.roll_of(move)
+        if self.roll is None:  # a move made with no roll: a number kept for its player shows now
+            self.roll = self._kept_roll(pop=True)
+        self._opened_since_move = 0
+        return move
+
+    def _taken_back(self, t: float, move: Hashable) -> TakenBack:
+        made_with = self.game.roll_of(move)
+        return TakenBack(t, move, made_with, self.roll if made_with is None else None)
+
+    def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        self._last = (candidate.move, self._candidates, self._base, self._touched)
+        self._choosing = None
+        self.game.push(candidate.move)
+        self._opened_since_move = 0
+        self.roll = self._kept_roll(pop=True)
+        self._new_turn()
+        events.append(Committed(t, candidate.move, self.roll))
+
+    def _amend(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        old = self.game.pop()
+        self.game.push(candidate.move)
+        self._last = (candidate.move,) + self._last[1:]
+        self._new_turn()
+        events.append(Amended(t, old, candidate.move))
+
+    def _ask(self, t: float, S: int, matches: list[_Candidate], events: list[Event], swap: bool = False) -> None:
+        self._choosing = (S, matches)
+        self._choosing_swap = swap
+        self._choice_lifted = 0
+        self._choice_touch = None
+        self._choice_board = self._stable
+        events.append(Ambiguous(t, tuple(c.move for c in matches), tuple(self._names_of(c.path) for c in matches)))
+
+    def _keep_choosing(self, t: float, S: int, events: list[Event]) -> bool:
+        """While the players choose by touch: True if the frame was part of choosing."""
+        frame, matches = self._choosing
+        if self._choosing_swap:
+            return self._choose_swap(t, S, events)
+        if S == frame:
+            lifted, self._choice_lifted = self._choice_lifted, 0
+            chosen = [c for c in matches if c.path & lifted]
+            if len(chosen) == 1:
+                self._commit(t, chosen[0], events)
+            return True
+        if not S & ~frame:  # pieces lifted from the frame: a touch in progress
+            self._choice_lifted |= frame & ~S
+            return True
+        self._choosing = None  # the board went elsewhere: decide afresh
+        events.append(Cleared(t))
+        return False
+
+    def _choose_swap(self, t: float, S: int, events: list[Event]) -> bool:
+        """Which capture a quick swap made, asked: the next player may have gone on already,
+        so the choice is a touch wherever the board stands: one piece lifted and put back, with
+        nothing else changed between. A touched piece of exactly one capture's path chooses
+        it; then the board is decided in the next player's turn (rules 2 and 6)."""
+        frame, matches = self._choosing
+        if S & self._base & ~frame:  # the swapping piece is back on its hollow: no swap after all
+            self._choosing = None
+            events.append(Cleared(t))
+            return False
+        self._since_swap.saw(frame, S)
+        touch, self._choice_touch = self._choice_touch, None
+        if touch is not None and S == touch[0]:
+            chosen = [c for c in matches if c.path & touch[1]]
+            if len(chosen) == 1:
+                self._commit_swap(t, chosen[0], events)
+        else:
+            before = self._choice_board
+            gone = before & ~S
+            if not S & ~before and gone and not gone & (gone - 1):  # one piece lifted, nothing else
+                self._choice_touch = (before, gone)
+        self._choice_board = S
+        return True
+
+    def _clear_guidance(self, t: float, events: list[Event]) -> None:
+        self._grace_at = None
+        if self._guidance is not None:
+            self._guidance = None
+            events.append(Cleared(t))
+
+    def _show_guidance(self, t: float, events: list[Event]) -> None:
+        S, base = self._stable, self._base
+        guidance = (base & ~S, S & ~base)
+        if guidance != self._guidance:
+            self._guidance = guidance
+            events.append(Illegal(t, self._names_of(guidance[0]), self._names_of(guidance[1])))

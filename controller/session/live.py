@@ -1,0 +1,209 @@
+"""Live play: the referee on a board in real time, its journal and its flight recorder.
+
+The board's sensors and buttons are async streams (hal interfaces); the referee is driven
+by them and by the clock, in one asyncio loop, so nothing fights over its state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import random
+import time
+from collections.abc import AsyncIterator, Callable, Mapping
+from dataclasses import asdict
+from datetime import datetime
+from pathlib import Path
+
+from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
+
+from reedboard.controller.core.clock import ClockSettings
+from reedboard.controller.core.computer import Computer
+from reedboard.controller.games import Game, header_keys
+from reedboard.controller.persist.journal import DECISIONS, Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.persist.recorder import FlightRecorder, GuardedJournal
+from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.session.replay import replay
+from reedboard.controller.persist.trace import read_trace
+
+TRACE_SETTINGS = ("debounce", "settle", "grace")
+START_KEYS = ("game", *sorted(header_keys()))  # a header's game and its start position
+
+
+def new_referee(
+    game: Game,
+    games_dir: str | Path,
+    *,
+    settings: Settings | None = None,
+    setup: str = "given",
+    outputs: Outputs | None = None,
+    now: Callable[[], datetime] = lambda: datetime.now().astimezone(),
+    rng: random.Random | None = None,
+    clock: ClockSettings | None = None,
+    players: Mapping[str, str] | None = None,
+    computer: Computer | None = None,
+    written: Callable[[Path, int, dict], None] | None = None,
+) -> Referee:
+    """A referee for a new game whose journal and trace go into games_dir once it is set up
+    (its header names the `players` and the `computer`'s side; `written` hears every line)."""
+    settings = settings or Settings()
+    recorder = FlightRecorder()
+
+    def open_journal(game: Game) -> GuardedJournal:
+        # opened as play begins: the referee's clock now is the game's start, its times count from it
+        journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock, players=players,
+                                 computer=computer.header() if computer else None, written=written,
+                                 origin=referee.now)
+        timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
+        extra = {"computer": computer.header()} if computer is not None else {}
+        recorder.begin(journal.trace_path, {**game_header(game), "settings": timing, **extra})
+        return recorder.guard(journal)  # every journal line after its cause is on the trace
+
+    referee = Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
+                      outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
+    return referee
+
+
+def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
+                   rng: random.Random | None = None,
+                   written: Callable[[Path, int, dict], None] | None = None) -> Referee:
+    """A referee for an unfinished game: replayed from its journal, the board guided back to it.
+
+    The trace goes on after a resume marker; where it is missing, a new segment starts. A
+    decision the trace shows but the journal lacks (the controller died between recording
+    an input and journaling what came of it) is journaled first, so the two agree again."""
+    contents = read_journal(path)
+    journal = Journal.resume(path, written=written, t=t)
+    restarts = 1 + sum(entry["type"] == "resume" for entry in contents.entries)  # this one included
+    recorder = FlightRecorder()
+    trace = trace_path(path)
+    if recorder.resume(trace, t, _trace_header(contents.header), restarts):
+        if _journal_what_the_trace_decided(journal, contents, trace):
+            contents = read_journal(path)
+    resumed = rebuild(contents)
+    if resumed.finished:  # the decision caught up with was the game's last
+        journal.close()
+        recorder.close()
+        raise JournalError(path, None, "the game is over: there is nothing to resume")
+    settings = Settings(**contents.header.get("settings", {}))
+    return Referee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
+                   outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
+                   clock_remaining=resumed.clock_remaining,
+                   computer=Computer.from_header(contents.header.get("computer")))
+
+
+def _trace_header(journal_header: dict) -> dict:
+    """A trace header for the game a journal header describes (for a new trace segment)."""
+    start = {key: value for key, value in journal_header.items() if key in START_KEYS}
+    settings = journal_header.get("settings", {})
+    if "computer" in journal_header:
+        start["computer"] = journal_header["computer"]
+    return {**start, "settings": {key: settings[key] for key in TRACE_SETTINGS if key in settings}}
+
+
+def _journal_what_the_trace_decided(journal: Journal, contents: JournalContents, trace: Path) -> bool:
+    """Journal what the trace, replayed as far as it goes, decided beyond the journal; True if anything.
+
+    Nothing is written unless the journal's entries begin the replay's exactly: a trace that
+    does not tell the journal's story is left as it is."""
+    try:
+        decided = replay(read_trace(trace), str(trace), journal=contents, flush=False).decisions
+    except ValueError:  # a trace that cannot be replayed tells nothing more
+        return False
+    journaled = [entry for entry in contents.entries if entry["type"] in DECISIONS]  # not hints, renames, restarts
+    if len(decided) <= len(journaled) or any(map(_differ, journaled, decided)):
+        return False
+    for entry in decided[len(journaled):]:
+        journal.append_entry(entry)
+    return True
+
+
+def _differ(journaled: dict, decided: dict) -> bool:
+    """Two entries that are not the same decision (their times and clocks aside)."""
+    def what(entry: dict) -> dict:
+        return {key: value for key, value in entry.items() if key not in ("t", "clock")}
+    return what(journaled) != what(decided)
+
+
+@contextlib.asynccontextmanager
+async def inputs(*streams) -> AsyncIterator[asyncio.Queue]:
+    """One queue fed by several async streams (frames, presses) while the block runs."""
+    queue: asyncio.Queue = asyncio.Queue()
+
+    async def pump(stream) -> None:
+        async for item in stream:
+            await queue.put(item)
+
+    tasks = [asyncio.create_task(pump(stream)) for stream in streams]
+    try:
+        yield queue
+    finally:
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+async def next_input(queue: asyncio.Queue, machine, clock: Callable[[], float], poll: float | None = None):
+    """The next frame or press, at a time never older than what the machine (a referee, a
+    guide) has decided; None after letting its timers run when its next deadline came first.
+
+    It sleeps until the next input or the machine's next deadline, whichever comes first;
+    with no deadline pending, until the next input (`poll`, if given, wakes it at least that
+    often: for a machine whose deadlines may move without an input)."""
+    if not queue.empty():  # a board reporting fast: no timer to set up
+        return _in_time(queue.get_nowait(), machine)
+    deadline = machine.next_deadline()
+    timeout = None if deadline is None else max(0.0, deadline - clock())
+    if poll is not None:
+        timeout = poll if timeout is None else min(poll, timeout)
+    try:
+        item = await asyncio.wait_for(queue.get(), timeout)
+    except TimeoutError:
+        machine.advance(max(clock(), machine.now))
+        return None
+    return _in_time(item, machine)
+
+
+def _in_time(item, machine):
+    """An input at a time never older than what the machine has decided (None: stopped)."""
+    return None if item is None else dataclasses.replace(item, t=max(item.t, machine.now))
+
+
+async def _when_set(event: asyncio.Event) -> AsyncIterator[None]:
+    """One item (None) once `event` is set."""
+    await event.wait()
+    yield None
+
+
+async def _each_time_set(event: asyncio.Event) -> AsyncIterator[None]:
+    """An item (None) every time `event` is set."""
+    while True:
+        await event.wait()
+        event.clear()
+        yield None
+
+
+async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None, *,
+              clock: Callable[[], float] = time.monotonic, stop: asyncio.Event | None = None,
+              poll: float | None = None, wake: asyncio.Event | None = None) -> None:
+    """Referee the game until `stop` is set: frames, presses and timers in one loop.
+
+    Between inputs it sleeps until the referee's next deadline, or with none pending until the
+    next input: an idle board costs nothing. `poll` (seconds) wakes it at least that often;
+    `wake`, set, makes it look at the referee's deadlines again (changed from outside)."""
+    streams = [sensors.frames()] + ([buttons.presses()] if buttons is not None else [])
+    if stop is not None:
+        streams.append(_when_set(stop))  # wakes the loop from its sleep when stopped
+    if wake is not None:
+        streams.append(_each_time_set(wake))
+    async with inputs(*streams) as queue:
+        referee.start(clock())
+        while stop is None or not stop.is_set():
+            item = await next_input(queue, referee, clock, poll)
+            if isinstance(item, Frame):
+                referee.frame(item.t, item.occupied)
+            elif isinstance(item, Press):
+                referee.press(item.t, item.button.value, long=item.long)

@@ -1,0 +1,143 @@
+"""The games journaled at the board: the list of them, and one of them replayed move by move.
+
+    past_games(games_dir)        -> [{"name", "game", "title", "started", "moves", "result"} or {"name", "error"}, ...]
+    past_game(games_dir, name)   -> the record and the position after every move
+    journal_path(games_dir, name) -> the journal called name (ActionError 404 for anything else)
+
+Reading a journal replays every move through the rules engine, which takes a while for a long
+game, so what was worked out is kept per journal, keyed by its name, size and time of last
+change: a journal that grows (the game being played) is read again, the others are not. The
+functions may be called from any thread; callers must not change what they return.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from reedboard.controller.games import Game
+from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, JournalError, read_journal, rebuild
+from reedboard.controller.persist.record import header_lines, record_lines, result_line, starting_position
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.snapshot import position_data
+
+__all__ = ["journal_path", "past_game", "past_games"]
+
+REPLAYS_KEPT = 8  # whole replays kept (a long game's is a few hundred kB)
+
+Key = tuple[str, int, int]  # a journal's name, size and time of last change (ns)
+
+_lock = threading.Lock()
+_entries: dict[Path, tuple[Key, dict]] = {}  # journal -> its line in the list
+_replays: OrderedDict[Path, tuple[Key, dict]] = OrderedDict()  # journal -> its replay, least recent first
+
+
+def _action_error(message: str, status: int) -> Exception:
+    return ActionError(message, status)
+
+
+def position_of(game: Game) -> dict:
+    """What a page draws of a position: the pieces, the player to move, and what the game adds
+    (its score, a waiting piece)."""
+    return {"pieces": game.pieces(), **position_data(game)}
+
+
+def _journals(games_dir: Path) -> list[tuple[Path, Key]]:
+    """The journals in games_dir (not their traces), newest first, each with its key."""
+    if not games_dir.is_dir():
+        return []
+    found = []
+    for path in games_dir.glob(f"*{SUFFIX}"):
+        if path.name.endswith(TRACE_SUFFIX):
+            continue
+        try:
+            stat = path.stat()
+        except OSError:  # removed meanwhile
+            continue
+        found.append((path, (path.name, stat.st_size, stat.st_mtime_ns)))
+    return sorted(found, key=lambda item: (item[0].name[:15], item[1][2]), reverse=True)
+
+
+def _find(games_dir: Path, name: str) -> tuple[Path, Key]:
+    for path, key in _journals(games_dir):
+        if path.name == name:
+            return path, key
+    raise _action_error(f"no game {name!r}", 404)
+
+
+def journal_path(games_dir: str | Path, name: str) -> Path:
+    """The journal called `name` in games_dir; ActionError 404 for anything else."""
+    return _find(Path(games_dir), name)[0]
+
+
+def past_games(games_dir: str | Path) -> list[dict]:
+    """The journaled games, newest first: name, game, start time, moves, result (or the problem)."""
+    games_dir = Path(games_dir)
+    listed = _journals(games_dir)
+    games = []
+    for path, key in listed:
+        with _lock:
+            kept = _entries.get(path)
+        if kept is None or kept[0] != key:
+            kept = (key, _entry(path))
+            with _lock:
+                _entries[path] = kept
+        games.append(dict(kept[1]))
+    present = {path for path, _ in listed}
+    with _lock:  # forget the journals gone from this directory
+        for path in [p for p in _entries if p.parent == games_dir and p not in present]:
+            del _entries[path]
+    return games
+
+
+def _entry(path: Path) -> dict:
+    entry: dict = {"name": path.name}
+    try:
+        contents = read_journal(path)
+        game = rebuild(contents).game
+    except JournalError as error:
+        entry["error"] = str(error)
+    else:
+        entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
+                     moves=len(game.move_stack), result=result_line(game))
+        if contents.warning:  # damaged or torn: the moves up to there, and where reading stopped
+            entry["note"] = contents.warning
+    return entry
+
+
+def past_game(games_dir: str | Path, name: str) -> dict:
+    """One journaled game for replaying: its record and the position after every move."""
+    path, key = _find(Path(games_dir), name)
+    with _lock:
+        kept = _replays.get(path)
+        if kept is not None and kept[0] == key:
+            _replays.move_to_end(path)
+            return kept[1]
+    replay = _replay(path)
+    with _lock:
+        _replays[path] = (key, replay)
+        _replays.move_to_end(path)
+        while len(_replays) > REPLAYS_KEPT:
+            _replays.popitem(last=False)
+    return replay
+
+
+def _replay(path: Path) -> dict:
+    try:
+        contents = read_journal(path)
+        game = rebuild(contents).game
+    except JournalError as error:
+        raise _action_error(str(error), 422) from None
+    replay = starting_position(game)
+    positions = [{**position_of(replay), "last": []}]
+    for move in game.move_stack:
+        replay.push(move)
+        positions.append({**position_of(replay), "last": sorted(replay.last_move_cells())})
+    return {
+        "name": path.name, "game": game.name, "title": game.title, "started": contents.header.get("started", ""),
+        "header": header_lines(game), "record": [game.format_move(m) for m in game.move_stack],
+        "result": result_line(game), "lines": record_lines(game), "positions": positions,
+        "cells": list(game.cells), "players": list(game.players), "geometry": replay.geometry(),
+        "note": contents.warning,
+    }

@@ -1,0 +1,191 @@
+"""Publishing a play session: the snapshot a page draws, built on change, pushed to every reader.
+
+A snapshot is JSON-ready and whole (never a difference): the game's geometry and pieces, the
+lights exactly as the board was told to show them, the die, the prompt as data and in words,
+the notes, the clock, the record, and on a simulated table the hand and the box.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import asdict
+
+from reedboard.controller.games import Game, catalog
+from reedboard.controller.persist.record import header_lines, result_line
+from reedboard.controller.core.signals import PALETTE
+from reedboard.controller.core.view import Phase
+
+NOTES_SHOWN = 12  # the newest notes in a snapshot
+PALETTE_HEX = {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()}
+
+
+# --- positions as plain data ------------------------------------------------------------------------
+def position_data(game: Game) -> dict:
+    """The parts of a position a page draws besides the pieces: turn, score, waiting piece."""
+    return {"turn": game.turn, **game.position_data()}
+
+
+def outcome_data(game: Game) -> dict | None:
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    return {"result": outcome.result(game.players), "reason": outcome.termination.value,
+            "winner": outcome.winner, "line": result_line(game), "words": game.ending_words(outcome)}
+
+
+def games_data() -> list[dict]:
+    """Every registered game for the new-game dialog: name, title, players, set-up modes, start options."""
+    return [{key: entry[key] for key in ("name", "title", "players", "setup_modes", "options")} for entry in catalog()]
+
+
+def chosen_modes(game: Game) -> list[str]:
+    """The set-up modes a player may choose for a new game of this kind ("given" is for replays)."""
+    return [mode for mode in game.setup_modes if mode != "given"]
+
+
+# --- the session's snapshot --------------------------------------------------------------------------
+class Geometry:
+    """game.geometry(), worked out once per game object (it does not change with the position)."""
+
+    def __init__(self) -> None:
+        self._of: tuple = (None, None)
+
+    def __call__(self, game: Game) -> dict:
+        if self._of[0] is not game:
+            self._of = (game, game.geometry())
+        return self._of[1]
+
+
+def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
+    """What the page shows of `session` (controller.session.play_session.PlaySession), as JSON-ready data."""
+    referee = session.referee
+    if referee is None:
+        return {"game": session.kind, "phase": "starting", "sim": session.table is not None,
+                "prompt": {"kind": "starting"}, "link": session.link_data(), "games": games_data()}
+    game = referee.game
+    state = referee.state()
+    view = state.view
+    frame, table = session.lights, session.table
+    physical = table.cells_data() if table is not None else None
+    cells = {}
+    for cell in game.cells:
+        light = frame.cells.get(cell)
+        entry = {"piece": state.pieces.get(cell, ""), "light": light.colour if light else "",
+                 "blink": bool(light and light.blink)}
+        if cell in state.expected:
+            entry["expect"] = state.expected[cell]
+        if physical is not None:
+            entry["sim"] = physical.get(cell, "")
+        cells[cell] = entry
+    snapshot = {
+        "game": game.name,
+        "title": game.title,
+        "phase": view.phase.value,
+        "turn": game.turn,
+        "players": list(game.players),
+        "cells": cells,
+        "order": list(game.cells),
+        "geometry": geometry(game),
+        "die": {"face": session.die_state.face.value, "value": session.die_state.value, "pips": frame.die_pips},
+        "turn_light": frame.turn,
+        "roll": referee.roll,
+        **position_data(game),
+        # the set-up's stone numbers are not in the record until the board has told them
+        "header": header_lines(game) if referee.stones_known else header_lines(game)[:1],
+        "record": [game.format_move(m) for m in game.move_stack],
+        "outcome": outcome_data(game) if view.phase is Phase.OVER else None,
+        "message": view.message,
+        "prompt": {"kind": view.prompt.kind, **view.prompt.data} if view.prompt else {"kind": "starting"},
+        "choices": list(state.choices),
+        "notes": notes_data(referee, session.t0),
+        "clock": referee.clock_state(session.now()),
+        "setup_mode": referee.setup_mode,
+        "setup_modes": chosen_modes(game),
+        "games": games_data(),
+        "cue": {"name": session.cue, "n": session.cues},
+        "journal": referee.journal.path.name if getattr(referee.journal, "path", None) else None,
+        "settings": asdict(session.settings),
+        "sim": table is not None,
+        "running": session.running,
+        "error": session.error,
+        "palette": PALETTE_HEX,
+        "link": session.link_data(),
+        "computer": ({"plays": referee.computer.plays, "level": referee.computer.level}
+                     if referee.computer is not None else None),
+        "thinking": session.thinking,
+        "names": {colour: name for colour, name in session.players.items() if colour in game.players},
+    }
+    if table is not None:
+        snapshot.update(table.data())
+    return snapshot
+
+
+def notes_data(referee, t0: float) -> list[dict]:
+    """The newest notes first, each with its number in the game (n), kind and data."""
+    first = max(0, referee.notes_total - NOTES_SHOWN)
+    return [{"t": round(n.t - t0, 3), "text": n.text, "kind": n.kind, "n": first + i + 1, "data": n.data}
+            for i, n in enumerate(list(referee.notes)[-NOTES_SHOWN:])][::-1]
+
+
+class Publisher:
+    """Snapshots built by `build` when marked dirty (at most once per loop turn), published with
+    a sequence number only when something in them changed; readers wait for the next one."""
+
+    def __init__(self, build: Callable[[], dict]) -> None:
+        self._build = build
+        self.seq = 0
+        self._body: dict | None = None
+        self._published: dict | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._changed: asyncio.Event | None = None
+        self._flush_pending = False
+
+    def attach(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Publish in `loop` from now on (marks are flushed there)."""
+        self._loop = loop
+        self._changed = asyncio.Event()
+
+    def forget(self) -> None:
+        """The next build publishes whatever it finds (a new game)."""
+        self._body = None
+
+    def dirty(self) -> None:
+        if self._flush_pending or self._loop is None:
+            return
+        self._flush_pending = True
+        self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        self._flush_pending = False
+        self.publish()
+
+    def publish(self) -> dict:
+        """Build the snapshot now; publish it (to `updates`) if anything changed. Returns it."""
+        body = self._build()
+        if body != self._body or self._published is None:
+            self._body = body
+            self.seq += 1
+            self._published = {**body, "seq": self.seq}
+            if self._changed is not None:
+                event, self._changed = self._changed, asyncio.Event()
+                event.set()
+        return self._published
+
+    def snapshot(self) -> dict:
+        """The latest snapshot (built now if there is none yet, or a change waits)."""
+        return self._published if self._published is not None and not self._flush_pending else self.publish()
+
+    async def updates(self) -> AsyncIterator[dict]:
+        """Every published snapshot from now on, starting with the current one.
+
+        A slow reader skips to the newest: snapshots are whole, never differences."""
+        seen = None
+        while True:
+            if self._published is None or self._flush_pending:
+                self.publish()
+            if self.seq != seen:
+                seen = self.seq
+                yield self._published
+                continue
+            await self._changed.wait()
