@@ -1,0 +1,143 @@
+"""docs/architecture.md held against the code: its picture shows exactly the imports between the
+rooms, the rooms keep their floors, and no module imports itself back through others.
+
+A room is a folder under controller/ (games, core, session, ...), or hal, hardware, firmware;
+`controller` alone is controller/__init__.py (the version). Imports inside functions count too:
+a lazy import is still a dependency.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "architecture.md"
+PACKAGES = {"controller": "reedboard.controller", "hal": "reedboard.hal", "hardware": "reedboard.hardware",
+            "firmware": "reedboard.firmware"}
+BESIDE = {"hal", "hardware", "firmware", "controller"}  # not on a floor: any room may use them
+
+
+def module_name(path: Path) -> str:
+    relative = path.relative_to(ROOT)
+    parts = [PACKAGES[relative.parts[0]], *relative.parts[1:]]
+    parts[-1] = parts[-1].removesuffix(".py")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for top in PACKAGES:
+        for path in (ROOT / top).rglob("*.py"):
+            if "tests" not in path.relative_to(ROOT).parts:
+                found[module_name(path)] = path
+    return found
+
+
+def room(module: str) -> str:
+    parts = module.split(".")
+    if parts[1] == "controller":
+        return parts[2] if len(parts) > 2 and (ROOT / "controller" / parts[2]).is_dir() else "controller"
+    return parts[1]
+
+
+def imports() -> dict[str, set[str]]:
+    """Each module of the project -> the modules of the project it imports."""
+    known = modules()
+    graph = {}
+    for name, path in known.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    source = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    source = node.module or ""
+                submodules = {f"{source}.{alias.name}" for alias in node.names} & known.keys()
+                targets.update(submodules)
+                if len(submodules) < len(node.names):  # names defined in `source` itself
+                    targets.add(source)
+        graph[name] = {t for t in targets if t in known and t != name}
+    return graph
+
+
+def drawn() -> set[tuple[str, str]]:
+    block = re.search(r"```mermaid\n(.*?)```", DOC.read_text("utf-8"), re.S)
+    assert block, "docs/architecture.md has no mermaid picture"
+    return set(re.findall(r"^\s*(\w+) -->(?:\|[^|]*\|)? (\w+)\s*$", block.group(1), re.M))
+
+
+def floors() -> dict[str, int]:
+    rows = re.findall(r"^\| (\d+) \| `controller/(\w+)/` \|", DOC.read_text("utf-8"), re.M)
+    return {name: int(floor) for floor, name in rows}
+
+
+def room_edges() -> set[tuple[str, str]]:
+    return {(room(a), room(b)) for a, targets in imports().items() for b in targets if room(a) != room(b)}
+
+
+def test_the_picture_shows_exactly_the_imports_between_rooms():
+    actual, picture = room_edges(), drawn()
+    assert not actual - picture, f"imports the picture lacks: {sorted(actual - picture)}"
+    assert not picture - actual, f"arrows the code does not have: {sorted(picture - actual)}"
+
+
+def test_every_room_of_controller_has_a_floor():
+    rooms = {p.name for p in (ROOT / "controller").iterdir() if (p / "__init__.py").is_file()}
+    assert rooms == set(floors()), f"rooms without a floor, or floors without a room: {rooms ^ set(floors())}"
+
+
+def test_no_import_runs_up_a_floor():
+    floor = floors()
+    upward = sorted((a, b) for a, b in room_edges() if a in floor and b in floor and floor[b] >= floor[a])
+    assert not upward, f"imports that run up (or across) a floor: {upward}"
+
+
+def test_hal_and_the_firmware_import_nothing_of_the_controller():
+    for a, b in room_edges():
+        assert not (a in ("hal", "firmware") and b not in ("hal", "firmware", "hardware")), f"{a} imports {b}"
+
+
+def test_no_module_imports_itself_back_through_others():
+    graph = imports()
+    circles = strongly_connected(graph)
+    assert not circles, "import circles: " + "; ".join(" <-> ".join(sorted(c)) for c in circles)
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
+    """Tarjan's algorithm: the groups of more than one module that reach each other."""
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_circle_finder_finds_a_circle():
+    assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert strongly_connected({"a": {"b"}, "b": set()}) == []
