@@ -142,6 +142,20 @@ async def settled(api, boards: dict[str, Path], timeout: float = 20.0) -> dict[s
     return await asyncio.wait_for(wait(), timeout)
 
 
+async def all_offline(api, timeout: float = 20.0) -> list[dict]:
+    """The boards' summaries once none is online any more (or as they are after `timeout`)."""
+    async def wait() -> list[dict]:
+        while True:
+            summaries = (await api.get("/api/boards")).json()
+            if not any(s["online"] for s in summaries):
+                return summaries
+            await asyncio.sleep(0.05)
+    try:
+        return await asyncio.wait_for(wait(), timeout)
+    except asyncio.TimeoutError:
+        return (await api.get("/api/boards")).json()
+
+
 def journal_lines(folder: Path) -> list[dict]:
     (path,) = [p for p in folder.glob("*.jsonl") if not p.name.endswith(".trace.jsonl")]
     return [json.loads(line) for line in path.read_text().splitlines()]
@@ -170,9 +184,9 @@ def test_boards_at_once_reach_the_club_once_in_order(broker, tmp_path):
             details = await settled(api, boards)
             for name, folder in boards.items():
                 check_exactly_once(details[name], folder, tmp_path / "club")
-            summaries = (await api.get("/api/boards")).json()
+            summaries = await all_offline(api)  # each said goodbye at its end (heard after its last line)
             assert [s["name"] for s in summaries] == list(boards)
-            assert all(s["online"] is False for s in summaries)  # each said goodbye at its end
+            assert all(s["online"] is False for s in summaries)
             finished = [s for s in summaries if s["result"]]
             assert finished and all(s["last_move"] for s in summaries)
             standings = (await api.get("/api/standings")).json()
