@@ -206,7 +206,7 @@ def test_a_drawn_start_shuffles_the_stones_only_where_players_shuffle_them():
 
 
 # --- the pruned searches give the values of plain minimax and expectimax --------------------
-from reedboard.controller.opponent.search import end_value, static_value  # noqa: E402
+from reedboard.controller.opponent.search_parts import end_value, static_value  # noqa: E402
 
 
 def plain_expectimax(game, depth: int, ply: int = 0) -> float:
@@ -273,7 +273,7 @@ def test_null_windows_and_the_table_keep_the_minimax_value():
     # searched straight at one depth (no deepening to order the moves well), first in narrow
     # windows that fail high or low and fill the table with bounds, then in the full window
     from reedboard.controller.opponent.alphabeta import AlphaBeta
-    from reedboard.controller.opponent.search import INFINITY
+    from reedboard.controller.opponent.search_parts import INFINITY
 
     rng = random.Random("null windows")
     cases = [(_random_position(name, rng), 2) for name in ("abalone", "offboard") for _ in range(3)]
@@ -320,7 +320,7 @@ def test_a_match_by_nodes_plays_the_same_games_whatever_the_clock(monkeypatch, c
     args = _match_parser().parse_args("match offboard computer:8 greedy --games 2 --nodes 400 --max-moves 6".split())
     assert args.run(args) == 0
     first = capsys.readouterr().out
-    import reedboard.controller.opponent.search as search
+    import reedboard.controller.opponent.search_parts as search
     ticks = iter(range(0, 10**9, 100))
     monkeypatch.setattr(search.time, "monotonic", lambda: next(ticks))
     assert args.run(args) == 0
@@ -369,7 +369,7 @@ def test_an_opening_starts_each_pair_of_games_alike_and_the_pairs_apart(capsys):
 @pytest.mark.parametrize("name", ["offboard", "abalone"])
 def test_a_position_met_again_scores_as_a_draw_and_the_game_so_far_is_left_as_it_was(name):
     from reedboard.controller.opponent.alphabeta import AlphaBeta
-    from reedboard.controller.opponent.search import INFINITY
+    from reedboard.controller.opponent.search_parts import INFINITY
 
     rng = random.Random(f"again {name}")
     game = next(g for g in (_random_position(name, rng) for _ in range(50))

@@ -5,6 +5,7 @@ match runs the same search.
 """
 
 from .levels import LEVELS, Level, level
-from .search import ROLL, Limits, Result, choose
+from .search import choose
+from .search_parts import ROLL, Limits, Result
 
 __all__ = ["LEVELS", "ROLL", "Level", "Limits", "Result", "choose", "level"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .rootsearch import RootSearch
-from .search import BOUND, EXACT, INFINITY, LOWER, PLY_COST, UPPER, WIN, Result, end_value, tactical
+from .search_parts import BOUND, EXACT, INFINITY, LOWER, PLY_COST, UPPER, WIN, Result, end_value, tactical
 
 EPSILON = 1e-6  # the width of a null window over float values
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from .rootsearch import RootSearch
-from .search import INFINITY, ROLL, WIN, Result, end_value, enter, kind_of, static_value, tactical
+from .search_parts import INFINITY, ROLL, WIN, Result, end_value, enter, kind_of, static_value, tactical
 
 FACES = (1, 2, 3, 4, 5, 6)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .search import Limits
+from .search_parts import Limits
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, replace
 
 from reedboard.controller.games import GAMES, game_class, game_name
 from .levels import level
-from .search import ROLL, Limits, choose
+from .search import choose
+from .search_parts import ROLL, Limits
 
 MAX_MOVES = 300  # a game still going after this many moves is counted a draw
 GREEDY = Limits(depth=1)

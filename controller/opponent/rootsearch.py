@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable, Hashable
 
 from reedboard.controller.games.base import Game
-from .search import INFINITY, PLY_COST, WIN, Budget, Limits, Result, Stopped, Table
+from .search_parts import INFINITY, PLY_COST, WIN, Budget, Limits, Result, Stopped, Table
 
 
 class RootSearch:

@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from reedboard.controller.games.base import Game
 from .levels import level
-from .search import Limits, choose
+from .search import choose
+from .search_parts import Limits
 
 _newest = None  # in the worker: the number of the newest question (shared with the board's process)
 PARENT_CHECK = 0.5  # s between the worker's looks at its parent
