@@ -50,3 +50,21 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.bind((host, 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture
+def rig_position():
+    """The board file and the pieces a rig starts from: Big Balls' (a test module may say another)."""
+    from rigs import BOARD, START
+
+    return BOARD, START
+
+
+@pytest.fixture(params=["sim", "gpio", "serial"])
+def rig(request, rig_position):
+    """A board under test hands (tests/rigs.py), once on each backend."""
+    from rigs import RIGS
+
+    rig = RIGS[request.param](*rig_position)
+    yield rig
+    rig.close()

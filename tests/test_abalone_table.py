@@ -17,19 +17,16 @@ from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import LightFrame
 
-from test_hal_contract import GpioRig, SerialRig, SimRig
-
 BOARD = load_board(game=Abalone.board, cells=Abalone().cells)
 START = frozenset(Abalone().occupied())
 TROUGHS = frozenset(BOARD.cells) - frozenset(Abalone().cells)
 WAIT = 15.0  # s at most for the board to show a change (serial runs through a pty)
 
 
-@pytest.fixture(params=["sim", "gpio", "serial"])
-def rig(request):
-    rig = {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param](BOARD, START)
-    yield rig
-    rig.close()
+@pytest.fixture
+def rig_position():
+    """The rigs (conftest.py) start from Abalone's board file and start position."""
+    return BOARD, START
 
 
 def test_the_board_file_has_troughs_that_abalone_leaves_unused():

@@ -14,6 +14,7 @@ nothing left to decide; shorter pauses are not waited out.
 
 import asyncio
 import time
+from pathlib import Path
 
 import pytest
 
@@ -27,8 +28,9 @@ from reedboard.controller.core.view import Phase
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Frame
 
-from test_hal_contract import GpioRig, SerialRig, SimRig
-from test_traces import TRACES
+from rigs import RIGS
+
+TRACES = Path(__file__).resolve().parent / "traces"
 
 CASES = [
     "bigballs-ball-quick-swap-then-die",  # a big ball's swap under the debounce, then the die
@@ -41,9 +43,9 @@ SETTINGS = Settings()
 WAIT = 20.0  # s at most for the board to show a change (serial runs through a pty)
 
 
-@pytest.fixture(params=["sim", "gpio", "serial"])
+@pytest.fixture(params=list(RIGS))
 def backend(request):
-    return {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param]
+    return RIGS[request.param]
 
 
 def hand_steps(trace):

@@ -20,18 +20,11 @@ from reedboard.controller.games.bigballs_setup import START_CELLS
 from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.controller.core.view import Phase
 
-from test_hal_contract import GpioRig, SerialRig, SimRig
+from rigs import SimRig
 
 WAIT = 15.0  # s at most for the board to show a change (serial runs through a pty)
 SECRET = {"black": {"a1": 4, "b1": 2, "c1": 6, "a2": 1, "b2": 3, "a3": 5},
           "white": {"e1": 5, "f1": 1, "g1": 3, "e2": 6, "f2": 2, "e3": 4}}
-
-
-@pytest.fixture(params=["sim", "gpio", "serial"])
-def rig(request):
-    rig = {"sim": SimRig, "gpio": GpioRig, "serial": SerialRig}[request.param]()
-    yield rig
-    rig.close()
 
 
 class Table:
