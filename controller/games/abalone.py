@@ -25,6 +25,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
 from typing import NamedTuple
 
+from .abalone_eval import evaluation
 from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief, in_words
 from .offboard_layout import DIRECTIONS, GRID
 from .rules_text import rules_text
@@ -49,6 +50,7 @@ HOLES = sum(BIT)
 SHIFT = tuple(dr * WIDTH + dd for _, (dr, dd) in DIRECTIONS)  # direction -> bit step
 OPPOSITE = tuple(SHIFT.index(-s) for s in SHIFT)
 AXES = tuple(d for d, s in enumerate(SHIFT) if s > 0)  # one direction of each of the 3 lines (NE, E, NW)
+_EVALUATE = evaluation(GRID, BIT, SHIFT, AXES)  # the computer opponent's judgement
 SIDES = tuple(tuple(d for d in range(6) if d not in (a, OPPOSITE[a])) for a in AXES)  # broadside directions
 
 
@@ -623,7 +625,7 @@ class Abalone(Game):
 
     # --- for the computer opponent (the evaluation lives in abalone_eval) -----------------------
     def evaluate(self, player: str) -> float:
-        return _evaluation.evaluate(self, player)
+        return _EVALUATE(self, player)
 
     def position_key(self) -> int:
         """The Zobrist key: each colour's marbles, the marbles each pushed off, the player to move."""
@@ -697,5 +699,3 @@ class Abalone(Game):
                 f" pushed off {self._off[0]}-{self._off[1]}, {self.turn} to move)")
 
 
-
-from . import abalone_eval as _evaluation  # noqa: E402  (it reads this module's tables)

@@ -15,6 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, brief
+from .bigballs_eval import evaluation
+from .bigballs_setup import BigBallsSetup
+from .bigballs_start import DEFAULT_BALLS, DEFAULT_SETUP, START_HOLLOWS, shuffled_setup
 from .geometry import Grid
 from .rules_text import rules_text
 
@@ -64,6 +67,7 @@ CHOICE = tuple(tuple(() if roll == 0 else _choice(mask, roll) for roll in range(
 ROLLS_PER_STONE = tuple(
     tuple(sum(n in CHOICE[mask][roll] for roll in NUMBERS) for n in range(7)) for mask in range(64)
 )
+_EVALUATE = evaluation(GRID, BALL, BALL_TARGETS, ROLLS_PER_STONE)  # the computer opponent's judgement
 
 # hollow name -> cell, as moves write it (and in upper case)
 CELL = {written: cell for cell, name in enumerate(NAMES) for written in (name.upper(), name)}
@@ -78,12 +82,6 @@ ZOBRIST = tuple(tuple(0 if code == EMPTY else _ZOBRIST_RNG.getrandbits(64) for c
                 for _ in range(len(GRID)))
 ZOBRIST_WHITE = _ZOBRIST_RNG.getrandbits(64)
 
-DEFAULT_SETUP = {
-    "black": {"a1": 1, "b1": 2, "c1": 3, "a2": 4, "b2": 5, "a3": 6},
-    "white": {"e1": 1, "f1": 2, "g1": 3, "e2": 4, "f2": 5, "e3": 6},
-}
-START_HOLLOWS = {colour: tuple(cells) for colour, cells in DEFAULT_SETUP.items()}
-DEFAULT_BALLS = ("a7", "a6", "b6", "a5", "b5", "c5")
 # The rules page's set-up: each colour's numbers shuffled over its hollows, as at the table.
 EXAMPLE_SETUP = "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 white=e1:2,f1:4,g1:6,e2:1,f2:3,e3:5"
 ROOT3_HALF = 3 ** 0.5 / 2
@@ -164,8 +162,7 @@ class BigBalls(Game):
     def setup_guide(self, mode: str, rng=None):
         if mode == "given":
             return None
-        from .bigballs_setup import BigBallsSetup  # the shuffle and the identification of stones
-        return BigBallsSetup(self, mode, rng)
+        return BigBallsSetup(self, mode, rng)  # the shuffle and the identification of stones
 
     def __init__(
         self,
@@ -533,7 +530,7 @@ class BigBalls(Game):
 
     # --- for the computer opponent (the evaluation lives in bigballs_eval) -----------------------
     def evaluate(self, player: str) -> float:
-        return _evaluation.evaluate(self, player)
+        return _EVALUATE(self, player)
 
     @classmethod
     def drawn_start(cls, rng) -> BigBalls:
@@ -636,13 +633,7 @@ class BigBalls(Game):
 def shuffled(rng: random.Random | None = None, first: str = "black") -> BigBalls:
     """A start with each colour's numbers 1-6 shuffled over its start hollows (the stones as
     they fall when players shuffle them; the guided shuffle's draw)."""
-    rng = rng or random.SystemRandom()
-    setup = {}
-    for colour, hollows in START_HOLLOWS.items():
-        numbers = list(range(1, 7))
-        rng.shuffle(numbers)
-        setup[colour] = dict(zip(hollows, numbers))
-    return BigBalls(**setup, first=first)
+    return BigBalls(**shuffled_setup(rng), first=first)
 
 
 def parse_setup(text: str) -> dict[str, dict[str, int]]:
@@ -674,5 +665,3 @@ def parse_setup(text: str) -> dict[str, dict[str, int]]:
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
-
-from . import bigballs_eval as _evaluation  # noqa: E402  (it reads this module's tables)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import random
 
-from .bigballs import DEFAULT_BALLS, START_HOLLOWS, BigBalls, shuffled
+from .base import Game
+from .bigballs_start import DEFAULT_BALLS, START_HOLLOWS, shuffled_setup
 from .setup import Announce, Asked, Expect, Identify, Marks, Play, Replace, Say, SetupGuide, Step
 
 START_CELLS = frozenset(DEFAULT_BALLS).union(*START_HOLLOWS.values())  # every start hollow
@@ -32,7 +33,7 @@ def _code(colour: str, number: int | None) -> str:
 
 
 class BigBallsSetup(SetupGuide):
-    def __init__(self, game: BigBalls, mode: str, rng: random.Random | None = None) -> None:
+    def __init__(self, game: Game, mode: str, rng: random.Random | None = None) -> None:
         if mode not in MODES:
             raise ValueError(f"a Big Balls set-up mode is one of {', '.join(MODES)}, not {mode!r}")
         self.game = game
@@ -154,15 +155,19 @@ class BigBallsSetup(SetupGuide):
 
     def table_start(self, rng: random.Random | None = None) -> dict[str, str]:
         """The stones stand as they fell, unsorted, the big balls on top (a board after a game)."""
-        drawn = shuffled(rng, first=self.game.first)
+        drawn = self._start(shuffled_setup(rng))
         placed = {hollow: "ball" for hollow in DEFAULT_BALLS}
         for colour in drawn.players:
             placed.update({hollow: _code(colour, number) for hollow, number in drawn.stones(colour).items()})
         return placed
 
     # --- the steps -----------------------------------------------------------------------
+    def _start(self, stones: dict[str, dict[str, int]]) -> Game:
+        """A start of the guided game's own kind with these stones, the same player first."""
+        return type(self.game)(**stones, first=self.game.first)
+
     def _draw(self) -> Replace:
-        self.game = shuffled(self._rng, first=self.game.first)
+        self.game = self._start(shuffled_setup(self._rng))
         steps = [("ball", None, hollow) for hollow in DEFAULT_BALLS]
         for colour in self.game.players:
             by_number = {n: h for h, n in self.game.stones(colour).items()}
@@ -191,5 +196,5 @@ class BigBallsSetup(SetupGuide):
                 return [Say(f"identify: {colour}, lift stone {missing[0]} and put it back", "identify",
                             {"player": colour, "number": missing[0]})]
         self._asking = None
-        self.game = BigBalls(**self._identified, first=self.game.first)
+        self.game = self._start(self._identified)
         return [Replace(self.game), Play()]

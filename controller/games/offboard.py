@@ -17,14 +17,16 @@ from typing import NamedTuple
 
 from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, in_words
 from .offboard_layout import (
-    DEFAULT_SOURCE, GRID, PLAYERS, Layout, layout_to_data, load_layout, parse_layout, sector_points,
+    DEFAULT_SOURCE, GRID, PLAYERS, Layout, LayoutError, layout_to_data, load_layout, parse_layout, sector_points,
 )
+from .offboard_eval import evaluation
 from .rules_text import rules_text
 
 WIN_POINTS = 6
 NAMES = GRID.names
 EMPTY = 0  # board codes: 0 empty, 1 red, 2 yellow (player index + 1)
 RAYS = tuple(tuple(GRID.ray[d][cell] for d in range(6)) for cell in range(len(GRID)))
+_EVALUATE = evaluation(RAYS, WIN_POINTS)  # the computer opponent's judgement
 NEIGHBOURS = tuple(tuple(GRID.step[d][cell] for d in range(6) if GRID.step[d][cell] >= 0) for cell in range(len(GRID)))
 # hole name -> cell, direction name -> direction, as moves write them (and in lower case)
 CELL = {written: cell for cell, name in enumerate(NAMES) for written in (name.lower(), name)}
@@ -149,6 +151,22 @@ class OffBoard(Game):
         self._steps: tuple[list, list] = ([None] * len(GRID) * 60, [None] * len(GRID) * 60)
         self._effects: dict[OffBoardMove, tuple] = {}  # move -> what it changes (see _effect)
         self._key = self._zobrist()
+        if red is None and yellow is None and not sectors and not waiting and turn == "red":
+            self._refuse_a_decided_start()
+
+    def _refuse_a_decided_start(self) -> None:
+        """A board definition whose game would be over before its first move is no board to play on."""
+        outcome = self.rules_outcome()
+        if outcome is None:
+            return
+        at = f"{self.layout.source}: "
+        if outcome.termination is Termination.UNREACHABLE:
+            total = sum(sector.value for sector in self.sectors)
+            raise LayoutError(f"{at}the sectors are worth {total} points in all: no one could reach"
+                              f" {WIN_POINTS} points, so every game would be drawn before it starts;"
+                              " give the sectors more points")
+        raise LayoutError(f"{at}the game would be over before its first move ({outcome.termination.value}):"
+                          " red has no move from this start position")
 
     def _zobrist(self) -> int:
         """The position's Zobrist key computed from scratch (push and pop keep it up to date)."""
@@ -566,7 +584,7 @@ class OffBoard(Game):
 
     # --- for the computer opponent (the evaluation lives in offboard_eval) -----------------------
     def evaluate(self, player: str) -> float:
-        return _evaluation.evaluate(self, player)
+        return _EVALUATE(self, player)
 
     def position_key(self) -> int:
         """The Zobrist key: the balls on the holes and in the sectors, the waiting ball, the balls
@@ -671,5 +689,3 @@ class OffBoard(Game):
         return (f"OffBoard(red {' '.join(self.balls('red'))} / yellow {' '.join(self.balls('yellow'))},"
                 f" score {self._score[0]}-{self._score[1]}, {self.turn} to move)")
 
-
-from . import offboard_eval as _evaluation  # noqa: E402  (it reads this module's tables)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from reedboard.controller.persist.tomlfile import parse_toml, read_toml
+from reedboard.hal.tomlfile import parse_toml, read_toml
 from .geometry import Grid
 
 ROWS = "ABCDEFGHI"
@@ -209,26 +209,8 @@ def parse_layout(data: dict, source: str) -> Layout:
     unused = [s.name for i, s in enumerate(sectors) if i not in exit_sector.values()]
     if unused:
         raise LayoutError(f"{at}sector {unused[0]} takes no exit")
-    layout = Layout(position["red"], position["yellow"], tuple(sectors), exit_sector, source)
-    _refuse_a_decided_start(layout, at)
-    return layout
-
-
-def _refuse_a_decided_start(layout: Layout, at: str) -> None:
-    """A definition whose game would be over before its first move is no board to play on."""
-    from .base import Termination
-    from .offboard import WIN_POINTS, OffBoard  # the game builds on this module
-
-    outcome = OffBoard(layout).outcome()
-    if outcome is None:
-        return
-    if outcome.termination is Termination.UNREACHABLE:
-        total = sum(sector.value for sector in layout.sectors)
-        raise LayoutError(f"{at}the sectors are worth {total} points in all: no one could reach"
-                          f" {WIN_POINTS} points, so every game would be drawn before it starts;"
-                          " give the sectors more points")
-    raise LayoutError(f"{at}the game would be over before its first move ({outcome.termination.value}):"
-                      " red has no move from this start position")
+    # a definition whose game would be over before its first move is refused by the game (OffBoard)
+    return Layout(position["red"], position["yellow"], tuple(sectors), exit_sector, source)
 
 
 def layout_to_data(layout: Layout) -> dict:
