@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from reedboard.controller.games import BigBalls, OffBoard  # noqa: E402
 from reedboard.controller.persist.journal import game_header  # noqa: E402
-from reedboard.controller.persist.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
+from reedboard.hal.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
 
 HANG = 10.0  # s after which a command counts as hanging
 MEMORY = 1 << 30  # the address space each command may have

@@ -24,7 +24,7 @@ from reedboard.controller.games import OffBoard
 from reedboard.controller.persist.journal import (
     Journal, JournalError, export_lines, game_header, read_journal, rebuild, unfinished_games,
 )
-from reedboard.controller.persist.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
+from reedboard.hal.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.trace import TraceError, read_trace
 

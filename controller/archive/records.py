@@ -26,7 +26,7 @@ from reedboard.controller.games import Game, MoveError, game_class, game_from_he
 from reedboard.controller.persist.journal import VERSION, JournalContents, JournalError, players_of, read_journal, rebuild, write_journal
 from reedboard.controller.persist.journal import _check_header as check_header  # the journal's own checks of a header
 from reedboard.controller.persist.journal import _extras_problem  # what is wrong with players' names or the computer's side
-from reedboard.controller.persist.readfile import read_text
+from reedboard.hal.readfile import read_text
 from reedboard.controller.persist.record import result_line, starting_position
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # the last: the game is not over

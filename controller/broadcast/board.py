@@ -38,7 +38,7 @@ import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
 from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX
-from reedboard.controller.persist.readfile import JOURNAL_LIMIT, read_bytes
+from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
 from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
 from .messages import board_topic, decode, encode, journal_message, state_message, status_message, game_snapshot

@@ -67,7 +67,7 @@ from reedboard.controller.core.computer import parse_opponent
 from reedboard.controller.games import GAMES, brief, colours, game_name
 from reedboard.controller.persist.journal import default_games_dir
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.tomlfile import read_toml
+from reedboard.hal.tomlfile import read_toml
 
 SETUP_CHOICES = ("auto", "shuffle", "identify")
 LANGUAGES = ("en", "de", "ro")  # the page's languages (SPEECH_LANGS in web/static/speech.js)
@@ -485,7 +485,7 @@ def write_back(path: Path, changes: Mapping[str, object]) -> None:
     it cannot be read or written; ImportError without tomlkit."""
     import tomlkit
 
-    from reedboard.controller.persist.readfile import TOML_LIMIT, read_text
+    from reedboard.hal.readfile import TOML_LIMIT, read_text
 
     path = Path(os.path.realpath(path))  # a link's target (a missing one: where the link points)
     text = read_text(path, TOML_LIMIT, "configuration") if os.path.lexists(path) else ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from reedboard.controller.persist.tomlfile import parse_toml
+from reedboard.hal.tomlfile import parse_toml
 
 
 def rules_text(game: str) -> dict:

@@ -32,7 +32,7 @@ from pathlib import Path
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import Game, MoveError, game_from_header, header_keys
 from reedboard.controller.games import game_header as header_of
-from reedboard.controller.persist.readfile import JOURNAL_LIMIT, read_bytes, read_first_line
+from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes, read_first_line
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.record import record_lines, starting_position
 from reedboard.controller.persist.trace import brief, sync_directory

@@ -31,7 +31,7 @@ from reedboard.hal.interfaces import Frame
 
 from reedboard.controller import games
 from reedboard.controller.games import Game, header_keys
-from reedboard.controller.persist.readfile import TRACE_LIMIT, read_bytes, read_text
+from reedboard.hal.readfile import TRACE_LIMIT, read_bytes, read_text
 from reedboard.controller.games import brief
 from reedboard.controller.core.reconcile import Settings
 

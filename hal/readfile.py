@@ -1,10 +1,13 @@
 """Reading a file someone names: a board file, a board definition, the configuration, a journal,
-a trace.
+a trace, a file of game records.
 
 Only a regular file is read, and only up to a size that suits its kind: a FIFO would block
 the reader for ever, a device such as /dev/zero never ends, and a runaway file would fill the
 memory before it could be refused. Each is refused with an OSError whose text says why, so
 that the callers' `cannot read ... (why)` stays one line.
+
+It imports nothing but the standard library, so the board's own files (hal) and the
+controller's read through the same checks.
 """
 
 from __future__ import annotations
