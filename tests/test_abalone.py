@@ -12,7 +12,7 @@ import pytest
 
 import reference_abalone as ra
 from reedboard.controller.games import GameOverError, MoveError, Termination, divide, perft
-from reedboard.controller.games.abalone import LAYOUTS, Abalone, PositionError, start_layouts
+from reedboard.controller.games.abalone import LAYOUTS, PUSHED_OFF, Abalone, PositionError, start_layouts
 
 STANDARD_PERFT = {1: 44, 2: 1936, 3: 98912}
 PERFT_3 = {"standard": 98912, "belgian-daisy": 149322, "german-daisy": 493480}
@@ -227,7 +227,7 @@ def test_a_push_off_counts_and_six_win():
     move = game.play("E5E6")
     assert move.off and game.marbles("black") == ["E6", "E7", "E8"] and game.marbles("white") == ["A1", "E9"]
     outcome = game.outcome()
-    assert outcome.termination is Termination.PUSHED_OFF and outcome.winner == "black"
+    assert outcome.termination is PUSHED_OFF and outcome.winner == "black"
     assert game.result() == "1-0" and game.result_details() == "6-0"
     assert game.winner_cells("black") == {"E6", "E7", "E8"}
     assert game.legal_moves() == [] and game.count_legal_moves() == 0 and perft(game, 2) == 0

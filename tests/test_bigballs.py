@@ -3,7 +3,7 @@
 import pytest
 
 from reedboard.controller.games import BigBalls, MoveError, SetupError, Termination, perft
-from reedboard.controller.games.bigballs import GRID, parse_setup
+from reedboard.controller.games.bigballs import BALLS_ONLY, GRID, REACHED_A7, parse_setup
 
 NO_BALLS: list[str] = []
 
@@ -205,7 +205,7 @@ def test_a_stone_on_a7_wins_for_the_mover():
     g = game(black={"a6": 2}, white={"g1": 1}, balls=["a5"])
     g.play("2 a6-a7")
     outcome = g.outcome()
-    assert outcome.termination is Termination.A7 and outcome.winner == "black"
+    assert outcome.termination is REACHED_A7 and outcome.winner == "black"
     assert g.result() == "1-0" and g.legal_moves() == [] and g.count_legal_moves() == 0
     assert perft(g, 3) == 0
 
@@ -214,14 +214,14 @@ def test_a7_is_checked_before_the_other_end_rules():
     # White moves onto a7 capturing a big ball; Black has nothing left to move: a7 decides.
     g = game(black={}, white={"b6": 4}, balls=["a7"], first="white")
     g.play("4 b6xa7")
-    assert g.outcome().termination is Termination.A7 and g.outcome().winner == "white"
+    assert g.outcome().termination is REACHED_A7 and g.outcome().winner == "white"
 
 
 def test_only_big_balls_left_with_a_movable_ball_is_a_draw():
     g = game(black={"a4": 1}, white={}, balls=["a5", "d4"], first="white")
     g.play("BB a5xa4")
     outcome = g.outcome()
-    assert outcome.termination is Termination.BALLS_ONLY and outcome.winner is None
+    assert outcome.termination is BALLS_ONLY and outcome.winner is None
     assert g.result() == "1/2-1/2"
 
 

@@ -3,6 +3,7 @@
 import pytest
 
 from reedboard.controller.games import MoveError, OffBoard, Termination, load_layout, perft
+from reedboard.controller.games.offboard import POINTS, UNREACHABLE
 from reedboard.controller.games.offboard_layout import GRID, RIM_POINTS, exit_name
 
 from offboard_boards import regrouped
@@ -236,7 +237,7 @@ def test_six_points_win_at_once():
     move = g.parse_move("C3-B2x1")
     assert str(move) == "C3-B2x1 S1+1"
     g.push(move)
-    assert g.outcome().termination is Termination.POINTS and g.outcome().winner == "red"
+    assert g.outcome().termination is POINTS and g.outcome().winner == "red"
     assert g.result() == "1-0" and g.legal_moves() == []
 
 
@@ -244,7 +245,7 @@ def test_points_are_checked_before_no_move():
     # Red pushes Yellow's last ball off and reaches six: the reason is points, not no-move.
     g = OffBoard(red=["C3", "B2"], yellow=["A1"], sectors={"S3": "yellow", "S2": "yellow"})
     g.play("C3-B2x1")
-    assert g.outcome().termination is Termination.POINTS
+    assert g.outcome().termination is POINTS
 
 
 def test_a_player_with_no_ball_and_none_waiting_loses():
@@ -273,7 +274,7 @@ def test_draw_when_neither_player_can_reach_six():
     assert move.sector == "S3" and move.points == 3
     g.push(move)
     outcome = g.outcome()
-    assert outcome.termination is Termination.UNREACHABLE and outcome.winner is None
+    assert outcome.termination is UNREACHABLE and outcome.winner is None
     assert g.result() == "1/2-1/2"
 
 

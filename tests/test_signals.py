@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reedboard.controller.games import BigBalls, OffBoard, Outcome, Termination
+from reedboard.controller.games.bigballs import REACHED_A7
 from reedboard.controller.core.signals import (
     BLINKING, CELL_COLOURS, PALETTE, PLAYER_COLOURS, PRECEDENCE, die_number, die_state, light_frame, scale,
 )
@@ -23,7 +24,7 @@ GAMES = {
     "bigballs": (BB_CELLS, ("black", "white")),
     "offboard": (OB_CELLS, ("red", "yellow")),
 }
-WIN = Outcome(Termination.A7, "black")
+WIN = Outcome(REACHED_A7, "black")
 DRAW = Outcome(Termination.AGREED, None)
 
 
@@ -90,7 +91,7 @@ def test_game_over_without_an_outcome_shows_no_winner():
 
 
 def test_the_black_winner_and_white_winner_look_the_same_on_their_cells():
-    white_win = Outcome(Termination.A7, "white")
+    white_win = Outcome(REACHED_A7, "white")
     frame = light_frame(view(phase=Phase.OVER, outcome=white_win, winner_cells=fs("e1")))
     assert lit(frame) == {"e1": ("winner", False)}
 

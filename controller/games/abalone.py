@@ -34,6 +34,9 @@ PLAYERS = ("black", "white")
 LAYOUTS = ("standard", "belgian-daisy", "german-daisy")
 MARBLES = 14  # each player's, at the start
 WIN = 6  # marbles pushed off to win
+# Abalone's own ending (the key is what records and journals have always written)
+PUSHED_OFF = Termination("pushed-off", {"en": "by pushing six marbles off", "de": "mit sechs hinausgeschobenen Kugeln",
+                                        "ro": "împingând șase bile afară"})
 NAMES = GRID.names
 ROOT3_HALF = 3 ** 0.5 / 2
 
@@ -225,6 +228,13 @@ class PositionError(ValueError):
 
 
 _MOVE_TEXT = re.compile(r"\s*([A-Z]\d+)\s*([A-Z]\d+)\s*(?:([A-Z]\d+)\s*)?", re.IGNORECASE)
+# A move as the page's voice says it, per language: an inline move (the trailing marble's
+# step), a broadside move (the line's ends, and the first one's step).
+SPOKEN_MOVES = {
+    "en": {"inline": "{first} to {to}", "broadside": "{first} to {last} side by side, {first} to {to}"},
+    "de": {"inline": "{first} nach {to}", "broadside": "{first} bis {last} seitwärts, {first} nach {to}"},
+    "ro": {"inline": "{first} la {to}", "broadside": "{first} până la {last} lateral, {first} la {to}"},
+}
 
 
 class Abalone(Game):
@@ -237,6 +247,7 @@ class Abalone(Game):
                                     " (default standard)", choices=LAYOUTS,
                           default="standard"),)
     header_keys = ("layout",)
+    endings = (PUSHED_OFF,)
 
     def __init__(
         self,
@@ -474,6 +485,16 @@ class Abalone(Game):
         return Footprint(empties=frozenset(move.marbles[:1]), fills=frozenset({NAMES[ray[front]]}),
                          passes=frozenset(NAMES[c] for c in ray[:front]))
 
+    def spoken(self, move: object, lang: str = "en") -> str:
+        found = _MOVE_TEXT.fullmatch(str(move))
+        if found is None:
+            return str(move)
+        words = SPOKEN_MOVES.get(lang, SPOKEN_MOVES["en"])
+        first, second, third = found.groups()
+        if third is None:
+            return words["inline"].format(first=first, to=second)
+        return words["broadside"].format(first=first, last=second, to=third)
+
     def move_words(self, move: AbaloneMove) -> str:
         """The notation names the trailing marble's step; the hands lift the trailing marble and
         put it down ahead of the line: "move the line I6–G6 one hole towards F6: lift I6, put it on F6"."""
@@ -611,14 +632,14 @@ class Abalone(Game):
         ]
 
     def ending_words(self, outcome: Outcome) -> str:
-        if outcome.termination is Termination.PUSHED_OFF:
+        if outcome.termination == PUSHED_OFF:
             return f"{outcome.winner.capitalize()} pushed {WIN} marbles off the board"
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
         for p in (self._turn ^ 1, self._turn):  # only the player who just moved can have pushed one off
             if self._off[p] >= WIN:
-                return Outcome(Termination.PUSHED_OFF, PLAYERS[p])
+                return Outcome(PUSHED_OFF, PLAYERS[p])
         if not self._can_move():
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         return None

@@ -2,35 +2,61 @@
 
 A Game holds one position and the stack of moves that led to it (push/pop, as in
 python-chess). Moves are small immutable values whose str() is the rules' notation.
-The end of a game is an Outcome with a Termination reason. A Footprint says what a
-move does physically, in sensed cells: the move recogniser is built on it.
+The end of a game is an Outcome: who won (None for a draw) and a Termination, the reason
+as the game defines it (a key and its words; the shared ones, such as a resignation, live
+here). A Footprint says what a move does physically, in sensed cells: the move recogniser is
+built on it. A game also gives the words of its moves and endings, written and spoken.
 """
 
 from __future__ import annotations
 
-import enum
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+# The languages the page's voice speaks; a game's words fall back on English for any other.
+LANGUAGES = ("en", "de", "ro")
 
 
-class Termination(enum.Enum):
-    """Why a game ended; the value is the word used in game records."""
+@dataclass(frozen=True)
+class Termination:
+    """Why a game ended, as the game that ended defines it (python-chess's variants end so too).
 
-    A7 = "a7"  # Big Balls: a stone reached the top hollow
-    BALLS_ONLY = "balls-only"  # Big Balls: only big balls left, one can still move
-    POINTS = "points"  # Off Board: six or more points
-    UNREACHABLE = "unreachable"  # Off Board: neither player can reach six any more
-    PUSHED_OFF = "pushed-off"  # Abalone: six opposing marbles pushed off the board
-    NO_MOVE = "no-move"  # the player to move has no legal move and loses
-    RESIGN = "resign"
-    AGREED = "agreed"
-    TIME = "time"  # a player's clock ran out
+    value: the short key written in records, journals, traces and the page ("a7", "resign").
+        Journals on disk are read by it: a key, once written, keeps its meaning.
+    said: per language, the words the voice adds after who won or "a draw" ("with a stone on
+        a7"; words starting with ":" follow without a space).
+    Two terminations with one key are the same ending (the words do not count).
+    """
+
+    value: str
+    said: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+
+    # the endings every game shares (a game's own are constants of its module, in its `endings`)
+    NO_MOVE: ClassVar[Termination]  # the player to move has no legal move and loses
+    RESIGN: ClassVar[Termination]
+    AGREED: ClassVar[Termination]
+    TIME: ClassVar[Termination]  # a player's clock ran out
+
+    def words(self, lang: str = "en") -> str:
+        return self.said.get(lang) or self.said.get("en", "")
+
+
+Termination.NO_MOVE = Termination("no-move", {"en": ": the opponent cannot move",
+                                              "de": ": der Gegner kann nicht mehr ziehen",
+                                              "ro": ": adversarul nu mai poate muta"})
+Termination.RESIGN = Termination("resign", {"en": "by resignation", "de": "durch Aufgabe", "ro": "prin abandon"})
+Termination.AGREED = Termination("agreed", {"en": "by agreement", "de": "nach Vereinbarung",
+                                            "ro": "prin înțelegere"})
+Termination.TIME = Termination("time", {"en": "on time", "de": "auf Zeit", "ro": "pe timp"})
+SHARED_ENDINGS = (Termination.NO_MOVE, Termination.RESIGN, Termination.AGREED, Termination.TIME)
 
 
 @dataclass(frozen=True)
 class Outcome:
+    """How a game ended: the reason (one of the game's `endings` or a shared one) and who won."""
+
     termination: Termination
     winner: str | None  # a player's name, None for a draw
 
@@ -112,6 +138,7 @@ class Game(ABC):
     setup_modes: tuple[str, ...] = ("given",)  # the first is the default of a new game
     options: tuple[GameOption, ...] = ()  # start options: `from_options` takes them
     header_keys: tuple[str, ...] = ()  # the header keys `start_header` writes and `from_header` reads
+    endings: tuple[Termination, ...] = ()  # the game's own ways to end; the shared ones come on top
 
     def __init__(self) -> None:
         self.move_stack: list[Hashable] = []
@@ -320,6 +347,25 @@ class Game(ABC):
             Termination.TIME: f"{name}'s time ran out",
             Termination.NO_MOVE: f"{name} cannot move",
         }.get(outcome.termination, outcome.termination.value)
+
+    def spoken(self, move: object, lang: str = "en") -> str:
+        """A move, or its notation, as the page's voice says it in `lang` ("stone 4 from b2 to
+        b3"); the notation itself when the game has no words for it. A move of a past position
+        comes as its notation, so a game reads the words off the notation alone."""
+        return str(move)
+
+    def voice(self, moves: Iterable[str] = ()) -> dict:
+        """What the page's voice says of this game, in each of LANGUAGES: {"moves": {notation:
+        {lang: words}} for the `moves` given, "endings": {key: {lang: words}} for every ending
+        the game knows}. A snapshot carries it, so the page speaks only what it is given."""
+        return {"moves": {move: {lang: self.spoken(move, lang) for lang in LANGUAGES} for move in moves},
+                "endings": {end.value: {lang: end.words(lang) for lang in LANGUAGES}
+                            for end in (*self.endings, *SHARED_ENDINGS)}}
+
+    def light_meanings(self) -> dict[str, str]:
+        """What some of the board's lights mean in this game where the shared legend's words say
+        too little, {light name: meaning} (a die game's "movable": the stone the die chose)."""
+        return {}
 
     def result_details(self) -> str | None:
         """What the result line adds after the reason (Off Board: the score "6-2"), or None."""

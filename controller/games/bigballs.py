@@ -37,6 +37,11 @@ A7 = GRID.index("a7")
 STONE_DIRECTIONS = ("nw", "ne", "w", "e")  # up or sideways, never down
 BALL_DIRECTIONS = ("sw", "se")
 
+# Big Balls' own endings (the keys are what records and journals have always written)
+REACHED_A7 = Termination("a7", {"en": "with a stone on a7", "de": "mit einem Stein auf a7", "ro": "cu o piatră pe a7"})
+BALLS_ONLY = Termination("balls-only", {"en": ": only big balls are left", "de": ": nur noch große Kugeln sind übrig",
+                                        "ro": ": au rămas doar bilele mari"})
+
 # Piece codes on the board: 0 empty, 1..6 Black's stones, 7..12 White's stones, 13 a big ball.
 EMPTY, BALL = 0, 13
 
@@ -143,6 +148,16 @@ def _move_data(move: BigBallsMove) -> tuple[int, int, tuple[int, ...]]:
 
 
 _MOVE_TEXT = re.compile(r"\s*(bb|\d+)\s+([a-z]\d+)\s*([-x])\s*([a-z]\d+)\s*", re.IGNORECASE)
+# A move as the page's voice says it, per language: a big ball's, a stone's, and the word
+# between the hollows for a step and a capture.
+SPOKEN_MOVES = {
+    "en": {"ball": "big ball from {src} {way} {dst}", "stone": "stone {n} from {src} {way} {dst}",
+           "to": "to", "takes": "takes on"},
+    "de": {"ball": "große Kugel von {src} {way} {dst}", "stone": "Stein {n} von {src} {way} {dst}",
+           "to": "nach", "takes": "schlägt auf"},
+    "ro": {"ball": "bila mare de la {src} {way} {dst}", "stone": "piatra {n} de la {src} {way} {dst}",
+           "to": "la", "takes": "capturează pe"},
+}
 
 
 class BigBalls(Game):
@@ -158,6 +173,7 @@ class BigBalls(Game):
         GameOption("first", "who moves first (default black)", choices=PLAYERS, default="black"),
     )
     header_keys = ("first", "setup", "balls")
+    endings = (REACHED_A7, BALLS_ONLY)
 
     def setup_guide(self, mode: str, rng=None):
         if mode == "given":
@@ -425,6 +441,19 @@ class BigBalls(Game):
             return Footprint(empties=frozenset({move.src}), fills=frozenset(), captures=frozenset({move.dst}))
         return Footprint(empties=frozenset({move.src}), fills=frozenset({move.dst}))
 
+    def spoken(self, move: object, lang: str = "en") -> str:
+        found = _MOVE_TEXT.fullmatch(str(move))
+        if found is None:
+            return str(move)
+        head, src, sign, dst = found.groups()
+        words = SPOKEN_MOVES.get(lang, SPOKEN_MOVES["en"])
+        way = words["takes" if sign.lower() == "x" else "to"]
+        return words["ball" if head.lower() == "bb" else "stone"].format(n=head, src=src, way=way, dst=dst)
+
+    def light_meanings(self) -> dict[str, str]:
+        return {"movable": "The hollow of the stone the die chose.",
+                "winner": "Game over: the winner's pieces and the top hollow a7."}
+
     def move_words(self, move: BigBallsMove) -> str:
         """"move stone 3 from c1 to d1", "take white stone 5 off d1, then move stone 3 from c1 to d1"."""
         pieces = self.pieces()
@@ -509,19 +538,19 @@ class BigBalls(Game):
         ]
 
     def ending_words(self, outcome: Outcome) -> str:
-        if outcome.termination is Termination.A7:
+        if outcome.termination == REACHED_A7:
             return f"{outcome.winner.capitalize()} reached a7"
-        if outcome.termination is Termination.BALLS_ONLY:
+        if outcome.termination == BALLS_ONLY:
             return "only big balls are left: a draw"
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
         top = self._board[A7]
         if EMPTY < top < BALL:  # 1. a stone on a7 (only the mover can have put it there)
-            return Outcome(Termination.A7, PLAYERS[(top - 1) // 6])
+            return Outcome(REACHED_A7, PLAYERS[(top - 1) // 6])
         if self._stones[0] + self._stones[1] == 0:  # 2. only big balls left
             if self._any_ball_can_move():
-                return Outcome(Termination.BALLS_ONLY, None)
+                return Outcome(BALLS_ONLY, None)
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         if self._stones[self._turn] == 0 and not self._any_ball_can_move():  # 3. nothing to move
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])

@@ -23,6 +23,11 @@ from .offboard_eval import evaluation
 from .rules_text import rules_text
 
 WIN_POINTS = 6
+# Off Board's own endings (the keys are what records and journals have always written)
+POINTS = Termination("points", {"en": "on points", "de": "nach Punkten", "ro": "la puncte"})
+UNREACHABLE = Termination("unreachable", {"en": ": nobody can reach six points any more",
+                                          "de": ": niemand kann noch sechs Punkte erreichen",
+                                          "ro": ": nimeni nu mai poate ajunge la șase puncte"})
 NAMES = GRID.names
 EMPTY = 0  # board codes: 0 empty, 1 red, 2 yellow (player index + 1)
 RAYS = tuple(tuple(GRID.ray[d][cell] for d in range(6)) for cell in range(len(GRID)))
@@ -85,6 +90,19 @@ _LINE_TEXT = re.compile(
     re.IGNORECASE,
 )
 _REPLACEMENT_TEXT = re.compile(r"\s*\+\s*([A-Z]\d+)\s*", re.IGNORECASE)
+# A move as the page's voice says it, per language: the line's step, then what it pushes and
+# scores; a dropped waiting ball before it; a waiting ball put back.
+SPOKEN_MOVES = {
+    "en": {"line": "{tail} to {to}", "pushing": ", pushing {n}", "point": ", into {sector} for {points} point",
+           "points": ", into {sector} for {points} points", "full": ", {sector} is full",
+           "dropping": "leaving the waiting ball out, ", "put_back": "puts the waiting ball back on {hole}"},
+    "de": {"line": "{tail} nach {to}", "pushing": ", schiebt {n}", "point": ", in {sector}, {points} Punkt",
+           "points": ", in {sector}, {points} Punkte", "full": ", {sector} ist besetzt",
+           "dropping": "lässt die wartende Kugel weg, ", "put_back": "setzt die wartende Kugel auf {hole}"},
+    "ro": {"line": "{tail} la {to}", "pushing": ", împinge {n}", "point": ", în {sector}, {points} punct",
+           "points": ", în {sector}, {points} puncte", "full": ", {sector} este ocupat",
+           "dropping": "renunță la bila care așteaptă, ", "put_back": "pune bila care așteaptă înapoi pe {hole}"},
+}
 
 
 class OffBoard(Game):
@@ -95,6 +113,7 @@ class OffBoard(Game):
     options = (GameOption("board", "a board definition file (TOML): the start position and the sectors",
                           metavar="FILE"),)
     header_keys = ("board", "first")
+    endings = (POINTS, UNREACHABLE)
 
     def __init__(
         self,
@@ -160,7 +179,7 @@ class OffBoard(Game):
         if outcome is None:
             return
         at = f"{self.layout.source}: "
-        if outcome.termination is Termination.UNREACHABLE:
+        if outcome.termination == UNREACHABLE:
             total = sum(sector.value for sector in self.sectors)
             raise LayoutError(f"{at}the sectors are worth {total} points in all: no one could reach"
                               f" {WIN_POINTS} points, so every game would be drawn before it starts;"
@@ -482,6 +501,25 @@ class OffBoard(Game):
             passes=frozenset(passes),
         )
 
+    def spoken(self, move: object, lang: str = "en") -> str:
+        text = str(move)
+        words = SPOKEN_MOVES.get(lang, SPOKEN_MOVES["en"])
+        put_back = _REPLACEMENT_TEXT.fullmatch(text)
+        if put_back is not None:
+            return words["put_back"].format(hole=put_back[1])
+        line = _LINE_TEXT.fullmatch(text)
+        if line is None:
+            return text
+        drops, tail, to, pushed, sector, points, full = line.groups()
+        said = (words["dropping"] if drops else "") + words["line"].format(tail=tail, to=to)
+        if pushed:
+            said += words["pushing"].format(n=pushed)
+        if sector and full:
+            said += words["full"].format(sector=sector)
+        elif sector:
+            said += words["point" if points == "1" else "points"].format(sector=sector, points=points)
+        return said
+
     def move_words(self, move: OffBoardMove) -> str:
         """The notation names the tail's step; the hands lift the tail ball and put it down ahead
         of the line (or in the sector a ball is pushed off into)."""
@@ -565,19 +603,19 @@ class OffBoard(Game):
 
     def ending_words(self, outcome: Outcome) -> str:
         score = "-".join(str(points) for points in self._score)
-        if outcome.termination is Termination.POINTS:
+        if outcome.termination == POINTS:
             return f"{outcome.winner.capitalize()} scored {WIN_POINTS} points ({score})"
-        if outcome.termination is Termination.UNREACHABLE:
+        if outcome.termination == UNREACHABLE:
             return f"neither can reach {WIN_POINTS} points any more ({score}): a draw"
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
         for p in (self._turn ^ 1, self._turn):  # only the mover can just have scored
             if self._score[p] >= WIN_POINTS:
-                return Outcome(Termination.POINTS, PLAYERS[p])
+                return Outcome(POINTS, PLAYERS[p])
         free = self._free
         if self._score[0] + free < WIN_POINTS and self._score[1] + free < WIN_POINTS:
-            return Outcome(Termination.UNREACHABLE, None)
+            return Outcome(UNREACHABLE, None)
         if not self._has_legal_move():
             return Outcome(Termination.NO_MOVE, PLAYERS[self._turn ^ 1])
         return None

@@ -18,7 +18,8 @@ from reedboard.controller.core.signals import BLINKING, PALETTE
 
 __all__ = ["LIGHTS", "rules_page"]
 
-# name, look (the colour in words and blinking or steady), what it tells you, what to do
+# name, look (the colour in words and blinking or steady), what it tells you, what to do; a game
+# says what a light means where these words say too little (Game.light_meanings)
 LIGHTS = [
     ("fill", "blue, blinking", "A piece is missing here: the board does not match the game.",
      "Put the piece back here."),
@@ -35,11 +36,10 @@ LIGHTS = [
     ("to", "bright white, steady",
      "You hold a piece that may move: it may go here (a capture lights the piece it would take).",
      "Put it down on one of them, or back where it was."),
-    ("movable", "green, steady", "Big Balls: the stone the die chose.", "Move it."),
+    ("movable", "green, steady", "The piece the die chose.", "Move it."),
     ("last", "dim white, steady", "The hollows the last move touched.",
      "Nothing. To take the move back (when takebacks are allowed), put the board back as it was."),
-    ("winner", "amber, steady", "Game over: the winner's pieces (Big Balls: and the top hollow a7).",
-     "Nothing; well played."),
+    ("winner", "amber, steady", "Game over: the winner's pieces.", "Nothing; well played."),
     ("draw", "purple, steady", "Game over, drawn: every piece on the board.", "Nothing."),
 ]
 
@@ -73,7 +73,8 @@ def _diagram(cls: type[Game], ident: str, title: str, moves: list[str], caption:
 def rules_page(game: str) -> dict:
     """The rules page of the registered game called `game`; KeyError for any other name."""
     cls = GAMES[game]
-    text = cls.example_start().rules()
+    example = cls.example_start()
+    text, meanings = example.rules(), example.light_meanings()
     return {
         "game": cls.name,
         "title": cls.title,
@@ -81,8 +82,8 @@ def rules_page(game: str) -> dict:
         "sections": text["sections"],
         "diagrams": [_diagram(cls, *entry) for entry in text["diagrams"]],
         "lights": [{"name": name, "colour": _hex(PALETTE[name]) if name in PALETTE else None,
-                    "blink": name in BLINKING, "look": look, "means": means, "do": do}
+                    "blink": name in BLINKING, "look": look, "means": meanings.get(name, means), "do": do}
                    for name, look, means, do in LIGHTS],
         "palette": {name: _hex(rgb) for name, rgb in PALETTE.items()},
-        "hands": cls.example_start().hands_guide(),
+        "hands": example.hands_guide(),
     }
