@@ -259,7 +259,7 @@ def ask_pico(port: str) -> OnPico:
 
 def describe_board(board: dict | None) -> str:
     if board is None:
-        return "no board.json (the built-in Big Balls board)"
+        return "no board.json (the firmware's built-in board)"
     name = board.get("board", "a board")
     return f"{name}: {board.get('rows')}x{board.get('columns')} matrix, {board.get('leds')} LEDs"
 

@@ -339,7 +339,7 @@ class Reconciler:
         return due
 
     def set_roll(self, t: float, roll: int | None) -> list[Event]:
-        """The die was rolled (Big Balls): from now on the moves for that roll count."""
+        """The die was rolled (a game with a die): from now on the moves for that roll count."""
         self.roll = roll
         self.changes += 1
         self._last = None  # the next player has started: no more amending

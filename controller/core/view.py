@@ -58,7 +58,7 @@ class View:
     winner_cells: frozenset[str] = frozenset()  # the winner's pieces once over (Game.winner_cells)
     # a move shown to be carried out (the computer's) or considered (a hint):
     lift: frozenset[str] = frozenset()  # the pieces to lift
-    dest: frozenset[str] = frozenset()  # where they go (an Off Board sector for a push-off)
+    dest: frozenset[str] = frozenset()  # where they go (a sector on the rim, for a push-off)
     take: frozenset[str] = frozenset()  # what the move captures or pushes off
     message: str = ""  # one line for people
     prompt: Prompt | None = None
