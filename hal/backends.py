@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 
 from .board import Board, BoardError, load_board, shipped_boards
 from .install import pip_extra
-from .registry import BACKENDS, UNASKED, names_in_words
-from .sim import SimBoard
+from .registry import BACKENDS, names_in_words, unasked
 
 
 class NoBoard(RuntimeError):
@@ -41,7 +40,7 @@ class Request:
     """What the opener of a backend is told besides the candidate boards."""
 
     port: str | None = None  # serial: a device or pyserial URL instead of the board file's
-    sim_occupied: Iterable[str] = ()  # sim: the cells occupied at the start
+    start: Iterable[str] = ()  # a backend that keeps a start position (registry.START): the cells occupied
     timeout: float | None = None  # s to wait for the hardware to answer (None: the backend's own)
     pin_factory: str | None = None  # gpio: gpiozero's pin factory from the configuration
 
@@ -71,7 +70,7 @@ def open_serial(boards: list[Board], request: Request | str | None = None, timeo
     if not isinstance(request, Request):  # open_serial(boards, port)
         request = Request(port=request)
     timeout = request.timeout or timeout
-    device = request.port or boards[0].port
+    device = request.port or boards[0].settings_of("serial").port
     if device == "auto":
         device = find_port()
         if device is None:
@@ -125,26 +124,29 @@ async def _first_frame(device) -> frozenset[str]:
 
 
 def open_sim(boards: list[Board], request: Request | Iterable[str] = ()) -> Found:
-    occupied = request.sim_occupied if isinstance(request, Request) else request
+    from .sim import SimBoard
+
+    occupied = request.start if isinstance(request, Request) else request
     board = boards[0]
     device = SimBoard(board, occupied)
     return Found("sim", board, device, "the simulated board", frozenset(device.occupied))
 
 
 def find_board(hal: str | None, board_path: str | None = None, port: str | None = None,
-               game: str | None = None, sim_occupied: Iterable[str] = (), *,
+               game: str | None = None, start: Iterable[str] = (), *,
                cells: Iterable[str] | None = None, pin_factory: str | None = None) -> Found:
     """Open the backend asked for, or try the hardware backends in turn; NoBoard says what was
     tried. `game` names a board (a game says which it plays on), `cells` are the hollows the
-    game needs (see candidate_boards). The device found is a cell-level board (hal.addresses
+    game needs (see candidate_boards), `start` the cells occupied on a backend that keeps a
+    start position (registry.START). The device found is a cell-level board (hal.addresses
     CellBoard); its `addresses` is the backend's address-level board under it."""
     try:
         boards = candidate_boards(board_path, game, cells=cells)
     except BoardError as error:
         raise NoBoard([str(error)]) from None
-    request = Request(port=port, sim_occupied=sim_occupied, pin_factory=pin_factory)
+    request = Request(port=port, start=start, pin_factory=pin_factory)
     tried = []
-    for name in [hal] if hal else UNASKED:
+    for name in [hal] if hal else unasked():
         backend = BACKENDS.get(name)
         if backend is None:
             tried.append(f"{name}: no such backend ({names_in_words()})")

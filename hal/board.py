@@ -14,40 +14,17 @@ more (a game may leave some hollows unused).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
-from .registry import NAMES as BACKENDS
+from . import registry
 from .tomlfile import parse_toml, read_toml
 
 
 class BoardError(ValueError):
     """A board file that cannot be used; the message names the file and the problem."""
-
-
-# How the gpio backend drives the WS2812 chain ([leds] driver): rpi_ws281x (PWM or PCM, every
-# Pi but the 5) or the WS2812 signal encoded as SPI bytes (spidev, every Pi with SPI).
-LED_DRIVERS = ("ws281x", "spi")
-# The SPI buses the spi driver may use: the data pin (MOSI) and every pin the kernel takes for
-# the bus once it is turned on (dtparam=spi=on: SPI0 with CE0 and CE1; dtoverlay=spi1-1cs: SPI1).
-SPI_BUSES = {0: (10, (7, 8, 9, 10, 11)), 1: (20, (18, 19, 20, 21))}
-# gpiozero's pin factories ([gpio] pin_factory), by the names gpiozero gives them.
-PIN_FACTORIES = ("lgpio", "rpigpio", "pigpio", "native", "mock")
-
-
-@dataclass(frozen=True)
-class GpioPins:
-    rows: tuple[int, ...] = ()  # BCM pins driving the matrix rows
-    columns: tuple[int, ...] = ()  # BCM pins reading the columns (pulled up)
-    expander: tuple[int, tuple[int, ...]] | None = None  # MCP23017 instead: (I2C bus, addresses)
-    leds: int = 18  # the WS2812 data pin (with the spi driver: its bus's MOSI)
-    die_button: int | None = None
-    ok_button: int | None = None
-    buzzer: int | None = None
-    led_driver: str = "ws281x"  # one of LED_DRIVERS ([leds] driver)
-    spi: tuple[int, int] = (0, 0)  # the spi driver's (bus, device): /dev/spidev<bus>.<device>
-    pin_factory: str | None = None  # one of PIN_FACTORIES; None: gpiozero's default
 
 
 @dataclass(frozen=True)
@@ -64,12 +41,21 @@ class Board:
     budget_ma: float = 2000.0  # the LED supply's current budget
     die_pips: tuple[int, ...] = ()  # LED indices of the seven die pips
     turn_led: int | None = None
-    gpio: GpioPins = field(default_factory=GpioPins)
-    port: str = "auto"
-    baudrate: int = 115200
-    faults: dict = field(default_factory=dict)  # simulated board: declared faults
+    # each backend's settings, by its name, as its table in the board file says (hal.registry)
+    settings: Mapping[str, object] = field(default_factory=dict)
     position: dict[str, tuple[float, float]] = field(default_factory=dict)  # cell -> (x, y) mm
     source: str = "a board file"
+
+    def settings_of(self, backend: str):
+        """The backend's settings: its table as read, or its defaults for a board made without
+        a file (a board wired in order, a test's own)."""
+        if backend not in self.settings:
+            table = registry.BACKENDS[backend].table
+            return None if table is None else table.read({}, {}, self)
+        return self.settings[backend]
+
+    def with_settings(self, backend: str, settings) -> "Board":
+        return replace(self, settings={**self.settings, backend: settings})
 
     def cell_at(self, sensor: int) -> str | None:
         """The cell wired to a sensor address, or None for an unused one."""
@@ -108,7 +94,8 @@ def parse_board(data: dict, source: str, name: str | None = None,
             raise BoardError(f"{at}{what} must be a whole number {low} or more, not {value!r}")
         return value
 
-    unknown = set(data) - {"board", "matrix", "leds", "cells", "gpio", "serial", "sim"}
+    tables = {b.table.section: b for b in registry.BACKENDS.values() if b.table is not None}
+    unknown = set(data) - {"board", "matrix", "leds", "cells"} - set(tables)
     if "board" not in data and {"start", "sector"} & set(data):  # a game's layout, which show and perft take
         like = " or ".join(f"hardware/boards/{n}.toml" for n in shipped_boards()) or "a shipped one"
         raise BoardError(f"{at}this is a game's layout (an Off Board definition: the start position and the"
@@ -124,9 +111,9 @@ def parse_board(data: dict, source: str, name: str | None = None,
     if declared is not None and (not isinstance(declared, str) or not declared.isidentifier()):
         raise BoardError(f"{at}[board] name must be one word of letters, digits and _, not {declared!r}")
     name = declared or name or Path(source).stem
-    backend = board.get("backend", "sim")
-    if backend not in BACKENDS:
-        raise BoardError(f"{at}backend {backend!r}: choose {', '.join(sorted(BACKENDS))}")
+    backend = board.get("backend", registry.DEFAULT)
+    if backend not in registry.BACKENDS:
+        raise BoardError(f"{at}backend {backend!r}: choose {', '.join(sorted(registry.BACKENDS))}")
 
     matrix = table("matrix")
     rows = integer(matrix.get("rows"), "matrix rows", 1)
@@ -200,66 +187,23 @@ def parse_board(data: dict, source: str, name: str | None = None,
     if max(list(led.values()) + list(pips) + ([turn] if turn is not None else [])) >= led_count:
         raise BoardError(f"{at}an LED index is beyond the chain of {led_count} LEDs")
 
-    driver = leds.get("driver", "ws281x")
-    if driver not in LED_DRIVERS:
-        raise BoardError(f"{at}[leds] driver {driver!r}: choose {' or '.join(repr(d) for d in LED_DRIVERS)}")
-    spi = leds.get("spi", {})
-    if not isinstance(spi, dict) or set(spi) - {"bus", "device"}:
-        raise BoardError(f"{at}[leds] spi: write {{ bus = 0, device = 0 }}")
-    spi = (integer(spi.get("bus", 0), "[leds] spi bus"), integer(spi.get("device", 0), "[leds] spi device"))
-    if spi[0] not in SPI_BUSES:
-        raise BoardError(f"{at}[leds] spi bus {spi[0]!r}: choose {' or '.join(map(str, SPI_BUSES))}")
+    generic = Board(name=name, backend=backend, cells=cells, sensor=sensor, led=led, rows=rows, columns=columns,
+                    diodes=diodes, led_count=led_count, budget_ma=float(budget), die_pips=pips, turn_led=turn,
+                    source=source, position=position)
+    settings = {entry.name: entry.table.read(table(section, required=False), data, generic)
+                for section, entry in tables.items()}
+    return replace(generic, settings=settings)
 
-    gpio_table = table("gpio", required=False)
-    factory = gpio_table.get("pin_factory")
-    if factory is not None and factory not in PIN_FACTORIES:
-        raise BoardError(f"{at}[gpio] pin_factory {factory!r}: choose {', '.join(PIN_FACTORIES)}")
-    data_pin = integer(gpio_table.get("leds", 18), "the LED pin")
-    spi_pins: tuple[int, ...] = ()
-    if driver == "spi":
-        mosi, spi_pins = SPI_BUSES[spi[0]]
-        if "leds" in gpio_table and data_pin != mosi:
-            raise BoardError(f"{at}[gpio] leds = {data_pin}, but the spi driver on bus {spi[0]} sends on"
-                             f" GPIO{mosi} (its MOSI): write leds = {mosi}, or leave it out")
-        data_pin = mosi
-    expander = gpio_table.get("expander")
-    if expander is not None:
-        if not isinstance(expander, dict) or "addresses" not in expander:
-            raise BoardError(f"{at}gpio expander: write {{ bus = 1, addresses = [32, 33] }}")
-        expander = (integer(expander.get("bus", 1), "the I2C bus"),
-                    tuple(integer(a, "an MCP23017 address", 0x20) for a in expander["addresses"]))
-    pins = GpioPins(
-        rows=tuple(integer(p, "a row pin") for p in gpio_table.get("rows", [])),
-        columns=tuple(integer(p, "a column pin") for p in gpio_table.get("columns", [])),
-        expander=expander,
-        leds=data_pin,
-        die_button=gpio_table.get("die_button"),
-        ok_button=gpio_table.get("ok_button"),
-        buzzer=gpio_table.get("buzzer"),
-        led_driver=driver,
-        spi=spi,
-        pin_factory=factory,
-    )
-    if gpio_table and expander is None and (len(pins.rows), len(pins.columns)) != (rows, columns):
-        raise BoardError(f"{at}gpio lists {len(pins.rows)} row and {len(pins.columns)} column pins"
-                         f" for a {rows}x{columns} matrix")
-    all_pins = list(pins.rows) + list(pins.columns) + [p for p in (pins.leds, pins.die_button, pins.ok_button, pins.buzzer) if p is not None]
-    if gpio_table and len(set(all_pins)) != len(all_pins):
-        twice = next(p for p in all_pins if all_pins.count(p) > 1)
-        raise BoardError(f"{at}gpio pin {twice} is used twice")
-    taken = sorted(set(all_pins) & set(spi_pins) - {data_pin})
-    if gpio_table and taken:
-        raise BoardError(f"{at}gpio pin {taken[0]} belongs to SPI{spi[0]}, which the LED chain's spi driver"
-                         f" turns on (it takes {', '.join(map(str, spi_pins))}): move it to a free pin")
 
-    serial = table("serial", required=False)
-    sim = table("sim", required=False)
-    return Board(
-        name=name, backend=backend, cells=cells, sensor=sensor, led=led, rows=rows, columns=columns,
-        diodes=diodes, led_count=led_count, budget_ma=float(budget), die_pips=pips, turn_led=turn,
-        gpio=pins, port=str(serial.get("port", "auto")), baudrate=integer(serial.get("baudrate", 115200), "baudrate", 1),
-        faults=dict(sim.get("faults", {})), source=source, position=position,
-    )
+def backend_lines(board: Board) -> dict[str, list[str]]:
+    """Every backend's lines of the board file, by table (a calibrated board file is written
+    with them): what each backend's table writer makes of the board's settings."""
+    lines: dict[str, list[str]] = {}
+    for entry in registry.BACKENDS.values():
+        if entry.table is not None and entry.name in board.settings:
+            for section, written in entry.table.write(board.settings[entry.name]).items():
+                lines.setdefault(section, []).extend(written)
+    return lines
 
 
 def load_board(path: str | Path | None = None, game: str | None = None, *,

@@ -100,8 +100,8 @@ def choose_pin_factory(board: Board, configured: str | None = None,
         return named, f"{PIN_FACTORY_VARIABLE} in the environment"
     if configured:
         return configured, "the configuration"
-    if board.gpio.pin_factory:
-        return board.gpio.pin_factory, f"{board.source} [gpio] pin_factory"
+    if board.settings_of("gpio").pin_factory:
+        return board.settings_of("gpio").pin_factory, f"{board.source} [gpio] pin_factory"
     return None, "gpiozero's default"
 
 
@@ -136,6 +136,7 @@ class GpioSwitches:
                  bus=None, settle: float = 0.0, blink_hz: float = 2.0, bounce_time: float | None = 0.02,
                  long_press: float = 1.0) -> None:
         self.board = board
+        self.pins = board.settings_of("gpio")  # the board file's [gpio] table, as read
         self.clock = clock
         self.scan_interval = scan_interval
         self.blink_hz = blink_hz
@@ -179,7 +180,7 @@ class GpioSwitches:
 
     # --- construction ------------------------------------------------------------------------
     def _matrix_source(self, bus, settle: float):
-        gpio, board = self.board.gpio, self.board
+        gpio, board = self.pins, self.board
         if gpio.expander is not None:
             number, addresses = gpio.expander
             if bus is None:
@@ -202,7 +203,7 @@ class GpioSwitches:
     def _make_buttons(self, bounce_time: float | None, long_press: float) -> None:
         from gpiozero import Button as GpioButton
 
-        for kind, pin in ((Button.DIE, self.board.gpio.die_button), (Button.OK, self.board.gpio.ok_button)):
+        for kind, pin in ((Button.DIE, self.pins.die_button), (Button.OK, self.pins.ok_button)):
             if pin is None:
                 continue
             device = GpioButton(pin, pull_up=True, bounce_time=bounce_time, hold_time=long_press,
@@ -218,7 +219,7 @@ class GpioSwitches:
         from gpiozero.exc import PinPWMError
         from gpiozero.tones import Tone
 
-        pin = self.board.gpio.buzzer
+        pin = self.pins.buzzer
         if pin is None:
             return
         try:

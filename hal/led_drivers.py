@@ -143,7 +143,7 @@ class Ws281xChain:
 
 def open_chain(board: Board) -> LedChain:
     """The chain the board file's `[leds] driver` names, on its pins."""
-    gpio = board.gpio
+    gpio = board.settings_of("gpio")
     if gpio.led_driver == "spi":
         return SpiChain.open(board.led_count, *gpio.spi, source=board.source)
     return Ws281xChain.open(board.led_count, gpio.leds, source=board.source)

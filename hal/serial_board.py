@@ -162,7 +162,8 @@ class SerialSwitches:
                  silence: float = SILENCE, retry: float = RETRY,
                  timer: Callable[[], float] = time.monotonic) -> None:
         self.board = board
-        self.port = port or board.port  # a device, a pyserial URL, or "auto"
+        self.line = board.settings_of("serial")  # the board file's [serial] table, as read
+        self.port = port or self.line.port  # a device, a pyserial URL, or "auto"
         self._timer = timer  # the link's deadlines: greetings, silences, the probe (tests move it)
         self.stats = Stats()
         self.device: str | None = None  # what was opened last
@@ -368,7 +369,7 @@ class SerialSwitches:
             return self.closed
         port = self._resolve(raise_if_missing=True)
         try:
-            ser = self._factory(port, baudrate=self.board.baudrate, timeout=READ_TIMEOUT,
+            ser = self._factory(port, baudrate=self.line.baudrate, timeout=READ_TIMEOUT,
                                 write_timeout=WRITE_TIMEOUT)
         except Exception as error:
             raise SerialBoardError(f"cannot open {port}: {error}") from None
@@ -410,7 +411,7 @@ class SerialSwitches:
                 pass
         stats.lines_bad += splitter.overlong
         times = "once" if greetings == 1 else f"{greetings} times"
-        what = (f"opened {port} at {self.board.baudrate} baud and sent V {VERSION} ({times}), but in {timeout:g} s "
+        what = (f"opened {port} at {self.line.baudrate} baud and sent V {VERSION} ({times}), but in {timeout:g} s "
                 + ("heard nothing: is the Pico running the reedboard firmware?" if heard == 0 else
                    self._describe(stats, True, link)))
         raise SerialBoardError(what)
@@ -572,7 +573,7 @@ class SerialSwitches:
             self._note_open_error("no Raspberry Pi Pico found on USB (vendor id 2e8a)")
             return False
         try:
-            ser = self._factory(port, baudrate=self.board.baudrate, timeout=READ_TIMEOUT,
+            ser = self._factory(port, baudrate=self.line.baudrate, timeout=READ_TIMEOUT,
                                 write_timeout=WRITE_TIMEOUT)
         except Exception as error:
             self._note_open_error(f"cannot open {port}: {error}")

@@ -448,7 +448,7 @@ def _pico_pins(board: Board) -> _Pins:
 
 
 def _pi_pins(board: Board) -> _Pins | None:
-    gpio = board.gpio
+    gpio = board.settings_of("gpio")
 
     def bcm(p):
         return f"BCM {p} (pin {PI_HEADER[p]})" if p in PI_HEADER else f"BCM {p}"

@@ -49,11 +49,11 @@ class GpioRig:
         self.factory = MockFactory()
         circuit = Circuit(board.rows, board.columns, board.diodes)
         options = {}
-        if board.gpio.expander is not None:
-            options["bus"] = FakeMcpBus(board.gpio.expander[1], circuit)
+        if board.settings_of("gpio").expander is not None:
+            options["bus"] = FakeMcpBus(board.settings_of("gpio").expander[1], circuit)
             self.matrix = circuit  # the expanders read the circuit as it stands
         else:
-            self.matrix = MatrixPins(self.factory, board.gpio.rows, board.gpio.columns, circuit)
+            self.matrix = MatrixPins(self.factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, circuit)
         for cell in start:
             self.matrix.place(board.sensor[cell])
         self.strip = FakeStrip(board.led_count)
@@ -66,7 +66,7 @@ class GpioRig:
         self.matrix.lift(self.board.sensor[cell])
 
     def press_die(self):
-        pin = self.factory.pin(self.board.gpio.die_button)
+        pin = self.factory.pin(self.board.settings_of("gpio").die_button)
         pin.drive_low()
         time.sleep(0.05)
         pin.drive_high()

@@ -20,7 +20,7 @@ def test_default_boards_wire_every_cell_once():
         assert sorted(board.sensor.values()) == list(range(len(cells)))
         assert len(set(board.led.values())) == len(cells)
         assert board.rows * board.columns >= len(cells)
-    assert load_board(game="bigballs").die_pips and load_board(game="offboard").gpio.expander == (1, (32, 33))
+    assert load_board(game="bigballs").die_pips and load_board(game="offboard").settings_of("gpio").expander == (1, (32, 33))
 
 
 def test_default_boards_place_every_cell_apart():
@@ -74,17 +74,17 @@ def test_wiring_mistakes_are_named(change, message):
 
 
 def test_the_led_driver_and_pin_factory_of_a_board_file():
-    shipped = load_board(game="bigballs").gpio
+    shipped = load_board(game="bigballs").settings_of("gpio")
     assert (shipped.led_driver, shipped.spi, shipped.leds, shipped.pin_factory) == ("spi", (0, 0), 10, None)
     data = default("bigballs")
     del data["leds"]["driver"], data["leds"]["spi"], data["gpio"]["leds"]
     data["gpio"]["pin_factory"] = "rpigpio"
-    older = parse_board(data, "my-board.toml").gpio  # a file from before drivers: rpi_ws281x on GPIO 18
+    older = parse_board(data, "my-board.toml").settings_of("gpio")  # a file from before drivers: rpi_ws281x on GPIO 18
     assert (older.led_driver, older.leds, older.pin_factory) == ("ws281x", 18, "rpigpio")
     data = default("offboard")
     data["leds"]["spi"] = {"bus": 1, "device": 0}
     del data["gpio"]["leds"]
-    assert parse_board(data, "my-board.toml").gpio.leds == 20  # SPI1's MOSI
+    assert parse_board(data, "my-board.toml").settings_of("gpio").leds == 20  # SPI1's MOSI
 
 
 def test_unreadable_board_files_are_named(tmp_path):
@@ -130,15 +130,15 @@ def test_candidate_boards_are_the_shipped_boards_with_the_hollows_asked_for():
     assert [b.name for b in candidate_boards(None, cells=["a7"])] == ["bigballs"]
     with pytest.raises(BoardError, match="no hollow for Z9"):
         candidate_boards(None, cells=["Z9"])
-    found = find_board("sim", cells=["E5"], sim_occupied=["E5"])
+    found = find_board("sim", cells=["E5"], start=["E5"])
     assert found.board.name == "offboard" and found.device.occupied == {"E5"}
     with pytest.raises(NoBoard, match="usb: no such backend \\(gpio, serial or sim\\)"):
         find_board("usb", game="bigballs")
 
 
 def test_the_backend_registry_names_each_backend_once():
-    from reedboard.hal.registry import BACKENDS, UNASKED
+    from reedboard.hal.registry import BACKENDS, unasked
 
-    assert set(BACKENDS) == {"gpio", "serial", "sim"} and UNASKED == ("serial", "gpio")
+    assert set(BACKENDS) == {"gpio", "serial", "sim"} and unasked() == ("serial", "gpio")
     assert all(callable(getattr(__import__(b.opener.split(":")[0], fromlist=["x"]), b.opener.split(":")[1]))
                for b in BACKENDS.values())

@@ -58,7 +58,7 @@ def sim_rig(truth: Board):
 
 def gpio_rig(truth: Board):
     factory = MockFactory()
-    matrix = MatrixPins(factory, BOARD.gpio.rows, BOARD.gpio.columns, Circuit(BOARD.rows, BOARD.columns, BOARD.diodes))
+    matrix = MatrixPins(factory, BOARD.settings_of("gpio").rows, BOARD.settings_of("gpio").columns, Circuit(BOARD.rows, BOARD.columns, BOARD.diodes))
     strip = FakeStrip(BOARD.led_count)
     switches = GpioSwitches(BOARD, pin_factory=factory, strip=strip, scan_interval=0.0005, debounce=2,
                             bounce_time=None)
@@ -98,8 +98,8 @@ def test_calibrating_a_shuffled_board_learns_its_wiring(rig, seed):
     learned = parse_board(tomllib.loads(text), "learned.toml")
     assert learned.sensor == truth.sensor and learned.led == truth.led
     assert learned.position == BOARD.position  # positions kept from the old file
-    assert (learned.gpio, learned.die_pips, learned.turn_led, learned.led_count) == (
-        BOARD.gpio, BOARD.die_pips, BOARD.turn_led, BOARD.led_count)
+    assert (learned.settings_of("gpio"), learned.die_pips, learned.turn_led, learned.led_count) == (
+        BOARD.settings_of("gpio"), BOARD.die_pips, BOARD.turn_led, BOARD.led_count)
     assert Cue.GAME_OVER in device.cues and device.die.face is DieFace.BLANK
 
 
@@ -121,8 +121,8 @@ def test_a_board_file_that_cannot_be_read_is_written_whole():
     text = board_text(BOARD, truth.sensor, truth.led, None)
     learned = parse_board(tomllib.loads(text), "fresh.toml")
     assert (learned.sensor, learned.led, learned.position) == (truth.sensor, truth.led, BOARD.position)
-    assert (learned.gpio, learned.die_pips, learned.turn_led, learned.budget_ma) == (
-        BOARD.gpio, BOARD.die_pips, BOARD.turn_led, BOARD.budget_ma)
+    assert (learned.settings_of("gpio"), learned.die_pips, learned.turn_led, learned.budget_ma) == (
+        BOARD.settings_of("gpio"), BOARD.die_pips, BOARD.turn_led, BOARD.budget_ma)
 
 
 @pytest.mark.parametrize("rig", [sim_rig, gpio_rig], ids=["sim", "gpio"])

@@ -40,7 +40,8 @@ from hypothesis import strategies as st
 from reedboard.controller.games import GAMES
 from reedboard.controller.core.signals import PALETTE
 import reedboard.hal.gpio_board as gpio_board_module
-from reedboard.hal.board import Board, GpioPins, load_board
+from reedboard.hal.backend_tables import GpioPins
+from reedboard.hal.board import Board, load_board
 from reedboard.hal.gpio_board import CUE_PATTERNS, GpioBoard
 from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Frame, Light, LightFrame, Press
 from reedboard.hal.leds import PIP_COLOUR, PIPS, current_ma
@@ -76,17 +77,17 @@ def start_position(board: Board) -> frozenset[str]:
 
 def on_pins(board: Board) -> Board:
     """The board with its matrix wired straight to the Pi's pins."""
-    if board.gpio.rows:
+    if board.settings_of("gpio").rows:
         return board
-    pins = [p for p in SPARE_PINS if p not in (board.gpio.die_button, board.gpio.ok_button)]
+    pins = [p for p in SPARE_PINS if p not in (board.settings_of("gpio").die_button, board.settings_of("gpio").ok_button)]
     rows, columns = pins[:board.rows], pins[board.rows:board.rows + board.columns]
-    return dataclasses.replace(board, gpio=dataclasses.replace(board.gpio, rows=tuple(rows),
+    return board.with_settings("gpio", dataclasses.replace(board.settings_of("gpio"), rows=tuple(rows),
                                                                columns=tuple(columns), expander=None))
 
 
 def on_expander(board: Board) -> Board:
     """The board with its matrix on two MCP23017 (as the offboard default)."""
-    return dataclasses.replace(board, gpio=dataclasses.replace(board.gpio, rows=(), columns=(),
+    return board.with_settings("gpio", dataclasses.replace(board.settings_of("gpio"), rows=(), columns=(),
                                                                expander=(1, (0x20, 0x21))))
 
 
@@ -94,11 +95,11 @@ def rig(board: Board, **kwargs):
     """A GpioBoard on mock pins with the simulated matrix behind it: (board, matrix)."""
     factory = MockFactory()
     circuit = Circuit(board.rows, board.columns, board.diodes)
-    if board.gpio.expander is not None:
-        matrix = FakeMcpBus(board.gpio.expander[1], circuit)
+    if board.settings_of("gpio").expander is not None:
+        matrix = FakeMcpBus(board.settings_of("gpio").expander[1], circuit)
         kwargs.setdefault("bus", matrix)
     else:
-        matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, circuit)
+        matrix = MatrixPins(factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, circuit)
     kwargs.setdefault("strip", FakeStrip(board.led_count))
     return GpioBoard(board, pin_factory=factory, **kwargs), matrix
 
@@ -248,8 +249,8 @@ def test_with_diodes_the_scan_reads_exactly_the_magnets(cells):
     board = BIGBALLS
     factory = MockFactory()
     circuit = Circuit(board.rows, board.columns, diodes=True)
-    pins = MatrixPins(factory, board.gpio.rows, board.gpio.columns, circuit)
-    scanner = MatrixScanner(GpioMatrix(board.gpio.rows, board.gpio.columns, pin_factory=factory), debounce=1)
+    pins = MatrixPins(factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, circuit)
+    scanner = MatrixScanner(GpioMatrix(board.settings_of("gpio").rows, board.settings_of("gpio").columns, pin_factory=factory), debounce=1)
     try:
         pins.place(*(board.sensor[c] for c in cells))
         assert cells_of(board, scanner.read_raw()) == cells
@@ -347,14 +348,14 @@ def test_with_diodes_the_same_magnets_read_as_placed(closing):
 def test_without_diodes_rows_driven_high_would_short_two_outputs():
     factory = MockFactory()
     circuit = Circuit(4, 7, diodes=False)
-    pins = MatrixPins(factory, BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, circuit)
+    pins = MatrixPins(factory, BIGBALLS.settings_of("gpio").rows, BIGBALLS.settings_of("gpio").columns, circuit)
     pins.place(0, 7)  # a1 and a2: one column, two rows
-    push_pull = GpioMatrix(BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, pin_factory=factory, open_drain=False)
+    push_pull = GpioMatrix(BIGBALLS.settings_of("gpio").rows, BIGBALLS.settings_of("gpio").columns, pin_factory=factory, open_drain=False)
     push_pull.read()
     assert circuit.shorts > 0  # row 1 high, row 0 low, joined through a1 and a2
     push_pull.close()
     circuit.shorts = 0
-    open_drain = GpioMatrix(BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, pin_factory=factory, open_drain=True)
+    open_drain = GpioMatrix(BIGBALLS.settings_of("gpio").rows, BIGBALLS.settings_of("gpio").columns, pin_factory=factory, open_drain=True)
     assert open_drain.read() == [1, 1, 0, 0]
     assert circuit.shorts == 0
     open_drain.close()
@@ -388,8 +389,8 @@ def test_possible_ghosts_of_a_chain_of_switches():
 def test_without_diodes_every_phantom_is_flagged(switches):
     factory = MockFactory()
     circuit = Circuit(4, 7, diodes=False)
-    pins = MatrixPins(factory, BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, circuit)
-    scanner = MatrixScanner(GpioMatrix(BIGBALLS.gpio.rows, BIGBALLS.gpio.columns, pin_factory=factory,
+    pins = MatrixPins(factory, BIGBALLS.settings_of("gpio").rows, BIGBALLS.settings_of("gpio").columns, circuit)
+    scanner = MatrixScanner(GpioMatrix(BIGBALLS.settings_of("gpio").rows, BIGBALLS.settings_of("gpio").columns, pin_factory=factory,
                                        open_drain=True), diodes=False, debounce=1)
     try:
         placed = {r * 7 + c for r, c in switches}
@@ -447,7 +448,7 @@ def test_frames_scan_250_times_a_second(closing):
 
 
 def test_a_board_without_matrix_pins_is_refused():
-    board = dataclasses.replace(BIGBALLS, gpio=GpioPins())
+    board = BIGBALLS.with_settings("gpio", GpioPins())
     with pytest.raises(ValueError, match="row and column pins"):
         GpioBoard(board, pin_factory=MockFactory(), strip=FakeStrip(36))
 
@@ -558,7 +559,7 @@ def test_the_die_shows_through_the_light_frame(closing):
 @pytest.mark.parametrize("driver, module", [("ws281x", "rpi_ws281x"), ("spi", "spidev")])
 def test_the_led_driver_is_imported_only_when_the_chain_is_lit(closing, monkeypatch, driver, module):
     monkeypatch.setitem(sys.modules, module, None)  # as on a PC: not installed
-    board = dataclasses.replace(BIGBALLS, gpio=dataclasses.replace(BIGBALLS.gpio, led_driver=driver))
+    board = BIGBALLS.with_settings("gpio", dataclasses.replace(BIGBALLS.settings_of("gpio"), led_driver=driver))
     gpio, _ = rig(board, strip=None)
     closing(gpio)
     gpio.show(DieState(DieFace.ROLLING))  # nothing to light yet
@@ -575,7 +576,7 @@ def test_buttons_short_and_long_presses(closing):
     factory = MockFactory()
     gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36), long_press=1.0, clock=FakeClock(5.0))
     closing(gpio)
-    die, ok = factory.pin(BIGBALLS.gpio.die_button), factory.pin(BIGBALLS.gpio.ok_button)
+    die, ok = factory.pin(BIGBALLS.settings_of("gpio").die_button), factory.pin(BIGBALLS.settings_of("gpio").ok_button)
     assert die.pull == "up" and die.bounce == pytest.approx(0.02)
     past_bounce = 0.04  # s between two edges of one button: longer than its bounce time
 
@@ -619,7 +620,7 @@ def test_presses_before_anyone_listens_are_kept(closing):
                      strip=FakeStrip(OFFBOARD.led_count), clock=FakeClock(1.0))
     closing(gpio)
     assert set(gpio._buttons) == {Button.OK}  # the offboard board has no die button
-    ok = factory.pin(OFFBOARD.gpio.ok_button)
+    ok = factory.pin(OFFBOARD.settings_of("gpio").ok_button)
     ok.drive_low()
     ok.drive_high()
 
@@ -653,7 +654,7 @@ def test_tonal_buzzer_plays_each_cue_as_a_tune(closing):
 
     factory = MockFactory(pin_class=RecordingPWMPin)  # pins that can do PWM, as lgpio's
     gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
-    pin = factory.pin(BIGBALLS.gpio.buzzer)
+    pin = factory.pin(BIGBALLS.settings_of("gpio").buzzer)
     closing(gpio)
     assert gpio.tonal
     for cue in Cue:
@@ -691,7 +692,7 @@ def test_plain_buzzer_beeps_the_rhythm(closing, monkeypatch):
     closing(gpio)
     stops = stop_events(monkeypatch, lambda stop, seconds: 0)  # no need to wait them out
     assert not gpio.tonal
-    pin = factory.pin(BIGBALLS.gpio.buzzer)
+    pin = factory.pin(BIGBALLS.settings_of("gpio").buzzer)
     pin.clear_states()
     gpio.play(Cue.ILLEGAL)  # beep, rest, beep
     gpio.wait_quiet(WAIT)
@@ -702,7 +703,7 @@ def test_plain_buzzer_beeps_the_rhythm(closing, monkeypatch):
 def test_a_new_cue_cuts_off_the_last(closing, monkeypatch):
     factory = MockFactory(pin_class=RecordingPWMPin)  # pins that can do PWM, as lgpio's
     gpio = GpioBoard(BIGBALLS, pin_factory=factory, strip=FakeStrip(36))
-    pin = factory.pin(BIGBALLS.gpio.buzzer)
+    pin = factory.pin(BIGBALLS.settings_of("gpio").buzzer)
     closing(gpio)
     # the first cue's first note lasts until it is cut off; the next cue's notes pass at once
     stops = stop_events(monkeypatch, lambda stop, seconds: WAIT if stop is stops[0] else 0)
@@ -715,7 +716,7 @@ def test_a_new_cue_cuts_off_the_last(closing, monkeypatch):
 
 
 def test_a_board_without_buzzer_only_remembers_cues(closing):
-    board = dataclasses.replace(BIGBALLS, gpio=dataclasses.replace(BIGBALLS.gpio, buzzer=None))
+    board = BIGBALLS.with_settings("gpio", dataclasses.replace(BIGBALLS.settings_of("gpio"), buzzer=None))
     gpio = GpioBoard(board, pin_factory=MockFactory(), strip=FakeStrip(36))
     closing(gpio)
     gpio.play(Cue.READY)
@@ -780,7 +781,7 @@ class StandIn:
 
 
 def with_factory(board: Board, name: str | None) -> Board:
-    return dataclasses.replace(board, gpio=dataclasses.replace(board.gpio, pin_factory=name),
+    return dataclasses.replace(board.with_settings("gpio", dataclasses.replace(board.settings_of("gpio"), pin_factory=name)),
                                source="my-board.toml")
 
 
@@ -789,7 +790,7 @@ def test_the_matrix_scans_through_the_pin_factory_the_board_file_names(closing, 
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     board = with_factory(BIGBALLS, name)
     factory = MockFactory()
-    matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, Circuit(board.rows, board.columns))
+    matrix = MatrixPins(factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, Circuit(board.rows, board.columns))
     entries = {n: StandIn(n, factory) for n in ("lgpio", "rpigpio", "native")}
     monkeypatch.setattr(gpio_board_module, "_factory_classes", lambda: entries)
     start = start_position(board)

@@ -1,13 +1,59 @@
-"""One contract for every board backend: sim, gpio (on mock pins) and serial (the firmware
-behind a pty). The referee never asks which one it has, so each must behave the same."""
+"""One contract for every board backend the registry holds (hal.registry.BACKENDS): today sim,
+gpio (on mock pins) and serial (the firmware behind a pty), each on its rig (tests/rigs.py).
+The referee never asks which one it has, so each must behave the same; the registry entry says
+what the backend can do, and its board is found back from the entry (registry.backend_of).
+
+test_toy_backend runs this contract again on a backend registered by the test itself."""
 
 import asyncio
+import importlib
 import time
+import tomllib
 
+import pytest
+
+from reedboard.hal import registry
 from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
 from reedboard.hal.leds import capped, chain
 
-from rigs import BOARD, START
+from rigs import BOARD, RIGS, START
+
+
+@pytest.fixture(params=list(registry.BACKENDS))
+def rig(request):
+    """A board under test hands, once on each registered backend."""
+    assert request.param in RIGS, f"the {request.param} backend has no rig in tests/rigs.py"
+    rig = RIGS[request.param](BOARD, START)
+    yield rig
+    rig.close()
+
+
+def _named(where: str):
+    module, name = where.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@pytest.mark.parametrize("name", list(registry.BACKENDS))
+def test_each_entry_names_what_it_opens_its_table_and_what_it_can(name):
+    backend = registry.BACKENDS[name]
+    assert backend.name == name and backend.what
+    assert callable(_named(backend.opener)) and isinstance(_named(backend.device), type)
+    assert backend.can <= set(registry.CAPABILITIES)
+    table = backend.table
+    if table is None:
+        return
+    assert BOARD.settings_of(name) == BOARD.settings[name]  # read by the loader, through the entry
+    table.read({}, {}, BOARD)  # a board file without the table: the backend's defaults, no error
+    if table.writer is not None:  # what a calibrated board file says reads back the same
+        written = table.write(BOARD.settings[name])
+        data = {section: tomllib.loads("\n".join(lines)) for section, lines in written.items()}
+        assert table.section in written and table.read(data[table.section], data, BOARD) == BOARD.settings[name]
+
+
+def test_the_board_is_found_back_from_its_entry(rig):
+    backend = registry.backend_of(rig.device)
+    assert backend is not None and isinstance(rig.device, _named(backend.device))
+    assert registry.device_can(rig.device, registry.HANDS) == (registry.HANDS in backend.can)
 
 
 async def next_frame(stream, timeout=3.0):
@@ -67,6 +113,8 @@ def test_a_light_frame_reaches_the_leds_within_the_current_budget(rig):
 
 
 def test_the_address_level_reports_switches_and_lights_leds_by_index(rig):
+    if not registry.device_can(rig.device, registry.ADDRESSES):
+        pytest.skip("the backend has no address level (registry.ADDRESSES)")
     from reedboard.hal.addresses import LedFrame
     from reedboard.hal.colours import PALETTE
 

@@ -53,7 +53,7 @@ def boards():
 
 def open_board(board, boards):
     # A clock standing still: both boards show the same half of a blink.
-    device = GpioBoard(board, pin_factory=MockFactory(), bus=FakeBus() if board.gpio.expander else None,
+    device = GpioBoard(board, pin_factory=MockFactory(), bus=FakeBus() if board.settings_of("gpio").expander else None,
                        clock=lambda: 100.0)
     boards.append(device)
     return device

@@ -10,7 +10,6 @@ nothing else. The pure state machine is also driven in virtual time, without any
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import io
 import re
 import subprocess
@@ -25,6 +24,7 @@ from reedboard.controller.core.referee import Outputs
 from reedboard.controller.commands.guide import Prompt, SimBuilder
 from reedboard.controller.commands.selftest import (Report, Settings, SelfTest, default_report_path, leds_of, run_selftest,
                                  selftest_command)
+from reedboard.hal.backend_tables import SimSettings
 from reedboard.hal.board import load_board
 from reedboard.hal.mock.faults import (Chatter, DarkStrip, FaultError, MockHands, SimHands, dark_leds, faulty_circuit,
                              faulty_sim, parse_faults)
@@ -67,7 +67,7 @@ def expected(faults: dict) -> set[tuple[str, tuple[str, ...]]]:
 
 
 def with_faults(faults: dict):
-    return dataclasses.replace(BOARD, faults=faults)
+    return BOARD.with_settings("sim", SimSettings(faults=faults))
 
 
 # --------------------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def gpio_rig(faults: dict, clock):
     board = with_faults(faults)
     declared = parse_faults(board)
     factory = MockFactory()
-    matrix = MatrixPins(factory, board.gpio.rows, board.gpio.columns, faulty_circuit(board, declared, seed=1))
+    matrix = MatrixPins(factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, faulty_circuit(board, declared, seed=1))
     strip = FakeStrip(board.led_count)
     switches = GpioSwitches(board, pin_factory=factory, strip=DarkStrip(strip, dark_leds(board, declared)),
                             scan_interval=0.0005, debounce=2, bounce_time=None, clock=clock)

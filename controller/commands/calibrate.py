@@ -39,7 +39,7 @@ from importlib import resources
 from pathlib import Path
 
 from reedboard.hal.addresses import LedFrame
-from reedboard.hal.board import Board, BoardError, parse_board
+from reedboard.hal.board import Board, BoardError, backend_lines, parse_board
 from reedboard.hal.interfaces import Cue, DieFace, DieState
 
 from reedboard.controller.commands.guide import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive, open_backend
@@ -153,30 +153,15 @@ def _fresh_text(board: Board, cells: list[str]) -> str:
              f'backend = "{board.backend}"', "", "[matrix]", f"rows = {board.rows}", f"columns = {board.columns}",
              f"diodes = {'true' if board.diodes else 'false'}", "", "[leds]", f"count = {board.led_count}",
              f"budget_ma = {board.budget_ma:g}"]
-    lines.append(f'driver = "{board.gpio.led_driver}"')
-    if board.gpio.led_driver == "spi":
-        lines.append(f"spi = {{ bus = {board.gpio.spi[0]}, device = {board.gpio.spi[1]} }}")
+    tables = backend_lines(board)  # each backend's own lines, [leds] ones among them
+    lines += tables.pop("leds", [])
     if board.die_pips:
         lines.append(f"die_pips = [{', '.join(map(str, board.die_pips))}]")
     if board.turn_led is not None:
         lines.append(f"turn = {board.turn_led}")
     lines += ["", "[cells]"] + cells
-    gpio = board.gpio
-    if gpio.rows or gpio.expander:
-        lines += ["", "[gpio]"]
-        if gpio.expander:
-            bus, addresses = gpio.expander
-            lines.append(f"expander = {{ bus = {bus}, addresses = [{', '.join(map(str, addresses))}] }}")
-        else:
-            lines.append(f"rows = [{', '.join(map(str, gpio.rows))}]")
-            lines.append(f"columns = [{', '.join(map(str, gpio.columns))}]")
-        lines.append(f"leds = {gpio.leds}")
-        if gpio.pin_factory is not None:
-            lines.append(f'pin_factory = "{gpio.pin_factory}"')
-        for name in ("die_button", "ok_button", "buzzer"):
-            if getattr(gpio, name) is not None:
-                lines.append(f"{name} = {getattr(gpio, name)}")
-    lines += ["", "[serial]", f'port = "{board.port}"', f"baudrate = {board.baudrate}"]
+    for section, written in tables.items():
+        lines += ["", f"[{section}]"] + written
     return "\n".join(lines) + "\n"
 
 

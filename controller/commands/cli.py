@@ -217,8 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_hal_options(parser: argparse.ArgumentParser) -> None:
     from reedboard.hal import registry  # names only: a backend's module is imported when it is opened
 
-    tried = ", then ".join(registry.UNASKED)
-    parser.add_argument("--backend", "--hal", dest="backend", choices=registry.NAMES,
+    tried = ", then ".join(registry.unasked())
+    parser.add_argument("--backend", "--hal", dest="backend", choices=registry.names(),
                         help=f"the board backend: {registry.names_in_words()} (default: try {tried})")
     parser.add_argument("--port", metavar="PORT", help="serial: the Pico's port (default: found on USB)")
     parser.add_argument("--board", metavar="FILE",

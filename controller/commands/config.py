@@ -254,15 +254,15 @@ def _game_keys() -> list[Key]:
 
 
 def _pin_factories() -> tuple[str, ...]:
-    from reedboard.hal.board import PIN_FACTORIES
+    from reedboard.hal.backend_tables import PIN_FACTORIES
 
     return PIN_FACTORIES
 
 
 def _hal_names() -> tuple[str, ...]:
-    from reedboard.hal.registry import NAMES
+    from reedboard.hal.registry import names
 
-    return NAMES
+    return names()
 
 
 KEYS: tuple[Key, ...] = (

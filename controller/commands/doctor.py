@@ -6,6 +6,7 @@ import re
 import sys
 
 from reedboard.controller.games import GAMES
+from reedboard.hal import registry
 from reedboard.hal.backends import NoBoard, find_board
 
 from reedboard.controller.commands import pi_checks
@@ -16,8 +17,8 @@ OTHER_PROTOCOL = re.compile(r"speaks protocol version (\S+) \(firmware (.*?)\)")
 
 def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) -> int:
     out = out or sys.stdout
-    sim_start = None
-    if hal == "sim":  # the simulated board holds the start position of a game played on it
+    start = None
+    if registry.can(hal, registry.START):  # a board that keeps a start position: the game's played on it
         from reedboard.hal.backends import candidate_boards
         from reedboard.hal.board import BoardError
 
@@ -28,9 +29,9 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
         game = next((g for g in GAMES.values() if board is not None and g.board == board.name), None)
         cells = set(board.cells) if board is not None else set()
         if game is not None and set(game().cells) <= cells:
-            sim_start = game().occupied()
+            start = game().occupied()
     try:
-        found = find_board(hal, board_path, port, sim_occupied=sim_start or ())
+        found = find_board(hal, board_path, port, start=start or ())
     except NoBoard as error:
         print("reedboard doctor: no board could be reached. Tried:", file=out)
         for attempt in error.tried:
@@ -48,27 +49,25 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
     return 0
 
 
-def _serial_port(hal: str | None, port: str | None, found) -> str | None:
-    """The serial port the board is on, or would be: the one given, the one answering, or the
-    first Pico on USB."""
-    if hal in ("sim", "gpio"):
+def _board_port(hal: str | None, port: str | None, found) -> str | None:
+    """The port the board is on, or would be: the one given, the one answering, or the one a
+    backend reached over a port finds (none for a backend named that is not reached so)."""
+    if hal in registry.BACKENDS and not registry.can(hal, registry.PORT):
         return None
     if port:
         return port
-    if found is not None and found.backend == "serial":
+    if found is not None and registry.can(found.backend, registry.PORT):
         return getattr(found.device, "port", None)
-    from reedboard.hal.serial_board import find_port
-
-    return find_port()
+    return registry.port_found(hal)
 
 
 def _print_pi_checks(hal: str | None, port: str | None, found, out, refusals: list[str] = ()) -> None:
     """The firmware's protocol, then the Pi's own checks (groups, SPI, I2C, the port free)."""
     from reedboard.hal.protocol import VERSION
 
-    port = _serial_port(hal, port, found)
+    port = _board_port(hal, port, found)
     extra = []
-    hello = getattr(found.device, "firmware", None) if found is not None and found.backend == "serial" else None
+    hello = getattr(found.device, "firmware", None) if found is not None and registry.can(found.backend, registry.PORT) else None
     if hello is not None:
         print(f"firmware: {hello.firmware}, protocol {hello.version} (this controller speaks {VERSION})", file=out)
         extra.append(pi_checks.protocol_finding(hello.version, hello.firmware, VERSION, port))

@@ -230,17 +230,19 @@ class Opened:
 
 
 def open_backend(hal: str | None, board_path: str | None, port: str | None,
-                 sim: Callable[[Board], Opened]) -> Opened:
-    """Open the backend asked for (or serial, then gpio) at its address level; for "sim",
-    sim(board) makes it. Raises hal.backends.NoBoard saying what was tried."""
+                 by_hand: Callable[[Board], Opened]) -> Opened:
+    """Open the backend asked for (or the ones tried unasked) at its address level; a backend
+    whose pieces are moved by hand (registry.HANDS) is made by by_hand(board), with a builder
+    to move them. Raises hal.backends.NoBoard saying what was tried."""
+    from reedboard.hal import registry
     from reedboard.hal.backends import NoBoard, candidate_boards, find_board
     from reedboard.hal.board import BoardError
 
-    if hal == "sim":
+    if registry.can(hal, registry.HANDS):
         try:
             board = candidate_boards(board_path, None)[0]
         except BoardError as error:
             raise NoBoard([str(error)]) from None
-        return sim(board)  # declared faults that make no sense are a FaultError, not "no board"
+        return by_hand(board)  # declared faults that make no sense are a FaultError, not "no board"
     found = find_board(hal, board_path, port)
     return Opened(found.backend, found.board, found.device.addresses, None, found.detail)

@@ -10,6 +10,7 @@ import secrets
 import socket
 from pathlib import Path
 
+from reedboard.hal import registry
 from reedboard.hal.backends import NoBoard, find_board
 from reedboard.hal.board import load_board
 
@@ -85,7 +86,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if config.source("board.file").startswith("file"):  # one given as --board was read already
         load_board(board_file, game=template.board, cells=template.cells)
     backend = None
-    if hal != "sim":
+    if not registry.can(hal, registry.HANDS):  # a board moved by hand is the session's own
         try:
             found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells,
                                pin_factory=config["board.pin_factory"])

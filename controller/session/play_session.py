@@ -5,8 +5,9 @@ asyncio loop it was started in, on any board backend (an object implementing the
 interfaces: frames(), show(), and optionally presses(), play() and links()). The referee's
 outputs (lights, die, buzzer) go to the board, and its change hook (Outputs.changed) marks the
 snapshot dirty (controller.session.snapshot publishes it): nothing is rebuilt for a frame that changed
-nothing. On a simulated board (hal.sim.SimBoard) the pieces are kept by a SimTable
-(controller.session.sim_table), so a whole game can be played by clicks.
+nothing. On a board moved by hand (a backend that can, hal.registry.HANDS: the simulated board)
+the pieces are kept by a HandTable (controller.session.hand_table), so a whole game can be
+played by clicks.
 
 Everything here runs in one asyncio loop: the web handlers call the session's methods from
 that loop, so nothing fights over the referee's state.
@@ -24,7 +25,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from pathlib import Path
 
 from reedboard.hal.interfaces import Button, Cue, DieState, LightFrame, Link, LinkState, Press
-from reedboard.hal.sim import SimBoard
+from reedboard.hal import registry
 
 from reedboard.controller.session import live
 from reedboard.controller.session.actions import ActionError
@@ -36,7 +37,7 @@ from reedboard.controller.persist.journal import default_games_dir, discard_if_u
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.record import starting_position
 from reedboard.controller.core.referee import SETUP_MODES, Die, Outputs, Referee
-from reedboard.controller.session.sim_table import SimTable, sim_board_for
+from reedboard.controller.session.hand_table import HandTable, board_by_hand_for
 from reedboard.controller.session.snapshot import Geometry, Publisher, notes_data, session_snapshot
 from reedboard.controller.core.view import Phase
 
@@ -100,7 +101,7 @@ class PlaySession:
     game: a registered game's name (default: the first registered), or a Game whose start
       position is used (every new game starts from it again: a given arrangement, a custom
       board or layout).
-    backend: the board (hal interfaces); None for a new simulated board. On a SimBoard the
+    backend: the board (hal interfaces); None for a new board moved by hand. On one of those the
       page's clicks move pieces; on other boards only the buttons and the game actions work.
     setup: the set-up mode, one of the game's `setup_modes` (default: the game's first, or
       "given" when a start position is given); on a simulated board that is not empty, the
@@ -158,13 +159,13 @@ class PlaySession:
         self.clock = clock
         self.kind, self._start = self._template(game)
         self._resume = Path(resume) if resume is not None else None
-        sim_game = None
+        resumed = None
         if self._resume is not None:
-            sim_game = rebuild(read_journal(self._resume)).game
-            self.kind = sim_game.name
-            self._start = sim_game.next_start()  # later new games: what the game says comes next
-        self.backend = backend if backend is not None else sim_board_for(sim_game or self._fresh_template(), clock)
-        self.table: SimTable | None = None
+            resumed = rebuild(read_journal(self._resume)).game
+            self.kind = resumed.name
+            self._start = resumed.next_start()  # later new games: what the game says comes next
+        self.backend = backend if backend is not None else board_by_hand_for(resumed or self._fresh_template(), clock)
+        self.table: HandTable | None = None
         self._new_table()
         self.referee: Referee | None = None
         self.error: str | None = None
@@ -203,12 +204,12 @@ class PlaySession:
         return GAMES[self.kind].from_options()
 
     def _new_table(self) -> None:
-        board = self.backend if isinstance(self.backend, SimBoard) else None
-        self.table = None if board is None else SimTable(board, self._expected_piece)
+        board = self.backend if registry.device_can(self.backend, registry.HANDS) else None
+        self.table = None if board is None else HandTable(board, self._expected_piece)
 
     @property
-    def sim(self) -> SimBoard | None:
-        """The simulated board, when the game is played on one."""
+    def sim(self):
+        """The board moved by hand (by the page's clicks), when the game is played on one."""
         return None if self.table is None else self.table.board
 
     @property
@@ -444,7 +445,7 @@ class PlaySession:
         self._dirty()
 
     # --- the page's actions ------------------------------------------------------------------------
-    def _require_table(self) -> SimTable:
+    def _require_table(self) -> HandTable:
         if self.table is None:
             raise ActionError("this is a real board: move the pieces on the board", 409)
         return self.table
@@ -570,7 +571,7 @@ class PlaySession:
             self._start = None  # the new kind's defaults
         self.kind = name
         if switching:
-            self.backend = sim_board_for(self._fresh_template(), self.clock)
+            self.backend = board_by_hand_for(self._fresh_template(), self.clock)
             self._new_table()
             self._buttons = Buttons(self.backend)
         if empty is not None:

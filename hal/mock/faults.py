@@ -95,7 +95,7 @@ class Faults:
 
 def parse_faults(board: Board, faults: dict | None = None) -> Faults:
     """Check and read a board's declared faults (`board.faults`, or `faults` given)."""
-    data = board.faults if faults is None else faults
+    data = board.settings_of("sim").faults if faults is None else faults
     at = f"{board.source}: [sim.faults] "
     if not isinstance(data, dict):
         raise FaultError(f"{at}must be a table of fault kinds")
@@ -445,7 +445,7 @@ class MockHands:
         self.matrix.lift(self.truth.sensor[hollow])
 
     async def press_ok(self) -> None:
-        pin = self.factory.pin(self.truth.gpio.ok_button)
+        pin = self.factory.pin(self.truth.settings_of("gpio").ok_button)
         pin.drive_low()
         await asyncio.sleep(self.hold)
         pin.drive_high()

@@ -1,7 +1,7 @@
-"""The simulated table: the pieces a player's clicks move on a simulated board.
+"""The table moved by hand: the pieces a player's clicks move on a board whose pieces are moved
+by hand in software (a backend that can, hal.registry.HANDS: the simulated board).
 
-The sensors of a simulated board (hal.sim.SimBoard) see only occupied or not, exactly as at a
-real table; the table also keeps which piece stands on which cell, the pieces in the hand
+The sensors of such a board see only occupied or not, exactly as at a real table; the table also keeps which piece stands on which cell, the pieces in the hand
 (lifted) and the pieces in the box (off the board: captured, pushed off, or not yet set up), so
 a whole game can be played by clicks. The controller still works out the moves from the
 sensors alone.
@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+from reedboard.hal import registry
 from reedboard.hal.board import BoardError, load_board
 from reedboard.hal.interfaces import DieState, LightFrame
-from reedboard.hal.sim import SimBoard
 
 from reedboard.controller.session.actions import ActionError
 from reedboard.controller.games import Game
@@ -23,31 +23,31 @@ from reedboard.controller.games import Game
 
 @dataclass
 class Held:
-    """A piece in the hand on the simulated board, and the cell it was lifted from."""
+    """A piece in the hand, and the cell it was lifted from."""
 
     piece: str
     origin: str | None  # None: taken from the box
 
 
-def sim_board_for(game: Game, clock: Callable[[], float]) -> SimBoard:
-    """A simulated board for the game's cells (the shipped board the game is played on, when it
-    has exactly the game's cells)."""
+def board_by_hand_for(game: Game, clock: Callable[[], float]):
+    """An empty board moved by hand (hal.registry.hand_moved) for the game's cells: the shipped
+    board the game is played on, when it has exactly the game's cells."""
     try:
         board = load_board(game=game.board or game.name)
     except BoardError:
         board = None
     if board is None or tuple(board.cells) != tuple(game.cells):
         board = SimpleNamespace(cells=tuple(game.cells))
-    return SimBoard(board, clock=clock)
+    return registry.hand_moved(board, clock=clock)
 
 
-class SimTable:
-    """The pieces on a simulated board, in the hand and in the box; clicks move them.
+class HandTable:
+    """The pieces on a board moved by hand, in the hand and in the box; clicks move them.
 
     `expected_piece(cell)` says which piece the set-up wants on an empty cell (it comes from
     the box by itself when the hand is empty), or None."""
 
-    def __init__(self, board: SimBoard, expected_piece: Callable[[str], str | None] = lambda cell: None) -> None:
+    def __init__(self, board, expected_piece: Callable[[str], str | None] = lambda cell: None) -> None:
         self.board = board
         self.expected_piece = expected_piece
         self.physical: dict[str, str] = {}  # cell -> the piece standing there
