@@ -57,9 +57,10 @@ def report(name: str, seconds: float, operations: int, unit: str, extra: str = "
 
 
 def pins_of(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    if board.gpio.rows:
-        return board.gpio.rows, board.gpio.columns
-    free = [p for p in SPARE_PINS if p not in (board.gpio.die_button, board.gpio.ok_button)]
+    pins = board.settings_of("gpio")
+    if pins.rows:
+        return pins.rows, pins.columns
+    free = [p for p in SPARE_PINS if p not in (pins.die_button, pins.ok_button)]
     return tuple(free[:board.rows]), tuple(free[board.rows:board.rows + board.columns])
 
 
