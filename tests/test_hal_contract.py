@@ -13,6 +13,7 @@ import tomllib
 import pytest
 
 from reedboard.hal import registry
+from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
 from reedboard.hal.leds import capped, chain
 
@@ -42,12 +43,13 @@ def test_each_entry_names_what_it_opens_its_table_and_what_it_can(name):
     table = backend.table
     if table is None:
         return
-    assert BOARD.settings_of(name) == BOARD.settings[name]  # read by the loader, through the entry
-    table.read({}, {}, BOARD)  # a board file without the table: the backend's defaults, no error
+    board = load_board(game="bigballs")  # read now: with every backend registered now
+    assert board.settings_of(name) == board.settings[name]  # read by the loader, through the entry
+    table.read({}, {}, board)  # a board file without the table: the backend's defaults, no error
     if table.writer is not None:  # what a calibrated board file says reads back the same
-        written = table.write(BOARD.settings[name])
+        written = table.write(board.settings[name])
         data = {section: tomllib.loads("\n".join(lines)) for section, lines in written.items()}
-        assert table.section in written and table.read(data[table.section], data, BOARD) == BOARD.settings[name]
+        assert table.section in written and table.read(data[table.section], data, board) == board.settings[name]
 
 
 def test_the_board_is_found_back_from_its_entry(rig):
