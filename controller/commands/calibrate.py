@@ -410,16 +410,16 @@ async def run_calibration(addresses, board: Board, settings: Settings | None = N
 
 
 def open_calibration(hal: str | None, board_path: str | None = None, port: str | None = None) -> Opened:
-    """The backend at its address level; with "sim", a simulated board really wired as the
-    board file says, and a simulated builder."""
+    """The backend at its address level; for a board moved by hand (registry.HANDS), its
+    address level really wired as the board file says, and a simulated builder."""
+    from reedboard.hal import registry
     from reedboard.hal.mock.faults import SimHands
-    from reedboard.hal.sim import SimSwitches
 
-    def sim(board: Board) -> Opened:
-        device = SimSwitches(board)
-        return Opened("sim", board, device, SimBuilder(SimHands(device, board)), "the simulated board")
+    def by_hand(board: Board) -> Opened:
+        device = registry.hand_moved(board).addresses
+        return Opened(hal, board, device, SimBuilder(SimHands(device, board)), "the simulated board")
 
-    return open_backend(hal, board_path, port, sim)
+    return open_backend(hal, board_path, port, by_hand)
 
 
 def calibrate_command(hal: str | None, port: str | None, board_path: str | None, out_path: str | None,

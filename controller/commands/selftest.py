@@ -415,15 +415,16 @@ async def run_selftest(addresses, board: Board, settings: Settings | None = None
 
 def open_selftest(hal: str | None, board_path: str | None = None, port: str | None = None, *,
                   seed: int = 0, clock: Callable[[], float] | None = None) -> Opened:
-    """The backend for a self-test, at its address level; with "sim", a simulated board with the
-    board file's declared faults and a simulated builder (on `clock`, if given)."""
+    """The backend for a self-test, at its address level; for a board moved by hand
+    (registry.HANDS), the simulated board with the board file's declared faults and a
+    simulated builder (on `clock`, if given)."""
     from reedboard.hal.mock.faults import SimHands, faulty_sim, parse_faults
 
-    def sim(board: Board) -> Opened:
+    def by_hand(board: Board) -> Opened:
         device = faulty_sim(board, parse_faults(board), seed=seed, **({"clock": clock} if clock else {}))
-        return Opened("sim", board, device, SimBuilder(SimHands(device, board)), "the simulated board")
+        return Opened(hal, board, device, SimBuilder(SimHands(device, board)), "the simulated board")
 
-    return open_backend(hal, board_path, port, sim)
+    return open_backend(hal, board_path, port, by_hand)
 
 
 def default_report_path(game: str, when: datetime.datetime | None = None) -> Path:
@@ -434,12 +435,13 @@ def default_report_path(game: str, when: datetime.datetime | None = None) -> Pat
 def selftest_command(hal: str | None, port: str | None, board_path: str | None, report_path: str | None,
                      timeout: float | None = None, *, watch: float | None = None, out=None) -> int:
     """`reedboard selftest`: 0 with no faults, 1 with faults or no board (the report says which)."""
+    from reedboard.hal import registry
     from reedboard.hal.backends import NoBoard
 
     out = out or sys.stdout
-    # The simulated board and its builder answer at once: they run on the loop's virtual time,
+    # A board moved by hand and its builder answer at once: they run on the loop's virtual time,
     # so a timeout (a dark LED, a switch stuck open) passes as soon as nothing is left to do.
-    clock = VirtualClock() if hal == "sim" else None
+    clock = VirtualClock() if registry.can(hal, registry.HANDS) else None
     try:
         opened = open_selftest(hal, board_path, port, clock=clock)
     except NoBoard as error:
