@@ -172,9 +172,9 @@ def pico_port(port: str | None) -> str:
             raise FirmwareError(f"no port {port}: is the Pico plugged in? (its port is usually /dev/ttyACM0;"
                                 " leave --port out to find it on USB)")
         return port
-    from reedboard.hal.serial_board import find_port
+    from reedboard.hal.registry import port_found
 
-    found = find_port()
+    found = port_found()  # the port a backend reached over one finds: the first Pico on USB
     if found is None:
         raise FirmwareError("no Pico found on USB (no serial port with the Raspberry Pi vendor id 2e8a):"
                             " plug it in, or give --port (e.g. --port /dev/ttyACM0)")
