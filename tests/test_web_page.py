@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.session.play_session import PlaySession
+from reedboard.controller.session.snapshot import moves_named
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.signals import BLINKING, PALETTE
 from reedboard.controller.web import create_app
@@ -210,6 +211,17 @@ PLAYER_WORDS = {
 }
 
 
+def games_words(notes) -> dict:
+    """The games' words for `notes` as snapshots bring them: each move in the words of the game
+    whose notation it is (a game says another game's notation as written), every ending."""
+    words = {"moves": {}, "endings": {}}
+    for game in (BigBalls(), OffBoard()):
+        voice = game.voice(moves_named(notes))
+        words["moves"].update({move: said for move, said in voice["moves"].items() if said["en"] != move})
+        words["endings"].update(voice["endings"])
+    return words
+
+
 def run_speech(script: str):
     """Run `script` under node with speech.js's exports as `speech`; its JSON output."""
     node = shutil.which("node")
@@ -225,9 +237,10 @@ def run_speech(script: str):
 def said():
     return run_speech(f"""
         const notes = {json.dumps(NOTES)}, prompts = {json.dumps(PROMPTS)};
+        const words = {json.dumps(games_words(list(NOTES.values())))};
         const out = {{kinds: speech.NOTE_KINDS, langs: speech.SPEECH_LANGS, notes: {{}}, prompts: {{}}}};
         for (const lang of ["en", "de", "ro"]) {{
-          out.notes[lang] = Object.fromEntries(Object.entries(notes).map(([name, n]) => [name, speech.phrase(n, lang)]));
+          out.notes[lang] = Object.fromEntries(Object.entries(notes).map(([name, n]) => [name, speech.phrase(n, lang, words)]));
           out.prompts[lang] = prompts.map((p) => speech.promptPhrase(p, lang));
         }}
         console.log(JSON.stringify(out));""")
@@ -281,7 +294,8 @@ def test_speech_says_the_set_up_prompts_and_leaves_the_rest_to_the_notes(said):
 
 
 def test_speech_announces_only_what_is_new():
-    result = run_speech("""
+    words = games_words([{"data": {"move": "BB b5-b4"}}])
+    result = run_speech(f"const words = {json.dumps(words)};" + """
         const note = (n, kind, data, text) => ({t: n, n, kind, data, text: text || "ignored"});
         const first = {journal: "g1", notes: [note(2, "move", {player: "black", move: "4 b2-b3"}),
                                              note(1, "roll", {player: "black", value: 4, stones: [4]})],
@@ -291,7 +305,7 @@ def test_speech_announces_only_what_is_new():
         // the text says one thing, the kind and data another: the data is what is said
         const later = {journal: "g1", notes: [note(4, "move", {player: "white", move: "BB b5-b4"}, "4 b2-b3 by black"),
                                              note(3, "roll", {player: "white", value: 2, stones: [2]}), ...first.notes],
-                       prompt: {kind: "roll", player: "black"}};
+                       prompt: {kind: "roll", player: "black"}, speech: words};
         const b = speech.announcements(same.heard, later, "de");
         const renewed = {journal: "g2", notes: [note(1, "ready", {player: "black"})],
                          prompt: {kind: "place", piece: "W2", cell: "e1"}};

@@ -116,6 +116,8 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "thinking": session.thinking,
         "names": {colour: name for colour, name in session.players.items() if colour in game.players},
     }
+    # the words the page's voice says, given by the game (speech.js speaks only what it is given)
+    snapshot["speech"] = game.voice(moves_named(snapshot["notes"]))
     if table is not None:
         snapshot.update(table.data())
     return snapshot
@@ -126,6 +128,18 @@ def notes_data(referee, t0: float) -> list[dict]:
     first = max(0, referee.notes_total - NOTES_SHOWN)
     return [{"t": round(n.t - t0, 3), "text": n.text, "kind": n.kind, "n": first + i + 1, "data": n.data}
             for i, n in enumerate(list(referee.notes)[-NOTES_SHOWN:])][::-1]
+
+
+def moves_named(notes: list[dict]) -> list[str]:
+    """The moves (notation) the notes name, once each: what the voice may have to say."""
+    named = []
+    for note in notes:
+        data = note.get("data") or {}
+        for key in ("move", "old", "new"):
+            if isinstance(data.get(key), str):
+                named.append(data[key])
+        named.extend(move for move in data.get("moves") or () if isinstance(move, str))
+    return list(dict.fromkeys(named))
 
 
 class Publisher:

@@ -2,7 +2,9 @@
 // and Romanian, and the choice of what in a snapshot is new enough to say. Pure functions with
 // no DOM, so that the tests can run this file under node; app.js does the speaking.
 // Phrases are built from the structured `kind` and `data` of a note (and of the prompt), never
-// from the note's English text.
+// from the note's English text. The words of a game's moves and endings are the game's own:
+// the snapshot brings them (`speech`: {moves: {notation: {lang: words}}, endings: {key: {lang:
+// words}}}), and a move without words is said as it is written.
 "use strict";
 
 const SPEECH_LANGS = { en: "en-GB", de: "de-DE", ro: "ro-RO" };
@@ -31,19 +33,6 @@ const SPEECH = {
     player: { black: "Black", white: "White", red: "Red", yellow: "Yellow" },
     and: "and", or: "or",
     stone: (colour, number) => `${colour} stone ${number}`.trim(),
-    bigBallMove: (from, to, takes) => `big ball from ${from} ${takes ? "takes on" : "to"} ${to}`,
-    stoneMove: (n, from, to, takes) => `stone ${n} from ${from} ${takes ? "takes on" : "to"} ${to}`,
-    lineMove: (from, to) => `${from} to ${to}`,
-    pushing: (n) => `, pushing ${n}`,
-    scored: (sector, points) => `, into ${sector} for ${points} ${points === "1" ? "point" : "points"}`,
-    full: (sector) => `, ${sector} is full`,
-    dropping: "leaving the waiting ball out, ",
-    putBack: (hole) => `puts the waiting ball back on ${hole}`,
-    reasons: {
-      a7: " with a stone on a7", points: " on points", resign: " by resignation", time: " on time",
-      "no-move": ": the opponent cannot move", agreed: " by agreement",
-      "balls-only": ": only big balls are left", unreachable: ": nobody can reach six points any more",
-    },
     notes: {
       setup: (d) => ({
         given: "Set-up: put the pieces where the lights show.",
@@ -79,9 +68,9 @@ const SPEECH = {
       resign: (d, w) => `${w.player[d.player] || ""} resigns.`,
       draw: () => "Draw agreed.",
       link: (d) => d.state === "lost" ? "The board is unplugged. Plug it in again; the game waits." : "The board is back.",
-      over: (d, w) => d.winner
-        ? `Game over. ${w.player[d.winner] || d.winner} wins${w.reasons[d.reason] || ""}.`
-        : `Game over: a draw${w.reasons[d.reason] || ""}.`,
+      over: (d, w, say, why) => d.winner
+        ? `Game over. ${w.player[d.winner] || d.winner} wins${why(d.reason)}.`
+        : `Game over: a draw${why(d.reason)}.`,
     },
     prompts: {
       clear: () => "Clear the board first: take the pieces off.",
@@ -98,19 +87,6 @@ const SPEECH = {
     player: { black: "Schwarz", white: "Weiß", red: "Rot", yellow: "Gelb" },
     and: "und", or: "oder",
     colourAdjective: { black: ["schwarze", "schwarzen"], white: ["weiße", "weißen"] },
-    bigBallMove: (from, to, takes) => `große Kugel von ${from} ${takes ? "schlägt auf" : "nach"} ${to}`,
-    stoneMove: (n, from, to, takes) => `Stein ${n} von ${from} ${takes ? "schlägt auf" : "nach"} ${to}`,
-    lineMove: (from, to) => `${from} nach ${to}`,
-    pushing: (n) => `, schiebt ${n}`,
-    scored: (sector, points) => `, in ${sector}, ${points} ${points === "1" ? "Punkt" : "Punkte"}`,
-    full: (sector) => `, ${sector} ist besetzt`,
-    dropping: "lässt die wartende Kugel weg, ",
-    putBack: (hole) => `setzt die wartende Kugel auf ${hole}`,
-    reasons: {
-      a7: " mit einem Stein auf a7", points: " nach Punkten", resign: " durch Aufgabe", time: " auf Zeit",
-      "no-move": ": der Gegner kann nicht mehr ziehen", agreed: " nach Vereinbarung",
-      "balls-only": ": nur noch große Kugeln sind übrig", unreachable: ": niemand kann noch sechs Punkte erreichen",
-    },
     notes: {
       setup: (d) => ({
         given: "Aufbau: stell die Figuren dorthin, wo die Lichter leuchten.",
@@ -146,9 +122,9 @@ const SPEECH = {
       resign: (d, w) => `${w.player[d.player] || ""} gibt auf.`,
       draw: () => "Unentschieden vereinbart.",
       link: (d) => d.state === "lost" ? "Das Brett ist getrennt. Schließ es wieder an; das Spiel wartet." : "Das Brett ist wieder da.",
-      over: (d, w) => d.winner
-        ? `Spielende. ${w.player[d.winner] || d.winner} gewinnt${w.reasons[d.reason] || ""}.`
-        : `Spielende: unentschieden${w.reasons[d.reason] || ""}.`,
+      over: (d, w, say, why) => d.winner
+        ? `Spielende. ${w.player[d.winner] || d.winner} gewinnt${why(d.reason)}.`
+        : `Spielende: unentschieden${why(d.reason)}.`,
     },
     prompts: {
       clear: () => "Räum zuerst das Brett ab.",
@@ -174,19 +150,6 @@ const SPEECH = {
     player: { black: "Negrul", white: "Albul", red: "Roșul", yellow: "Galbenul" },
     and: "și", or: "sau",
     colourAdjective: { black: "neagră", white: "albă" },
-    bigBallMove: (from, to, takes) => `bila mare de la ${from} ${takes ? "capturează pe" : "la"} ${to}`,
-    stoneMove: (n, from, to, takes) => `piatra ${n} de la ${from} ${takes ? "capturează pe" : "la"} ${to}`,
-    lineMove: (from, to) => `${from} la ${to}`,
-    pushing: (n) => `, împinge ${n}`,
-    scored: (sector, points) => `, în ${sector}, ${points} ${points === "1" ? "punct" : "puncte"}`,
-    full: (sector) => `, ${sector} este ocupat`,
-    dropping: "renunță la bila care așteaptă, ",
-    putBack: (hole) => `pune bila care așteaptă înapoi pe ${hole}`,
-    reasons: {
-      a7: " cu o piatră pe a7", points: " la puncte", resign: " prin abandon", time: " pe timp",
-      "no-move": ": adversarul nu mai poate muta", agreed: " prin înțelegere",
-      "balls-only": ": au rămas doar bilele mari", unreachable: ": nimeni nu mai poate ajunge la șase puncte",
-    },
     notes: {
       setup: (d) => ({
         given: "Așezare: pune piesele unde se aprind luminile.",
@@ -222,9 +185,9 @@ const SPEECH = {
       draw: () => "Remiză de comun acord.",
       link: (d) => d.state === "lost" ? "Tabla este deconectată. Conectați-o din nou; jocul așteaptă." : "Tabla este din nou conectată.",
       identified: (d, w) => `${w.stone(d.player, d.number).replace(/^./, (c) => c.toUpperCase())} este pe ${d.cell}.`,
-      over: (d, w) => d.winner
-        ? `Joc terminat. Câștigă ${w.player[d.winner] || d.winner}${w.reasons[d.reason] || ""}.`
-        : `Joc terminat: remiză${w.reasons[d.reason] || ""}.`,
+      over: (d, w, say, why) => d.winner
+        ? `Joc terminat. Câștigă ${w.player[d.winner] || d.winner}${why(d.reason)}.`
+        : `Joc terminat: remiză${why(d.reason)}.`,
     },
     prompts: {
       clear: () => "Mai întâi golește tabla.",
@@ -244,37 +207,32 @@ const SPEECH = {
   },
 };
 
-const BIGBALLS_MOVE = /^(BB|\d)\s+([a-g]\d)\s*([-x])\s*([a-g]\d)$/i;
-const OFFBOARD_MOVE = /^(\*)?([A-I]\d)-([A-I]\d)(?:x(\d+))?(?:\s+(S\d+)(?:\+(\d+)|\s+(full)))?$/;
-const OFFBOARD_PUT_BACK = /^\+([A-I]\d)$/;
-
-// A move in the rules' notation, in words ("4 b2-b3" -> "stone 4 from b2 to b3").
-function sayMove(text, lang) {
-  const w = SPEECH[lang] || SPEECH.en;
-  const move = String(text || "").trim();
-  let m = BIGBALLS_MOVE.exec(move);
-  if (m) {
-    const takes = m[3].toLowerCase() === "x";
-    return m[1].toUpperCase() === "BB" ? w.bigBallMove(m[2], m[4], takes) : w.stoneMove(m[1], m[2], m[4], takes);
-  }
-  m = OFFBOARD_MOVE.exec(move);
-  if (m) {
-    let said = (m[1] ? w.dropping : "") + w.lineMove(m[2], m[3]);
-    if (m[4]) said += w.pushing(m[4]);
-    if (m[5]) said += m[7] ? w.full(m[5]) : w.scored(m[5], m[6]);
-    return said;
-  }
-  m = OFFBOARD_PUT_BACK.exec(move);
-  if (m) return w.putBack(m[1]);
-  return move;
+// The words `table` ({key: {lang: words}}) gives `key` in `lang` (or in English), else "".
+function given(table, key, lang) {
+  const words = table && Object.prototype.hasOwnProperty.call(table, key) ? table[key] : null;
+  return words ? String(words[lang] || words.en || "") : "";
 }
 
-// What to say for a note ({kind, data}); "" for a note with nothing to say.
-function phrase(note, lang) {
+// A move in words, as the game gave them (`speech` of the snapshot); as written otherwise.
+function sayMove(text, lang, speech) {
+  const move = String(text || "").trim();
+  return given(speech && speech.moves, move, lang) || move;
+}
+
+// Why a game ended, as the game gave it, joined to what comes before: " on time", ": ...".
+function sayEnding(key, lang, speech) {
+  const words = given(speech && speech.endings, key, lang);
+  return !words || words.startsWith(":") ? words : ` ${words}`;
+}
+
+// What to say for a note ({kind, data}); "" for a note with nothing to say. `speech` is the
+// snapshot's words of the game (without them a move is said as written, an ending not at all).
+function phrase(note, lang, speech) {
   const w = SPEECH[lang] || SPEECH.en;
   const say = w.notes[note && note.kind];
   if (!say) return "";
-  return say(note.data || {}, w, (move) => sayMove(move, lang)).replace(/\s+/g, " ").trim();
+  return say(note.data || {}, w, (move) => sayMove(move, lang, speech), (key) => sayEnding(key, lang, speech))
+    .replace(/\s+/g, " ").trim();
 }
 
 // What to say for a prompt ({kind, ...}); "" for the prompts that the notes already say.
@@ -301,7 +259,7 @@ function announcements(heard, snap, lang) {
   const next = { journal, n: newest, prompt: promptKey(snap.prompt) };
   if (heard == null) return { say: [], heard: next };
   const fresh = notes.filter((n) => n.n > since).sort((a, b) => a.n - b.n).slice(-MOST_AT_ONCE);
-  const say = fresh.map((n) => phrase(n, lang));
+  const say = fresh.map((n) => phrase(n, lang, snap.speech));
   if (next.prompt && next.prompt !== heard.prompt) say.push(promptPhrase(snap.prompt, lang));
   return { say: say.filter(Boolean), heard: next };
 }
