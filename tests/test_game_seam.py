@@ -1,28 +1,41 @@
 """The game seam: outside controller/games/ nothing names a game, and a new game needs only
 its module and one registry entry.
 
-The first tests search the tree as the issue's "must show" does. The others register a toy
-game (a row of cells filled in turn) in the registry for the length of a test and take it
-through the record, the journal and trace headers, the command line and the rules page, none of
-which was changed for it.
+The first tests search the controller and hal (Python, the page's JavaScript, HTML and CSS) for
+any registered game's name, title or class in any spelling ("Big Balls", BIG_BALLS, offBoard
+...). The others register the toy game (tests/toy_game.py, a row of cells filled in turn) in the
+registry for the length of a test and take it through the record, the journal and trace
+headers, the command line, the rules page, and a game played at a simulated table, journaled,
+spoken and exported: none of which was changed for it.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
-from collections.abc import Mapping
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 
-from reedboard.controller.games import GAMES, Footprint, Game, GameOption, MoveError, Outcome, Termination, catalog
-from reedboard.controller.games import game_from_header
+from reedboard.controller.games import GAMES, catalog, game_from_header
+
+from toy_game import FILLED, Toy
 
 ROOT = Path(__file__).resolve().parents[1]
-GAME_NAMES = re.compile(r"bigballs|offboard|abalone|BigBalls|OffBoard|Abalone")
-PAGE_NAMES = re.compile(r"bigballs|offboard|abalone")
+SEARCHED = ("controller", "hal")  # the rooms above the games, and the board's layer beside them
+SUFFIXES = (".py", ".js", ".html", ".css")
+GAMES_ROOM = ROOT / "controller" / "games"  # the engines, their modules and data: the games' own
+# The few places outside the games that may name one, each with the words it uses and why.
+ALLOWED = {
+    ("hal/board.py", "an Off Board definition"):
+        "hal imports nothing from the controller, so it cannot ask the registry; it tells a game's"
+        " layout given where a board's wiring belongs by the layout's keys, and names that layout",
+}
+# What the toy game touched to be played everywhere: its own module and one registry entry.
+TOUCHED = ("tests/toy_game.py", "GAMES['toy'] = Toy (the toy fixture, one entry for one test)")
 HAL_IMPORTS = re.compile(r"^\s*(from|import) (reedboard\.)?controller", re.MULTILINE)
 # the packages are installed as reedboard.*: a bare `controller`, `hal` or `hardware` would only
 # be found from the source tree, never in an installed package
@@ -38,14 +51,50 @@ def lines_matching(files, pattern: re.Pattern) -> list[str]:
     return found
 
 
-def test_no_module_outside_the_games_names_a_game():
-    games = ROOT / "controller" / "games"
-    files = [p for p in sorted((ROOT / "controller").rglob("*.py")) if games not in p.parents]
-    assert lines_matching(files, GAME_NAMES) == []
+def spelled_any_way(words: str) -> str:
+    """A regular expression for `words` ("Big Balls", "bigballs", "OffBoard") in any case, with
+    or without a space, "_" or "-" between its words."""
+    parts = re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", words)
+    return r"[\s_-]*".join(map(re.escape, parts))
 
 
-def test_the_pages_script_names_no_game():
-    assert lines_matching(sorted((ROOT / "controller" / "web" / "static").glob("*.js")), PAGE_NAMES) == []
+def game_names(classes) -> re.Pattern:
+    """Every spelling of each game's registry name, title and class name."""
+    spellings = {spelled_any_way(text) for cls in classes for text in (cls.name, cls.title, cls.__name__)}
+    return re.compile("|".join(sorted(spellings, key=len, reverse=True)), re.IGNORECASE)
+
+
+def outside_the_games() -> list[Path]:
+    return [p for folder in SEARCHED for p in sorted((ROOT / folder).rglob("*"))
+            if p.suffix in SUFFIXES and GAMES_ROOM not in p.parents]
+
+
+def named_outside_the_games(pattern: re.Pattern) -> list[str]:
+    """The lines outside the games that name a game, less the allowed ones."""
+    return [line for line in lines_matching(outside_the_games(), pattern)
+            if not any(line.startswith(f"{path}:") and words in line for path, words in ALLOWED)]
+
+
+def test_a_game_is_caught_by_its_name_in_any_spelling():
+    pattern = game_names(GAMES.values())
+    for written in ("bigballs", "big_balls", "big balls", "BigBalls", "BIG_BALLS", "Big-Balls", "bigBalls",
+                    "offboard", "off board", "OffBoard", "OFF_BOARD", "off-board", "abalone", "ABALONE"):
+        assert pattern.search(f"x = '{written}'"), written
+    for plain in ("off the board", "a big ball", "pushed off", "balls on board"):
+        assert not pattern.search(plain), plain
+    assert game_names([Toy]).search("const TOY_ROW = 1;")  # a new game is searched for by its own names
+
+
+def test_nothing_outside_the_games_names_a_game():
+    """Python, the page's script, HTML and CSS of the controller and hal: a game is named only in
+    controller/games (its module, its data); everything else asks the registry and the Game hooks."""
+    assert named_outside_the_games(game_names(GAMES.values())) == []
+
+
+def test_every_allowed_exception_is_still_needed():
+    found = lines_matching(outside_the_games(), game_names(GAMES.values()))
+    for path, words in ALLOWED:
+        assert any(line.startswith(f"{path}:") and words in line for line in found), (path, words)
 
 
 def test_hal_imports_nothing_from_the_controller():
@@ -72,112 +121,21 @@ def test_every_package_of_the_tree_is_installed():
     assert listed == folders
 
 
-# --- a toy game, registered for a test -----------------------------------------------------------
-class Toy(Game):
-    """North and South put a stone on a free cell of a row in turn; the one who fills the row wins."""
-
-    name = "toy"
-    title = "Toy Row"
-    players = ("north", "south")
-    board = "toy"
-    options = (GameOption("length", "the number of cells (default 4)", choices=("3", "4", "5")),)
-    header_keys = ("length",)
-
-    def __init__(self, length: int = 4) -> None:
-        super().__init__()
-        self.length = length
-        self._stones: dict[str, str] = {}
-
-    @property
-    def turn(self) -> str:
-        return self.players[len(self.move_stack) % 2]
-
-    @property
-    def cells(self) -> tuple[str, ...]:
-        return tuple(f"c{n}" for n in range(1, self.length + 1))
-
-    def occupied(self) -> frozenset[str]:
-        return frozenset(self._stones)
-
-    def diagram(self) -> str:
-        return " ".join(self._stones.get(c, ".")[:1].upper() or "." for c in self.cells) + f"\n{self.turn} to move"
-
-    def copy(self) -> Toy:
-        twin = Toy(self.length)
-        twin._stones, twin.move_stack, twin._declared = dict(self._stones), list(self.move_stack), self._declared
-        return twin
-
-    def legal_moves(self) -> list[str]:
-        return [] if self.outcome() else [c for c in self.cells if c not in self._stones]
-
-    def push(self, move: str) -> None:
-        self._stones[move] = self.turn
-        self.move_stack.append(move)
-
-    def pop(self) -> str:
-        move = self.move_stack.pop()
-        del self._stones[move]
-        self._declared = None
-        return move
-
-    def footprint(self, move: str) -> Footprint:
-        return Footprint(empties=frozenset(), fills=frozenset({move}))
-
-    def parse_move(self, text: str) -> str:
-        move = text.strip().lower()
-        if move not in self.legal_moves():
-            raise MoveError(f"{text!r}: no free cell {move} on the row")
-        return move
-
-    def rules_outcome(self) -> Outcome | None:
-        if len(self._stones) == self.length:
-            return Outcome(Termination.NO_MOVE, self._stones[self.move_stack[-1]])
-        return None
-
-    @classmethod
-    def from_options(cls, *, length: str | None = None, **others) -> Toy:
-        cls.refuse_foreign_options({"length": length, **others})
-        return cls(int(length or 4))
-
-    def start_header(self) -> dict:
-        return {"length": self.length}
-
-    @classmethod
-    def from_header(cls, header: Mapping) -> Toy:
-        cls.refuse_foreign_keys(header)
-        length = header.get("length", 4)
-        if length not in (3, 4, 5):
-            raise ValueError(f'"length" is 3, 4 or 5, not {length!r}')
-        return cls(length)
-
-    def record_header(self) -> list[str]:
-        return [f"length {self.length}"]
-
-    def pieces(self) -> dict[str, str]:
-        return {c: self._stones.get(c, "")[:1].upper() for c in self.cells}
-
-    def result_details(self) -> str:
-        return f"{len(self._stones)} stones"
-
-    def winner_cells(self, winner: str) -> frozenset[str]:
-        return frozenset(c for c, p in self._stones.items() if p == winner)
-
-    def geometry(self) -> dict:
-        cells = {c: [float(n), 0.0] for n, c in enumerate(self.cells)}
-        return {"shape": "triangle", "cells": cells, "outline": [cells[self.cells[0]], cells[self.cells[-1]]],
-                "goal": None, "sectors": [], "marbles": {"N": "black", "S": "white"}}
-
-    def rules(self) -> dict:
-        return {"sections": [{"title": "The aim", "points": ["Fill the row's last cell."]}],
-                "diagrams": [("start", "The start", [], "An empty row."),
-                             ("first", "A first move", ["c2"], "North put a stone on c2.")]}
-
-
+# --- the toy game, registered for a test ---------------------------------------------------------
 @pytest.fixture
 def toy(monkeypatch):
-    """The toy in the registry for one test (every module reads the one GAMES dict)."""
+    """The toy in the registry for one test (every module reads the one GAMES dict): the one
+    registry line a new game needs, besides its module."""
     monkeypatch.setitem(GAMES, "toy", Toy)
     return Toy
+
+
+def test_the_toy_touched_only_its_module_and_one_registry_entry():
+    """Nothing in the controller, hal or the hardware names the toy: every test below plays it
+    through code that was not changed for it (TOUCHED lists all it took)."""
+    assert Path(sys.modules[Toy.__module__].__file__).resolve().relative_to(ROOT).as_posix() == TOUCHED[0]
+    files = [p for folder in (*SEARCHED, "hardware") for p in sorted((ROOT / folder).rglob("*")) if p.suffix in SUFFIXES]
+    assert lines_matching(files, game_names([Toy])) == []
 
 
 def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
@@ -187,8 +145,9 @@ def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
     for move in ("c1", "c3", "c2"):
         game.play(move)
     assert header_lines(game) == ["game toy", "length 3"]
-    assert result_line(game) == "1-0 no-move 3 stones"
-    assert record_lines(game) == ["game toy", "length 3", "c1", "c3", "c2", "1-0 no-move 3 stones"]
+    assert game.outcome().termination is FILLED and game.ending_words(game.outcome()) == "Black filled the row"
+    assert result_line(game) == "1-0 filled 3 stones"
+    assert record_lines(game) == ["game toy", "length 3", "c1", "c3", "c2", "1-0 filled 3 stones"]
 
 
 def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
@@ -231,7 +190,7 @@ def test_the_command_line_offers_the_toy_and_its_options(toy, capsys):
     assert main(["perft", "toy", "2", "--length", "3"]) == 0
     assert capsys.readouterr().out.split() == ["6"]
     assert main(["show", "toy", "c2", "c1"]) == 0
-    assert capsys.readouterr().out.splitlines() == ["S N . .", "north to move"]
+    assert capsys.readouterr().out.splitlines() == ["W B . .", "black to move"]
     # another game's option, and a choice the toy does not have: one line each
     other = next(o.flag for name, cls in sorted(GAMES.items()) if name != "toy" for o in cls.options)
     assert main(["perft", "toy", "1", f"--{other}", "x"]) == 2
@@ -253,12 +212,15 @@ def test_the_rules_page_and_the_catalog_show_the_toy(toy):
     from reedboard.controller.web.rules import rules_page
 
     page = rules_page("toy")
-    assert page["title"] == "Toy Row" and page["players"] == ["north", "south"]
+    assert page["title"] == "Toy Row" and page["players"] == ["black", "white"]
     first = next(d for d in page["diagrams"] if d["id"] == "first")
-    assert first["pieces"] == {"c1": "", "c2": "N", "c3": "", "c4": ""} and first["lights"] == {"c2": "last"}
-    assert first["geometry"]["marbles"] == {"N": "black", "S": "white"}
+    assert first["pieces"] == {"c1": "", "c2": "B", "c3": "", "c4": ""} and first["lights"] == {"c2": "last"}
+    assert first["geometry"]["marbles"] == {"B": "black", "W": "white"}
+    # the legend's words are the shared ones, but for the light the toy words itself
+    means = {light["name"]: light["means"] for light in page["lights"]}
+    assert means["winner"] == Toy().light_meanings()["winner"] and means["movable"] == "The piece the die chose."
     entry = next(g for g in catalog() if g["name"] == "toy")
-    assert entry == {"name": "toy", "title": "Toy Row", "uses_die": False, "players": ["north", "south"], "setup_modes": [],
+    assert entry == {"name": "toy", "title": "Toy Row", "uses_die": False, "players": ["black", "white"], "setup_modes": [],
                      "options": [{"flag": "length", "choices": ["3", "4", "5"], "help": "the number of cells (default 4)"}]}
 
 
@@ -266,3 +228,41 @@ def test_an_unknown_game_is_named_with_the_known_ones():
     with pytest.raises(ValueError) as error:
         game_from_header({"game": "chess"})
     assert str(error.value) == f"unknown game 'chess': expected {', '.join(sorted(GAMES)[:-1])} or {sorted(GAMES)[-1]}"
+
+
+# --- the toy at a simulated table, through the session and the referee, journaled and exported ------
+async def until(condition, what: str) -> None:
+    for _ in range(2000):  # the table's loop runs between the looks
+        if condition():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"never {what}")
+
+
+def test_a_toy_game_is_played_at_a_table_spoken_and_exported(toy, tmp_path):
+    from reedboard.controller.core.reconcile import Settings
+    from reedboard.controller.persist.journal import export_lines
+    from reedboard.controller.session.play_session import PlaySession
+
+    async def play() -> dict:
+        session = PlaySession(Toy(3), games_dir=tmp_path, settings=Settings(settle=0.05))
+        await session.start()
+        try:
+            await until(lambda: session.snapshot()["phase"] == "play", "ready to play")
+            for number, cell in enumerate(("c1", "c3", "c2"), 1):
+                session.sim.place(cell)  # a hand puts a stone in the hollow
+                await until(lambda: len(session.game.move_stack) == number, f"{cell} played")
+            await until(lambda: session.snapshot()["phase"] == "over", "over")
+            return session.snapshot()
+        finally:
+            await session.stop()
+
+    snap = asyncio.run(play())
+    assert snap["game"] == "toy" and snap["record"] == ["c1", "c3", "c2"]
+    assert snap["outcome"] == {"result": "1-0", "reason": "filled", "winner": "black", "line": "1-0 filled 3 stones",
+                               "words": "Black filled the row"}
+    # the page's voice is given the toy's own words: its moves and its ending, in every language
+    assert snap["speech"]["moves"]["c3"] == {"en": "a stone on c3", "de": "ein Stein auf c3", "ro": "o piatră pe c3"}
+    assert snap["speech"]["endings"]["filled"] == dict(FILLED.said)
+    (journal,) = tmp_path.glob("*-toy.jsonl")
+    assert export_lines(journal) == ["game toy", "length 3", "c1", "c3", "c2", "1-0 filled 3 stones"]

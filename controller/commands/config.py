@@ -8,7 +8,7 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
 
     [play]
     game = "GAME"           # the game when `reedboard play` names none (`reedboard config --json` lists them)
-    setup = "auto"          # Big Balls set-up: auto (from what is on the board), shuffle, identify
+    setup = "auto"          # the set-up of a game that has modes: auto (from what is on the board), shuffle, identify
     clock = "10+5"          # a game clock: minutes, or minutes+seconds added per move; "off" for none
     takebacks = true        # the board put back as before the last move takes that move back
     debounce = 0.02         # seconds a switch must hold a new state (0.001 to 1)

@@ -110,7 +110,7 @@ class _Trace(TraceWriter):
             self._file.close()
 
 
-HEADER_READ = 1 << 20  # bytes: a header line is a few kB even with an Off Board board in it
+HEADER_READ = 1 << 20  # bytes: a header line is a few kB even with a game's board definition in it
 
 
 def _readable_header(path: Path) -> bool:

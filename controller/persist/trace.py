@@ -105,7 +105,7 @@ class Trace:
 # --- the start of a game, shared with the journal ------------------------------------------
 def game_from_header(header: Mapping) -> Game:
     """The game a trace or journal header describes, in its start position: the registry's game
-    named by "game" reads its own keys (a Big Balls set-up, an Off Board board file's path or
+    named by "game" reads its own keys (a set-up of numbered stones, a board file's path or
     definition ...); the file's own keys are left out. ValueError (SetupError, LayoutError
     included) says what is wrong."""
     return games.game_from_header(header, TRACE_KEYS)
