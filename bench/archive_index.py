@@ -27,7 +27,8 @@ from pathlib import Path
 
 from reedboard.controller.archive.index import INDEX_NAME, Archive
 from reedboard.controller.games import GAMES, game_class
-from reedboard.controller.persist.journal import SUFFIX, Journal
+from reedboard.controller.persist.game_files import SUFFIX
+from reedboard.controller.persist.journal import Journal
 
 NAMES = [f"Player {n}" for n in range(40)]
 FIRST_DAY = datetime(2024, 1, 1, 18, 0, tzinfo=timezone.utc)

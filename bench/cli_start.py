@@ -21,7 +21,7 @@ import sys
 import time
 from pathlib import Path
 
-HEAVY = ("reedboard.controller.persist.journal", "reedboard.controller.persist.trace", "reedboard.controller.persist.record", "reedboard.controller.core.reconcile", "reedboard.hal.board")
+HEAVY = ("reedboard.controller.persist.journal", "reedboard.controller.persist.trace", "reedboard.controller.persist.notation", "reedboard.controller.core.reconcile", "reedboard.hal.board")
 
 
 def _env(root: Path) -> dict:

@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reedboard.controller.games import BigBalls, OffBoard  # noqa: E402
-from reedboard.controller.persist.journal import game_header  # noqa: E402
+from reedboard.controller.persist.journal_format import game_header  # noqa: E402
 from reedboard.hal.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
 
 HANG = 10.0  # s after which a command counts as hanging
@@ -93,7 +93,7 @@ def full_files(folder: Path) -> None:
             file.write(line)
             size, n = size + len(line), n + 1
     print(f"1. files just under the limits (trace {TRACE_LIMIT // MiB} MiB, journal {JOURNAL_LIMIT // MiB} MiB)")
-    reader = ("import sys; from controller.persist.trace import read_trace; from controller.persist.journal import read_journal;"
+    reader = ("import sys; from controller.persist.trace import read_trace; from controller.persist.journal_reader import read_journal;"
               " print(len((read_trace if sys.argv[1] == 'trace' else read_journal)(sys.argv[2]).__dict__))")
     for kind, path in (("trace", trace), ("journal", journal)):
         status, seconds, rss, line = run([kind, str(path)], reader)

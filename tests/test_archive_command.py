@@ -8,7 +8,7 @@ import pytest
 
 from reedboard.controller.archive import games_command
 from reedboard.controller.archive.index import INDEX_NAME
-from reedboard.controller.persist.journal import trace_path
+from reedboard.controller.persist.game_files import trace_path
 
 from command_line import run_command
 from test_archive_index import A7_GAME, bigballs, played

@@ -8,7 +8,8 @@ import pytest
 
 from reedboard.controller.archive.index import INDEX_NAME, Archive, ArchiveError
 from reedboard.controller.games import BigBalls
-from reedboard.controller.persist.journal import Journal, append_players, read_journal
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.journal import Journal, append_players
 
 from test_archive_records import random_journal
 

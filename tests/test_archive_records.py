@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.archive.records import (
-    RecordError, export_lines, import_records, parse_records, save_replayed,
+    RecordError, game_record, import_records, parse_records, record_lines, save_replayed,
 )
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import GAMES, game_class
-from reedboard.controller.persist.journal import Journal, read_journal, rebuild
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.journal import Journal
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 
@@ -66,6 +68,11 @@ def random_journal(games_dir, name, rng, now=START, max_moves=60, players=None, 
     return journal.path
 
 
+def export_lines(journal_path):
+    """The journal's game as a record, as `reedboard games export` writes it."""
+    return record_lines(game_record(read_journal(journal_path)))
+
+
 def round_trip(journal_path, tmp_path):
     """export -> import -> export: the two exports, and the imported journal."""
     first = export_lines(journal_path)
@@ -113,8 +120,8 @@ def test_a_game_replayed_from_a_trace_is_kept_with_the_replay_s_moves(tmp_path):
     trace = TRACES / "bigballs-game-to-a7.jsonl"
     path = save_replayed(trace, tmp_path)
     assert path.parent == tmp_path and path.name.endswith("-bigballs.jsonl")
-    from reedboard.controller.persist.record import record_lines
-    assert record_lines(rebuild(read_journal(path)).game) == replay(read_trace(trace), str(trace)).record
+    from reedboard.controller.persist.notation import record_lines as notation_lines
+    assert notation_lines(rebuild(read_journal(path)).game) == replay(read_trace(trace), str(trace)).record
     assert export_lines(path)[-1] in ("1-0 a7", "0-1 a7") or export_lines(path)[-1].startswith(("1-0 a7 {", "0-1 a7 {"))
 
 
@@ -204,14 +211,15 @@ def test_an_empty_file_has_no_record():
         parse_records("\n; just a comment\n", "empty.txt")
 
 
-def test_export_of_a_damaged_journal_gives_the_moves_up_to_the_damage(tmp_path, caplog):
+def test_export_of_a_damaged_journal_gives_the_moves_up_to_the_damage(tmp_path):
     path = random_journal(tmp_path, "bigballs", random.Random(5), max_moves=20, extras=False)
     lines = path.read_text().splitlines()
     moves_before = sum(1 for line in lines[:6] if json.loads(line)["type"] == "move")
     path.write_text("\n".join(lines[:6] + ["{garbage"] + lines[6:]) + "\n")
-    exported = export_lines(path)
+    contents = read_journal(path)
+    exported = record_lines(game_record(contents))
     assert sum(1 for line in exported if line[:1].isdigit() and ". " in line) == moves_before
-    assert exported[-1] == "*" and f"{path}:7: damaged line" in caplog.text
+    assert exported[-1] == "*" and f"{path}:7: damaged line" in contents.warning
 
 
 def docs_examples():
@@ -251,7 +259,8 @@ def test_a_trace_is_saved_with_its_journal_s_names_and_once(tmp_path):
 
 
 def test_a_whole_journal_that_does_not_replay_is_not_written(tmp_path):
-    from reedboard.controller.persist.journal import JournalError, write_journal
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.journal import write_journal
     header = {"game": "abalone", "layout": "standard", "settings": {}}
     entries = [{"type": "move", "t": 1, "move": "A1B2"}, {"type": "move", "t": 2, "move": "A1B2"}]
     with pytest.raises(JournalError, match=":3: "):

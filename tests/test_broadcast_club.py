@@ -12,7 +12,9 @@ from starlette.testclient import TestClient
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
-from reedboard.controller.persist.journal import Journal, export_lines, read_journal
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 

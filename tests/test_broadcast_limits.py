@@ -9,7 +9,7 @@ import pytest
 
 from reedboard.controller.broadcast import club as club_module
 from reedboard.controller.broadcast.club import Club
-from reedboard.controller.persist.journal import read_journal
+from reedboard.controller.persist.journal_reader import read_journal
 
 from test_broadcast_club import board_lines, journal_payload
 

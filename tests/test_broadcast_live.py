@@ -23,7 +23,8 @@ from reedboard.controller.broadcast.club import Club, follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.replay_publish import publish_trace
-from reedboard.controller.persist.journal import export_lines, read_journal
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.export import export_lines
 
 TRACES = Path(__file__).parent / "traces"
 GAMES = ["bigballs-game-to-a7", "offboard-game-to-six", "abalone-push-off-edge-first"]

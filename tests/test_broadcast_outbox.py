@@ -14,7 +14,9 @@ from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
 from reedboard.controller.broadcast.club import Club, follow
-from reedboard.controller.persist.journal import Journal, export_lines, read_journal
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 

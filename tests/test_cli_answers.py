@@ -17,7 +17,9 @@ import pytest
 from reedboard.controller.commands import play_command
 from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls, OffBoard, SetupError
-from reedboard.controller.persist.journal import Journal, trace_path, unfinished_games
+from reedboard.controller.persist.game_files import trace_path
+from reedboard.controller.persist.games_folder import unfinished_games
+from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
 
 DEFINITION = resources.files("reedboard.controller.games").joinpath("data/offboard.toml")

@@ -5,7 +5,8 @@ import pytest
 
 from reedboard.controller.core.clock import ClockSettings, GameClock
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.persist.journal import read_journal, rebuild
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.session.live import new_referee, resume_referee
 from reedboard.controller.core.referee import Referee
 from reedboard.controller.core.view import Phase

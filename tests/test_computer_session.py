@@ -8,7 +8,9 @@ import pytest
 
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import GAMES
-from reedboard.controller.persist.journal import export_lines, read_journal, trace_path
+from reedboard.controller.persist.game_files import trace_path
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 from reedboard.controller.opponent.worker import Thinker

@@ -31,7 +31,9 @@ if __name__ == "__main__":
     sys.path[:0] = [str(HERE.parent), str(HERE)]
 
 from reedboard.controller.games import GAMES, BigBalls, OffBoard  # noqa: E402
-from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, JournalError, export_lines, trace_path  # noqa: E402
+from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX, trace_path
+from reedboard.controller.persist.journal_format import JournalError
+from reedboard.controller.persist.export import export_lines  # noqa: E402
 from reedboard.controller.session.live import new_referee, resume_referee, run  # noqa: E402
 from reedboard.controller.core.reconcile import Settings  # noqa: E402
 from reedboard.controller.session.replay import replay  # noqa: E402

@@ -21,9 +21,12 @@ import pytest
 
 from reedboard.controller.commands.config import ConfigError, load_play
 from reedboard.controller.games import OffBoard
-from reedboard.controller.persist.journal import (
-    Journal, JournalError, export_lines, game_header, read_journal, rebuild, unfinished_games,
-)
+from reedboard.controller.persist.journal_format import JournalError, game_header
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.games_folder import unfinished_games
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.persist.export import export_lines
 from reedboard.hal.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.trace import TraceError, read_trace

@@ -11,10 +11,14 @@ import pytest
 
 from reedboard.controller.games import BigBalls, OffBoard, load_layout
 from reedboard.controller.games.offboard_layout import layout_to_data, parse_layout
-from reedboard.controller.persist.journal import (
-    Journal, JournalContents, JournalError, default_games_dir, export_lines, game_header, go_on_in_new_journal,
-    read_journal, rebuild, unfinished_games,
-)
+from reedboard.controller.persist.game_files import default_games_dir
+from reedboard.controller.persist.journal_format import JournalContents, JournalError, game_header
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.games_folder import unfinished_games
+from reedboard.controller.persist.journal_recovery import go_on_in_new_journal
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.persist.export import export_lines
 
 from offboard_boards import regrouped
 
@@ -535,7 +539,9 @@ def test_a_torn_line_a_resume_vouches_for_is_still_named_before_a_damage(tmp_pat
 
 
 def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path):
-    from reedboard.controller.persist.journal import Journal, read_journal, rebuild
+    from reedboard.controller.persist.journal_replay import rebuild
+    from reedboard.controller.persist.journal_reader import read_journal
+    from reedboard.controller.persist.journal import Journal
     heard = []
     game = BigBalls()
     journal = Journal.create(tmp_path, game, {}, datetime(2026, 11, 30, 18, 0).astimezone(),
@@ -563,8 +569,9 @@ def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path
     ({"computer": {"plays": "white"}}, '"computer" must be'),
 ])
 def test_bad_names_or_computer_in_a_header_are_one_line(tmp_path, extras, words):
-    from reedboard.controller.persist.journal import JournalError, read_journal
-    from reedboard.controller.persist.journal import game_header
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.journal_reader import read_journal
+    from reedboard.controller.persist.journal_format import game_header
     header = {"type": "header", "version": 1, **game_header(BigBalls()), "settings": {}, "started": "x", **extras}
     path = tmp_path / "g.jsonl"
     path.write_text(json.dumps(header) + "\n")

@@ -5,7 +5,8 @@ import random
 import pytest
 
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.persist.journal import export_lines, read_journal
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.live import new_referee
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.referee import ROLL_ANIMATION, Die, Outputs, Referee

@@ -7,7 +7,10 @@ import pytest
 
 from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls
-from reedboard.controller.persist.journal import export_lines, read_journal, trace_path, unfinished_games
+from reedboard.controller.persist.game_files import trace_path
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.games_folder import unfinished_games
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.live import new_referee, resume_referee, run
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import TraceResume, read_trace

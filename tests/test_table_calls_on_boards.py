@@ -20,7 +20,7 @@ import pytest
 
 from reedboard.controller.session import live
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.record import record_lines
+from reedboard.controller.persist.notation import record_lines
 from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.controller.session.play_session import ScriptedDie
 from reedboard.controller.persist.trace import TracePress, read_trace

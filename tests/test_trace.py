@@ -19,13 +19,15 @@ from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls, OffBoard, load_layout
 from reedboard.controller.games.bigballs import NAMES as HOLLOWS
 from reedboard.controller.games.offboard_layout import layout_to_data
-from reedboard.controller.persist.journal import game_header
+from reedboard.controller.persist.journal_format import game_header
 from reedboard.controller.session.live import new_referee, run
 from reedboard.controller.session.snapshot import NOTES_SHOWN
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.referee import NOTES_KEPT, Referee
-from reedboard.controller.persist.trace import Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace
+from reedboard.controller.persist.trace import (
+    Trace, TraceError, TracePress, TraceWriter, game_from_header, read_trace,
+)
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Button, Frame
 from reedboard.hal.sim import SimBoard

@@ -9,7 +9,7 @@ import time
 from starlette.testclient import TestClient
 
 from reedboard.controller.games import GAMES, BigBalls, names_in_words
-from reedboard.controller.persist.journal import export_lines
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app

@@ -18,7 +18,7 @@ from starlette.testclient import TestClient
 
 from reedboard.controller.archive.index import Archive
 from reedboard.controller.archive.records import game_record, parse_records, record_lines
-from reedboard.controller.persist.journal import read_journal
+from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app

@@ -3,7 +3,7 @@ search in its worker process. The new-game dialog sets it up; a hint lights a mo
 computer's move shows in lights and is carried out by clicks; a wrong execution is guided back."""
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.persist.journal import read_journal
+from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.opponent.worker import Thinker
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served

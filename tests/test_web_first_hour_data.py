@@ -36,7 +36,9 @@ def test_while_the_stones_are_identified_the_record_names_no_numbers(tmp_path):
 
 def test_a_resigned_game_replays_from_its_trace_to_the_record_export_gives_with_times_from_its_start(tmp_path):
     from reedboard.controller.archive.records import game_record, record_lines
-    from reedboard.controller.persist.journal import export_lines, read_journal, trace_path
+    from reedboard.controller.persist.game_files import trace_path
+    from reedboard.controller.persist.journal_reader import read_journal
+    from reedboard.controller.persist.export import export_lines
     from reedboard.controller.session.replay import replay
     from reedboard.controller.persist.trace import read_trace
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.games.offboard_layout import GRID as HEX
-from reedboard.controller.persist.record import record_lines
+from reedboard.controller.persist.notation import record_lines
 
 
 class TraceBuilder:

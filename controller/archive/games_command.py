@@ -109,7 +109,7 @@ def games_dir(args: argparse.Namespace) -> Path:
 def archive_folder(folder: str | Path | None = None, config: str | Path | None = None) -> Path:
     """The games folder: `folder` when given, else [play] games_dir of the configuration file
     (`config`, or the default one), else the default folder. UsageError for a bad configuration."""
-    from reedboard.controller.persist.journal import default_games_dir
+    from reedboard.controller.persist.game_files import default_games_dir
 
     if folder:
         return Path(folder).expanduser()
@@ -195,7 +195,9 @@ def _columns(rows: list[tuple[str, ...]]) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal import JournalError, read_journal, rebuild
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.journal_replay import rebuild
+    from reedboard.controller.persist.journal_reader import read_journal
 
     with _archive(args) as archive:
         path = archive.journal(_resolve(archive, args.id))
@@ -213,7 +215,8 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal import JournalError, read_journal
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.journal_reader import read_journal
     from .records import game_record, record_data, record_lines
 
     if args.all == (args.id is not None):
@@ -243,7 +246,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal import JournalError
+    from reedboard.controller.persist.journal_format import JournalError
     from .records import RecordError, import_records
 
     folder = games_dir(args)

@@ -22,12 +22,13 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from reedboard.controller.persist.journal import (
-    NAME_LIMIT, SUFFIX, TRACE_SUFFIX, JournalError, append_players, is_player_name, players_of, read_game, rebuild, start_game,
-    trace_path,
-)
-from reedboard.controller.persist.trace import sync_directory
-from reedboard.controller.persist.record import result_line
+from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX, trace_path
+from reedboard.controller.persist.journal_format import NAME_LIMIT, JournalError, is_player_name, start_game
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import players_of, read_game
+from reedboard.controller.persist.journal import append_players
+from reedboard.controller.persist.game_files import sync_directory
+from reedboard.controller.persist.notation import result_line
 
 INDEX_NAME = "archive-index.sqlite3"
 SCHEMA_VERSION = 2
@@ -402,7 +403,7 @@ class Archive:
         return past_game(self.games_dir, self.resolve(key) + SUFFIX)
 
     def _contents(self, key: str):
-        from reedboard.controller.persist.journal import read_journal
+        from reedboard.controller.persist.journal_reader import read_journal
 
         path = self.journal(key)
         try:

@@ -8,9 +8,10 @@
     2. MOVE
     1-0 REASON
 
-`record_lines` writes a journal's game so; `parse_records` reads records back (several may
-follow one another in a file), checking every move against the rules, and `import_records`
-turns them into journals, all or none. docs/records.md describes the format.
+`record_lines(game_record(contents))` writes a journal's game so (`reedboard games export`);
+`parse_records` reads records back (several may follow one another in a file), checking every
+move against the rules, and `import_records` turns them into journals, all or none.
+docs/records.md describes the format.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ from datetime import datetime
 from pathlib import Path
 
 from reedboard.controller.games import Game, MoveError, game_class, game_from_header, game_header
-from reedboard.controller.persist.journal import VERSION, JournalContents, JournalError, players_of, read_journal, rebuild, write_journal
-from reedboard.controller.persist.journal import _check_header as check_header  # the journal's own checks of a header
-from reedboard.controller.persist.journal import _extras_problem  # what is wrong with players' names or the computer's side
+from reedboard.controller.persist.journal import write_journal
+from reedboard.controller.persist.journal_format import (  # the journal's own checks of a header, players' names, the computer's side
+    VERSION, JournalContents, JournalError, check_header, extras_problem,
+)
+from reedboard.controller.persist.journal_reader import players_of, read_journal
+from reedboard.controller.persist.journal_replay import rebuild
 from reedboard.hal.readfile import read_text
-from reedboard.controller.persist.record import result_line, starting_position
+from reedboard.controller.persist.notation import result_line, starting_position
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # the last: the game is not over
 RECORD_LIMIT = 16 << 20  # bytes of a file of records, as for a journal
@@ -187,17 +191,6 @@ def _annotation(t: float | None, before: float, clock: Mapping | None = None, co
     return f" {{{' '.join(parts)}}}" if parts else ""
 
 
-def export_lines(journal: str | Path) -> list[str]:
-    """`reedboard export JOURNAL`: the journal's game as a record. A journal damaged in the middle
-    gives the moves up to the damage; what was left out is logged as a warning."""
-    import logging
-
-    contents = read_journal(journal)
-    if contents.warning:
-        logging.getLogger(__name__).warning("reedboard: warning: %s", contents.warning)
-    return record_lines(game_record(contents))
-
-
 def record_data(record: GameRecord) -> dict:
     """The record as JSON-ready data (`games export --format json`)."""
     return {"tags": record.tags,
@@ -316,11 +309,11 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
     for colour in cls.players:
         if (name := text(_tag_of(colour))) is not None:
             header.setdefault("players", {})[colour] = name
-            if problem := _extras_problem({"players": {colour: name}}, cls.players):
+            if problem := extras_problem({"players": {colour: name}}, cls.players):
                 raise tag_error(_tag_of(colour), problem.removeprefix('"players": '))
     if "Computer" in values:
         header["computer"] = values["Computer"][1]
-        if problem := _extras_problem({"computer": header["computer"]}, cls.players):
+        if problem := extras_problem({"computer": header["computer"]}, cls.players):
             raise tag_error("Computer", problem.removeprefix('"computer": '))
     if (clock := text("Clock")) is not None:
         header["clock"] = _clock(clock, lambda p: tag_error("Clock", p))
@@ -517,7 +510,7 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
     replayed."""
     import os
 
-    from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX
+    from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
     from reedboard.controller.session.replay import replay
     from reedboard.controller.persist.trace import TraceError, read_trace
 
@@ -557,6 +550,6 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
         raise JournalError(games_dir, None, f"cannot keep the game here ({error.strerror or error})") from None
 
 
-__all__ = ["GameRecord", "ParsedRecord", "RecordError", "RecordedMove", "export_lines", "game_record",
+__all__ = ["GameRecord", "ParsedRecord", "RecordError", "RecordedMove", "game_record",
            "import_records", "parse_records", "read_records", "record_data", "record_lines", "save_replayed",
            "tag_names"]

@@ -30,8 +30,12 @@ import aiomqtt
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import game_from_header
 from reedboard.controller.games import header_keys
-from reedboard.controller.persist.journal import ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, Journal, JournalError, read_journal
-from reedboard.controller.persist.journal import _check_entry as check_entry, _check_header as check_header
+from reedboard.controller.persist.journal_format import (
+    ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, JournalError,
+)
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.journal import Journal
+from reedboard.controller.persist.journal_format import check_entry, check_header
 from .address import NAME, BrokerAddress
 from .messages import decode, encode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot

@@ -48,7 +48,7 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 
 def run(args: argparse.Namespace) -> int:
     from reedboard.controller.commands.cli import UsageError
-    from reedboard.controller.persist.journal import default_games_dir
+    from reedboard.controller.persist.game_files import default_games_dir
     from reedboard.hal.install import pip_extra
 
     from .address import BroadcastError, parse_broker_url

@@ -17,8 +17,9 @@ import time
 from collections.abc import Mapping, Sequence
 
 from reedboard.controller.games import Game, catalog
-from reedboard.controller.persist.journal import JOURNAL_KEYS, JournalContents, JournalError, rebuild
-from reedboard.controller.persist.record import header_lines, result_line
+from reedboard.controller.persist.journal_format import JOURNAL_KEYS, JournalContents, JournalError
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.notation import header_lines, result_line
 from reedboard.controller.core.signals import PALETTE
 from reedboard.controller.session.snapshot import outcome_data
 from reedboard.controller.core.view import Phase

@@ -17,7 +17,8 @@ from datetime import datetime
 from pathlib import Path
 
 from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.persist.journal import Journal, JournalError
+from reedboard.controller.persist.journal_format import JournalError
+from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.session.replay import Replayed, replay
 from reedboard.controller.persist.trace import TraceError, read_trace
@@ -103,7 +104,8 @@ async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed
 
 def _journal_header(source: str) -> dict:
     """The header of the journal next to a trace file, when there is one (its clock, its players)."""
-    from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, read_journal
+    from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
+    from reedboard.controller.persist.journal_reader import read_journal
     if not source.endswith(TRACE_SUFFIX):
         return {}
     path = Path(source[: -len(TRACE_SUFFIX)] + SUFFIX)

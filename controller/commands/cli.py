@@ -19,7 +19,7 @@ from reedboard.controller.games import GAMES, Game, GameOption, MoveError, colou
 # does not load the journal, the trace reader and the board loader for their exception classes.
 USER_ERRORS = (("reedboard.controller.games", "SetupError"), ("reedboard.controller.games", "LayoutError"),
                ("reedboard.controller.games", "MoveError"), ("reedboard.controller.persist.trace", "TraceError"),
-               ("reedboard.controller.persist.journal", "JournalError"), ("reedboard.hal.board", "BoardError"))
+               ("reedboard.controller.persist.journal_format", "JournalError"), ("reedboard.hal.board", "BoardError"))
 
 
 class UsageError(Exception):
@@ -68,7 +68,7 @@ def _think_seconds(text: str) -> float:
 
 
 def _player_name(text: str) -> str:
-    from reedboard.controller.persist.journal import is_player_name
+    from reedboard.controller.persist.journal_format import is_player_name
 
     if not is_player_name(text):
         raise argparse.ArgumentTypeError(f"a player's name is 1 to 40 printable characters, not {text!r}")
@@ -346,7 +346,7 @@ def _run_replay(args: argparse.Namespace) -> int:
 
 
 def _run_export(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal import export_lines
+    from reedboard.controller.persist.export import export_lines
 
     for line in export_lines(args.journal):
         print(line)

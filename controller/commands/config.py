@@ -65,7 +65,7 @@ from pathlib import Path
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.computer import parse_opponent
 from reedboard.controller.games import GAMES, brief, colours, game_name
-from reedboard.controller.persist.journal import default_games_dir
+from reedboard.controller.persist.game_files import default_games_dir
 from reedboard.controller.core.reconcile import Settings
 from reedboard.hal.tomlfile import read_toml
 

@@ -20,12 +20,14 @@ from reedboard.controller.commands.config import (
 )
 from reedboard.controller.games import Game, game_class, names_in_words
 from reedboard.controller.web.join import join_lines
-from reedboard.controller.persist.journal import (
-    SUFFIX, JournalContents, JournalError, default_games_dir, go_on_in_new_journal, read_journal, rebuild,
-    unfinished_games,
-)
+from reedboard.controller.persist.game_files import SUFFIX, default_games_dir
+from reedboard.controller.persist.journal_format import JournalContents, JournalError
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.games_folder import unfinished_games
+from reedboard.controller.persist.journal_recovery import go_on_in_new_journal
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.record import result_line
+from reedboard.controller.persist.notation import result_line
 from reedboard.controller.core.signals import scale
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}

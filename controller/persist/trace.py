@@ -33,6 +33,7 @@ from reedboard.controller import games
 from reedboard.controller.games import Game, header_keys
 from reedboard.hal.readfile import TRACE_LIMIT, read_bytes, read_text
 from reedboard.controller.games import brief
+from reedboard.controller.persist.game_files import trace_path
 from reedboard.controller.core.reconcile import Settings
 
 TRACE_KEYS = {"game", "settings", "computer"}  # and the game's own keys (its start position): see games.header_keys
@@ -200,8 +201,6 @@ def _json_object(path, number: int, line: str) -> dict:
 
 def _journal_not_trace(path) -> str:
     """What to do with a game journal given where a trace belongs."""
-    from reedboard.controller.persist.journal import trace_path  # the journal builds on this module
-
     trace = trace_path(path)
     other = f", or replay its trace: reedboard replay {trace}" if trace.exists() else ""
     return (f"this is a game journal (the moves of a game), not a trace (what the board reported):"
@@ -421,17 +420,3 @@ class TraceWriter:
 
     def __exit__(self, *exc_info) -> None:
         self.close()
-
-
-def sync_directory(directory: Path) -> None:
-    """Sync a directory, so that a file just created in it survives a power cut by its name too."""
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:  # some systems cannot open a directory; the file itself is synced anyway
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

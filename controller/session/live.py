@@ -21,9 +21,13 @@ from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import Game, header_keys
-from reedboard.controller.persist.journal import DECISIONS, Journal, JournalContents, JournalError, game_header, read_journal, rebuild, trace_path
+from reedboard.controller.persist.game_files import trace_path
+from reedboard.controller.persist.journal_format import DECISIONS, JournalContents, JournalError, game_header
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.recorder import FlightRecorder, GuardedJournal
+from reedboard.controller.persist.flight_recorder import FlightRecorder, GuardedJournal
 from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace

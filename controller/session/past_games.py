@@ -17,8 +17,11 @@ from collections import OrderedDict
 from pathlib import Path
 
 from reedboard.controller.games import Game
-from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, JournalError, read_journal, rebuild
-from reedboard.controller.persist.record import header_lines, record_lines, result_line, starting_position
+from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
+from reedboard.controller.persist.journal_format import JournalError
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.notation import header_lines, record_lines, result_line, starting_position
 from reedboard.controller.session.actions import ActionError
 from reedboard.controller.session.snapshot import position_data
 

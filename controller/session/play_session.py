@@ -33,9 +33,12 @@ from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.computer import Computer, Question
 from reedboard.controller.games import GAMES, Game, names_in_words
 from reedboard.controller.games.setup import start_table
-from reedboard.controller.persist.journal import default_games_dir, discard_if_unplayed, read_journal, rebuild
+from reedboard.controller.persist.game_files import default_games_dir
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.games_folder import discard_if_unplayed
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.record import starting_position
+from reedboard.controller.persist.notation import starting_position
 from reedboard.controller.core.referee import SETUP_MODES, Die, Outputs, Referee
 from reedboard.controller.session.hand_table import HandTable, board_by_hand_for
 from reedboard.controller.session.snapshot import Geometry, Publisher, notes_data, session_snapshot

@@ -28,11 +28,16 @@ from pathlib import Path
 from reedboard.hal.interfaces import Frame
 
 from reedboard.controller.core.computer import Computer
-from reedboard.controller.persist.journal import SUFFIX, TRACE_SUFFIX, JournalContents, JournalError, read_journal, rebuild
+from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
+from reedboard.controller.persist.journal_format import JournalContents, JournalError
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.record import record_lines
+from reedboard.controller.persist.notation import record_lines
 from reedboard.controller.core.referee import Die, Note, Referee
-from reedboard.controller.persist.trace import Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume
+from reedboard.controller.persist.trace import (
+    Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume,
+)
 
 FLUSH = 60.0  # s of virtual time let run after the last event, so pending timers fire
 

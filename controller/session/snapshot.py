@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 
 from reedboard.controller.games import Game, catalog
-from reedboard.controller.persist.record import header_lines, result_line
+from reedboard.controller.persist.notation import header_lines, result_line
 from reedboard.controller.core.signals import PALETTE
 from reedboard.controller.core.view import Phase
 

@@ -83,14 +83,16 @@ from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import GAMES, catalog, colours, names_in_words
 from reedboard.controller.web.join import join_info, listen_host
-from reedboard.controller.persist.journal import (
-    NAME_LIMIT, SUFFIX, JournalError, export_lines, is_player_name, read_journal, rebuild,
-)
+from reedboard.controller.persist.game_files import SUFFIX
+from reedboard.controller.persist.journal_format import NAME_LIMIT, JournalError, is_player_name
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.past_games import journal_path, past_game
 from reedboard.controller.session.actions import ActionError
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.record import result_line
+from reedboard.controller.persist.notation import result_line
 
 from .bodies import KINDS, SCHEMAS, check, read_json
 from .calm_server import CalmServer

@@ -1,6 +1,6 @@
-"""The game record in the rules' notation: what `reedboard export` and `reedboard replay` print.
+"""A game in the rules' notation: what `reedboard export` and `reedboard replay` print.
 
-A record is the set-up (header lines: `game NAME`, then the game's own lines for its start
+It is the set-up (header lines: `game NAME`, then the game's own lines for its start
 position), one move per line, then the result with its reason when the game is over, and
 what the game adds to it (a score, say): `1-0 a7`, `0-1 points 2-6`.
 """
