@@ -11,6 +11,7 @@ spoken and exported: none of which was changed for it.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import json
 import re
@@ -139,7 +140,7 @@ def test_the_toy_touched_only_its_module_and_one_registry_entry():
 
 
 def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
-    from reedboard.controller.persist.notation import header_lines, record_lines, result_line
+    from reedboard.controller.persist.record import header_lines, record_lines, result_line
 
     game = Toy(3)
     for move in ("c1", "c3", "c2"):
@@ -151,11 +152,7 @@ def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
 
 
 def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
-    from reedboard.controller.persist.journal_format import game_header
-    from reedboard.controller.persist.journal_replay import rebuild
-    from reedboard.controller.persist.journal_reader import read_journal
-    from reedboard.controller.persist.journal import Journal
-    from reedboard.controller.persist.export import export_lines
+    from reedboard.controller.persist.journal import Journal, export_lines, game_header, read_journal, rebuild
 
     game = Toy(5)
     assert game_header(game) == {"game": "toy", "length": 5}
@@ -245,7 +242,7 @@ async def until(condition, what: str) -> None:
 
 def test_a_toy_game_is_played_at_a_table_spoken_and_exported(toy, tmp_path):
     from reedboard.controller.core.reconcile import Settings
-    from reedboard.controller.persist.export import export_lines
+    from reedboard.controller.persist.journal import export_lines
     from reedboard.controller.session.play_session import PlaySession
 
     async def play() -> dict:
@@ -270,3 +267,25 @@ def test_a_toy_game_is_played_at_a_table_spoken_and_exported(toy, tmp_path):
     assert snap["speech"]["endings"]["filled"] == dict(FILLED.said)
     (journal,) = tmp_path.glob("*-toy.jsonl")
     assert export_lines(journal) == ["game toy", "length 3", "c1", "c3", "c2", "1-0 filled 3 stones"]
+
+def test_the_games_import_one_another_one_way():
+    """No circle among controller/games' modules: an evaluation is handed its engine's tables, a
+    set-up guide builds on the start's own module, a layout knows nothing of its game."""
+    imports = {}
+    for path in sorted(GAMES_ROOM.glob("*.py")):
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                found |= {node.module.split(".")[0]} if node.module else {alias.name for alias in node.names}
+        imports[path.stem] = found
+
+    def reached(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for module in imports.get(todo.pop(), ()):
+                if module not in seen:
+                    seen.add(module)
+                    todo.append(module)
+        return seen
+
+    assert sorted(module for module in imports if module in reached(module)) == []
