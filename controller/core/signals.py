@@ -4,25 +4,18 @@ No I/O and no clock: the same View always gives the same LightFrame and DieState
 referee, a replay and the web view all show exactly the same thing. Blinking is a flag on
 each Light; the LED backend owns the blink rhythm. Buzzer cues are chosen by the referee.
 
-The colour language (names are keys of PALETTE; docs/players.md, "What the lights mean",
-is the players' table)
----------------------------------------------------------------------------------------
-Blinking means "do something here"; steady means "for your information".
+The colour language (names are keys of PALETTE)
+-----------------------------------------------
+Blinking means "do something here"; steady means "for your information". What each light
+means to the players, its look in words and what to do: core/light_legend.py, the one table
+of them (the rules page shows it, docs/players.md holds the same rows). Each lights the cells
+of one set of the View:
 
-    name      look                  a cell in ...          meaning at the table
-    fill      blue, blinking        view.fill              put a piece here
-    empty     vermillion, blinking  view.empty             take the piece away from here
-    choose    white, blinking       any of view.choices    several moves fit: lift and put back
-                                                           a piece on the path you meant
-    place     green, blinking       view.place             set-up: put the stone whose number
-                                                           the die shows here
-    winner    amber, steady         view.winner_cells      game over: the winner's pieces
-    dest      teal, steady          view.dest              the computer's move (or a hint): the
-                                                           piece goes here (a push-off: the sector)
-    draw      purple, steady        view.occupied          game over, drawn: every piece
-    to        white, steady         view.to                the piece in your hand may go here
-    movable   green, steady         view.movable           the die chose this stone
-    last      dim white, steady     view.last_move         the cells the last move touched
+    fill      view.fill                     winner    view.winner_cells
+    empty     view.empty, lift, take        dest      view.dest
+    choose    any of view.choices           draw      view.occupied
+    place     view.place                    to        view.to
+    movable   view.movable                  last      view.last_move
 
 Colour-blind players: blue (fill) and vermillion (empty) are the pair that protan, deutan
 and tritan vision all keep apart (Okabe and Ito's palette); "choose" is white, which no

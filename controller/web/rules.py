@@ -14,34 +14,10 @@ from __future__ import annotations
 import functools
 
 from reedboard.controller.games import GAMES, Game
+from reedboard.controller.core.light_legend import LIGHT_LEGEND
 from reedboard.controller.core.signals import BLINKING, PALETTE
 
-__all__ = ["LIGHTS", "rules_page"]
-
-# name, look (the colour in words and blinking or steady), what it tells you, what to do; a game
-# says what a light means where these words say too little (Game.light_meanings)
-LIGHTS = [
-    ("fill", "blue, blinking", "A piece is missing here: the board does not match the game.",
-     "Put the piece back here."),
-    ("empty", "vermillion (red-orange), blinking", "A piece stands here that should not.",
-     "Take it away."),
-    ("choose", "white, blinking",
-     "Your move fits more than one legal move; every hollow of each possible move blinks.",
-     "Lift and put back a piece that belongs only to the move you meant."),
-    ("place", "green, blinking", "Set-up: the die display shows a stone's number.",
-     "Put that stone here."),
-    ("dest", "teal, steady",
-     "The computer's move or a hint: the piece goes here (onto a piece it captures, or a push-off's sector).",
-     "Lift the piece the blinking vermillion shows and put it here; a piece standing here goes in the box first."),
-    ("to", "bright white, steady",
-     "You hold a piece that may move: it may go here (a capture lights the piece it would take).",
-     "Put it down on one of them, or back where it was."),
-    ("movable", "green, steady", "The piece the die chose.", "Move it."),
-    ("last", "dim white, steady", "The hollows the last move touched.",
-     "Nothing. To take the move back (when takebacks are allowed), put the board back as it was."),
-    ("winner", "amber, steady", "Game over: the winner's pieces.", "Nothing; well played."),
-    ("draw", "purple, steady", "Game over, drawn: every piece on the board.", "Nothing."),
-]
+__all__ = ["rules_page"]
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
@@ -81,9 +57,11 @@ def rules_page(game: str) -> dict:
         "players": list(cls.players),
         "sections": text["sections"],
         "diagrams": [_diagram(cls, *entry) for entry in text["diagrams"]],
-        "lights": [{"name": name, "colour": _hex(PALETTE[name]) if name in PALETTE else None,
-                    "blink": name in BLINKING, "look": look, "means": meanings.get(name, means), "do": do}
-                   for name, look, means, do in LIGHTS],
+        # the board's legend (core.light_legend), in the game's own words where it has them
+        "lights": [{"name": light.name, "colour": _hex(PALETTE[light.name]) if light.name in PALETTE else None,
+                    "blink": light.name in BLINKING, "look": light.look,
+                    "means": meanings.get(light.name, light.means), "do": light.do}
+                   for light in LIGHT_LEGEND],
         "palette": {name: _hex(rgb) for name, rgb in PALETTE.items()},
         "hands": example.hands_guide(),
     }
