@@ -140,7 +140,7 @@ def test_the_toy_touched_only_its_module_and_one_registry_entry():
 
 
 def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
-    from reedboard.controller.persist.record import header_lines, record_lines, result_line
+    from reedboard.controller.persist.notation import header_lines, record_lines, result_line
 
     game = Toy(3)
     for move in ("c1", "c3", "c2"):
@@ -152,7 +152,11 @@ def test_a_toy_game_gets_a_record_with_its_header_and_result(toy):
 
 
 def test_a_toy_games_journal_header_goes_round(toy, tmp_path):
-    from reedboard.controller.persist.journal import Journal, export_lines, game_header, read_journal, rebuild
+    from reedboard.controller.persist.journal_format import game_header
+    from reedboard.controller.persist.journal_replay import rebuild
+    from reedboard.controller.persist.journal_reader import read_journal
+    from reedboard.controller.persist.journal import Journal
+    from reedboard.controller.persist.export import export_lines
 
     game = Toy(5)
     assert game_header(game) == {"game": "toy", "length": 5}
@@ -242,7 +246,7 @@ async def until(condition, what: str) -> None:
 
 def test_a_toy_game_is_played_at_a_table_spoken_and_exported(toy, tmp_path):
     from reedboard.controller.core.reconcile import Settings
-    from reedboard.controller.persist.journal import export_lines
+    from reedboard.controller.persist.export import export_lines
     from reedboard.controller.session.play_session import PlaySession
 
     async def play() -> dict:
@@ -267,6 +271,7 @@ def test_a_toy_game_is_played_at_a_table_spoken_and_exported(toy, tmp_path):
     assert snap["speech"]["endings"]["filled"] == dict(FILLED.said)
     (journal,) = tmp_path.glob("*-toy.jsonl")
     assert export_lines(journal) == ["game toy", "length 3", "c1", "c3", "c2", "1-0 filled 3 stones"]
+
 
 def test_the_games_import_one_another_one_way():
     """No circle among controller/games' modules: an evaluation is handed its engine's tables, a
