@@ -2,7 +2,7 @@
 
 Usage: python bench/file_limits.py [--skip-full]
 
-1. A realistic trace and journal just under their size limits (controller.persist.readfile): the time
+1. A realistic trace and journal just under their size limits (hal.readfile): the time
    to read and check each (read_trace, read_journal) and the process's peak memory. This is
    what the limits are chosen by: a Raspberry Pi must be able to read the largest file it
    accepts.
