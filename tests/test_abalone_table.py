@@ -13,7 +13,7 @@ import time
 import pytest
 from reedboard.controller.session import live
 from reedboard.controller.games.abalone import Abalone
-from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.referee import Outputs
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import LightFrame
 
@@ -41,7 +41,7 @@ def test_abalone_is_played_on_the_off_board_board(rig):
         shown.append(frame)
         rig.device.show(frame)
 
-    referee = Referee(Abalone(), setup="given", outputs=Outputs(lights=lights, die=rig.device.show))
+    referee = live.LiveReferee(Abalone(), setup="given", outputs=Outputs(lights=lights, die=rig.device.show))
 
     async def until(condition, what):
         deadline = time.monotonic() + WAIT

@@ -8,7 +8,7 @@ import random
 from reedboard.controller.core.computer import Computer, parse_opponent
 from reedboard.controller.games import GAMES, BigBalls
 from reedboard.controller.opponent import ROLL, choose, level
-from reedboard.controller.core.referee import ROLL_ANIMATION, Die
+from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Phase
 
 from test_referee import Journal, notes, set_up

@@ -7,9 +7,10 @@ import pytest
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.export import export_lines
-from reedboard.controller.session.live import new_referee
+from reedboard.controller.session.live import LiveReferee, live_die, new_referee
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.core.referee import ROLL_ANIMATION, Die, Outputs, Referee
+from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Phase
 from reedboard.hal.interfaces import Cue, DieFace
 
@@ -39,7 +40,7 @@ class Journal:
 
 def started(game, setup="given", rng=None, **kwargs):
     board = Board()
-    referee = Referee(game, outputs=board.outputs, setup=setup, rng=rng, **kwargs)
+    referee = LiveReferee(game, outputs=board.outputs, setup=setup, rng=rng, **kwargs)
     referee.start(0.0)
     referee.frame(0.0, [])  # the board says what it holds as soon as it starts: nothing
     hands = Hands(referee, [])
@@ -143,7 +144,7 @@ def test_a_quick_swap_is_recorded_when_the_next_player_presses_the_die():
 
 
 def test_the_live_die_is_unpredictable_and_fair_enough():
-    die = Die()
+    die = live_die()
     rolls = [die.roll() for _ in range(600)]
     assert set(rolls) == {1, 2, 3, 4, 5, 6} and all(60 < rolls.count(n) < 140 for n in range(1, 7))
     with pytest.raises(ValueError):

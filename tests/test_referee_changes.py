@@ -12,7 +12,7 @@ from reedboard.controller.core.view import Phase
 
 
 def playing(game, **outputs):
-    referee = Referee(game, outputs=Outputs(**outputs))
+    referee = live.LiveReferee(game, outputs=Outputs(**outputs))
     referee.start(0.0)
     referee.frame(0.01, game.occupied())
     referee.advance(2.0)

@@ -21,7 +21,7 @@ import pytest
 from reedboard.controller.session import live
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.notation import record_lines
-from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.referee import Outputs
 from reedboard.controller.session.play_session import ScriptedDie
 from reedboard.controller.persist.trace import TracePress, read_trace
 from reedboard.controller.core.view import Phase
@@ -72,8 +72,8 @@ def play_on(backend, name: str) -> list[str]:
     start = frozenset(game.occupied())
     rig = backend(board, start)
     rolls = [e.roll for e in trace.events if isinstance(e, TracePress) and e.roll is not None]
-    referee = Referee(game, settings=SETTINGS, die=ScriptedDie(rolls),
-                      outputs=Outputs(lights=rig.device.show, die=rig.device.show))
+    referee = live.LiveReferee(game, settings=SETTINGS, die=ScriptedDie(rolls),
+                               outputs=Outputs(lights=rig.device.show, die=rig.device.show))
 
     async def until(condition, what):
         deadline = time.monotonic() + WAIT

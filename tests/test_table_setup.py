@@ -32,7 +32,7 @@ class Table:
 
     def __init__(self, rig, setup="auto"):
         self.rig = rig
-        self.referee = Referee(BigBalls(), setup=setup, outputs=Outputs(lights=rig.device.show, die=rig.device.show))
+        self.referee = live.LiveReferee(BigBalls(), setup=setup, outputs=Outputs(lights=rig.device.show, die=rig.device.show))
         self.seen: list = []  # (view, board) as it went, to check what was asked on the way
 
     async def until(self, condition, what):

@@ -1,7 +1,10 @@
 """Live play: the referee on a board in real time, its journal and its flight recorder.
 
 The board's sensors and buttons are async streams (hal interfaces); the referee is driven
-by them and by the clock, in one asyncio loop, so nothing fights over its state.
+by them and by the clock, in one asyncio loop, so nothing fights over its state. The
+referee only decides (controller.core.decisions); here its decisions are carried out: the
+inputs go to the flight recorder, the lines to the journal (written behind the trace), the
+lights, the die display and the buzzer to the board.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import contextlib
 import dataclasses
 import random
 import time
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from dataclasses import asdict
 from datetime import datetime
 from pathlib import Path
@@ -19,7 +22,10 @@ from pathlib import Path
 from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 
 from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.core.computer import Computer
+from reedboard.controller.core.computer import Computer, Question
+from reedboard.controller.core.decisions import (
+    Changed, Decision, DieShows, JournalLine, Lights, PlayBegan, Recorded, Sound, write_line,
+)
 from reedboard.controller.games import Game, header_keys
 from reedboard.controller.persist.game_files import trace_path
 from reedboard.controller.persist.journal_format import DECISIONS, JournalContents, JournalError, game_header
@@ -29,11 +35,93 @@ from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.flight_recorder import FlightRecorder, GuardedJournal
 from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.rolling import Die
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 
 TRACE_SETTINGS = ("debounce", "settle", "grace")
 START_KEYS = ("game", *sorted(header_keys()))  # a header's game and its start position
+
+
+def live_die() -> Die:
+    """The board's die in play: unpredictable (the system's own randomness)."""
+    return Die(random.SystemRandom())
+
+
+class LiveReferee(Referee):
+    """A referee whose decisions are carried out as it makes them: the board's signals to
+    `outputs`, the inputs to the flight `recorder`, the lines to the `journal` (opened by
+    `open_journal` as play begins, when there is none yet). Each may be left out."""
+
+    def __init__(self, game: Game, *, outputs: Outputs | None = None, journal=None,
+                 open_journal: Callable[[PlayBegan], object] | None = None,
+                 recorder: FlightRecorder | None = None, die: Die | None = None,
+                 rng: random.Random | None = None, **rules) -> None:
+        super().__init__(game, die=die or Die(rng or random.SystemRandom()), rng=rng, **rules)
+        self.outputs = outputs or Outputs()
+        self.journal = journal  # None until the game is set up, unless resuming
+        self.recorder = recorder
+        self._open_journal = open_journal
+
+    def carry_out(self, decisions: Iterable[Decision]) -> None:
+        """Do what the referee decided, in its order (a journal line after the input that led to it)."""
+        outputs = self.outputs
+        for decision in decisions:
+            if isinstance(decision, Recorded):
+                if self.recorder is not None:
+                    getattr(self.recorder, decision.kind)(*decision.args)
+            elif isinstance(decision, JournalLine):
+                if self.journal is not None:
+                    write_line(self.journal, decision)
+            elif isinstance(decision, PlayBegan):
+                if self.journal is None and self._open_journal is not None:
+                    self.journal = self._open_journal(decision)
+            elif isinstance(decision, Lights):
+                if outputs.lights:
+                    outputs.lights(decision.frame)
+            elif isinstance(decision, DieShows):
+                if outputs.die:
+                    outputs.die(decision.state)
+            elif isinstance(decision, Sound):
+                if outputs.buzzer:
+                    outputs.buzzer(decision.cue)
+            elif isinstance(decision, Changed):
+                if outputs.changed:
+                    outputs.changed()
+
+    def start(self, t: float) -> None:
+        self.carry_out(super().start(t))
+
+    def frame(self, t: float, occupied: Iterable[str]) -> None:
+        self.carry_out(super().frame(t, occupied))
+
+    def press(self, t: float, button: str, roll: int | None = None, long: bool = False) -> None:
+        self.carry_out(super().press(t, button, roll, long))
+
+    def advance(self, t: float) -> None:
+        self.carry_out(super().advance(t))
+
+    def resign(self, t: float, player: str) -> None:
+        self.carry_out(super().resign(t, player))
+
+    def agree_draw(self, t: float) -> None:
+        self.carry_out(super().agree_draw(t))
+
+    def note(self, t: float, text: str, kind: str = "info", **data) -> None:
+        self.carry_out(super().note(t, text, kind, **data))
+
+    def replay_decision(self, t: float, move: str, roll: int | None = None) -> None:
+        self.carry_out(super().replay_decision(t, move, roll))
+
+    def ask_hint(self, t: float) -> bool:
+        asked = super().ask_hint(t)
+        self.carry_out(self.decided())
+        return asked
+
+    def answer(self, t: float, question: Question, move) -> bool:
+        taken = super().answer(t, question, move)
+        self.carry_out(self.decided())
+        return taken
 
 
 def new_referee(
@@ -49,30 +137,29 @@ def new_referee(
     players: Mapping[str, str] | None = None,
     computer: Computer | None = None,
     written: Callable[[Path, int, dict], None] | None = None,
-) -> Referee:
+) -> LiveReferee:
     """A referee for a new game whose journal and trace go into games_dir once it is set up
     (its header names the `players` and the `computer`'s side; `written` hears every line)."""
     settings = settings or Settings()
     recorder = FlightRecorder()
 
-    def open_journal(game: Game) -> GuardedJournal:
-        # opened as play begins: the referee's clock now is the game's start, its times count from it
-        journal = Journal.create(games_dir, game, asdict(settings), now(), clock=clock, players=players,
+    def open_journal(began: PlayBegan) -> GuardedJournal:
+        # opened as play begins: the referee's clock then is the game's start, its times count from it
+        journal = Journal.create(games_dir, began.game, asdict(settings), now(), clock=clock, players=players,
                                  computer=computer.header() if computer else None, written=written,
-                                 origin=referee.now)
+                                 origin=began.origin)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         extra = {"computer": computer.header()} if computer is not None else {}
-        recorder.begin(journal.trace_path, {**game_header(game), "settings": timing, **extra})
+        recorder.begin(journal.trace_path, {**game_header(began.game), "settings": timing, **extra})
         return recorder.guard(journal)  # every journal line after its cause is on the trace
 
-    referee = Referee(game, settings=settings, open_journal=open_journal, recorder=recorder,
-                      outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
-    return referee
+    return LiveReferee(game, settings=settings, open_journal=open_journal, recorder=recorder,
+                       outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
 
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
                    rng: random.Random | None = None,
-                   written: Callable[[Path, int, dict], None] | None = None) -> Referee:
+                   written: Callable[[Path, int, dict], None] | None = None) -> LiveReferee:
     """A referee for an unfinished game: replayed from its journal, the board guided back to it.
 
     The trace goes on after a resume marker; where it is missing, a new segment starts. A
@@ -92,10 +179,10 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
         recorder.close()
         raise JournalError(path, None, "the game is over: there is nothing to resume")
     settings = Settings(**contents.header.get("settings", {}))
-    return Referee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
-                   outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
-                   clock_remaining=resumed.clock_remaining,
-                   computer=Computer.from_header(contents.header.get("computer")))
+    return LiveReferee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
+                       outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
+                       clock_remaining=resumed.clock_remaining,
+                       computer=Computer.from_header(contents.header.get("computer")))
 
 
 def _trace_header(journal_header: dict) -> dict:
@@ -190,7 +277,7 @@ async def _each_time_set(event: asyncio.Event) -> AsyncIterator[None]:
         yield None
 
 
-async def run(referee: Referee, sensors: Sensors, buttons: Buttons | None = None, *,
+async def run(referee: LiveReferee, sensors: Sensors, buttons: Buttons | None = None, *,
               clock: Callable[[], float] = time.monotonic, stop: asyncio.Event | None = None,
               poll: float | None = None, wake: asyncio.Event | None = None) -> None:
     """Referee the game until `stop` is set: frames, presses and timers in one loop.

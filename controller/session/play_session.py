@@ -57,7 +57,7 @@ class ScriptedDie(Die):
     """A die that shows the values given, in order, then random ones (tests and demonstrations)."""
 
     def __init__(self, values: Iterable[int] = (), rng: random.Random | None = None) -> None:
-        super().__init__(rng)
+        super().__init__(rng or random.SystemRandom())
         self.values = list(values)
 
     def roll(self, given: int | None = None) -> int:

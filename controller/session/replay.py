@@ -28,13 +28,15 @@ from pathlib import Path
 from reedboard.hal.interfaces import Frame
 
 from reedboard.controller.core.computer import Computer
+from reedboard.controller.core.decisions import Decision, JournalLine, PlayBegan, write_line
 from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
 from reedboard.controller.persist.journal_format import JournalContents, JournalError
 from reedboard.controller.persist.journal_replay import rebuild
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.notation import record_lines
-from reedboard.controller.core.referee import Die, Note, Referee
+from reedboard.controller.core.referee import Note, Referee
+from reedboard.controller.core.rolling import Die
 from reedboard.controller.persist.trace import (
     Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume,
 )
@@ -145,29 +147,42 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
     computer = Computer.from_header(header.get("computer"))  # its chosen move is the only one read
     notes = _Notes()
 
+    journal_open = False  # the first referee's decisions are kept once play begins (its journal opens)
+
+    def keep(decided: list[Decision]) -> None:
+        """What the referee decided that the journal keeps; the board's signals are not replayed."""
+        nonlocal journal_open
+        for decision in decided:
+            if isinstance(decision, PlayBegan) and not journal_open:
+                decisions.opened(decision.origin)
+                journal_open = True
+            elif isinstance(decision, JournalLine) and journal_open:
+                write_line(decisions, decision)
+
     def restarted(t: float) -> Referee:
+        nonlocal journal_open
         try:
             resumed = rebuild(JournalContents(start, decisions.entries))
         except JournalError as error:
             raise TraceError(source, None, f"the game cannot go on at the restart at t={t:g}:"
                                            f" {error.problem}") from None
         decisions.going_on(t)
-        referee = Referee(resumed.game, settings=settings, die=Die(given_only=True), journal=decisions,
+        journal_open = True  # the controller went on with the game's journal
+        referee = Referee(resumed.game, settings=settings, die=Die(given_only=True),
                           pending_roll=resumed.pending_roll, clock=resumed.clock,
                           clock_remaining=resumed.clock_remaining, computer=computer)
         notes.collect()
         notes.notes.append(Note(t, "power back: resuming the game"))
         notes.follow(referee)
-        referee.start(t)
+        keep(referee.start(t))
         return referee
 
     clock = rebuild(JournalContents(start, [])).clock
-    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), clock=clock, computer=computer,
-                      open_journal=lambda game: decisions.opened(referee.now))
+    referee = Referee(trace.game(), settings=settings, die=Die(given_only=True), clock=clock, computer=computer)
     notes.follow(referee)
     first_t = trace.events[0].t if trace.events else 0.0
     if not leading:
-        referee.start(first_t)
+        keep(referee.start(first_t))
     for event in trace.events:
         if isinstance(event, TraceResume):
             # The controller went on from what it had decided by its last recorded event; a
@@ -175,10 +190,10 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             referee = restarted(event.t)
             continue
         if isinstance(event, Frame):
-            referee.frame(event.t, event.occupied)
+            keep(referee.frame(event.t, event.occupied))
         elif isinstance(event, TraceDecision):
             try:
-                referee.replay_decision(event.t, event.move, event.roll)
+                keep(referee.replay_decision(event.t, event.move, event.roll))
             except ValueError as error:
                 raise TraceError(source, None, f"the computer's decision at t={event.t:g} ({event.move}):"
                                                f" {str(error).splitlines()[0]}") from None
@@ -186,17 +201,17 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             if event.end == "resign":
                 if event.player not in referee.game.players:
                     raise TraceError(source, None, f"the resignation at t={event.t:g}: no player {event.player!r}")
-                referee.resign(event.t, event.player)
+                keep(referee.resign(event.t, event.player))
             else:
-                referee.agree_draw(event.t)
+                keep(referee.agree_draw(event.t))
         elif isinstance(event, TracePress):
             try:
-                referee.press(event.t, event.button, event.roll)
+                keep(referee.press(event.t, event.button, event.roll))
             except ValueError as error:
                 raise TraceError(source, None, f"the {event.button} press at t={event.t:g}: {error}") from None
         notes.collect()
     if flush or (flush is None and contents is None):
-        referee.advance((trace.events[-1].t if trace.events else first_t) + FLUSH)
+        keep(referee.advance((trace.events[-1].t if trace.events else first_t) + FLUSH))
     notes.collect()
     return Replayed(referee, record_lines(referee.game), notes.notes, decisions.entries)
 

@@ -1,0 +1,85 @@
+"""The die at the referee: the die itself, when a roll is refused, and what a roll shows.
+
+Mixed into the referee (controller.core.referee), whose state and steps it uses. The die
+draws only from the random source it is given: live play hands it the system's
+(controller.session.live); a replay's and a test's rolls come with their values.
+"""
+
+from __future__ import annotations
+
+import random
+
+from reedboard.hal.interfaces import Cue
+
+from reedboard.controller.core.decisions import JournalLine
+from reedboard.controller.core.view import Phase
+
+ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
+
+
+class Die:
+    """The electronic die: draws from the random source it is given (live play hands it the
+    system's: controller.session.live); without one, every roll must come with its value."""
+
+    def __init__(self, rng: random.Random | None = None, *, given_only: bool = False) -> None:
+        self._rng = rng
+        self.given_only = given_only or rng is None  # a replay: every roll must come with its value
+
+    def roll(self, given: int | None = None) -> int:
+        if given is not None:
+            if given not in range(1, 7):
+                raise ValueError(f"a die shows 1-6, not {given!r}")
+            return given
+        if self.given_only:
+            raise ValueError("a die press needs its value here (a replay draws no numbers)")
+        return self._rng.randint(1, 6)
+
+
+class Rolling:
+    """The die's part of a referee: a press of the die button obeyed or refused."""
+
+    def _press_die(self, t: float, given: int | None) -> int | None:
+        """Roll if the rules allow it now; the value rolled, or None when refused."""
+        if self.reconciler.held and self.phase in (Phase.PLAY, Phase.ROLLED):
+            # The next player starts while the board shows a capture nobody saw the victim
+            # leave (a stone's or a big ball's): that capture is the move made (rule 2), then
+            # the die is theirs.
+            self._handle(self.reconciler.resolve_held(t))
+        game = self.game
+        refusal = None
+        if not game.uses_die:
+            refusal = "this game has no die"
+        elif self.phase is Phase.OVER:
+            refusal = "the game is over"
+        elif self.phase in (Phase.SETUP, Phase.IDENTIFY):
+            refusal = "the set-up is not finished"
+        elif self.reconciler.choosing:
+            refusal = "first show which move was made (lift and put back a piece of it)"
+        elif self.phase is Phase.ROLLED:
+            refusal = f"the die already shows {self._roll}: move a stone for it"
+        elif not game.can_roll():
+            refusal = f"{game.turn} has no stone to roll for: move a big ball"
+        elif not self.reconciler.at_baseline:
+            refusal = "put the pieces back first (see the lights), then roll"
+        if refusal:
+            self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
+            self._cue(Cue.REFUSED)
+            return None
+        value = self.die.roll(given)
+        self._set_roll(t, value)
+        self._handle(self.reconciler.set_roll(t, value))
+        return value
+
+    def _set_roll(self, t: float, value: int, kept: bool = False) -> None:
+        """The die shows `value` for the player to move: rolled now, or `kept` from before a
+        takeback (the reconciler counts it already)."""
+        game = self.game
+        self._emit(JournalLine(t, "roll", (game.turn, value)))  # the roll is on disk before any move
+        self._roll = value
+        self._rolling_until = None if kept else t + ROLL_ANIMATION
+        self.phase = Phase.ROLLED
+        self._cue(Cue.ROLL)
+        stones = game.die_pieces(value)
+        said = f"{game.turn}'s roll of {value} stands" if kept else f"{game.turn} rolls {value}"
+        self._note(t, f"{said}: stone {' or '.join(map(str, stones))}", "roll",
+                   player=game.turn, value=value, stones=stones, kept=kept)
