@@ -16,13 +16,14 @@ import importlib
 from dataclasses import dataclass, field
 
 # What a backend can do (Backend.can), as the controller asks it:
-HANDS = "hands"  # its pieces are moved by hand in software (lift, place): clicks on the web view, a test's hands
+# its pieces are moved by hand in software (lift, place): clicks on the web view, a test's hands;
+# its board is made empty as Class(board, clock=...) (hand_moved)
+HANDS = "hands"
 START = "start"  # it is opened holding a start position (Request.start), not the pieces it senses
 UNASKED = "unasked"  # tried, in registry order, when no backend is named
-HARDWARE = "hardware"  # it reaches hardware (the Pi's checks of groups, SPI and I2C concern it)
 PORT = "port"  # reached over a port a person may name (--port); its board says `port` and `firmware`
 ADDRESSES = "addresses"  # switches and LEDs by address (hal.addresses): calibration and the self-test run on it
-CAPABILITIES = (HANDS, START, UNASKED, HARDWARE, PORT, ADDRESSES)
+CAPABILITIES = (HANDS, START, UNASKED, PORT, ADDRESSES)
 
 
 def _load(where: str):
@@ -87,11 +88,11 @@ def register(backend: Backend) -> Backend:
 register(Backend("serial", "a Raspberry Pi Pico on USB, running firmware/", "reedboard.hal.backends:open_serial",
                  "reedboard.hal.serial_board:SerialBoard",
                  BoardTable("serial", "reedboard.hal.backend_tables:read_serial", "reedboard.hal.backend_tables:write_serial"),
-                 frozenset({UNASKED, HARDWARE, PORT, ADDRESSES}), "reedboard.hal.serial_board:find_port"))
+                 frozenset({UNASKED, PORT, ADDRESSES}), "reedboard.hal.serial_board:find_port"))
 register(Backend("gpio", "reed switches and LEDs on the Raspberry Pi's own pins", "reedboard.hal.backends:open_gpio",
                  "reedboard.hal.gpio_board:GpioBoard",
                  BoardTable("gpio", "reedboard.hal.backend_tables:read_gpio", "reedboard.hal.backend_tables:write_gpio"),
-                 frozenset({UNASKED, HARDWARE, ADDRESSES})))
+                 frozenset({UNASKED, ADDRESSES})))
 register(Backend("sim", "the simulated board, played in the web view", "reedboard.hal.backends:open_sim",
                  "reedboard.hal.sim:SimBoard",
                  BoardTable("sim", "reedboard.hal.backend_tables:read_sim"),
