@@ -11,7 +11,7 @@ from reedboard.controller.opponent import ROLL, choose, level
 from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Phase
 
-from test_referee import Journal, notes, set_up
+from referee_table import Journal, notes, set_up
 
 import pytest
 

@@ -7,55 +7,15 @@ import pytest
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.export import export_lines
-from reedboard.controller.session.live import LiveReferee, live_die, new_referee
+from reedboard.controller.session.live import live_die, new_referee
 from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.core.referee import Outputs, Referee
+from reedboard.controller.core.referee import Referee
 from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Phase
 from reedboard.hal.interfaces import Cue, DieFace
 
 from physical import Hands
-
-
-class Board:
-    """What a board was told to show, in order."""
-
-    def __init__(self):
-        self.frames, self.dice, self.cues = [], [], []
-        self.outputs = Outputs(lights=self.frames.append, die=self.dice.append, buzzer=self.cues.append)
-
-    def lit(self, colour):
-        return {cell for cell, light in self.frames[-1].cells.items() if light.colour == colour}
-
-
-class Journal:
-    def __init__(self):
-        self.lines = []
-
-    def __getattr__(self, name):
-        if name.startswith("append_"):
-            return lambda *args, **extra: self.lines.append((name[7:],) + args)
-        raise AttributeError(name)
-
-
-def started(game, setup="given", rng=None, **kwargs):
-    board = Board()
-    referee = LiveReferee(game, outputs=board.outputs, setup=setup, rng=rng, **kwargs)
-    referee.start(0.0)
-    referee.frame(0.0, [])  # the board says what it holds as soon as it starts: nothing
-    hands = Hands(referee, [])
-    return referee, hands, board
-
-
-def set_up(game, **kwargs):
-    referee, hands, board = started(game, **kwargs)
-    hands.place(*sorted(game.occupied())).settle()
-    assert referee.phase in (Phase.PLAY, Phase.ROLLED)
-    return referee, hands, board
-
-
-def notes(referee):
-    return [n.text for n in referee.notes]
+from referee_table import Journal, notes, set_up, started
 
 
 # --- turn flow and the die ------------------------------------------------------------------
