@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.commands.cli import main, split_moves
+from reedboard.controller.commands.cli import main
+from reedboard.controller.commands.show_command import split_moves
 
 
 def run(capsys, *argv):
@@ -185,3 +186,37 @@ def test_the_backend_has_one_name(capsys, tmp_path):
         config = tmp_path / f"{key}.toml"
         config.write_text(f'[board]\n{key} = "sim"\n')
         assert load(config)["board.backend"] == "sim"
+
+
+def test_help_loads_none_of_the_modules_a_command_needs_only_when_it_runs():
+    # `reedboard --help` builds every command's parser: each command imports its board, journal,
+    # trace and configuration modules when it runs, not as its parser is built.
+    heavy = ("reedboard.controller.persist.journal", "reedboard.controller.persist.trace",
+             "reedboard.controller.core.reconcile", "reedboard.controller.commands.config",
+             "reedboard.controller.commands.selftest", "reedboard.controller.commands.calibrate",
+             "reedboard.controller.commands.guide", "reedboard.controller.web.app", "reedboard.hal.board", "secrets")
+    code = ("import sys; from reedboard.controller.commands.cli import build_parser; build_parser();"
+            f" print(' '.join(m for m in {heavy!r} if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.split() == []
+
+
+def test_only_the_entry_point_imports_the_command_line():
+    # The commands stand below cli.py, which only assembles them: none imports it back, and the
+    # error they all raise lives in a module that imports nothing of reedboard.
+    import ast
+
+    root = Path(__file__).resolve().parent.parent / "controller"
+    importers = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):  # `from X import cli` and `from .cli import ...` too
+                module = "." * node.level + (node.module or "")
+                names = [module] + [f"{module}.{alias.name}" for alias in node.names]
+            else:
+                names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if any(name.endswith((".cli", "commands.cli")) for name in names) and path.name != "cli.py":
+                importers.append(str(path.relative_to(root)))
+            if path.name == "usage.py" and any("reedboard" in name or name.startswith("controller") for name in names):
+                importers.append(f"{path.relative_to(root)} imports {names}")
+    assert importers == []

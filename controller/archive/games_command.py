@@ -91,7 +91,7 @@ def _count(text: str) -> int:
 
 
 def _usage(message: str) -> Exception:
-    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.commands.usage import UsageError
 
     return UsageError(message if message.startswith("reedboard") else f"reedboard: {message}")
 

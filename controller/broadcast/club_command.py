@@ -47,7 +47,7 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.commands.usage import UsageError
     from reedboard.controller.persist.game_files import default_games_dir
     from reedboard.hal.install import pip_extra
 

@@ -31,7 +31,7 @@ FLUSH_WAIT = 30.0  # s a replay waits at its end for the broker to take what is 
 
 def run_replay_broadcast(args: argparse.Namespace) -> int:
     """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
-    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.commands.usage import UsageError
 
     if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
         raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")

@@ -42,7 +42,8 @@ from reedboard.hal.addresses import LedFrame
 from reedboard.hal.board import Board, BoardError, backend_lines, parse_board
 from reedboard.hal.interfaces import Cue, DieFace, DieState
 
-from reedboard.controller.commands.guide import REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive, open_backend
+from reedboard.controller.commands.guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
+                                                 address_board, drive, open_backend)
 from reedboard.controller.core.referee import Outputs
 
 __all__ = [
@@ -50,22 +51,7 @@ __all__ = [
     "open_calibration", "board_text", "check_map", "calibrate_command",
 ]
 
-@dataclass(frozen=True)
-class Settings:
-    timeout: float = 60.0  # s to wait for each magnet
-    remove_timeout: float | None = None  # s to wait for a magnet to be taken away (None: timeout)
-
-    def __post_init__(self) -> None:
-        for name in ("timeout", "remove_timeout"):
-            value = getattr(self, name)
-            if value is None and name == "remove_timeout":
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
-                raise ValueError(f"calibrate {name} must be a positive number of seconds, not {value!r}")
-
-    @property
-    def removal(self) -> float:
-        return self.timeout if self.remove_timeout is None else self.remove_timeout
+TIMEOUT = 60.0  # s the calibration waits for each magnet unless told otherwise (Settings.timeout)
 
 
 class CalibrationRefused(BoardError):
@@ -240,7 +226,7 @@ class Calibration(Steps):
 
     def __init__(self, board: Board, settings: Settings | None = None, *, outputs: Outputs | None = None,
                  on_prompt: Callable[[Prompt], None] | None = None) -> None:
-        super().__init__(board, settings or Settings(), outputs=outputs, on_prompt=on_prompt)
+        super().__init__(board, settings or Settings(timeout=TIMEOUT), outputs=outputs, on_prompt=on_prompt)
         self.lights = LedFrame()
         self.sensors: dict[str, frozenset[int]] = {}
         self.leds: dict[int, frozenset[str]] = {}
@@ -437,7 +423,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
             print(f"  - {attempt}", file=out)
         return 1
     board = opened.board
-    settings = Settings(timeout=timeout) if timeout is not None else Settings()
+    settings = Settings(timeout=timeout if timeout is not None else TIMEOUT)
     print(f"calibrating the {board.name} board ({board.source}) on {opened.backend} ({opened.detail})",
           file=out, flush=True)
     shown: list[Prompt] = []
@@ -477,7 +463,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
             print(f"  - {problem}", file=out)
         return 1
     except OSError as error:
-        from reedboard.controller.commands.cli import UsageError
+        from reedboard.controller.commands.usage import UsageError
 
         print(result.text(), file=out)  # the learned map is not lost
         raise UsageError(f"reedboard: cannot write the board file to {path}"

@@ -21,7 +21,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.commands.usage import UsageError
     from reedboard.controller.commands.config import ConfigError, load
 
     try:

@@ -27,12 +27,35 @@ ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
 REMOVE_LIGHT = Light("empty", blink=True)  # vermillion blinking: take it away
 
 
+@dataclass(frozen=True)
+class Settings:
+    """How long a guide waits for the builder, in seconds: with hands off before the first step
+    (`watch`: the self-test's step 1), for each magnet or ok press (`timeout`), and for the
+    magnets to be taken away (`remove_timeout`; None: `timeout`)."""
+
+    watch: float = 3.0
+    timeout: float = 20.0
+    remove_timeout: float | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("watch", "timeout", "remove_timeout"):
+            value = getattr(self, name)
+            if value is None and name == "remove_timeout":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
+                raise ValueError(f"a guide's {name} must be a positive number of seconds, not {value!r}")
+
+    @property
+    def removal(self) -> float:
+        return self.timeout if self.remove_timeout is None else self.remove_timeout
+
+
 class Steps:
     """What a guide (the self-test, the calibration) is made of: the board file it works on, its
     settings, its outputs and prompt, and its clock of at most one deadline; subclasses say
     what a timeout means."""
 
-    def __init__(self, board: Board, settings, *, outputs=None,
+    def __init__(self, board: Board, settings: Settings, *, outputs=None,
                  on_prompt: Callable[[Prompt], None] | None = None) -> None:
         from reedboard.controller.core.referee import Outputs  # the referee's outputs: lights, die display, buzzer
 

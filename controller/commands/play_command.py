@@ -1,34 +1,29 @@
-"""`reedboard play`: a game refereed on the board found (or the simulated one), with its web view."""
+"""`reedboard play`: a game refereed on the board found (or the simulated one), with its web view.
+
+Light to import: the board, the journal, the configuration and the web view are read only
+when the command runs, not for `reedboard --help`."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import dataclasses
-import ipaddress
-import secrets
+import math
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reedboard.hal import registry
-from reedboard.hal.backends import NoBoard, find_board
-from reedboard.hal.board import load_board
-
-from reedboard.controller.commands.cli import UsageError, _listen
-from reedboard.controller.commands.config import (
-    ConfigError, Configuration, cannot_write, changed_settings, default_path, load, write_back,
+from reedboard.controller.broadcast.arguments import add_broadcast_arguments
+from reedboard.controller.games import GAMES, Game, colours, game_class, game_name, names_in_words
+from reedboard.controller.commands.arguments import (
+    add_game_options, add_hal_options, check_board_file, listen, new_game, start_options,
 )
-from reedboard.controller.games import Game, game_class, names_in_words
-from reedboard.controller.web.join import join_lines
-from reedboard.controller.persist.game_files import SUFFIX, default_games_dir
-from reedboard.controller.persist.journal_format import JournalContents, JournalError
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.games_folder import unfinished_games
-from reedboard.controller.persist.journal_recovery import go_on_in_new_journal
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.notation import result_line
-from reedboard.controller.core.signals import scale
+from reedboard.controller.commands.usage import UsageError
+
+if TYPE_CHECKING:
+    from reedboard.controller.commands.config import Configuration
+    from reedboard.controller.core.reconcile import Settings
+    from reedboard.controller.persist.journal_format import JournalContents, JournalError
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addresses
@@ -36,21 +31,128 @@ EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addr
 # route out, and with it this machine's address on that route; nothing is sent.
 
 
+PLAY_FLAGS = ("board", "backend", "hal", "port", "listen", "empty-board", "setup-mode", "clock", "config", "games-dir",
+              "resume", "watchers")  # play's own flags: a game's start option of the same name is left out
+SETUP_MODE_WORDS = {  # what each set-up mode does, for --help
+    "auto": "the default, from what is on the board: a full board is identified, an empty one shuffled",
+    "shuffle": "a guided shuffle", "identify": "lift each stone asked for",
+}
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    play = commands.add_parser("play", help="referee a game on the board, with its web view")
+    play.add_argument("game", nargs="?", type=game_name, choices=sorted(GAMES),
+                      help=names_in_words() + " (default: [play] game of the configuration)")
+    add_hal_options(play)
+    # the games' start options, but for a flag of play's own (--board is the wiring file)
+    add_game_options(play, game=False, exclude=PLAY_FLAGS)
+    play.add_argument("--listen", metavar="HOST:PORT", type=listen,
+                      help="where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)")
+    play.add_argument("--empty-board", action="store_true",
+                      help="simulated board: start empty, to try the set-up")
+    play.add_argument("--setup-mode", choices=_setup_modes(), help=_setup_modes_help())
+    play.add_argument("--clock", metavar="MIN[+SEC]", type=_clock,
+                      help="a game clock per player: minutes, plus seconds added per move (e.g. 10+5; off: none)")
+    play.add_argument("--config", metavar="FILE",
+                      help="the configuration file (default: ~/.config/reedboard/config.toml when it exists)")
+    play.add_argument("--games-dir", metavar="DIR", help="where games are journaled (default: the user's data directory)")
+    play.add_argument("--resume", nargs="?", const="newest", metavar="JOURNAL",
+                      help="go on with an unfinished game (default: the newest of this game)")
+    play.add_argument("--watchers", metavar="N", type=_watchers,
+                      help="spectators the web view shows the game live at once (default 64, at most 500)")
+    play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
+                      help="human (default), or computer[:LEVEL]: the computer plays one side, at level 1-8 (default 5)")
+    play.add_argument("--computer-plays", metavar="COLOUR", choices=colours(),
+                      help=f"the side the computer plays: {', '.join(colours())} (default: the second player)")
+    play.add_argument("--think-seconds", metavar="S", type=_think_seconds,
+                      help="the most the computer thinks about a move, 0.1 to 60 (default 2; a slower Pi: more)")
+    for colour in colours():
+        play.add_argument(f"--{colour}", metavar="NAME", type=_player_name,
+                          help=f"the name of the player of {colour} (journaled with the game)")
+    add_broadcast_arguments(play)
+    play.set_defaults(run=run)
+    return play
+
+
+def _setup_modes() -> list[str]:
+    """The set-up modes a player may choose, of every game that has any."""
+    modes: list[str] = []
+    for cls in GAMES.values():
+        modes += [m for m in cls.setup_modes if m != "given" and m not in modes]
+    return modes
+
+
+def _setup_modes_help() -> str:
+    games = [name for name, cls in sorted(GAMES.items()) if any(m != "given" for m in cls.setup_modes)]
+    words = "; ".join(f"{m}: {SETUP_MODE_WORDS[m]}" if m in SETUP_MODE_WORDS else m for m in _setup_modes())
+    return f"{', '.join(games)} ({words})" if games else "no game has set-up modes"
+
+
+def _clock(text: str):
+    from reedboard.controller.core.clock import ClockSettings
+
+    if text.strip().lower() in ("off", "none", "0"):
+        return "off"
+    try:
+        return ClockSettings.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _watchers(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) <= 500:  # each is an open file, of 1,024 on a Pi
+        raise argparse.ArgumentTypeError(f"--watchers takes a number from 1 to 500, not {text!r}")
+    return int(text)
+
+
+def _opponent(text: str) -> str:
+    from reedboard.controller.core.computer import parse_opponent
+
+    try:
+        parse_opponent(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _think_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.1 <= value <= 60:  # NaN fails too
+        raise argparse.ArgumentTypeError(f"think seconds are a number from 0.1 to 60, not {text!r}")
+    return value
+
+
+def _player_name(text: str) -> str:
+    from reedboard.controller.persist.journal_format import is_player_name
+
+    if not is_player_name(text):
+        raise argparse.ArgumentTypeError(f"a player's name is 1 to 40 printable characters, not {text!r}")
+    return text.strip()
+
+
 def run(args: argparse.Namespace) -> int:
-    """`reedboard play [GAME]`: the game named, or else the configuration's [play] game."""
+    """`reedboard play [GAME]`: the game named, or else the configuration's [play] game; its
+    start options and the --board file are checked before anything starts."""
     if getattr(args, "game", None) is None:
+        from reedboard.controller.commands.config import default_path
+
         config = configuration(args)
         if config["play.game"] is None:
             where = f" in {config.path}" if config.path else f" in {default_path()}"
             raise UsageError(f"reedboard play: name the game ({names_in_words()}), or set [play] game{where}")
         args.game = config["play.game"]
-    from reedboard.controller.commands.cli import _run_play  # the game's start options and the board file are checked there
-
-    return _run_play(args)
+    start = new_game(args, exclude=PLAY_FLAGS)  # a start option of another game is refused here
+    check_board_file(args.board, start)
+    return play(args, start if start_options(args, PLAY_FLAGS) else None)
 
 
 def configuration(args: argparse.Namespace) -> Configuration:
     """The configuration file (--config, or the default one) under the command line's options."""
+    from reedboard.controller.commands.config import ConfigError, load
+
     try:
         return load(getattr(args, "config", None)).with_flags(args)
     except ConfigError as error:
@@ -70,9 +172,18 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
 
         print(f"reedboard: the web view needs its packages ({error.name} is missing): {pip_extra('web')}")
         return 2
+    import secrets  # and hashlib with it: not for `reedboard --help`
+
+    from reedboard.hal import registry
+    from reedboard.hal.backends import NoBoard, find_board
+    from reedboard.hal.board import load_board
+
+    from reedboard.controller.persist.game_files import default_games_dir
+    from reedboard.controller.web.join import join_lines
+
     config = config or configuration(args)
     try:
-        host, port = _listen(config["play.listen"])
+        host, port = listen(config["play.listen"])
     except argparse.ArgumentTypeError as error:
         raise UsageError(f"reedboard: {error}") from None
     games_dir = config["play.games_dir"] or default_games_dir()
@@ -202,6 +313,8 @@ def light_leds_as_configured(device, budget_ma: float | None, brightness: float)
     the backend under a cell-level board (hal.addresses.CellBoard `addresses`): every backend
     dims a frame to its board's budget_ma as it shows it, so the budget goes into its board;
     the brightness scales each colour on the way in, before that cap."""
+    from reedboard.controller.core.signals import scale
+
     addresses = getattr(device, "addresses", None)
     if addresses is None:
         return
@@ -220,6 +333,8 @@ def settings_writer(config: Configuration):
     """What a session calls when the web view changes its settings: the changed ones written
     to the configuration file read. None without a file (the settings hold for this session),
     and None, with one line said, when the file cannot be written."""
+    from reedboard.controller.commands.config import cannot_write, changed_settings, write_back
+
     path = config.path
     if path is None:
         return None
@@ -247,6 +362,10 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
     --resume, taken); the damaged ones skipped on the way are named in one line. A journal
     damaged after its header goes on from the last move before the damage, in a new journal:
     the damaged one is never written to."""
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.journal_replay import rebuild
+    from reedboard.controller.persist.journal_reader import read_journal
+
     if args.resume not in (None, "newest"):
         path = Path(args.resume)
         contents = read_journal(path)
@@ -276,6 +395,12 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
 
 def _newest_usable(games_dir: Path, game: str) -> tuple[tuple[Path, JournalContents] | None, list[JournalError]]:
     """The newest unfinished game of `game` whose journal can be used, and the damaged ones newer than it."""
+    from reedboard.controller.persist.game_files import SUFFIX
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.journal_replay import rebuild
+    from reedboard.controller.persist.journal_reader import read_journal
+    from reedboard.controller.persist.games_folder import unfinished_games
+
     skipped = []
     for path in unfinished_games(games_dir, include_unplayed=False):
         if path.name.removesuffix(SUFFIX).split("-")[2:3] != [game]:  # DATE-TIME-GAME, or -GAME-2 ...
@@ -291,6 +416,8 @@ def _newest_usable(games_dir: Path, game: str) -> tuple[tuple[Path, JournalConte
 
 def _going_on(path: Path, contents: JournalContents) -> Path:
     """The journal the game of `path` goes on in: itself, or, when it is damaged, a new one."""
+    from reedboard.controller.persist.journal_recovery import go_on_in_new_journal
+
     if contents.damage is None:
         return path
     new = go_on_in_new_journal(path)
@@ -300,6 +427,8 @@ def _going_on(path: Path, contents: JournalContents) -> Path:
 
 
 def _result_in_words(game: Game) -> str:
+    from reedboard.controller.persist.notation import result_line
+
     outcome = game.outcome()
     who = f"{outcome.winner} won" if outcome.winner else "drawn"
     return f"{who}, {result_line(game)}"

@@ -47,8 +47,8 @@ from reedboard.hal.board import Board
 from reedboard.hal.interfaces import Cue, DieFace, DieState, Light, LightFrame
 from reedboard.hal.leds import PIP_NAMES, led_names
 
-from reedboard.controller.commands.guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, SimBuilder, Steps, address_board, drive,
-                    open_backend)
+from reedboard.controller.commands.guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
+                                                 address_board, drive, open_backend)
 from reedboard.controller.core.referee import Outputs
 from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
 
@@ -58,25 +58,6 @@ __all__ = [
 ]
 
 PIP_PLACES = ("top-left", "top-right", "middle-left", "centre", "middle-right", "bottom-left", "bottom-right")
-
-
-@dataclass(frozen=True)
-class Settings:
-    watch: float = 3.0  # s of hands off in step 1
-    timeout: float = 20.0  # s to wait for each magnet (or ok press)
-    remove_timeout: float | None = None  # s to wait for a magnet to be taken away (None: timeout)
-
-    def __post_init__(self) -> None:
-        for name in ("watch", "timeout", "remove_timeout"):
-            value = getattr(self, name)
-            if value is None and name == "remove_timeout":
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
-                raise ValueError(f"selftest {name} must be a positive number of seconds, not {value!r}")
-
-    @property
-    def removal(self) -> float:
-        return self.timeout if self.remove_timeout is None else self.remove_timeout
 
 
 @dataclass(frozen=True)
@@ -464,7 +445,7 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     try:
         report.write(path)
     except OSError as error:
-        from reedboard.controller.commands.cli import UsageError
+        from reedboard.controller.commands.usage import UsageError
 
         raise UsageError(f"reedboard: cannot write the self-test report to {path}"
                          f" ({error.strerror or error}); it is printed above") from None

@@ -1,0 +1,146 @@
+"""The arguments several commands share: the game and its start options, the board backend,
+where the web view listens, a timeout, and the checks of a board file or an output place
+made before anything starts. Light: the board loader is imported only when a check runs."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from reedboard.controller.games import GAMES, Game, GameOption, game_class, game_name, names_in_words
+from reedboard.controller.commands.usage import UsageError, is_user_error
+
+
+def game_options(exclude: Sequence[str] = ()) -> dict[str, list[tuple[str, GameOption]]]:
+    """Every registered game's start options, by flag: the games that take it, and how."""
+    options: dict[str, list[tuple[str, GameOption]]] = {}
+    for name, cls in sorted(GAMES.items()):
+        for option in cls.options:
+            if option.flag not in exclude:
+                options.setdefault(option.flag, []).append((name, option))
+    return options
+
+
+def add_game_options(parser: argparse.ArgumentParser, game: bool = True, exclude: Sequence[str] = ()) -> None:
+    """The game, and the union of the games' start options (each help names the games taking it)."""
+    if game:
+        parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=names_in_words())
+    for flag, takers in game_options(exclude).items():
+        helps = {}
+        for name, option in takers:  # games that say the same share one line
+            helps.setdefault(option.help, []).append(name)
+        text = "; ".join(f"{', '.join(names)}: {help}" for help, names in helps.items())
+        choices = sorted({c for _, o in takers for c in (o.choices or ())})
+        free = any(o.choices is None for _, o in takers)
+        metavar = takers[0][1].metavar or flag.upper()
+        if choices and not free:
+            metavar = "{" + ",".join(choices) + "}"
+        parser.add_argument(f"--{flag}", metavar=metavar, help=text.replace("%", "%%"))
+
+
+def start_options(args: argparse.Namespace, exclude: Sequence[str] = ()) -> dict[str, str]:
+    """The games' start options given on the command line, by flag."""
+    given = {}
+    for flag in game_options(exclude):
+        value = getattr(args, flag.replace("-", "_"), None)
+        if value is not None:
+            given[flag] = value
+    return given
+
+
+def new_game(args: argparse.Namespace, exclude: Sequence[str] = ()) -> Game:
+    """The game named on the command line, from its start options; a start option of another
+    game is a UsageError naming whose it is."""
+    cls = game_class(args.game)
+    given = start_options(args, exclude)
+    own = [option.flag for option in cls.options]
+    for flag in given:
+        if flag not in own:
+            owners = [name for name, _ in game_options(exclude)[flag]]
+            takes = " and ".join(f"--{f}" for f in own if f not in exclude) or "no start options"
+            raise UsageError(f"reedboard: --{flag} is for {names_in_words(owners, 'and')};"
+                             f" {cls.name} takes {takes}")
+    try:
+        return cls.from_options(**given)
+    except ValueError as error:
+        if is_user_error(error):  # a set-up or board file that cannot be used names itself
+            raise
+        raise UsageError(f"reedboard: {error}") from None
+
+
+def add_hal_options(parser: argparse.ArgumentParser) -> None:
+    """--backend (or --hal), --port and --board: which board, on which port, wired how."""
+    from reedboard.hal import registry  # names only: a backend's module is imported when it is opened
+
+    tried = ", then ".join(registry.unasked())
+    parser.add_argument("--backend", "--hal", dest="backend", choices=registry.names(),
+                        help=f"the board backend: {registry.names_in_words()} (default: try {tried})")
+    parser.add_argument("--port", metavar="PORT", help="serial: the Pico's port (default: found on USB)")
+    parser.add_argument("--board", metavar="FILE",
+                        help="a board file (default: the shipped board the game is played on, hardware/boards/)")
+
+
+def listen(text: str) -> tuple[str, int]:
+    """HOST:PORT, for --listen (an IPv6 host may stand in brackets)."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"--listen takes HOST:PORT, e.g. 127.0.0.1:8000, not {text!r}")
+    return host.strip("[]"), int(port)
+
+
+def seconds(text: str) -> float:
+    """A timeout: a positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"a timeout is a positive number of seconds, not {text!r}")
+    return value
+
+
+def _cannot_write(path: Path, directory: bool = False) -> str | None:
+    """Why `path` could not be written (made, for a directory, with its parents), or None.
+
+    Asked before a long run, so that its result is not lost at the end; it writes nothing."""
+    if directory and path.exists() and not path.is_dir():
+        return f"{path} is a file, not a directory"
+    if not directory and path.is_dir():
+        return f"{path} is a directory, not a file"
+    parent = path if directory else path.parent
+    existing = parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{existing} is a file, not a directory"
+    if existing != parent and not directory:  # a report or board file is written, not its directory
+        return f"the directory {parent} does not exist"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{existing} cannot be written in (permission denied)"
+    if not directory and path.exists() and not os.access(path, os.W_OK):
+        return f"{path} cannot be written (permission denied)"
+    return None
+
+
+def check_output(path: str | Path | None, what: str, option: str, directory: bool = False) -> None:
+    """Refuse an output place that cannot be written; None: a default file in this directory."""
+    target = Path(path) if path is not None else Path.cwd()
+    problem = _cannot_write(target, directory or path is None)
+    if problem:
+        where = f"to {target}" if path is not None else "here, in the current directory"
+        raise UsageError(f"reedboard: cannot write {what} {where}: {problem}; choose another {option}")
+
+
+def check_board_file(path: str | None, game: Game | None = None) -> None:
+    """Read the --board wiring file first, so that a wrong one is named before anything starts
+    (for a game: a board of the game's kind with every cell the game needs)."""
+    if path is None:
+        return
+    from reedboard.hal.board import load_board
+
+    if game is None:
+        load_board(path)
+    else:
+        load_board(path, game=game.board, cells=game.cells)

@@ -1,0 +1,27 @@
+"""`reedboard calibrate`'s command line: its options, and the board file and the place of the
+new one checked before the board is opened (the calibration itself: calibrate.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from reedboard.controller.commands.arguments import add_hal_options, check_board_file, check_output, listen
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    calibrate = commands.add_parser("calibrate", help="learn which switch and LED belong to each hollow; write the board file")
+    add_hal_options(calibrate)
+    calibrate.add_argument("--out", metavar="FILE",
+                           help="the board file to write (default: the --board file, or GAME.toml here)")
+    calibrate.add_argument("--listen", metavar="HOST:PORT", type=listen,
+                           help="also show the prompts in a web page (e.g. 127.0.0.1:8000)")
+    calibrate.set_defaults(run=run)
+    return calibrate
+
+
+def run(args: argparse.Namespace) -> int:
+    from reedboard.controller.commands.calibrate import calibrate_command
+
+    check_board_file(args.board)
+    check_output(args.out or args.board, "the board file", "--out file")
+    return calibrate_command(args.backend, args.port, args.board, args.out, listen=args.listen)

@@ -1,0 +1,22 @@
+"""`reedboard doctor`'s command line: its options, and the board file read before any backend
+is tried (what it says: doctor.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from reedboard.controller.commands.arguments import add_hal_options, check_board_file
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
+    add_hal_options(doctor)
+    doctor.set_defaults(run=run)
+    return doctor
+
+
+def run(args: argparse.Namespace) -> int:
+    from reedboard.controller.commands.doctor import doctor
+
+    check_board_file(args.board)
+    return doctor(args.backend, args.port, args.board)

@@ -1,0 +1,34 @@
+"""`reedboard hardware draw`: the board's drawings (drilling template, matrix wiring, LED chain)
+as SVG files."""
+
+from __future__ import annotations
+
+import argparse
+
+from reedboard.controller.games import GAMES
+from reedboard.controller.commands.arguments import check_output
+from reedboard.controller.commands.usage import Parser
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    hardware = commands.add_parser("hardware", help="the board's drawings")
+    drawings = hardware.add_subparsers(dest="hardware_command", metavar="COMMAND", parser_class=Parser, required=True)
+    draw = drawings.add_parser("draw", help="draw the drilling template, the matrix wiring and the LED chain (SVG)")
+    draw.add_argument("--board", metavar="FILE", help="a board file (default: every shipped board)")
+    draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help="where to write (default hardware/drawings)")
+    draw.set_defaults(run=run)
+    return hardware
+
+
+def run(args: argparse.Namespace) -> int:
+    """`reedboard hardware draw`: every board's drawings, or the --board file's."""
+    from reedboard.hal.board import load_board
+    from reedboard.hardware.drawings import draw_all
+
+    check_output(args.out, "the drawings", "--out directory", directory=True)
+    boards = ([load_board(args.board)] if args.board else
+              [load_board(game=board) for board in sorted({cls.board for cls in GAMES.values() if cls.board})])
+    for board in boards:
+        for path in draw_all(board, args.out):
+            print(path)
+    return 0

@@ -1,0 +1,27 @@
+"""`reedboard selftest`'s command line: its options, and the board file and the report's place
+checked before the board is opened (the test itself: selftest.py)."""
+
+from __future__ import annotations
+
+import argparse
+
+from reedboard.controller.commands.arguments import add_hal_options, check_board_file, check_output, seconds
+
+
+def add_parser(commands) -> argparse.ArgumentParser:
+    selftest = commands.add_parser("selftest", help="check every reed switch and LED with a magnet; write a report")
+    add_hal_options(selftest)
+    selftest.add_argument("--report", metavar="FILE",
+                          help="where to write the report (default: selftest-GAME-TIMESTAMP.txt here)")
+    selftest.add_argument("--timeout", metavar="S", type=seconds, default=20.0,
+                          help="seconds to wait for each magnet or ok press (default 20)")
+    selftest.set_defaults(run=run)
+    return selftest
+
+
+def run(args: argparse.Namespace) -> int:
+    from reedboard.controller.commands.selftest import selftest_command
+
+    check_board_file(args.board)
+    check_output(args.report, "the self-test report", "--report file")
+    return selftest_command(args.backend, args.port, args.board, args.report, args.timeout)
