@@ -9,10 +9,8 @@ sensor frames, button presses, the passing of time (advance) and the search's an
 (controller.core.computer_turn). Randomness comes only from the die it is given.
 
 Turn flow. A game with a die (`uses_die`): either a move that needs no roll, or the die
-button, a roll, then a move for that roll. Other games: moves, one after the other.
-Set-up. "given": the lights show the start position until the board matches it. Any other
-mode of the game's `setup_modes` is a guide (controller.games.setup) the referee drives: it
-tells the guide what the board did and carries out the steps the guide answers with.
+button, a roll, then a move for that roll. Other games: moves, one after the other. The
+set-up before it is controller.core.setting_up's.
 
 What the players see is built by controller.core.showing, only after a change; what they are
 asked is a Prompt, and every note has a kind and its data (the words come from
@@ -32,7 +30,7 @@ from reedboard.controller.core import prompts
 from reedboard.controller.core.clock import ClockSettings, GameClock
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.core.computer_turn import ComputerTurn
-from reedboard.controller.core.decisions import Decision, JournalLine, PlayBegan, Recorded, Sound
+from reedboard.controller.core.decisions import Decision, JournalLine, Recorded, Sound
 from reedboard.controller.core.reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
@@ -146,18 +144,6 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         self._note(t, prompts.describe(self._showing.setup_prompt()), "setup", mode=self.setup_mode)
         self._show(t)
         return self.decided()
-
-    def _begin_play(self, t: float) -> None:
-        self._changes += 1
-        self.phase = Phase.ROLLED if self._roll is not None else Phase.PLAY
-        self.reconciler.listening = True
-        self._emit(PlayBegan(t, self._now, self.game))  # the journal's times count from the clock now
-        self._cue(Cue.READY)
-        self._note(t, f"ready: {prompts.player(self.game.turn)} to move", "ready", player=self.game.turn)
-        if self.clock is not None and self.game.move_stack and self.clock.running is None:
-            self.clock.start(t, self.game.turn)  # a game resumed: the player to move thinks on
-        self._check_over(t)
-        self._computer_acts(t)
 
     @property
     def now(self) -> float:

@@ -1,5 +1,5 @@
 """The set-up at the referee: a guide through it (controller.games.setup) driven by what
-the board does, and the guide's steps carried out.
+the board does, the guide's steps carried out, and play begun once the board is set up.
 
 "given": the lights show the start position until the board matches it (no guide). Any
 other mode of the game's `setup_modes` is a guide: the referee tells it what the board did
@@ -12,6 +12,7 @@ from __future__ import annotations
 from reedboard.hal.interfaces import Cue
 
 from reedboard.controller.core import prompts
+from reedboard.controller.core.decisions import PlayBegan
 from reedboard.controller.core.reconcile import Reconciler
 from reedboard.controller.core.view import Phase
 from reedboard.controller.games import Game
@@ -86,3 +87,15 @@ class SettingUp:
         if self.phase is not Phase.SETUP:
             return
         self._run(t, self._guide.reached() if self._guide is not None else [Play()])
+
+    def _begin_play(self, t: float) -> None:
+        self._changes += 1
+        self.phase = Phase.ROLLED if self._roll is not None else Phase.PLAY
+        self.reconciler.listening = True
+        self._emit(PlayBegan(t, self._now, self.game))  # the journal's times count from the clock now
+        self._cue(Cue.READY)
+        self._note(t, f"ready: {prompts.player(self.game.turn)} to move", "ready", player=self.game.turn)
+        if self.clock is not None and self.game.move_stack and self.clock.running is None:
+            self.clock.start(t, self.game.turn)  # a game resumed: the player to move thinks on
+        self._check_over(t)
+        self._computer_acts(t)
