@@ -23,10 +23,6 @@ from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
 from reedboard.controller.games import Game
 
-RECORDED_KINDS = ("frame", "press", "computer")
-JOURNAL_KINDS = ("roll", "move", "takeback", "amend", "result", "hint")
-
-
 @dataclass(frozen=True)
 class PlayBegan:
     """The set-up is done and play begins: the game's journal opens now. `origin` is the

@@ -57,7 +57,7 @@ class LiveReferee(Referee):
                  open_journal: Callable[[PlayBegan], object] | None = None,
                  recorder: FlightRecorder | None = None, die: Die | None = None,
                  rng: random.Random | None = None, **rules) -> None:
-        super().__init__(game, die=die or Die(rng or random.SystemRandom()), rng=rng, **rules)
+        super().__init__(game, die=die or (Die(rng) if rng is not None else live_die()), rng=rng, **rules)
         self.outputs = outputs or Outputs()
         self.journal = journal  # None until the game is set up, unless resuming
         self.recorder = recorder
