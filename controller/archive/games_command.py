@@ -22,6 +22,8 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from reedboard.controller.commands.usage import UsageError
+
 RESULTS = ("win", "draw", "unfinished")
 FORMATS = ("record", "json")
 
@@ -91,8 +93,6 @@ def _count(text: str) -> int:
 
 
 def _usage(message: str) -> Exception:
-    from reedboard.controller.commands.usage import UsageError
-
     return UsageError(message if message.startswith("reedboard") else f"reedboard: {message}")
 
 

@@ -14,6 +14,8 @@ import socket
 import sys
 from pathlib import Path
 
+from reedboard.controller.commands.usage import UsageError
+
 LISTEN = "0.0.0.0:8080"
 STOP_WAIT = 5  # s for the page's connections (watchers' WebSockets) to close at a stop: then they are closed
 MQTT_LISTEN = "0.0.0.0:1883"
@@ -47,7 +49,6 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.usage import UsageError
     from reedboard.controller.persist.game_files import default_games_dir
     from reedboard.hal.install import pip_extra
 

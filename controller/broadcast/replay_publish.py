@@ -22,6 +22,7 @@ from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.session.replay import Replayed, replay
 from reedboard.controller.persist.trace import TraceError, read_trace
+from reedboard.controller.commands.usage import UsageError
 from .address import BroadcastError, BrokerAddress, parse_broker_url
 from .arguments import add_replay_broadcast_arguments
 from .board import Broadcaster, _say, board_name
@@ -31,8 +32,6 @@ FLUSH_WAIT = 30.0  # s a replay waits at its end for the broker to take what is 
 
 def run_replay_broadcast(args: argparse.Namespace) -> int:
     """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
-    from reedboard.controller.commands.usage import UsageError
-
     if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
         raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
     try:

@@ -44,6 +44,7 @@ from reedboard.hal.interfaces import Cue, DieFace, DieState
 
 from reedboard.controller.commands.guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
                                                  address_board, drive, open_backend)
+from reedboard.controller.commands.usage import UsageError
 from reedboard.controller.core.referee import Outputs
 
 __all__ = [
@@ -463,8 +464,6 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
             print(f"  - {problem}", file=out)
         return 1
     except OSError as error:
-        from reedboard.controller.commands.usage import UsageError
-
         print(result.text(), file=out)  # the learned map is not lost
         raise UsageError(f"reedboard: cannot write the board file to {path}"
                          f" ({error.strerror or error}); its text is printed above") from None

@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
+from reedboard.controller.commands.usage import UsageError
+
 if TYPE_CHECKING:  # the configuration's module is read only when the command runs, not for --help
     from reedboard.controller.commands.config import Configuration
 
@@ -21,7 +23,6 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.usage import UsageError
     from reedboard.controller.commands.config import ConfigError, load
 
     try:

@@ -49,6 +49,7 @@ from reedboard.hal.leds import PIP_NAMES, led_names
 
 from reedboard.controller.commands.guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
                                                  address_board, drive, open_backend)
+from reedboard.controller.commands.usage import UsageError
 from reedboard.controller.core.referee import Outputs
 from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
 
@@ -445,8 +446,6 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     try:
         report.write(path)
     except OSError as error:
-        from reedboard.controller.commands.usage import UsageError
-
         raise UsageError(f"reedboard: cannot write the self-test report to {path}"
                          f" ({error.strerror or error}); it is printed above") from None
     print(f"report written to {path}", file=out)
