@@ -45,7 +45,7 @@ def _import_time(root: Path, runs: int) -> float:
     for _ in range(runs):
         done = subprocess.run([sys.executable, "-X", "importtime", "-c", "import reedboard.controller.commands.cli"], cwd=root,
                               env=_env(root), check=True, capture_output=True, text=True)
-        line = next(line for line in done.stderr.splitlines() if re.search(r"\|\s*reedboard\.controller\.cli$", line))
+        line = next(line for line in done.stderr.splitlines() if re.search(r"\|\s*reedboard\.controller\.commands\.cli$", line))
         found.append(int(line.split("|")[1]) / 1000)
     return statistics.median(found)
 
