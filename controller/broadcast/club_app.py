@@ -7,12 +7,14 @@
     GET /api/club                  the club's link to the broker, lines dropped as duplicates or garbled
     WS  /ws                        {"full", "version", "boards", "standings", "connected"} at every change:
                                    every board first ("full": true), then the boards changed since
-    GET /board/NAME                the board's own page (controller/web's), watching only
+    GET /board/NAME/               the board's own page (controller/web's), watching only
+                                   (/board/NAME leads there)
+    GET /board/NAME/static/...     its scripts and style, controller/web/static as they are
     WS  /board/NAME/ws             that page's snapshots, as the board's own server sends them
     GET /board/NAME/api/...        what that page asks for: auth (never control), catalog, rules, state
 
-The board's page is served from controller/web/static as it is; a small script put before its
-own (static/shim.js) sends its absolute /ws and /api/ requests to the board's place here.
+Every address the board's page uses is relative to it, so under /board/NAME/ it asks this
+board's place here; the page comes with the board's name in its title and a link back to the club.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import html
 import json
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -55,13 +58,21 @@ def _rules_json(game: str) -> bytes:
     return _json(rules_page(game))
 
 
+BOARD_TITLE = "<title>reedboard</title>"
+BOARD_HEADER = '<header class="top">'
+
+
 @functools.cache
-def _board_page() -> str:
-    """The board's page, its scripts preceded by the shim that points them at one board."""
-    html = (BOARD_PAGE / "index.html").read_text("utf-8")
-    first = html.find("<script")
-    shim = '<script src="/club/shim.js"></script>\n'
-    return html[:first] + shim + html[first:] if first >= 0 else html + shim
+def _board_page_text() -> str:
+    return (BOARD_PAGE / "index.html").read_text("utf-8")
+
+
+def _board_page(name: str) -> str:
+    """The board's page, titled with the board's name, a link back to the club first in its header."""
+    shown = html.escape(name)
+    back = '<a class="club-back" href="/" style="margin-right:.6em;color:inherit">&larr; club</a>'
+    return (_board_page_text().replace(BOARD_TITLE, f"<title>{shown} · reedboard club</title>", 1)
+            .replace(BOARD_HEADER, BOARD_HEADER + back, 1))
 
 
 def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> Starlette:
@@ -92,9 +103,15 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
                              "duplicates": club.duplicates, "garbled": club.garbled})
 
     async def board_page(request: Request):
+        name = board_name(request)
+        if name is None:
+            return _error("no such board", 404)
+        return HTMLResponse(_board_page(name), headers={"Cache-Control": "no-cache"})
+
+    async def to_board_page(request: Request):  # the page's addresses are relative to /board/NAME/
         if board_name(request) is None:
             return _error("no such board", 404)
-        return HTMLResponse(_board_page(), headers={"Cache-Control": "no-cache"})
+        return RedirectResponse(f"{request.path_params['name']}/")
 
     async def board_auth(request: Request):
         return JSONResponse({"control": False, "token_required": False})
@@ -183,7 +200,7 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         Route("/api/standings", standings),
         Route("/api/club", status),
         WebSocketRoute("/ws", club_updates),
-        Route("/board/{name}", board_page),
+        Route("/board/{name}", to_board_page),
         Route("/board/{name}/", board_page),
         Route("/board/{name}/api/auth", board_auth),
         Route("/board/{name}/api/state", board_state),
@@ -192,7 +209,7 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         Route("/board/{name}/api/games", board_games),
         Route("/board/{name}/api/games/{game:path}", no_game),
         WebSocketRoute("/board/{name}/ws", board_updates),
+        Mount("/board/{name}/static", StaticFiles(directory=BOARD_PAGE), name="board-static"),
         Mount("/club", StaticFiles(directory=HERE), name="club"),
-        Mount("/static", StaticFiles(directory=BOARD_PAGE), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

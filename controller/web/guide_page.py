@@ -4,6 +4,7 @@ its board file, the hollow asked for marked, and the prompt in words. Read-only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import uvicorn
 from starlette.applications import Starlette
@@ -12,7 +13,13 @@ from starlette.routing import Route
 
 from reedboard.hal.board import Board
 
-from reedboard.controller.commands.guide import Prompt
+
+class Prompt(Protocol):
+    """What the page shows of the guide's prompt (the builder's guide in commands/guide.py): the
+    web view sits below the commands, so the page only knows the prompt by this."""
+
+    def as_dict(self) -> dict: ...
+
 
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

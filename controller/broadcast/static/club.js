@@ -73,7 +73,7 @@ function card(board) {
     node = document.createElement("a");
     node.className = "card";
     node.dataset.board = board.name;
-    node.href = `/board/${encodeURIComponent(board.name)}`;
+    node.href = `/board/${encodeURIComponent(board.name)}/`;
     node.innerHTML = `<h3><span class="name"></span><span class="dot"></span></h3><div class="title"></div>`
       + `<svg xmlns="${SVGNS}" role="img"></svg><div class="players"></div><div class="score"></div><div class="last"></div>`;
     const list = $("[data-role=boards]");

@@ -1,11 +1,11 @@
 // "Join from a phone": the address other devices on the network open this page by, with its
 // QR code. Shown only when the board listens beyond this computer (--listen 0.0.0.0:PORT).
-(async function showJoin() {
+async function showJoin() {
   const card = document.querySelector('[data-role="join"]');
   if (!card) return;
   let info;
   try {
-    const response = await fetch("/api/join");
+    const response = await fetch("api/join");
     if (!response.ok) return;
     info = await response.json();
   } catch (error) {
@@ -20,4 +20,6 @@
   const others = info.addresses.filter((address) => address !== info.qr_address).map(bare);
   card.querySelector('[data-role="join-others"]').textContent = others.length ? "Also: " + others.join(", ") : "";
   card.hidden = false;
-})();
+}
+
+showJoin();

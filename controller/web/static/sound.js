@@ -2,7 +2,6 @@
 // nothing fetched. Browsers allow audio only after the user has clicked or typed on the page,
 // so the audio context is made when sound is switched on, and resumed on the next gesture
 // after a reload.
-"use strict";
 
 // cue name -> its notes: [frequency in Hz, start in s, length in s, wave, volume]
 const CUE_TONES = {
@@ -20,7 +19,7 @@ const CUE_TONES = {
 
 const tones = { context: null };
 
-function audioContext() {
+export function audioContext() {
   if (!tones.context) {
     const Context = window.AudioContext || window.webkitAudioContext;
     if (!Context) return null;
@@ -31,7 +30,7 @@ function audioContext() {
 }
 
 // Play a cue's tones; false when the cue has none or the browser has no WebAudio.
-function playCue(name) {
+export function playCue(name) {
   const notes = CUE_TONES[name];
   const context = notes ? audioContext() : null;
   if (!context) return false;

@@ -1,0 +1,243 @@
+"""The past games: the archive's list, one game to replay, its record to download, the
+statistics, and the owner's changes to the archive (a player renamed, a game deleted).
+
+    GET  /api/games, /api/games/NAME, /api/games/NAME/record, /api/stats
+    POST /api/archive/rename-player, /api/archive/delete
+
+The archive's index (controller.archive) is kept in the side work's thread (its SQLite
+connection belongs to that thread) and brought up to date with the journals at each question;
+reading it needs no token, changing it does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from reedboard.controller.archive.index import Archive, ArchiveError, Skipped
+from reedboard.controller.archive.records import game_record as record_of
+from reedboard.controller.archive.records import record_lines as game_record_lines
+from reedboard.controller.persist.journal_format import JournalError
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.export import export_lines
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.past_games import journal_path, past_game
+from reedboard.controller.session.play_session import PlaySession
+
+from .archive_query import (
+    LIST_LIMIT, LIST_PAGE, indexed, journal_name, list_filters, listed, months, parameters, player_name,
+    unfoldered, unindexed,
+)
+from .changes import Changes
+from .replies import NAME_LENGTH, beside, busy, encoded, error, json_answer
+from .side_work import Busy, SideWork
+
+REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
+RECORD_FORMATS = ("moves", "record")
+ARCHIVE_CLOSE_WAIT = 2.0  # seconds the server's end waits for the archive to be closed
+
+
+class PastGames:
+    """The archive's routes; everything but the routes' own checks runs in the side work's thread."""
+
+    def __init__(self, session: PlaySession, games: Path, work: SideWork) -> None:
+        self.session, self.games, self.work = session, games, work
+        self._replays: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread's
+        self._kept: dict = {}  # the worker thread's own: the archive, and what was read of damaged journals
+
+    def routes(self, changes: Changes) -> list[BaseRoute]:
+        return [
+            changes.route("/api/archive/rename-player", "rename-player", self.rename_player),
+            changes.route("/api/archive/delete", "delete-game", self.delete_game),
+            Route("/api/games", self.game_list),
+            Route("/api/games/{name}", self.game_detail),
+            Route("/api/games/{name}/record", self.game_record),
+            Route("/api/stats", self.statistics),
+        ]
+
+    async def close(self) -> None:
+        """The archive closed in its thread; a refresh still running is not waited for long."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.work.run(("close",), self._close_archive), ARCHIVE_CLOSE_WAIT)
+
+    # --- the routes ----------------------------------------------------------------------------------
+    async def game_list(self, request: Request):
+        try:
+            filters = list_filters(request)
+        except ActionError as problem:
+            return error(str(problem), problem.status)
+        limit, offset = filters.pop("limit", LIST_PAGE), filters.pop("offset", 0)
+        live = self.session.snapshot().get("journal")  # the game at the board, listed from its start
+        return await beside(self.work, ("list", tuple(sorted(filters.items())), limit, offset, live),
+                            self._games_page, filters, limit, offset, live)
+
+    async def statistics(self, request: Request):
+        try:
+            player = parameters(request, ("player",)).get("player")
+            if player is not None:
+                player = player_name(player)
+        except ActionError as problem:
+            return error(str(problem), problem.status)
+        return await beside(self.work, ("stats", player), self._stats_json, player)
+
+    async def game_detail(self, request: Request):
+        name = journal_name(request.path_params["name"])
+        if len(name) > NAME_LENGTH:
+            return error("no such game", 404)
+        return await beside(self.work, ("game", name), self._replay_json, name)
+
+    async def game_record(self, request: Request):
+        name = journal_name(request.path_params["name"])
+        if len(name) > NAME_LENGTH:
+            return error("no such game", 404)
+        try:
+            form = parameters(request, ("format",)).get("format", "moves")
+            if form not in RECORD_FORMATS:
+                raise ActionError(f"format is {' or '.join(RECORD_FORMATS)}, not {form[:40]!r}", 400)
+            filename, text = await self.work.run(("record", name, form), self._record_text, name, form)
+        except Busy:
+            return busy()
+        except ActionError as problem:
+            return error(str(problem), problem.status)
+        return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    # --- changes to the archive (they take the token, as changing a game does) -----------------------
+    async def rename_player(self, data: dict) -> dict:
+        old, new = data["old"], data["new"]
+
+        def change() -> dict:
+            with self._asked():
+                renamed, failed = self._archive_or_none().rename_player(old, new)
+            return {"renamed": renamed, "failed": [unfoldered(problem, self.games) for problem in failed]}
+        return await self._in_archive(("rename", old, new), change)
+
+    async def delete_game(self, data: dict) -> dict:
+        key = data["id"]
+        live = getattr(getattr(self.session.referee, "journal", None), "path", None)
+        if live is not None and Path(live).name.removesuffix(".jsonl") == key.removesuffix(".jsonl"):
+            raise ActionError("this is the game on the board: it cannot be deleted while it is played", 409)
+
+        def change() -> dict:
+            with self._asked():
+                game = self._archive_or_none().delete(key)
+            return {"deleted": game["id"]}
+        return await self._in_archive(("delete", key), change)
+
+    async def _in_archive(self, key: tuple, change: Callable) -> dict:
+        try:
+            return await self.work.run(key, change)
+        except Busy:
+            raise ActionError("the board is busy: try again in a moment", 503) from None
+
+    # --- the worker thread's side ----------------------------------------------------------------------
+    def _archive(self) -> Archive | None:
+        """The archive of the games folder, up to date with its journals; None before the first game."""
+        found = self._kept.get("archive")
+        if found is None:
+            if not self.games.is_dir():  # no game yet: nothing to index, and no folder made for it
+                return None
+            found = self._kept["archive"] = Archive(self.games)
+        found.refresh()
+        return found
+
+    def _archive_or_none(self) -> Archive:
+        found = self._archive()
+        if found is None:
+            raise ActionError("there are no games yet", 404)
+        return found
+
+    def _close_archive(self) -> None:
+        found = self._kept.pop("archive", None)
+        if found is not None:
+            found.close()
+
+    @contextlib.contextmanager
+    def _asked(self):
+        """The archive's troubles as answers: busy (another program, `reedboard games`, holds the
+        index) or an index damaged meanwhile (opened afresh at the next question: it is rebuilt)."""
+        try:
+            yield
+        except sqlite3.OperationalError:
+            raise ActionError("the archive is busy: try again in a moment", 503) from None
+        except sqlite3.DatabaseError:
+            with contextlib.suppress(sqlite3.Error):
+                self._close_archive()
+            raise ActionError("the archive's index is being rebuilt: try again in a moment", 503) from None
+        except ArchiveError as problem:
+            message = unfoldered(str(problem), self.games).replace(str(self.games), "the games folder")
+            raise ActionError(message, 400) from None
+
+    def _games_page(self, filters: dict, limit: int, offset: int, live: str | None) -> Response:
+        """A page of the games that match. Unfiltered, the list also holds the damaged journals
+        (what can be read of them, and why the rest cannot) and the game at the board before its
+        first move, each in its place."""
+        games = self.games
+        with self._asked():
+            found = self._archive()
+            if found is None:
+                return json_answer(encoded([]), headers={"X-Total-Count": "0"})
+            total = found.count(**filters)
+            if filters:
+                page = [listed(row, games) for row in found.games(**filters, limit=limit, offset=offset)]
+            else:
+                skipped = found.skipped()
+                extra = [self._journal_entry(s.path, s) for s in skipped]
+                if live is not None and not indexed(found, live) and live not in {s.path.name for s in skipped}:
+                    extra.append(self._journal_entry(games / live, None))
+                extra = [entry for entry in extra if entry is not None]
+                page = sorted([listed(row, games) for row in found.games(limit=offset + limit)] + extra,
+                              key=lambda entry: entry["id"], reverse=True)[offset:offset + limit]
+                total += len(extra)
+        return json_answer(encoded(page), headers={"X-Total-Count": str(total)})
+
+    def _journal_entry(self, path: Path, skipped: Skipped | None) -> dict | None:
+        """A journal the index does not list, read once per version of the file; None when gone."""
+        try:
+            stat = path.stat()
+        except OSError:
+            return None
+        version = (stat.st_size, stat.st_mtime_ns, skipped)
+        read = self._kept.setdefault("read", {})
+        entry = read.get(path.name)
+        if entry is None or entry[0] != version:
+            entry = read[path.name] = (version, unindexed(path, skipped))
+        if len(read) > 4 * LIST_LIMIT:  # journals repaired or gone: forget them
+            read.clear()
+        return dict(entry[1])
+
+    def _stats_json(self, player: str | None) -> bytes:
+        with self._asked():
+            found = self._archive()
+            if found is None:
+                return encoded({"player": player, "players": [], "games": [], "months": []})
+            stats, by_month = found.stats(player), months(found.games(player=player), player)
+        return encoded({"player": player, **stats, "months": by_month})
+
+    def _replay_json(self, name: str) -> bytes:
+        replay = past_game(self.games, name)  # the same dict for as long as the journal is unchanged
+        kept = self._replays.get(name)
+        if kept is None or kept[0] is not replay:
+            kept = self._replays[name] = (replay, encoded({**replay, "note": unfoldered(replay["note"], self.games)}))
+        self._replays.move_to_end(name)
+        while len(self._replays) > REPLAYS_ENCODED:
+            self._replays.popitem(last=False)
+        return kept[1]
+
+    def _record_text(self, name: str, form: str) -> tuple[str, str]:
+        path = journal_path(self.games, name)
+        try:
+            if form == "record":  # docs/records.md, as `reedboard games export` writes it
+                lines, filename = game_record_lines(record_of(read_journal(path))), f"{path.stem}-record.txt"
+            else:  # the moves, as `reedboard export` prints them
+                lines, filename = export_lines(path), f"{path.stem}.txt"
+        except JournalError as problem:
+            raise ActionError(str(problem), 422) from None
+        return filename, "\n".join(lines) + "\n"

@@ -1,0 +1,158 @@
+"""The archive's questions checked (the filters of GET /api/games, a player's name, a day),
+and its answers in the shapes the page reads: a listed game, a damaged journal, the months."""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+from pathlib import Path
+
+from starlette.requests import Request
+
+from reedboard.controller.archive.index import OUTCOMES, Archive, ArchiveError, Skipped
+from reedboard.controller.games import GAMES, names_in_words
+from reedboard.controller.persist.game_files import SUFFIX
+from reedboard.controller.persist.journal_format import NAME_LIMIT, JournalError, is_player_name
+from reedboard.controller.persist.journal_replay import rebuild
+from reedboard.controller.persist.journal_reader import read_journal
+from reedboard.controller.persist.notation import result_line
+from reedboard.controller.session.actions import ActionError
+
+LIST_PAGE = 100  # games in one answer of /api/games, unless ?limit= says otherwise
+LIST_LIMIT = 500  # ... and at most
+OFFSET_LIMIT = 1_000_000
+LIST_PARAMETERS = ("game", "player", "since", "until", "result", "limit", "offset")
+
+
+def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
+    """The query's parameters, each at most once and each one of `allowed` (or the token)."""
+    found: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key == "token":
+            continue
+        if key not in allowed:
+            raise ActionError(f"{request.url.path} takes {', '.join(allowed)}, not {key[:40]!r}", 400)
+        if key in found:
+            raise ActionError(f"{key} is given once", 400)
+        found[key] = value
+    return found
+
+
+def list_filters(request: Request) -> dict:
+    """GET /api/games's filters, checked: the keyword arguments of Archive.games."""
+    filters: dict = {}
+    for key, text in parameters(request, LIST_PARAMETERS).items():
+        if key == "game":
+            if text not in GAMES:
+                raise ActionError(f"no game {text[:40]!r}: {names_in_words()}", 400)
+            filters[key] = text
+        elif key == "player":
+            filters[key] = player_name(text)
+        elif key in ("since", "until"):
+            filters[key] = _day(key, text)
+        elif key == "result":
+            if text not in OUTCOMES:
+                raise ActionError(f"result is one of {', '.join(OUTCOMES)}, not {text[:40]!r}", 400)
+            filters[key] = text
+        else:
+            lowest, highest = (1, LIST_LIMIT) if key == "limit" else (0, OFFSET_LIMIT)
+            if not re.fullmatch(r"[0-9]{1,7}", text) or not lowest <= int(text) <= highest:
+                raise ActionError(f"{key} is a whole number from {lowest} to {highest}", 400)
+            filters[key] = int(text)
+    if "since" in filters and "until" in filters and filters["since"] > filters["until"]:
+        raise ActionError(f"since ({filters['since']}) is after until ({filters['until']})", 400)
+    return filters
+
+
+def player_name(text: str) -> str:
+    name = text.strip()
+    if not is_player_name(name):
+        raise ActionError(f"a player's name is 1 to {NAME_LIMIT} printable characters", 400)
+    return name
+
+
+def _day(key: str, text: str) -> date:
+    try:
+        if len(text) == 10:  # YYYY-MM-DD, or YYYY.MM.DD as records write it
+            return date.fromisoformat(text.replace(".", "-"))
+    except ValueError:
+        pass
+    raise ActionError(f"{key} is a day, YYYY-MM-DD", 400)
+
+
+def journal_name(name: str) -> str:
+    """A game named by its journal's file name or by its archive ID (the name without .jsonl)."""
+    return name if name.endswith(SUFFIX) else name + SUFFIX
+
+
+def listed(row: dict, folder: Path) -> dict:
+    """A game of the archive as the page lists it: the journal's name, the result line."""
+    entry = {key: value for key, value in row.items() if value is not None and key not in ("line", "result")}
+    if "note" in entry:
+        entry["note"] = unfoldered(entry["note"], folder)
+    return {"name": row["id"] + SUFFIX, **entry, "result": row["line"]}
+
+
+def unfoldered(text: str | None, folder: Path) -> str | None:
+    """A message about a journal, naming it without the board's folders (visitors read it)."""
+    return text.replace(f"{folder}{os.sep}", "") if text else text
+
+
+def months(rows: list[dict], player: str | None) -> list[dict]:
+    """The results month by month, oldest first: with `player`, that player's wins, draws, losses
+    and unfinished games; without, the games won by someone, drawn and unfinished."""
+    folded = player.casefold() if player is not None else None
+    found: dict[str, dict] = {}
+    for row in rows:
+        if not row["day"]:
+            continue
+        month = row["day"][:7]
+        counts = found.setdefault(month, {"month": month, "games": 0} | dict.fromkeys(
+            ("wins", "draws", "losses", "unfinished") if folded else ("decided", "draws", "unfinished"), 0))
+        counts["games"] += 1
+        outcome = row["outcome"]
+        if folded is None:
+            counts["decided" if outcome == "win" else "draws" if outcome == "draw" else "unfinished"] += 1
+        elif outcome != "win":
+            counts["draws" if outcome == "draw" else "unfinished"] += 1
+        else:
+            counts["wins" if _colour_of(row, folded) == row["winner"] else "losses"] += 1
+    return [found[month] for month in sorted(found)]
+
+
+def _colour_of(row: dict, folded: str) -> str | None:
+    """The side the player (a name, case folded) had in the game; the computer is "computer:LEVEL"."""
+    for colour, name in row["players"].items():
+        if name.casefold() == folded:
+            return colour
+    computer = row["computer"]
+    if computer and f"computer:{computer.get('level')}" == folded:
+        return computer.get("plays")
+    return None
+
+
+def indexed(archive: Archive, name: str) -> bool:
+    game_id = name.removesuffix(SUFFIX)
+    try:
+        return archive.resolve(game_id) == game_id
+    except ArchiveError:
+        return False
+
+
+def unindexed(path: Path, skipped: Skipped | None) -> dict:
+    """A journal the index leaves out, as the page lists it: a damaged one (`skipped`) with why,
+    and its game up to the damage when that can be read; the game at the board before its first move."""
+    entry: dict = {"name": path.name, "id": path.name.removesuffix(SUFFIX)}
+    if skipped is not None:
+        where = path.name if skipped.line is None else f"{path.name}:{skipped.line}"
+        entry["damaged"] = f"{where}: {skipped.problem}"
+    try:
+        contents = read_journal(path)
+        game = rebuild(contents).game
+    except (JournalError, OSError) as error:
+        return {**entry, "error": entry.get("damaged") or unfoldered(str(error), path.parent)}
+    entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
+                 moves=len(game.move_stack), result=result_line(game))
+    note = unfoldered(contents.warning, path.parent) or entry.get("damaged")
+    return {**entry, "note": note} if note else entry

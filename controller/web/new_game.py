@@ -1,0 +1,114 @@
+"""POST /api/new: its body checked piece by piece (the clock, the computer, the players' names,
+the set-up, the game's start options, the settings), then the new game started."""
+
+from __future__ import annotations
+
+from reedboard.controller.core.clock import ClockSettings
+from reedboard.controller.core.computer import Computer
+from reedboard.controller.core.reconcile import Settings
+from reedboard.controller.games import GAMES, colours, names_in_words
+from reedboard.controller.persist.journal_format import NAME_LIMIT, is_player_name
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.play_session import PlaySession
+
+from .bodies import KINDS, SCHEMAS, check
+
+SETTING_KEYS = ("debounce", "settle", "grace", "takebacks")
+CLOCK_LIMIT = 600  # minutes of a game clock, and seconds of its increment, at most
+OPTION_LENGTH = 200  # characters of a start option's value, at most
+
+
+def start_new_game(session: PlaySession, data: dict):
+    """The new game `data` asks for (checked: a bad piece is an ActionError and starts nothing)."""
+    game, empty, changes = data.get("game"), data.get("empty"), data.get("settings")
+    settings = None
+    if changes is not None:
+        check(changes, SCHEMAS["settings"], "settings")
+        try:  # the settings' own rules (a settle time of 0 would stop the referee)
+            settings = Settings(**{**_settings_dict(session.settings), **changes})
+        except (TypeError, ValueError, OverflowError) as error:
+            raise ActionError(f"settings: {error}", 400) from None
+    setup = data.get("setup")
+    modes = _setup_modes()
+    if setup is not None and setup not in modes:
+        raise ActionError(f"setup is one of {', '.join(modes)}", 400)
+    keep_clock = {} if "clock" not in data else {"clock": _clock_settings(data["clock"])}
+    if "computer" in data:
+        keep_clock["computer"] = _computer(data["computer"])
+    if data.get("players") is not None:
+        keep_clock["players"] = _players(data["players"])
+    options = data.get("options")
+    if options:  # the game's start options: the session starts from that game's start
+        game = _game_from_options(game or session.kind, options)
+    return session.new_game(game, empty=empty, settings=settings, setup=setup, **keep_clock)
+
+
+def _number(value: object) -> bool:
+    return KINDS["seconds"][1](value)
+
+
+def _clock_settings(clock: object) -> ClockSettings | None:
+    """POST /api/new's clock: null (no clock) or {"minutes": 0 < m <= 600, "increment": 0 <= s <= 600}."""
+    if clock is None:
+        return None
+    if not isinstance(clock, dict) or set(clock) != {"minutes", "increment"}:
+        raise ActionError('clock is null or {"minutes": ..., "increment": ...}', 400)
+    minutes, increment = clock["minutes"], clock["increment"]
+    if not _number(minutes) or not 0 < minutes <= CLOCK_LIMIT:
+        raise ActionError(f"the clock's minutes are a number above 0 and at most {CLOCK_LIMIT}", 400)
+    if not _number(increment) or not 0 <= increment <= CLOCK_LIMIT:
+        raise ActionError(f"the clock's increment is a number of seconds from 0 to {CLOCK_LIMIT}", 400)
+    return ClockSettings(minutes, increment)
+
+
+def _computer(data: object) -> Computer | None:
+    """POST /api/new's computer: null, or {"level": 1-8, "plays": a colour of some game}."""
+    if data is None:
+        return None
+    if not isinstance(data, dict) or set(data) != {"level", "plays"}:
+        raise ActionError('computer is null or {"level": 1-8, "plays": COLOUR}', 400)
+    level, plays = data["level"], data["plays"]
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
+        raise ActionError("the computer's level is a whole number from 1 to 8", 400)
+    if plays not in colours():
+        raise ActionError(f"the computer plays one of {', '.join(sorted(colours()))}", 400)
+    return Computer(plays, level)
+
+
+def _players(data: object) -> dict[str, str]:
+    """POST /api/new's players: {COLOUR: NAME}, each name 1 to 40 printable characters."""
+    if not isinstance(data, dict) or not set(data) <= set(colours()):
+        raise ActionError(f"players is an object of colours ({', '.join(sorted(colours()))}) and names", 400)
+    for colour, name in data.items():
+        if not is_player_name(name):
+            raise ActionError(f"the name of {colour} is 1 to {NAME_LIMIT} printable characters", 400)
+    return {colour: name.strip() for colour, name in data.items()}
+
+
+def _setup_modes() -> list[str]:
+    """The set-up modes a new game of some registered game may choose."""
+    return sorted({mode for cls in GAMES.values() for mode in cls.setup_modes if mode != "given"})
+
+
+def _game_from_options(name: object, options: dict):
+    """POST /api/new's "options": the game's start options ({flag: text}); the game in its start."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise ActionError(f"no game {str(name)[:40]!r}: {names_in_words()}", 400)
+    cls = GAMES[name]
+    own = {option.flag: option for option in cls.options}
+    for flag, value in options.items():
+        if flag not in own:
+            raise ActionError(f"{name} has no start option {flag[:40]!r}"
+                              f" ({', '.join(own) if own else 'it takes none'})", 400)
+        if not isinstance(value, str) or len(value) > OPTION_LENGTH:
+            raise ActionError(f"the start option {flag} is a text of at most {OPTION_LENGTH} characters", 400)
+        if own[flag].choices is None:  # a file or a set-up string: only from the command line
+            raise ActionError(f"the start option {flag} is given on the command line, not here", 400)
+    try:
+        return cls.from_options(**options)
+    except ValueError as error:
+        raise ActionError(str(error), 400) from None
+
+
+def _settings_dict(settings: Settings) -> dict:
+    return {key: getattr(settings, key) for key in SETTING_KEYS}

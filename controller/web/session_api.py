@@ -1,0 +1,84 @@
+"""The session's API: its snapshot, who may change it, the changes the page makes to the game,
+and what the page asks for beside (the games' catalog, their rules pages, the join card).
+
+    GET  /api/state, /api/auth, /api/catalog, /api/join, /api/rules/GAME
+    POST /api/click, select, aside, take, press, resign, draw, hint, new
+"""
+
+from __future__ import annotations
+
+import functools
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from reedboard.controller.games import catalog, names_in_words
+from reedboard.controller.session.actions import ActionError
+from reedboard.controller.session.play_session import PlaySession
+
+from .access import Access
+from .changes import Changes
+from .join import join_info, listen_host
+from .new_game import start_new_game
+from .replies import NAME_LENGTH, SnapshotJSON, beside, encoded, error, json_answer
+from .rules import rules_page
+from .side_work import SideWork
+
+
+@functools.cache
+def _rules_json(game: str) -> bytes:
+    return encoded(rules_page(game))
+
+
+def rules_json(game: str) -> bytes:
+    try:
+        return _rules_json(game)
+    except KeyError:
+        raise ActionError(f"no game {game[:40]!r}: {names_in_words()}", 404) from None
+
+
+def session_routes(session: PlaySession, access: Access, changes: Changes, work: SideWork,
+                   snapshot_json: SnapshotJSON, names: frozenset[str]) -> list[BaseRoute]:
+    """The routes of the session's API; `names`: the names the board answers to (the join card's)."""
+
+    def press(data: dict) -> dict:
+        session.press(data["button"])
+        return session.snapshot()
+
+    async def state(request: Request):
+        return json_answer(snapshot_json(session.snapshot()).encode("utf-8"))
+
+    async def auth(request: Request):
+        return JSONResponse({"control": access.may_change(request), "token_required": access.token is not None})
+
+    async def games_catalog(request: Request):
+        return json_answer(encoded(catalog()))
+
+    async def join(request: Request):
+        # the port the page was reached on is the one listened on; names says where (hosts.py)
+        port = (request.scope.get("server") or ("", 0))[1] or 80
+        return await beside(work, ("join", port), lambda: encoded(join_info(listen_host(names), port)))
+
+    async def rules(request: Request):
+        game = request.path_params["game"]
+        if len(game) > NAME_LENGTH:
+            return error(f"no such game: {names_in_words()}", 404)
+        return await beside(work, ("rules", game), rules_json, game)
+
+    return [
+        Route("/api/state", state),
+        Route("/api/auth", auth),
+        changes.route("/api/click", "click", lambda d: session.click(d["cell"])),
+        changes.route("/api/select", "select", lambda d: session.select(d["index"])),
+        changes.route("/api/aside", "aside", lambda d: session.aside(d.get("index"))),
+        changes.route("/api/take", "take", lambda d: session.take(d["index"])),
+        changes.route("/api/press", "press", press),
+        changes.route("/api/resign", "resign", lambda d: session.resign(d["player"])),
+        changes.route("/api/draw", "draw", lambda d: session.draw()),
+        changes.route("/api/hint", "hint", lambda d: session.hint()),
+        changes.route("/api/new", "new", lambda d: start_new_game(session, d)),
+        Route("/api/join", join),
+        Route("/api/catalog", games_catalog),
+        Route("/api/rules/{game}", rules),
+    ]

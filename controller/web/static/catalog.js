@@ -1,0 +1,20 @@
+// The games: the snapshot's list of the registry's games, or the catalog the page asked for.
+import { state } from "./state.js";
+
+let catalog = [];  // the registry's games (GET api/catalog), when the snapshot has none
+
+export function games() { return (state.snap && state.snap.games) || catalog || []; }
+
+// What the page knows of a game: the snapshot's entry over the catalog's (either may lack a key).
+export function gameInfo(name) {
+  const fallback = { name, title: name, uses_die: true, setup_modes: [], options: [] };
+  const listed = (list) => (list || []).find((g) => g.name === name) || {};
+  return { ...fallback, ...listed(catalog), ...listed(state.snap && state.snap.games) };
+}
+
+export async function loadCatalog() {
+  try {
+    const response = await fetch("api/catalog");
+    if (response.ok) catalog = await response.json();
+  } catch (error) { /* the snapshot's list, when it has one, is used */ }
+}

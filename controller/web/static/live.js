@@ -1,0 +1,231 @@
+// The live game: each snapshot drawn on the page (the board, whose turn, the die, the score,
+// the messages, the record, the end), and beside the board what its lights mean now.
+import { buildBoard, lightColour, lightSwatch, paint } from "./board.js";
+import { gameInfo } from "./catalog.js";
+import { renderClock } from "./clock.js";
+import { $, $$, cap, escapeHTML } from "./dom.js";
+import { renderRecord } from "./move_list.js";
+import { renderNewGame } from "./new_game.js";
+import { cachedRulesPage, renderRulesGames, rulesPage } from "./rules.js";
+import { state } from "./state.js";
+import { positionCursor, renderTray } from "./tray.js";
+import { announce, storeVoiceSetting, voiceSetting } from "./voice.js";
+
+const examples = new Map();  // game -> a geometry from its rules page, when the snapshot has none
+
+export function render(snap) {
+  if (!snap || !snap.seq || snap.seq <= state.seq) return;
+  state.seq = snap.seq;
+  state.snap = snap;
+  renderLink(snap.link);
+  if (!snap.cells) return;
+  drawLive(snap);
+  document.body.dataset.game = snap.game;
+  document.body.dataset.die = gameInfo(snap.game).uses_die ? "1" : "";
+  document.body.dataset.phase = snap.phase;
+  $("[data-role=game-name]").textContent = `· ${gameInfo(snap.game).title}`;
+
+  // turn
+  const over = snap.phase === "over";
+  const turnLight = $("[data-role=turn-light]");
+  turnLight.style.background = snap.turn_light ? lightColour(snap.turn_light, snap.palette) : "#2b3036";
+  turnLight.dataset.colour = snap.turn_light || "";
+  const settingUp = snap.phase === "setup" || snap.phase === "identify";
+  $("[data-role=turn]").textContent = over ? "game over" : settingUp ? "setting up" : `${snap.turn} to move`;
+  $("[data-role=phase]").textContent = {
+    setup: `${snap.turn} moves first`, identify: "identifying the stones", play: "", rolled: `rolled ${snap.roll}`,
+    over: "",
+  }[snap.phase] || "";
+
+  // die
+  renderDie(snap);
+
+  // score
+  const scoreCard = $("[data-role=score-card]");
+  scoreCard.hidden = !snap.score;
+  if (snap.score) {
+    $("[data-role=score]").innerHTML = snap.players.map((p) =>
+      `<span class="score-${escapeHTML(p)}" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(p)}`
+      + ` <b>${escapeHTML(snap.score[p])}</b></span>`).join("");
+    $("[data-role=waiting]").textContent = snap.waiting ? `a ${snap.waiting} ball waits to be put back` : "";
+  }
+
+  // messages
+  const message = $("[data-role=message]");
+  $("[data-role=status]").textContent = snap.error || snap.message;
+  const latest = snap.notes && snap.notes[0] ? snap.notes[0].text : "";
+  $("[data-role=event]").textContent = latest && latest !== snap.message ? latest : "";
+  message.dataset.kind = messageKind(snap);
+  message.dataset.prompt = (snap.prompt || {}).kind || "";
+
+  // the game clock
+  renderClock(snap);
+
+  // record
+  $("[data-role=header]").innerHTML = (snap.header || []).slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
+  renderRecord($("[data-role=record]"), snap.record, snap.players, snap.record.length - 1);
+  $("[data-role=result]").textContent = snap.outcome ? `${snap.outcome.line}` : "";
+  renderPlayers(snap);
+  renderOver(snap);
+  renderFirstGame(snap);
+
+  // notes
+  $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
+    `<li><span class="t">${Number(n.t).toFixed(1)}s</span> ${escapeHTML(n.text)}</li>`).join("");
+  $("[data-role=journal]").textContent = snap.journal ? `journal: ${snap.journal}` : "";
+  announce(snap);
+
+  // hands and box (simulated board)
+  renderTray(snap);
+
+  // controls
+  const resign = $$("[data-action=resign]");
+  snap.players.forEach((p, i) => {
+    resign[i].dataset.player = p;
+    resign[i].textContent = `${cap(p)} resigns`;
+    resign[i].hidden = Boolean(snap.computer && snap.computer.plays === p);  // the computer never gives up
+  });
+  const playing = snap.phase === "play" || snap.phase === "rolled";
+  for (const b of resign) b.disabled = !state.control || !playing;
+  $("[data-action=draw]").disabled = !state.control || !playing;
+  const computersTurn = snap.prompt && snap.prompt.kind === "computer";
+  $("[data-action=hint]").disabled = !state.control || !playing || computersTurn;
+  document.body.dataset.thinking = snap.thinking ? "1" : "";
+  $("[data-action=die]").disabled = !state.control || snap.phase !== "play";
+  $("[data-action=ok]").disabled = !state.control || !snap.running;
+  renderNewGame(snap);
+  renderRulesGames();
+  document.body.dataset.control = state.control ? "1" : "";
+  positionCursor();
+}
+
+// Beside the board: what each light lit now means, and how the hands make this game's moves.
+function renderFirstGame(snap) {
+  const page = cachedRulesPage(snap.game);
+  if (!page) {  // drawn when the game's rules page arrives
+    rulesPage(snap.game).then((p) => { if (p && state.snap && state.snap.game === p.game) renderFirstGame(state.snap); });
+    return;
+  }
+  const hands = $("[data-role=guide-hands]");
+  if (hands.dataset.game !== page.game) {
+    hands.innerHTML = (page.hands || []).map((point) => `<li>${escapeHTML(point)}</li>`).join("");
+    hands.dataset.game = page.game;
+  }
+  const lit = new Set(Object.values(snap.cells || {}).map((c) => c.light).filter(Boolean));
+  const palette = { ...page.palette, ...snap.palette };
+  const rows = page.lights.filter((light) => lit.has(light.name));
+  const key = rows.map((l) => l.name).join(",");
+  const now = $("[data-role=lights-now]");
+  if (now.dataset.lights === key && now.dataset.game === page.game) return;
+  now.innerHTML = rows.length ? rows.map((light) => {
+    const colour = light.name === "last" ? lightColour("last", palette) : palette[light.name] || light.colour || "";
+    return `<div class="light-now" data-light-now="${escapeHTML(light.name)}">${lightSwatch(light.name, colour, light.blink)}`
+      + `<div><b>${escapeHTML(light.look)}</b> ${escapeHTML(light.means)} <span class="muted">${escapeHTML(light.do)}</span></div></div>`;
+  }).join("") : `<p class="empty-note">No hollow is lit: nothing to put right.</p>`;
+  now.dataset.lights = key;
+  now.dataset.game = page.game;
+}
+
+// Who plays: each side's name (or colour), the computer's side with its level.
+function sideName(snap, p) {
+  if (snap.computer && snap.computer.plays === p) return `the computer, level ${snap.computer.level}`;
+  return (snap.names || {})[p] || "";
+}
+
+function renderPlayers(snap) {
+  const line = $("[data-role=players]");
+  const named = snap.players.some((p) => sideName(snap, p));
+  line.innerHTML = !named ? "" : snap.players.map((p) => {
+    const name = sideName(snap, p);
+    return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(cap(p))}`
+      + `${name ? `: <b>${escapeHTML(name)}</b>` : ""}</span>`;
+  }).join(" ");
+  line.dataset.computer = snap.computer ? String(snap.computer.level) : "";
+}
+
+// The end: who won and why, in words, and the next game a click away.
+function renderOver(snap) {
+  const card = $("[data-role=over]");
+  const outcome = snap.phase === "over" ? snap.outcome : null;
+  card.hidden = !outcome;
+  if (!outcome) return;
+  const winner = outcome.winner;
+  const who = winner ? (sideName(snap, winner) ? `${cap(winner)} (${sideName(snap, winner)})` : cap(winner)) : "";
+  $("[data-role=over-title]").textContent = winner ? `${who} wins` : "A draw";
+  $("[data-role=over-words]").textContent = `${outcome.words || outcome.reason} · ${outcome.result}`;
+  $("[data-action=again]").disabled = !state.control;
+  $("[data-action=other-game]").disabled = !state.control;
+}
+
+// The live board, drawn again when its geometry changes, then painted with the snapshot's cells.
+function drawLive(snap) {
+  const geometry = snap.geometry || exampleGeometry(snap.game);
+  if (!geometry) return;  // drawn when the example geometry arrives
+  const svg = $("#board");
+  const key = [snap.game, snap.order.join(","), geometry.shape, JSON.stringify(geometry.sectors || [])].join("|");
+  let board = state.boards.get(svg);
+  if (!board || board.key !== key) {
+    board = buildBoard(svg, geometry, snap.order, snap.players);
+    board.key = key;
+    state.boards.set(svg, board);
+  }
+  paint(board, snap.cells, snap.palette, snap.sim);
+}
+
+// A snapshot without geometry: the geometry of the game's first rules diagram (its start).
+function exampleGeometry(game) {
+  if (examples.has(game)) return examples.get(game);
+  examples.set(game, null);
+  rulesPage(game).then((page) => {
+    if (!page || !page.diagrams.length) return;
+    examples.set(game, page.diagrams[0].geometry);
+    if (state.snap && state.snap.game === game && !state.snap.geometry) drawLive(state.snap);
+  });
+  return null;
+}
+
+// The board's link: a banner while it is lost (the lights cannot say that the board is gone).
+function renderLink(link) {
+  const banner = $("[data-role=link]");
+  if (!banner) return;
+  const lost = !!link && link.state === "lost";
+  banner.hidden = !lost;
+  banner.dataset.state = link ? link.state : "";
+  banner.textContent = lost ? link.text : "";
+}
+
+// The message card's look, from what is asked of the players (the prompt) and the latest note.
+const PROMPT_LOOKS = {
+  put_back: "illegal", choose: "choose", clear: "setup", fill: "setup", place: "setup", identify: "setup",
+  over: "over", computer: "computer",
+};
+
+function messageKind(snap) {
+  if (snap.error) return "error";
+  const prompt = snap.prompt || {};
+  if (PROMPT_LOOKS[prompt.kind]) return PROMPT_LOOKS[prompt.kind];
+  if (snap.phase === "over") return "over";
+  if (snap.phase === "setup" || snap.phase === "identify") return "setup";
+  const latest = (snap.notes || [])[0] || {};
+  if (latest.kind === "takeback" || latest.kind === "amend") return "takeback";
+  return "";
+}
+
+function renderDie(snap) {
+  const die = snap.die || { face: "blank", value: null, pips: 0 };
+  const display = $("[data-role=die]");
+  display.dataset.face = die.face;
+  display.dataset.value = die.value == null ? "" : String(die.value);
+  display.textContent = die.face === "value" ? String(die.value) : die.face === "error" ? "Err" : "";
+  display.title = { blank: "no roll", rolling: "rolling", value: `shows ${die.value}`, error: `error (the roll was ${die.value})` }[die.face];
+  const pips = $("[data-role=pips]");
+  pips.dataset.pips = String(die.pips || 0);
+  pips.dataset.rolling = die.face === "rolling" ? "1" : "";
+}
+
+// the first-game guide open until it is closed once (remembered in this browser)
+export function wireGuide() {
+  const guide = $("[data-role=guide]");
+  guide.open = voiceSetting("guide") !== "0";
+  guide.addEventListener("toggle", () => storeVoiceSetting("guide", guide.open ? "1" : "0"));
+}

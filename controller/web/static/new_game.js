@@ -1,0 +1,150 @@
+// The new-game dialog: the games, their set-up modes and start options, the clock, the
+// computer and the players' names; sent as POST api/new.
+import { gameInfo, games } from "./catalog.js";
+import { $, $$, cap, escapeHTML } from "./dom.js";
+import { post } from "./server.js";
+import { state } from "./state.js";
+
+// The games, their set-up modes and their start options come from the registry (the snapshot's
+// "games", or the catalog); an option with choices is a select, a free-text one (a file) is only
+// for the command line.
+const SETUP_LABELS = { auto: "as the board is", shuffle: "guided shuffle", identify: "identify the stones" };
+
+export function renderGameChoices() {
+  const list = games();
+  const names = list.map((g) => g.name).join(",");
+  const choices = $("[data-role=game-choices]");
+  if (choices && choices.dataset.names !== names) {
+    const chosen = $("[data-role=new-game]").elements.game;
+    const keep = chosen && chosen.value;
+    choices.innerHTML = list.map((g) =>
+      `<label><input type="radio" name="game" value="${escapeHTML(g.name)}"> ${escapeHTML(g.title)}</label>`).join("");
+    choices.dataset.names = names;
+    if (keep) setRadio($("[data-role=new-game]"), "game", keep);
+  }
+}
+
+// The sides of the game chosen in the form: which one the computer plays, and a name for each.
+export function renderSides(form, snap) {
+  const chosen = (form.elements.game && form.elements.game.value) || snap.game;
+  const info = gameInfo(chosen) || {};
+  const players = chosen === snap.game ? snap.players : (info.players || snap.players);
+  const select = $("[data-role=computer-plays]", form);
+  const key = players.join(",");
+  if (select.dataset.players !== key) {
+    const kept = select.value;
+    select.innerHTML = players.map((p) => `<option value="${escapeHTML(p)}">${escapeHTML(cap(p))}</option>`).join("");
+    select.value = players.includes(kept) ? kept : players[players.length - 1];
+    select.dataset.players = key;
+    const names = $("[data-role=names]", form);
+    const typed = Object.fromEntries($$("input[data-name]", names).map((i) => [i.dataset.name, i.value]));
+    names.innerHTML = "<legend>Players' names</legend>" + players.map((p) =>
+      `<label>${escapeHTML(cap(p))} <input type="text" maxlength="40" data-name="${escapeHTML(p)}"`
+      + ` value="${escapeHTML(typed[p] || (snap.names || {})[p] || "")}"></label>`).join("");
+  }
+  if (!form.dataset.touched) {
+    form.elements.computer.checked = !!snap.computer;
+    if (snap.computer) {
+      form.elements.level.value = String(snap.computer.level);
+      if (players.includes(snap.computer.plays)) select.value = snap.computer.plays;
+    }
+  }
+}
+
+export function renderNewGame(snap) {
+  const form = $("[data-role=new-game]");
+  renderGameChoices();
+  if (!form.dataset.touched) {
+    setRadio(form, "game", snap.game);
+    form.elements.takebacks.checked = snap.settings.takebacks;
+    const clock = snap.clock;
+    form.elements.clock.checked = clock != null;
+    if (clock != null) {
+      form.elements.minutes.value = String(+(clock.initial / 60).toFixed(2));
+      form.elements.increment.value = String(clock.increment);
+    }
+  }
+  renderSides(form, snap);
+  showNewGameFields(form);
+  const offered = $$("input[name=setup]", form).map((i) => i.value);
+  if (!form.dataset.touched && offered.includes(snap.setup_mode)) setRadio(form, "setup", snap.setup_mode);
+}
+
+function chosenGame(form) {
+  const chosen = $("input[name=game]:checked", form);
+  return chosen ? chosen.value : (state.snap && state.snap.game) || "";
+}
+
+function setRadio(form, name, value) {
+  for (const input of $$(`input[name=${name}]`, form)) input.checked = input.value === value;
+}
+
+// The chosen game's set-up modes and start options; the clock's numbers only matter with a clock.
+function showNewGameFields(form) {
+  const name = chosenGame(form), info = gameInfo(name), snap = state.snap;
+  let modes = info.setup_modes || [];
+  if (!modes.length && snap && snap.game === name && !snap.games) modes = snap.setup_modes || [];
+  const choices = $("[data-role=setup-choices]");
+  if (choices.dataset.modes !== modes.join(",")) {
+    choices.innerHTML = modes.map((m) =>
+      `<label><input type="radio" name="setup" value="${escapeHTML(m)}"> ${escapeHTML(SETUP_LABELS[m] || m)}</label>`).join("");
+    choices.dataset.modes = modes.join(",");
+    const current = snap && snap.game === name && modes.includes(snap.setup_mode) ? snap.setup_mode : modes[0];
+    if (modes.length) setRadio(form, "setup", current);
+  }
+  $("[data-role=setup-modes]").hidden = !modes.length;
+  const options = (info.options || []).filter((o) => o.choices && o.choices.length);
+  const holder = $("[data-role=game-options]");
+  const key = name + "|" + options.map((o) => o.flag).join(",");
+  if (holder.dataset.key !== key) {
+    holder.innerHTML = options.map((o) =>
+      `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.flag)} <select data-option="${escapeHTML(o.flag)}">`
+      + (o.default ? "" : `<option value="">default</option>`)
+      + o.choices.map((c) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>${escapeHTML(c)}</option>`).join("")
+      + `</select></label>`).join("");
+    holder.dataset.key = key;
+  }
+  holder.hidden = !options.length;
+  for (const field of ["minutes", "increment"]) form.elements[field].disabled = !form.elements.clock.checked;
+}
+
+function chosenOptions(form) {
+  const options = {};
+  const info = gameInfo(chosenGame(form));
+  const defaults = Object.fromEntries((info.options || []).map((o) => [o.flag, o.default]));
+  for (const select of $$("[data-role=game-options] select[data-option]", form)) {
+    if (select.value && select.value !== defaults[select.dataset.option]) options[select.dataset.option] = select.value;
+  }
+  return options;
+}
+
+export function wireNewGame() {
+  const form = $("[data-role=new-game]");
+  form.addEventListener("change", () => {
+    form.dataset.touched = "1";
+    if (state.snap && state.snap.players) renderSides(form, state.snap);  // the sides of the game picked
+    showNewGameFields(form);
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = {
+      game: form.elements.game.value || undefined,
+      empty: form.elements.empty.checked,
+      settings: { takebacks: form.elements.takebacks.checked },
+      clock: form.elements.clock.checked
+        ? { minutes: Number(form.elements.minutes.value), increment: Number(form.elements.increment.value) || 0 }
+        : null,
+    };
+    const setup = $("input[name=setup]:checked", form);
+    if (setup && !$("[data-role=setup-modes]").hidden) body.setup = setup.value;
+    const options = chosenOptions(form);
+    if (Object.keys(options).length) body.options = options;
+    body.computer = form.elements.computer.checked
+      ? { level: Number(form.elements.level.value), plays: form.elements.plays.value } : null;
+    const names = {};
+    for (const input of $$("input[data-name]", form)) if (input.value.trim()) names[input.dataset.name] = input.value.trim();
+    body.players = names;
+    const done = await post("api/new", body);
+    if (done) { delete form.dataset.touched; form.closest("details").open = false; }
+  });
+}

@@ -1,0 +1,73 @@
+// The board's server: the owner's token, the changes sent as JSON POSTs, and the snapshots it
+// pushes over a WebSocket. Every address is relative to the page, so the same page works at /
+// and where the club shows one board, under /board/NAME/.
+import { $, toast } from "./dom.js";
+import { state } from "./state.js";
+
+let token = null;
+let retry = 500;
+let received = () => {};  // what is done with a snapshot (the live view's render)
+
+// --- the token (served beyond localhost): from ?token=..., kept for this tab --------------------
+(function takeToken() {
+  const params = new URLSearchParams(location.search);
+  const given = params.get("token");
+  if (given) {
+    sessionStorage.setItem("reedboard-token", given);
+    params.delete("token");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
+  }
+  token = sessionStorage.getItem("reedboard-token");
+})();
+
+export function headers(json) {
+  const h = {};
+  if (json) h["Content-Type"] = "application/json";
+  if (token) h["X-Reedboard-Token"] = token;
+  return h;
+}
+
+export function onSnapshot(handler) { received = handler; }
+
+export async function post(path, body) {
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", headers: headers(true), body: JSON.stringify(body || {}) });
+  } catch (error) {
+    toast("no connection to the board");
+    return null;
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    toast(data.error || response.statusText);
+    return null;
+  }
+  if (data && data.seq) received(data);
+  return data;
+}
+
+// The page's WebSocket: "ws" beside the page, in ws: or wss: as the page is http: or https:.
+function socketAddress() {
+  const url = new URL("ws", document.baseURI);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.href;
+}
+
+export function connect() {
+  const conn = $("[data-role=connection]");
+  const ws = new WebSocket(socketAddress());
+  ws.onopen = () => {
+    state.seq = 0;           // a restarted server counts from the start again
+    retry = 500;
+    conn.dataset.state = "live";
+    conn.textContent = "live";
+  };
+  ws.onmessage = (event) => received(JSON.parse(event.data));
+  ws.onclose = () => {
+    conn.dataset.state = "down";
+    conn.textContent = "reconnecting";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}

@@ -1,0 +1,48 @@
+// The simulated board's hand and box, and the piece in hand following the pointer over the board.
+import { $, escapeHTML } from "./dom.js";
+import { pieceSVG } from "./pieces.js";
+import { state } from "./state.js";
+import { U } from "./svg.js";
+
+function miniPiece(piece) {
+  const board = state.boards.get($("#board"));
+  return `<svg viewBox="${-0.45 * U} ${-0.45 * U} ${0.9 * U} ${0.9 * U}" class="mini">${pieceSVG(piece, "", board && board.look)}</svg>`;
+}
+
+export function renderTray(snap) {
+  const tray = $("[data-role=tray]");
+  tray.hidden = !snap.sim;
+  if (!snap.sim) return;
+  const hand = $("[data-role=hand]");
+  const selected = snap.selected == null ? 0 : snap.selected;
+  hand.innerHTML = snap.hand.length ? snap.hand.map((h, i) =>
+    `<button type="button" class="held${i === selected ? " selected" : ""}" data-hand="${i}" data-piece="${escapeHTML(h.piece)}"`
+    + ` title="${escapeHTML(h.piece)}${h.from ? " from " + escapeHTML(h.from) : ""}">${miniPiece(h.piece)}</button>`).join("")
+    : `<span class="empty-note">empty</span>`;
+  const box = $("[data-role=box]");
+  const counts = new Map();
+  snap.box.forEach((p, i) => { if (!counts.has(p)) counts.set(p, []); counts.get(p).push(i); });
+  box.innerHTML = snap.box.length ? Array.from(counts.entries()).map(([p, idx]) =>
+    `<button type="button" class="boxed" data-box="${idx[0]}" data-piece="${escapeHTML(p)}" title="take ${escapeHTML(p)}">`
+    + `${miniPiece(p)}${idx.length > 1 ? `<sub>×${idx.length}</sub>` : ""}</button>`).join("")
+    : `<span class="empty-note">empty</span>`;
+  $("[data-action=aside]").disabled = !state.control || !snap.hand.length;
+  const cursor = $("[data-role=cursor]");
+  const inHand = snap.hand.length ? snap.hand[selected] || snap.hand[0] : null;
+  cursor.innerHTML = inHand ? miniPiece(inHand.piece) : "";
+  cursor.dataset.piece = inHand ? inHand.piece : "";
+}
+
+// the piece in hand follows the pointer over the board
+let pointer = null;
+export function positionCursor() {
+  const cursor = $("[data-role=cursor]");
+  const show = pointer && cursor.dataset.piece && state.control;
+  cursor.hidden = !show;
+  if (show) cursor.style.transform = `translate(${pointer[0] + 14}px, ${pointer[1] + 10}px)`;
+}
+
+export function followPointer(at) {
+  pointer = at;
+  positionCursor();
+}
