@@ -126,7 +126,7 @@ def test_the_club_page_with_three_boards(browser, tmp_path):
         page.screenshot(path=str(shots(tmp_path) / "club.png"))
 
         page.locator('[data-board="table2"]').click()
-        page.wait_for_url("**/board/table2")
+        page.wait_for_url("**/board/table2/")
         expect(page.locator("[data-cell]").first).to_be_attached(timeout=TIMEOUT)
         expect(page.locator("[data-role=record]")).not_to_be_empty(timeout=TIMEOUT)
         pieces = page.locator('[data-cell][data-piece]:not([data-piece=""])')

@@ -131,12 +131,13 @@ def test_the_api_and_the_boards_own_page(club, tmp_path):
     assert client.get("/api/boards/nobody").status_code == 404
     assert client.get("/api/boards/..%2f..").status_code == 404
     assert client.get("/api/standings").json()[0]["points"] == 1.0
-    page = client.get("/board/t1")
-    assert page.status_code == 200 and "/club/shim.js" in page.text and "/static/app.js" in page.text
+    page = client.get("/board/t1")  # led to /board/t1/, where the page's relative addresses are the board's
+    assert page.status_code == 200 and str(page.url).endswith("/board/t1/") and '"static/app.js"' in page.text
+    assert "<title>t1 · reedboard club</title>" in page.text and 'class="club-back"' in page.text
     assert client.get("/board/t1/api/auth").json() == {"control": False, "token_required": False}
     assert client.get("/board/t1/api/state").json()["outcome"]["winner"] == "black"
     assert client.post("/board/t1/api/click", json={"cell": "a1"}).status_code in (404, 405)
-    assert client.get("/static/app.js").status_code == 200 and client.get("/club/club.js").status_code == 200
+    assert client.get("/board/t1/static/app.js").status_code == 200 and client.get("/club/club.js").status_code == 200
     with client.websocket_connect("/board/t1/ws") as ws:
         assert json.loads(ws.receive_text())["game"] == "bigballs"
     with client.websocket_connect("/ws") as ws:

@@ -408,7 +408,7 @@ def test_sound_and_speech_are_remembered_and_speak_the_chosen_language(open_page
         page.wait_for_function("window.__spoken.length > 0", timeout=TIMEOUT)
         page.wait_for_function(f"window.__tones > {tones}", timeout=TIMEOUT)  # the roll's tone
         spoken = page.evaluate("window.__spoken")
-        roll = page.evaluate("state.snap.notes.find((n) => n.kind === 'roll')")
+        roll = page.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.notes.find((n) => n.kind === 'roll'))")
         assert roll["data"]["value"] == 3
         assert spoken[0] == {"text": page.evaluate("(note) => phrase(note, 'de')", roll), "lang": "de-DE",
                              "rate": pytest.approx(1.2)}

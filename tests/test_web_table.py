@@ -18,7 +18,7 @@ from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_p
 
 
 def prompt(page):
-    return page.evaluate("state.snap.prompt")
+    return page.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.prompt)")
 
 
 def lit(page, colour):
