@@ -1,9 +1,10 @@
 """The web page's server side and its pure script, without a browser: the rules page's JSON
-(its example positions are the engines' own), the new-game request's set-up and clock, and
-the spoken phrases of speech.js, run under node."""
+(its example positions are the engines' own), the new-game request's set-up and clock, the
+page's modules and their addresses, and the spoken phrases of speech.js, run under node."""
 
 import json
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -163,6 +164,33 @@ def test_a_new_game_passes_the_set_up_mode_and_the_clock_on(client):
     assert "clock" not in calls[-1][1] and calls[-1][1]["setup"] == "auto"
     assert client.post("/api/new", json={}).status_code == 200
     assert calls[-1][1]["setup"] is None
+
+
+# --- the page's modules and the addresses they use ------------------------------------------------
+STATIC = SPEECH_JS.parent
+FROM_THE_ROOT = re.compile(r"""(?:["'`(}]|=\s*)/(?:api|ws|static)\b""")  # "/api/..", `${host}/ws`, src="/static/.."
+COMMENT = re.compile(r"(^|\s)//\s.*$")
+
+
+def test_every_address_the_page_uses_is_relative_to_it():
+    """The same files serve a board's page at / and, in the club, under /board/NAME/."""
+    for path in [STATIC / "index.html", *STATIC.glob("*.js")]:
+        text = path.read_text("utf-8")
+        assert not [line for line in text.splitlines() if FROM_THE_ROOT.search(COMMENT.sub("", line))], path.name
+
+
+def test_the_page_loads_its_modules_and_each_import_is_there(client):
+    page = client.get("/").text
+    classic = re.findall(r'<script src="([^"]+)"', page)  # speech.js: its globals, before the modules
+    modules = re.findall(r'<script type="module" src="([^"]+)"', page)
+    assert classic == ["static/speech.js"] and "static/app.js" in modules
+    for module in modules:  # a module is run only when it comes as JavaScript
+        answer = client.get(f"/{module}")
+        assert answer.status_code == 200 and answer.headers["content-type"].split(";")[0] in (
+            "text/javascript", "application/javascript"), module
+    for path in STATIC.glob("*.js"):
+        for target in re.findall(r'^import .* from "([^"]+)";$', path.read_text("utf-8"), re.M):
+            assert target.startswith("./") and (STATIC / target[2:]).is_file(), (path.name, target)
 
 
 # --- speech.js under node ---------------------------------------------------------------------------------
