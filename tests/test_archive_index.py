@@ -2,61 +2,15 @@
 
 import json
 import random
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, timedelta
 
 import pytest
 
 from reedboard.controller.archive.index import INDEX_NAME, Archive, ArchiveError
-from reedboard.controller.games import BigBalls
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.journal import Journal, append_players
 
-from test_archive_records import random_journal
-
-START = datetime(2026, 11, 1, 18, 0, tzinfo=timezone.utc)
-
-
-def played(games_dir, game, moves, *, players=None, day=0, result=None, now=None):
-    """A journal of `moves` (in notation) on `game`, then `result` ("rules", "resign", "agreed") or none."""
-    journal = Journal.create(games_dir, game.copy(), {}, now or START + timedelta(days=day), players=players)
-    for t, text in enumerate(moves, 1):
-        game.play(text)
-        journal.append_move(float(t), text)
-    if result == "resign":
-        game.resign(game.turn)
-    elif result == "agreed":
-        game.agree_draw()
-    outcome = game.outcome()
-    if outcome is not None:
-        journal.append_result(99.0, outcome.result(game.players), outcome.termination.value, outcome.winner)
-    journal.close()
-    return journal.path
-
-
-A7_GAME = ["5 a1xa2", "1 e3-d4", "1 b1xa2", "5 f2-e3", "5 a3-a4", "6 e2-d3", "1 a2-a3", "5 e3xd4", "4 a4xa5",
-           "5 d4xc5", "1 a3-a4", "1 g1-f2", "5 a5xa6", "6 d3-d4", "4 a6xa7"]
-
-
-def bigballs():
-    from reedboard.controller.games.bigballs import parse_setup
-    return BigBalls(**parse_setup("black=a1:5,b1:1,c1:6,a2:4,b2:2,a3:3 white=e1:3,f1:4,g1:2,e2:6,f2:5,e3:1"))
-
-
-@pytest.fixture
-def club(tmp_path):
-    """A small archive made by hand: Big Balls won by black at a7, one resigned by white, an
-    unfinished one, an Abalone draw by agreement, and a game given up before its first move."""
-    games = tmp_path / "games"
-    ann_bob = {"black": "Ann", "white": "Bob"}
-    played(games, bigballs(), A7_GAME, players=ann_bob, day=0)                       # Ann wins (black, first)
-    played(games, bigballs(), A7_GAME[:3], players={"black": "Bob", "white": "Ann"}, day=1,
-           result="resign")  # white, to move, resigns: Bob (black, first) wins
-    played(games, bigballs(), A7_GAME[:2], players=ann_bob, day=2)                   # unfinished
-    from reedboard.controller.games import game_class
-    played(games, game_class("abalone")(), ["A1B2", "I5H5"], players={"black": "Cleo", "white": "Ann"}, day=3,
-           result="agreed")
-    played(games, bigballs(), [], players=ann_bob, day=4)                            # given up before the first move
-    return games
+from archive_games import A7_GAME, START, bigballs, played, random_journal
 
 
 def ids(games):

@@ -3,7 +3,7 @@ record typed by hand is checked move by move, all or nothing."""
 
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -11,7 +11,6 @@ import pytest
 from reedboard.controller.archive.records import (
     RecordError, game_record, import_records, parse_records, record_lines, save_replayed,
 )
-from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import GAMES, game_class
 from reedboard.controller.persist.journal_replay import rebuild
 from reedboard.controller.persist.journal_reader import read_journal
@@ -19,53 +18,10 @@ from reedboard.controller.persist.journal import Journal
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 
+from archive_games import EVENING as START, HAND, random_journal
+
 TRACES = Path(__file__).resolve().parent / "traces"
 TRACE_NAMES = sorted(p.stem for p in TRACES.glob("*.jsonl"))
-START = datetime(2026, 11, 28, 19, 30, tzinfo=timezone(timedelta(hours=1)))
-COMMENTS = ("a bold start", "time trouble", "the only move")
-
-
-# --- random games, journaled as at the table (shared by the archive's tests) ----------------------
-def random_journal(games_dir, name, rng, now=START, max_moves=60, players=None, clock=False, extras=True):
-    """A random legal game of `name` journaled in games_dir: rolls, moves, now and then a takeback,
-    an amendment or a comment, and a result (by the rules, a resignation or an agreed draw) or none."""
-    game = game_class(name).drawn_start(rng)
-    settings = ClockSettings(10, 5) if clock else None
-    colours = game.players
-    journal = Journal.create(games_dir, game, {}, now, settings, players=players)
-    t, left = 0.0, {colour: 600.0 for colour in colours}
-    for _ in range(rng.randint(1, max_moves)):
-        if game.outcome() is not None:
-            break
-        t = round(t + rng.uniform(0.5, 30), 2)
-        options = list(game.turn_moves(None))
-        if game.uses_die and game.can_roll():
-            roll = rng.randint(1, 6)
-            journal.append_roll(t, game.turn, roll)
-            options = list(game.turn_moves(roll))
-        mover = game.turn
-        move = rng.choice(options)
-        game.push(move)
-        if clock:
-            left[mover] = round(left[mover] - rng.uniform(0, 20) + 5, 2)
-        comment = rng.choice(COMMENTS) if extras and rng.random() < 0.1 else None
-        journal.append_move(t, game.format_move(move), dict(left) if clock else None, comment)
-        if extras and game.outcome() is None and rng.random() < 0.05:
-            t += 1
-            journal.append_takeback(t, game.format_move(game.pop()))
-        elif extras and game.outcome() is None and rng.random() < 0.05:
-            old = game.pop()
-            new = rng.choice([m for m in game.legal_moves()])
-            game.push(new)
-            t += 1
-            journal.append_amend(t, game.format_move(old), game.format_move(new))
-    outcome = game.outcome()
-    if outcome is None and extras and rng.random() < 0.3:
-        outcome = game.resign(game.turn) if rng.random() < 0.7 else game.agree_draw()
-    if outcome is not None:
-        journal.append_result(t + 2, outcome.result(colours), outcome.termination.value, outcome.winner)
-    journal.close()
-    return journal.path
 
 
 def export_lines(journal_path):
@@ -126,29 +82,6 @@ def test_a_game_replayed_from_a_trace_is_kept_with_the_replay_s_moves(tmp_path):
 
 
 # --- records typed by hand --------------------------------------------------------------------------
-HAND = """\
-[Game "bigballs"]
-[Event "Club evening"]
-[Date "2026.11.28"]
-[Black "Ann"]
-[White "Bob"]
-[Setup {"black": {"a1": 5, "b1": 1, "c1": 6, "a2": 4, "b2": 2, "a3": 3}, "white": {"e1": 3, "f1": 4, "g1": 2, "e2": 6, "f2": 5, "e3": 1}}]
-
-1. 5 a1xa2 {a bold start}
-2. 1 e3-d4
-3. 1 b1xa2
-4. 5 f2-e3
-*
-
-[Game "abalone"]
-[Date "2026-11-29"]
-[White "Ann"]
-1. A1B2 {[%t 12]}
-2. I5H5
-0-1 resign
-"""
-
-
 def test_records_typed_by_hand_become_journals(tmp_path):
     (tmp_path / "hand.txt").write_text(HAND)
     first, second = import_records(tmp_path / "hand.txt", tmp_path / "games")

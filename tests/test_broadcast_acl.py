@@ -17,8 +17,7 @@ from reedboard.controller.broadcast.replay_publish import publish_trace
 TRACE = Path(__file__).parent / "traces" / "offboard-takeback-two.jsonl"
 USERS = {"table1": "first-secret", "table2": "second-secret", "club": "club-secret"}
 
-if mosquitto.binary() is None:
-    pytest.skip("no mosquitto binary (apt-get install mosquitto): the ACL tests are skipped", allow_module_level=True)
+pytestmark = pytest.mark.mosquitto
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from reedboard.controller.broadcast.messages import encode, journal_message
 from test_broadcast_club import board_lines
 
 BOARDS = {"table1": "first-secret", "table2": "second-secret"}
-KINDS = ["amqtt"] + (["mosquitto"] if mosquitto.binary() else [])
+KINDS = ["amqtt", pytest.param("mosquitto", marks=pytest.mark.mosquitto)]
 
 
 async def publish(port: int, user: str | None, password: str | None, topic_board: str, game: str,

@@ -18,9 +18,9 @@ from reedboard.controller.broadcast.club import Club, follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.replay_publish import publish_trace
 
-from test_broadcast_injection import fed_club
+from club_lines import fed_club
 
-from test_web_browser import browser, expect  # noqa: F401  (skips the module without chromium or Playwright)
+from in_browser import expect
 
 TIMEOUT = 10000  # ms for any one thing to show on the page
 TRACES = Path(__file__).parent / "traces"

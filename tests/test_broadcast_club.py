@@ -3,7 +3,6 @@ garbled messages dropped, the games written to journals, the API and the board's
 
 import asyncio
 import json
-from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -11,32 +10,11 @@ from starlette.testclient import TestClient
 
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
+from reedboard.controller.broadcast.messages import encode, game_snapshot, state_message
 from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.export import export_lines
-from reedboard.controller.session.replay import replay
-from reedboard.controller.persist.trace import read_trace
 
-TRACES = Path(__file__).parent / "traces"
-NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
-
-
-def board_lines(tmp_path: Path, trace: str = "bigballs-game-to-a7", players=None) -> list[dict]:
-    """The journal lines a board writes for the trace's game, the header first."""
-    played = read_trace(TRACES / f"{trace}.jsonl")
-    lines = []
-    journal = Journal.create(tmp_path / "board", played.game(), {}, NOW, players=players,
-                             written=lambda path, number, entry: lines.append(entry))
-    for entry in replay(played, source=trace).decisions:
-        journal.append_entry(entry)
-    journal.close()
-    return lines
-
-
-def journal_payload(name, seq, entry, game="g1"):
-    return encode(journal_message(name, game, seq, entry))
-
+from club_lines import board_lines, journal_payload
 
 def state_payload(name, lines, game="g1"):
     seq = len(lines)

@@ -6,45 +6,15 @@ in a real browser, no element of the hostile HTML appears and no script of it ru
 
 import asyncio
 import threading
-from pathlib import Path
 
 import pytest
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
+from reedboard.controller.broadcast.messages import encode, game_snapshot, state_message
 
-from test_broadcast_club import board_lines
-
-HTML = "<img src=x onerror=window.__pwned=1>"
-
-
-def hostile_snapshot(lines: list[dict]) -> dict:
-    snapshot = game_snapshot(lines[0], lines[1:])
-    first = next(iter(snapshot["cells"]))
-    snapshot.update({
-        "players": [HTML, HTML], "score": {HTML: HTML}, "turn": HTML, "title": HTML, "message": HTML,
-        "header": [HTML, HTML], "record": [HTML], "journal": HTML, "error": HTML, "games": [{"name": HTML}],
-        "outcome": {"line": HTML, "winner": HTML}, "palette": {"red": "red;background:url(x)", HTML: HTML},
-        "notes": [{"t": HTML, "text": HTML, "kind": HTML, "n": 1}], "sim": True, "selected": 0,
-        "hand": [{"piece": "W1", "from": HTML}], "box": [HTML], "geometry": {"cells": {HTML: [0, 0]}},
-        "link": {"state": HTML, "text": HTML}, "prompt": {"kind": HTML},
-    })
-    snapshot["cells"][first] = {"piece": HTML, "light": HTML, "blink": False, "sim": HTML}
-    return snapshot
-
-
-def fed_club(folder: Path) -> Club:
-    """A club that took a whole game from board t1 (its players' names HTML) and its hostile state."""
-    folder.mkdir(parents=True, exist_ok=True)
-    lines = board_lines(folder.parent, players={"white": HTML, "black": "Bo"})
-    club = Club(folder)
-    for seq, entry in enumerate(lines, 1):
-        club.receive("reedboard/boards/t1/journal", encode(journal_message("t1", "g1", seq, entry)))
-    state = state_message("t1", "g1", len(lines), lines[0], lines[1:], hostile_snapshot(lines))
-    club.receive("reedboard/boards/t1/state", encode(state))
-    return club
+from club_lines import HTML, board_lines, fed_club
 
 
 def test_the_club_serves_only_what_passes_its_schema(tmp_path):

@@ -94,6 +94,7 @@ def test_messages_received_and_not_yet_read_are_bounded_by_bytes(monkeypatch):
     assert inbox.bytes == 10_000 and inbox.qsize() == 10
 
 
+@pytest.mark.mosquitto
 def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_path):
     import asyncio
 
@@ -101,9 +102,6 @@ def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_p
 
     from reedboard.controller.broadcast import mosquitto
     from reedboard.controller.broadcast.broker import EmbeddedBroker
-
-    if mosquitto.binary() is None:
-        pytest.skip("no mosquitto binary (apt-get install mosquitto)")
 
     async def main():
         broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind="mosquitto")

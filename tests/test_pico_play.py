@@ -20,6 +20,7 @@ from reedboard.hal.serial_board import SerialBoard, light_payload
 
 from pico_here import emulated_pico
 
+pytestmark = pytest.mark.pico
 pe = emulated_pico()
 
 WAIT = 120.0

@@ -21,6 +21,7 @@ from reedboard.hal.serial_board import SerialSwitches
 
 from pico_here import emulated_pico
 
+pytestmark = pytest.mark.pico
 pe = emulated_pico()
 
 WAIT = 120.0

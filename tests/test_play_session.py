@@ -9,15 +9,7 @@ from reedboard.controller.games import GAMES
 from reedboard.controller.session.actions import ActionError
 from reedboard.controller.session.play_session import PlaySession
 
-
-def run(session, scenario):
-    async def main():
-        await session.start()
-        try:
-            return await scenario(session)
-        finally:
-            await session.stop()
-    return asyncio.run(main())
+from play_sessions import run
 
 
 async def settled(session, condition, what):

@@ -1,15 +1,8 @@
 """The project's own promises: the README quick start, CI, and standing alone."""
 
-import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def quick_start_commands() -> list[str]:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = re.search(r"^## Quick start\n(.*?)(?=^## )", readme, re.S | re.M).group(1)
-    return [block.strip() for block in re.findall(r"```sh\n(.*?)```", section, re.S)]
+from readme_commands import ROOT, quick_start_commands
 
 
 def test_readme_quick_start_has_exactly_two_commands():

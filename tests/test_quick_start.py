@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 
 from conftest import free_port
-from test_project import ROOT, quick_start_commands
+from readme_commands import ROOT, quick_start_commands
 
 INSTALL = 900  # seconds an install may take at most (it downloads what the venv lacks)
 

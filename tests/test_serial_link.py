@@ -13,10 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-import pytest
-import serial
-
-from reedboard.controller.games import GAMES, BigBalls
+from reedboard.controller.games import BigBalls
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.reconcile import Settings
 from reedboard.hal.board import load_board
@@ -24,50 +21,10 @@ from reedboard.hal.mock.fakeboard import CountingPort, FakeBoard
 from reedboard.hal.interfaces import Link, LinkState
 from reedboard.hal.serial_board import SerialBoard
 
-from test_serial_board import FakePico  # noqa: E402  (the scripted Pico on a pty)
+from fake_pico import FakePico
+from serial_cable import START, UNPLUGGED, Cable
 
 FAST = Settings(settle=0.15, grace=0.3)
-START = BigBalls().occupied()
-UNPLUGGED = "the board is unplugged: plug it in again; the game waits"
-
-
-class Cable:
-    """A fake board behind a device name that vanishes while the cable is out."""
-
-    NAME = "/dev/reedboard-pico"
-
-    def __init__(self, game: str = "bigballs") -> None:
-        self.fake = FakeBoard(game, occupied=GAMES[game]().occupied()).start()
-        self.plugged = True
-        self.ports: list = []
-
-    def factory(self, port: str, **kwargs):
-        assert port == self.NAME
-        if not self.plugged:
-            raise serial.SerialException(f"[Errno 2] could not open port {port}: No such file or directory")
-        self.ports.append(serial.serial_for_url(self.fake.port, **kwargs))
-        return self.ports[-1]
-
-    def pull(self) -> None:
-        self.plugged = False
-        self.fake.stop()
-
-    def plug(self, occupied) -> None:
-        fake = FakeBoard(self.fake.board.name)  # a Pico booting: it reads the pieces as they stand
-        for cell in set(occupied):
-            fake.place(cell)
-        self.fake = fake.start()
-        self.plugged = True
-
-    def close(self) -> None:
-        self.fake.stop()
-
-
-@pytest.fixture
-def cable():
-    made = Cable()
-    yield made
-    made.close()
 
 
 async def until(condition, timeout: float = 5.0, what: str = "the condition") -> None:

@@ -2,7 +2,6 @@
 
 import os
 import pwd
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -54,7 +53,7 @@ def test_dry_run_prints_the_unit_that_plays_from_this_venv(capsys, systemctl):
     assert systemctl.calls == []
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed (apt-get install systemd)")
+@pytest.mark.systemd
 def test_the_unit_passes_systemd_analyze_verify(capsys, tmp_path, systemctl):
     assert reedboard("service", "install", "--dry-run", "--user", ME) == 0
     unit = tmp_path / "reedboard.service"
