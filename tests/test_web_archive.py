@@ -23,7 +23,7 @@ from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app
 
-from test_archive_index import A7_GAME, bigballs, club, played  # noqa: F401
+from archive_games import A7_GAME, bigballs, played
 
 LOCAL = "http://127.0.0.1"
 FAST = Settings(settle=0.15, grace=0.3)
@@ -242,7 +242,7 @@ def test_renaming_a_player_and_deleting_a_game_take_the_token_and_change_the_jou
 
 # --- the page, in a browser ---------------------------------------------------------------------------------
 try:  # the browser and a page on it, as the other browser tests have them
-    from test_web_browser import TIMEOUT, browser, expect, open_page  # noqa: F401
+    from in_browser import TIMEOUT, expect
 except pytest.skip.Exception as why:  # no chromium or no Playwright: the API tests above still run
     needs_browser = pytest.mark.skip(reason=str(why))
 else:

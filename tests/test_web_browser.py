@@ -8,10 +8,8 @@ the simulated board takes to show on the page (not asserted).
 """
 
 import random
-import time
 import tomllib
 from importlib import resources
-from pathlib import Path
 
 import pytest
 
@@ -19,122 +17,11 @@ from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.offboard_layout import parse_layout
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
-from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.signals import PALETTE
 from reedboard.controller.web.background import served
 from reedboard.controller.web.rules import rules_page
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--disable-quic"]
-TIMEOUT = 8000  # ms for any one thing to show on the page
-
-if not CHROMIUM.exists():
-    pytest.skip("no chromium at /usr/bin/chromium (apt-get install chromium) for the browser tests",
-                allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-expect = sync_api.expect
-FAST = Settings(settle=0.3, grace=0.5)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def open_page(browser):
-    contexts = []
-
-    def open_page(url, viewport=None, init_script=None, session=None):
-        """A new page on `url`; `session`: the play session it shows, whose referee the clicks wait for."""
-        context = browser.new_context(viewport=viewport or {"width": 1400, "height": 900})
-        contexts.append(context)
-        if init_script:
-            context.add_init_script(init_script)
-        page = context.new_page()
-        errors = []
-        page.on("pageerror", lambda error: errors.append(error))
-        page.errors = errors
-        page.session = session
-        page.goto(url)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
-
-
-def cell(page, name):
-    return page.locator(f'[data-cell="{name}"]')
-
-
-def wait_until(condition, what, timeout=10.0):
-    """Poll `condition` until it holds; fail naming `what` after a generous timeout."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.005)
-
-
-def counted(page):
-    """Wait until the referee has counted the simulated board as it stands (its debounce is
-    over): a lift and a put-back it has not counted apart would be one bounce to the sensors, as
-    they would be for a hand that quick. The page was opened with its session (open_page)."""
-    session = page.session
-    wait_until(lambda: session.referee is not None and session.sim is not None
-               and session.referee.reconciler.stable == frozenset(session.sim.occupied),
-               "the referee to count the board as it stands")
-
-
-def click(page, name):
-    """Click a hollow once the last click was counted, and wait until the page shows the
-    simulated board changed."""
-    counted(page)
-    before = cell(page, name).get_attribute("data-sim")
-    cell(page, name).click()
-    expect(cell(page, name)).not_to_have_attribute("data-sim", before or "", timeout=TIMEOUT)
-
-
-def timed_click(page, name, condition_js):
-    """Click a hollow (once the last click was counted); ms until the page shows the click, and
-    until `condition_js` holds. The times are printed, never asserted."""
-    counted(page)
-    shown, answered = page.evaluate(
-        """([name, condition]) => new Promise((resolve) => {
-            const el = document.querySelector(`[data-cell="${name}"]`);
-            const before = el.dataset.sim;
-            const done = new Function(`return (${condition})`);
-            const t0 = performance.now();
-            let shown = null;
-            const check = () => {
-              if (shown === null && el.dataset.sim !== before) shown = performance.now() - t0;
-              if (shown !== null && done()) {
-                observer.disconnect();
-                resolve([shown, performance.now() - t0]);
-              }
-            };
-            const observer = new MutationObserver(check);
-            observer.observe(document.body, { attributes: true, childList: true, subtree: true });
-            el.querySelector(".hit").dispatchEvent(new MouseEvent("click", { bubbles: true }));
-        })""",
-        [name, condition_js],
-    )
-    return shown, answered
-
-
-def wait_for_prompt(page, kind):
-    """Wait until the page shows what the board asks of the players now (the prompt's kind)."""
-    expect(page.locator('[data-role="message"]')).to_have_attribute("data-prompt", kind, timeout=TIMEOUT)
-
-
-def record(page):
-    """The moves in the move list, without their numbers."""
-    return page.locator('[data-role="record"] > li .move').all_inner_texts()
+from in_browser import FAST, TIMEOUT, cell, click, expect, record, timed_click, wait_for_prompt
 
 
 def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_path):
@@ -476,7 +363,7 @@ def test_the_clock_counts_down_warns_and_marks_the_player_out_of_time(open_page,
 
 
 def test_a_game_added_to_the_registry_is_offered_and_drawn_from_its_geometry(open_page, tmp_path, monkeypatch):
-    from test_game_seam import Toy
+    from toy_game import Toy
 
     monkeypatch.setitem(GAMES, "toy", Toy)  # the page is not changed for it
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)

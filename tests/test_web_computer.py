@@ -8,7 +8,7 @@ from reedboard.controller.opponent.worker import Thinker
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
-from test_web_browser import FAST, TIMEOUT, cell, click, counted, expect, open_page, browser, wait_for_prompt, wait_until  # noqa: F401
+from in_browser import FAST, TIMEOUT, cell, click, counted, expect, wait_for_prompt, wait_until
 
 def carry_out(page, session, move):
     """A move by clicks as a hand makes it: what it captures into the box, then the piece moved."""

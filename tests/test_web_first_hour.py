@@ -5,9 +5,6 @@ tells in words what a move or a hint asks of the hands, and the board's rim name
 Set REEDBOARD_SHOTS to a folder to keep a screenshot of each at a desktop's and a phone's width.
 """
 
-import os
-from pathlib import Path
-
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.opponent.worker import Thinker
@@ -15,18 +12,7 @@ from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.signals import PALETTE, PLAYER_COLOURS
 from reedboard.controller.web.background import served
 
-from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, wait_for_prompt, wait_until  # noqa: F401
-
-DESKTOP = {"width": 1280, "height": 860}
-PHONE = {"width": 390, "height": 844}
-
-
-def shot(page, name):
-    """A screenshot to look at, when REEDBOARD_SHOTS names a folder."""
-    folder = os.environ.get("REEDBOARD_SHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, cell, click, expect, shot, wait_for_prompt, wait_until
 
 
 def open_dialog(page):

@@ -10,9 +10,8 @@ from reedboard.controller.persist.journal import Journal
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
 
-from test_archive_index import A7_GAME, START, bigballs, club, played  # noqa: F401
-from test_web_browser import FAST, TIMEOUT, browser, expect, open_page  # noqa: F401
-from test_web_first_hour import DESKTOP, PHONE, shot
+from archive_games import A7_GAME, START, bigballs, played
+from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, expect, shot
 
 
 def against_the_computer(games_dir, moves):

@@ -11,8 +11,8 @@ from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
 from reedboard.hal.serial_board import SerialBoard
 
-from test_serial_link import START, UNPLUGGED, Cable, cable  # noqa: F401
-from test_web_browser import FAST, TIMEOUT, browser, expect, open_page, wait_for_prompt  # noqa: F401
+from serial_cable import START, UNPLUGGED, Cable
+from in_browser import FAST, TIMEOUT, expect, wait_for_prompt
 
 
 def test_a_banner_says_the_board_is_unplugged_until_it_is_back(open_page, cable, tmp_path):

@@ -14,7 +14,7 @@ from reedboard.controller.games import BigBalls
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
-from test_web_browser import FAST, TIMEOUT, browser, cell, click, expect, open_page, record, wait_for_prompt  # noqa: F401
+from in_browser import FAST, TIMEOUT, cell, click, expect, record, wait_for_prompt
 
 
 def prompt(page):
