@@ -13,7 +13,7 @@ from reedboard.controller.broadcast.club import Club, follow
 from reedboard.controller.broadcast.club_command import read_boards
 from reedboard.controller.broadcast.messages import encode, journal_message
 
-from test_broadcast_club import board_lines
+from club_lines import board_lines
 
 BOARDS = {"table1": "first-secret", "table2": "second-secret"}
 KINDS = ["amqtt", pytest.param("mosquitto", marks=pytest.mark.mosquitto)]

@@ -11,7 +11,7 @@ from reedboard.controller.broadcast import club as club_module
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.persist.journal_reader import read_journal
 
-from test_broadcast_club import board_lines, journal_payload
+from club_lines import board_lines, journal_payload
 
 
 def open_files() -> int:

@@ -81,7 +81,7 @@ def test_the_toy_is_found_by_name_with_its_start_and_never_unasked():
 
 
 def test_a_whole_game_is_played_on_the_toy_live():
-    from test_table_calls_on_boards import play_on
+    from hands_on_boards import play_on
 
     expected = (ROOT / "tests" / "traces" / "bigballs-game-to-a7.record").read_text().splitlines()
     assert play_on(ToyRig, "bigballs-game-to-a7") == expected
