@@ -2,13 +2,13 @@
 
 import sys
 
-from reedboard.controller.commands.cli import UsageError, _Parser
+from reedboard.controller.commands.usage import Parser, UsageError
 
 
 def run_command(module, argv, capsys):
     """`reedboard ARGV...` with only `module`'s command (its add_parser): (status, out, err)."""
-    parser = _Parser(prog="reedboard")
-    module.add_parser(parser.add_subparsers(dest="command", parser_class=_Parser))
+    parser = Parser(prog="reedboard")
+    module.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
     try:
         args = parser.parse_args(argv)
         status = args.run(args)

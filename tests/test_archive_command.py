@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.archive import games_command
+from reedboard.controller.commands import games_command
 from reedboard.controller.archive.index import INDEX_NAME
 from reedboard.controller.persist.game_files import trace_path
 

@@ -14,7 +14,6 @@ from reedboard.controller.archive.records import (
 from reedboard.controller.games import GAMES, game_class
 from reedboard.controller.persist.journal_replay import rebuild
 from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.journal import Journal
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 

@@ -6,10 +6,8 @@ import asyncio
 import contextlib
 import os
 import threading
-import time
 from pathlib import Path
 
-import pytest
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import BrokerAddress
@@ -39,7 +37,7 @@ def club_with_boards(folder: Path):
     import uvicorn
 
     port, web_port = mosquitto.free_port(), mosquitto.free_port()
-    ready, boards_done, failed = threading.Event(), threading.Event(), []
+    ready, failed = threading.Event(), []
     hold = asyncio.Event()
     server = None
 

@@ -1,7 +1,6 @@
 """The club without a broker: lines taken once and in order, gaps filled from the retained state,
 garbled messages dropped, the games written to journals, the API and the board's own page."""
 
-import asyncio
 import json
 from pathlib import Path
 

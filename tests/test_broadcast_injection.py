@@ -4,17 +4,12 @@ The club serves the board's page only what passes its schema (the pieces, player
 score being its own, from the lines it took), and every value the pages show goes in as text:
 in a real browser, no element of the hostile HTML appears and no script of it runs."""
 
-import asyncio
-import threading
 
-import pytest
 
-from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.messages import encode, game_snapshot, state_message
 
-from club_lines import HTML, board_lines, fed_club
+from club_lines import board_lines, fed_club
 
 
 def test_the_club_serves_only_what_passes_its_schema(tmp_path):

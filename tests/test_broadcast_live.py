@@ -377,7 +377,8 @@ def test_the_replay_command_publishes_a_recorded_game(broker, tmp_path, capsys):
 
     import aiomqtt
 
-    from reedboard.controller.broadcast.replay_publish import add_replay_broadcast_arguments, run_replay_broadcast
+    from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
+    from reedboard.controller.commands.replay_command import run_broadcast as run_replay_broadcast
 
     asyncio.run(broker.start())
     parser = argparse.ArgumentParser()

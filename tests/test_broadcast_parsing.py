@@ -6,8 +6,9 @@ import pytest
 
 from reedboard.controller.broadcast import add_broadcast_arguments
 from reedboard.controller.broadcast.address import BroadcastError, check_name, parse_broker_url
-from reedboard.controller.broadcast.club_command import add_parser, host_port
-from reedboard.controller.broadcast.replay_publish import add_replay_broadcast_arguments, run_replay_broadcast
+from reedboard.controller.commands.club_command import add_parser, host_port
+from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
+from reedboard.controller.commands.replay_command import run_broadcast as run_replay_broadcast
 
 
 @pytest.mark.parametrize("url, expected", [
@@ -66,7 +67,7 @@ def test_bad_listen_addresses(text):
 
 
 def test_replay_broadcast_bad_input_is_a_usage_error(tmp_path):
-    from reedboard.controller.commands.cli import UsageError
+    from reedboard.controller.commands.usage import UsageError
     parser = commands()
     for argv, words in [(["replay", "x.jsonl", "--broadcast", "http://h", "--name", "t"], "mqtt://"),
                         (["replay", str(tmp_path / "none.jsonl"), "--broadcast", "mqtt://h", "--name", "t"], "none"),
@@ -82,6 +83,6 @@ def test_the_options_import_no_mqtt_client():
     the club's server come in only when a broadcast or the club starts."""
     import subprocess
     import sys
-    code = ("import sys; import reedboard.controller.broadcast, reedboard.controller.broadcast.club_command;"
+    code = ("import sys; import reedboard.controller.broadcast, reedboard.controller.commands.club_command;"
             " print(sorted(m for m in ('aiomqtt', 'paho', 'amqtt', 'starlette') if m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"

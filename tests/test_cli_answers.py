@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.commands import play_command
 from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls, OffBoard, SetupError
 from reedboard.controller.persist.game_files import trace_path

@@ -195,7 +195,8 @@ def test_the_watchers_default_is_the_web_views():
 
 # --- the command line over the file -------------------------------------------------------------------
 
-from reedboard.controller.commands.cli import UsageError, build_parser  # noqa: E402
+from reedboard.controller.commands.cli import build_parser  # noqa: E402
+from reedboard.controller.commands.usage import UsageError  # noqa: E402
 from reedboard.controller.commands.play_command import light_leds_as_configured, run  # noqa: E402
 from reedboard.controller.core.reconcile import Settings  # noqa: E402
 

@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.commands.cli import UsageError, build_parser
+from reedboard.controller.commands.cli import build_parser
+from reedboard.controller.commands.usage import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "hardware" / "README.md",
@@ -92,7 +93,7 @@ def test_every_toml_example_parses_and_passes_its_checks(example, tmp_path):
         except ConfigError as error:
             pytest.fail(f"{example}: {error}")
     elif kind == "boards":
-        from reedboard.controller.broadcast.club_command import read_boards
+        from reedboard.controller.commands.club_command import read_boards
 
         read_boards(path)
     elif kind == "board":

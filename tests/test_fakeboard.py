@@ -16,7 +16,7 @@ import serial
 from reedboard.controller.commands.fake_board import main as fake_board_command
 from reedboard.controller.games import GAMES
 from reedboard.hal.board import load_board
-from reedboard.hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware, main
+from reedboard.hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware
 
 ROOT = Path(__file__).resolve().parent.parent
 protocol = firmware().protocol

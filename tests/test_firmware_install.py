@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.commands import firmware_command as fc
-from reedboard.controller.commands.cli import UsageError, _Parser
+from reedboard.controller.commands.usage import Parser, UsageError
 
 from micropython_here import micropython
 
@@ -195,8 +195,8 @@ def test_another_protocol_is_refused(fake_runner):
 # --- one line for what goes wrong ----------------------------------------------------------------
 
 def _run(argv, capsys):
-    parser = _Parser(prog="reedboard")
-    fc.add_parser(parser.add_subparsers(dest="command", parser_class=_Parser))
+    parser = Parser(prog="reedboard")
+    fc.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
     try:
         args = parser.parse_args(argv)
     except UsageError as error:

@@ -7,7 +7,6 @@ emulated Pico cannot run."""
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.commands import service
-from reedboard.controller.commands.cli import _Parser
+from reedboard.controller.commands.usage import Parser
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 SCRIPT = Path(sys.executable).absolute().parent / "reedboard"
@@ -17,8 +17,8 @@ SCRIPT = Path(sys.executable).absolute().parent / "reedboard"
 
 def reedboard(*argv):
     """`reedboard service ...` through a parser built as cli.py builds its own."""
-    parser = _Parser(prog="reedboard")
-    service.add_parser(parser.add_subparsers(dest="command", parser_class=_Parser))
+    parser = Parser(prog="reedboard")
+    service.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
     args = parser.parse_args(list(argv))
     return args.run(args)
 

@@ -1,6 +1,6 @@
 """A backend is one module and one registry line: the toy board (tests/toy_backend.py),
 registered here and nowhere else, is read from a board file, found by find_board, passes the
-backends' contract (test_hal_contract, run again here on the toy) and plays a whole game live.
+backends' contract (tests/backend_contract.py, run again here on the toy) and plays a whole game live.
 
 What the toy touched is listed (TOUCHED): its own module and the line that registers it."""
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import test_hal_contract as contract
+import backend_contract as contract
 import toy_backend
 from reedboard.hal import registry
 from reedboard.hal.backends import find_board
@@ -33,7 +33,7 @@ def rig():
     rig.close()
 
 
-# The contract, on the toy: every test of test_hal_contract that runs on a rig runs here on this one.
+# The contract, on the toy: every check of backend_contract that runs on a rig runs here on this one.
 test_the_board_senses_its_cells = contract.test_the_board_senses_its_cells
 test_frames_report_the_pieces_and_every_change = contract.test_frames_report_the_pieces_and_every_change
 test_the_die_button_arrives_as_a_press = contract.test_the_die_button_arrives_as_a_press

@@ -12,7 +12,7 @@ from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.signals import PALETTE, PLAYER_COLOURS
 from reedboard.controller.web.background import served
 
-from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, cell, click, expect, shot, wait_for_prompt, wait_until
+from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, cell, expect, shot, wait_for_prompt, wait_until
 
 
 def open_dialog(page):

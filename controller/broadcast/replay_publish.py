@@ -1,5 +1,5 @@
-"""`reedboard replay TRACE --broadcast URL --name NAME [--speed X]`: a recorded game published as a
-board would publish it (demonstrations, tests, a club showing a game again).
+"""A recorded game published as a board would publish it (`reedboard replay TRACE --broadcast URL`:
+demonstrations, tests, a club showing a game again).
 
 The trace is replayed by the referee (controller.session.replay); what it decided is written to a
 journal as the game goes, at the pace the trace recorded it (`speed` times faster; 0: at
@@ -8,7 +8,6 @@ once), and the journal's lines go out through a Broadcaster exactly as a board's
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping
@@ -21,32 +20,11 @@ from reedboard.controller.persist.journal_format import JournalError
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.session.replay import Replayed, replay
-from reedboard.controller.persist.trace import TraceError, read_trace
-from reedboard.controller.commands.usage import UsageError
-from .address import BroadcastError, BrokerAddress, parse_broker_url
-from .arguments import add_replay_broadcast_arguments
-from .board import Broadcaster, _say, board_name
+from reedboard.controller.persist.trace import read_trace
+from .address import BrokerAddress, parse_broker_url
+from .board import Broadcaster, _say
 
 FLUSH_WAIT = 30.0  # s a replay waits at its end for the broker to take what is left
-
-
-def run_replay_broadcast(args: argparse.Namespace) -> int:
-    """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
-    if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
-        raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
-    try:
-        address = parse_broker_url(args.broadcast)
-        name = board_name(args.name, address)
-        trace = read_trace(args.trace)
-    except (BroadcastError, TraceError) as error:
-        raise UsageError(f"reedboard: {error}") from None
-    try:
-        sent = asyncio.run(publish_trace(trace, address, name, speed=args.speed, source=args.trace))
-    except (TraceError, JournalError) as error:
-        raise UsageError(f"reedboard: {error}") from None
-    except KeyboardInterrupt:
-        return 130
-    return 0 if sent else 1
 
 
 async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed: float = 1.0,

@@ -12,8 +12,8 @@ import sys
 from collections.abc import Sequence
 
 from reedboard.controller import __version__
-from reedboard.controller.archive import games_command
-from reedboard.controller.broadcast import club_command
+from reedboard.controller.commands import games_command
+from reedboard.controller.commands import club_command
 from reedboard.controller.commands import (
     calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
     hardware_command, perft_command, play_command, replay_command, selftest_command, service, show_command,
@@ -26,9 +26,8 @@ COMMANDS = (perft_command, show_command, replay_command, export_command, play_co
             selftest_command, calibrate_command, doctor_command, fake_board, config_command, firmware_command,
             service, match, games_command, club_command)
 
-_Parser = Parser  # the name the commands' tests build a command's own parser with
 
-__all__ = ["COMMANDS", "UsageError", "build_parser", "main"]
+__all__ = ["COMMANDS", "build_parser", "main"]
 
 
 def build_parser() -> Parser:

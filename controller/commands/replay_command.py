@@ -6,6 +6,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from reedboard.controller.commands.usage import UsageError
+
 from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
 
 
@@ -23,9 +25,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     if args.broadcast:
-        from reedboard.controller.broadcast.replay_publish import run_replay_broadcast
-
-        return run_replay_broadcast(args)
+        return run_broadcast(args)
     from reedboard.controller.session.replay import replay
     from reedboard.controller.persist.trace import read_trace
 
@@ -37,9 +37,36 @@ def run(args: argparse.Namespace) -> int:
         for note in replayed.notes:
             print(note)
     if args.save:
-        from reedboard.controller.archive.games_command import archive_folder
+        from reedboard.controller.commands.games_command import archive_folder
         from reedboard.controller.archive.records import save_replayed
 
         path = save_replayed(args.trace, archive_folder(), replayed)
         print(f"reedboard: kept in the archive as {path.name.removesuffix('.jsonl')} ({path})", file=sys.stderr)
     return 0
+
+
+def run_broadcast(args: argparse.Namespace) -> int:
+    """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
+    if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
+        raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
+    import asyncio
+
+    from reedboard.controller.broadcast.address import BroadcastError, parse_broker_url
+    from reedboard.controller.broadcast.board import board_name
+    from reedboard.controller.broadcast.replay_publish import publish_trace
+    from reedboard.controller.persist.journal_format import JournalError
+    from reedboard.controller.persist.trace import TraceError, read_trace
+
+    try:
+        address = parse_broker_url(args.broadcast)
+        name = board_name(args.name, address)
+        trace = read_trace(args.trace)
+    except (BroadcastError, TraceError) as error:
+        raise UsageError(f"reedboard: {error}") from None
+    try:
+        sent = asyncio.run(publish_trace(trace, address, name, speed=args.speed, source=args.trace))
+    except (TraceError, JournalError) as error:
+        raise UsageError(f"reedboard: {error}") from None
+    except KeyboardInterrupt:
+        return 130
+    return 0 if sent else 1

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from reedboard.controller.core import prompts, signals
 from reedboard.controller.core.decisions import Changed, Decision, DieShows, Lights
 from reedboard.controller.core.view import Phase, Prompt, View
 from reedboard.controller.games import Outcome
 
-if TYPE_CHECKING:
-    from reedboard.controller.core.referee import Referee
 
 ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)
 
@@ -56,8 +53,8 @@ class Showing:
     """The referee's view and what the board was last told, kept so that nothing is built or
     told twice."""
 
-    def __init__(self, referee: Referee) -> None:
-        self._referee = referee
+    def __init__(self, referee) -> None:
+        self._referee = referee  # the Referee it shows (which builds it: no import back)
         self._built: tuple | None = None  # (key, view)
         self._state: RefereeState | None = None
         self._told: tuple | None = None  # the change counts show() last looked at

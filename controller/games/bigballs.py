@@ -17,7 +17,7 @@ from typing import NamedTuple
 from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, brief
 from .bigballs_eval import evaluation
 from .bigballs_setup import BigBallsSetup
-from .bigballs_start import DEFAULT_BALLS, DEFAULT_SETUP, START_HOLLOWS, shuffled_setup
+from .bigballs_start import DEFAULT_BALLS, DEFAULT_SETUP, shuffled_setup
 from .geometry import Grid
 from .rules_text import rules_text
 

@@ -126,7 +126,7 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
     """The archive of the games folder, brought up to date; the damaged journals named on stderr."""
     import os
 
-    from .index import Archive
+    from reedboard.controller.archive.index import Archive
 
     folder = games_dir(args)
     if folder.exists() and not folder.is_dir():
@@ -145,7 +145,7 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
 
 
 def _resolve(archive, key: str) -> str:
-    from .index import ArchiveError
+    from reedboard.controller.archive.index import ArchiveError
 
     try:
         return archive.resolve(key)
@@ -205,7 +205,7 @@ def run_show(args: argparse.Namespace) -> int:
             contents = read_journal(path)
         except JournalError as error:
             raise _usage(str(error)) from None
-        from .records import game_record, record_lines
+        from reedboard.controller.archive.records import game_record, record_lines
 
         print(f"game {path.name.removesuffix('.jsonl')}  ({path})")
         print("\n".join(record_lines(game_record(contents))))
@@ -217,7 +217,7 @@ def run_show(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     from reedboard.controller.persist.journal_format import JournalError
     from reedboard.controller.persist.journal_reader import read_journal
-    from .records import game_record, record_data, record_lines
+    from reedboard.controller.archive.records import game_record, record_data, record_lines
 
     if args.all == (args.id is not None):
         raise _usage("reedboard games export: give a game's ID or --all, one of them")
@@ -247,7 +247,7 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     from reedboard.controller.persist.journal_format import JournalError
-    from .records import RecordError, import_records
+    from reedboard.controller.archive.records import RecordError, import_records
 
     folder = games_dir(args)
     try:
@@ -281,7 +281,7 @@ def run_reindex(args: argparse.Namespace) -> int:
 
 
 def run_rename(args: argparse.Namespace) -> int:
-    from .index import ArchiveError
+    from reedboard.controller.archive.index import ArchiveError
 
     with _archive(args) as archive:
         try:
@@ -295,7 +295,7 @@ def run_rename(args: argparse.Namespace) -> int:
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    from .index import ArchiveError
+    from reedboard.controller.archive.index import ArchiveError
 
     with _archive(args) as archive:
         game_id = _resolve(archive, args.id)
