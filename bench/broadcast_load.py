@@ -55,13 +55,13 @@ CLUB = """
 import asyncio, sys
 from pathlib import Path
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.club_command import serve_club
+from reedboard.controller.commands.club_command import serve_club
 asyncio.run(serve_club(parse_broker_url(sys.argv[1]), ("127.0.0.1", int(sys.argv[2])), ("", 0), Path(sys.argv[3])))
 """
 CLUB_EMBEDDED = """
 import asyncio, sys
 from pathlib import Path
-from reedboard.controller.broadcast.club_command import serve_club
+from reedboard.controller.commands.club_command import serve_club
 arguments = (None, ("127.0.0.1", int(sys.argv[2])), ("127.0.0.1", int(sys.argv[1])), Path(sys.argv[3]))
 try:
     asyncio.run(serve_club(*arguments, broker_kind=sys.argv[4]))

@@ -48,7 +48,7 @@ TRACE = Path(__file__).resolve().parent.parent / "tests" / "traces" / "bigballs-
 CLUB = """
 import asyncio, sys
 from pathlib import Path
-from reedboard.controller.broadcast.club_command import serve_club
+from reedboard.controller.commands.club_command import serve_club
 arguments = (None, ("127.0.0.1", int(sys.argv[2])), ("127.0.0.1", int(sys.argv[1])), Path(sys.argv[3]))
 try:
     asyncio.run(serve_club(*arguments, broker_kind="auto"))
