@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.games.bigballs import START_HOLLOWS
+from reedboard.controller.games.bigballs_start import START_HOLLOWS
 
 CHECKS = settings(max_examples=25, deadline=None)
 

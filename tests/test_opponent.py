@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from reedboard.controller.commands import cli
+from reedboard.controller.commands import usage
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.games.offboard_layout import GRID
@@ -177,7 +177,7 @@ def test_a_move_limit_makes_a_draw():
 
 
 def _match_parser():
-    parser = cli._Parser(prog="reedboard")
+    parser = usage.Parser(prog="reedboard")
     commands = parser.add_subparsers()
     from reedboard.controller.opponent import match
     match.add_parser(commands)
@@ -194,7 +194,7 @@ def test_reedboard_match_bigballs_computer_3_against_random(capsys):
 
 @pytest.mark.parametrize("player", ["computer:9", "computer", "smart"])
 def test_a_bad_player_is_one_line(player):
-    with pytest.raises(cli.UsageError, match="random, greedy or computer:1 .. computer:8"):
+    with pytest.raises(usage.UsageError, match="random, greedy or computer:1 .. computer:8"):
         _match_parser().parse_args(["match", "bigballs", player, "random"])
 
 
@@ -331,7 +331,7 @@ def test_a_match_by_nodes_plays_the_same_games_whatever_the_clock(monkeypatch, c
 
 @pytest.mark.parametrize("text", ["0", "-3", "many"])
 def test_a_bad_node_budget_is_one_line(text):
-    with pytest.raises(cli.UsageError, match="whole number"):
+    with pytest.raises(usage.UsageError, match="whole number"):
         _match_parser().parse_args(["match", "abalone", "computer:8", "random", "--nodes", text])
 
 
@@ -362,7 +362,7 @@ def test_an_opening_starts_each_pair_of_games_alike_and_the_pairs_apart(capsys):
     assert args.run(args) == 0
     games = [line for line in capsys.readouterr().out.splitlines() if line.startswith("game ")]
     assert len(games) == 2 and all(" after " in line for line in games)
-    with pytest.raises(cli.UsageError, match="0 to 40"):
+    with pytest.raises(usage.UsageError, match="0 to 40"):
         _match_parser().parse_args("match offboard greedy random --opening 41".split())
 
 

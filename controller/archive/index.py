@@ -22,13 +22,13 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
-from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX, trace_path
-from reedboard.controller.persist.journal_format import NAME_LIMIT, JournalError, is_player_name, start_game
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import players_of, read_game
-from reedboard.controller.persist.journal import append_players
-from reedboard.controller.persist.game_files import sync_directory
-from reedboard.controller.persist.notation import result_line
+from ..persist.game_files import SUFFIX, TRACE_SUFFIX, trace_path
+from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name, start_game
+from ..persist.journal_replay import rebuild
+from ..persist.journal_reader import players_of, read_game
+from ..persist.journal import append_players
+from ..persist.game_files import sync_directory
+from ..persist.notation import result_line
 
 INDEX_NAME = "archive-index.sqlite3"
 SCHEMA_VERSION = 2
@@ -398,12 +398,12 @@ class Archive:
     def replay(self, key: str) -> dict:
         """The game for replaying move by move in a page: its record and the position after
         every move (see controller.session.past_games.past_game)."""
-        from reedboard.controller.session.past_games import past_game
+        from ..session.past_games import past_game
 
         return past_game(self.games_dir, self.resolve(key) + SUFFIX)
 
     def _contents(self, key: str):
-        from reedboard.controller.persist.journal_reader import read_journal
+        from ..persist.journal_reader import read_journal
 
         path = self.journal(key)
         try:

@@ -23,15 +23,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from reedboard.controller.games import Game, MoveError, game_class, game_from_header, game_header
-from reedboard.controller.persist.journal import write_journal
-from reedboard.controller.persist.journal_format import (  # the journal's own checks of a header, players' names, the computer's side
+from ..games import Game, MoveError, game_class, game_from_header, game_header
+from ..persist.journal import write_journal
+from ..persist.journal_format import (  # the journal's own checks of a header, players' names, the computer's side
     VERSION, JournalContents, JournalError, check_header, extras_problem,
 )
-from reedboard.controller.persist.journal_reader import players_of, read_journal
-from reedboard.controller.persist.journal_replay import rebuild
+from ..persist.journal_reader import players_of, read_journal
+from ..persist.journal_replay import rebuild
 from reedboard.hal.readfile import read_text
-from reedboard.controller.persist.notation import result_line, starting_position
+from ..persist.notation import result_line, starting_position
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # the last: the game is not over
 RECORD_LIMIT = 16 << 20  # bytes of a file of records, as for a journal
@@ -510,9 +510,9 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
     replayed."""
     import os
 
-    from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
-    from reedboard.controller.session.replay import replay
-    from reedboard.controller.persist.trace import TraceError, read_trace
+    from ..persist.game_files import SUFFIX, TRACE_SUFFIX
+    from ..session.replay import replay
+    from ..persist.trace import TraceError, read_trace
 
     trace_path = Path(trace_path)
     beside = Path(str(trace_path).removesuffix(TRACE_SUFFIX) + SUFFIX) if str(trace_path).endswith(TRACE_SUFFIX) else None

@@ -37,7 +37,7 @@ from pathlib import Path
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
-from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
+from ..persist.game_files import SUFFIX, TRACE_SUFFIX
 from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
 from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments

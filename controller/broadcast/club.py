@@ -27,15 +27,15 @@ from pathlib import Path
 
 import aiomqtt
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.games import game_from_header
-from reedboard.controller.games import header_keys
-from reedboard.controller.persist.journal_format import (
+from ..core.clock import ClockSettings
+from ..games import game_from_header
+from ..games import header_keys
+from ..persist.journal_format import (
     ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, JournalError,
 )
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.journal import Journal
-from reedboard.controller.persist.journal_format import check_entry, check_header
+from ..persist.journal_reader import read_journal
+from ..persist.journal import Journal
+from ..persist.journal_format import check_entry, check_header
 from .address import NAME, BrokerAddress
 from .messages import decode, encode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot

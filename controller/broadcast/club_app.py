@@ -33,9 +33,9 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from reedboard.controller.games import catalog
-from reedboard.controller.web.limits import Limits, Watchers
-from reedboard.controller.web.rules import rules_page
+from ..games import catalog
+from ..web.limits import Limits, Watchers
+from ..web.rules import rules_page
 from .address import NAME
 from .club import Club
 

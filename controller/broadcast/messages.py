@@ -16,13 +16,13 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 
-from reedboard.controller.games import Game, catalog
-from reedboard.controller.persist.journal_format import JOURNAL_KEYS, JournalContents, JournalError
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.notation import header_lines, result_line
-from reedboard.controller.core.signals import PALETTE
-from reedboard.controller.session.snapshot import outcome_data
-from reedboard.controller.core.view import Phase
+from ..games import Game, catalog
+from ..persist.journal_format import JOURNAL_KEYS, JournalContents, JournalError
+from ..persist.journal_replay import rebuild
+from ..persist.notation import header_lines, result_line
+from ..core.signals import PALETTE
+from ..session.snapshot import outcome_data
+from ..core.view import Phase
 
 VERSION = 1
 TOPICS = ("status", "journal", "state")

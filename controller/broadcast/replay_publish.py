@@ -15,12 +15,12 @@ from dataclasses import asdict, fields
 from datetime import datetime
 from pathlib import Path
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.persist.journal_format import JournalError
-from reedboard.controller.persist.journal import Journal
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.session.replay import Replayed, replay
-from reedboard.controller.persist.trace import read_trace
+from ..core.clock import ClockSettings
+from ..persist.journal_format import JournalError
+from ..persist.journal import Journal
+from ..core.reconcile import Settings
+from ..session.replay import Replayed, replay
+from ..persist.trace import read_trace
 from .address import BrokerAddress, parse_broker_url
 from .board import Broadcaster, _say
 
@@ -81,8 +81,8 @@ async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed
 
 def _journal_header(source: str) -> dict:
     """The header of the journal next to a trace file, when there is one (its clock, its players)."""
-    from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
-    from reedboard.controller.persist.journal_reader import read_journal
+    from ..persist.game_files import SUFFIX, TRACE_SUFFIX
+    from ..persist.journal_reader import read_journal
     if not source.endswith(TRACE_SUFFIX):
         return {}
     path = Path(source[: -len(TRACE_SUFFIX)] + SUFFIX)

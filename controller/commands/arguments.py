@@ -9,8 +9,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from reedboard.controller.games import GAMES, Game, GameOption, game_class, game_name, names_in_words
-from reedboard.controller.commands.usage import UsageError, is_user_error
+from ..games import GAMES, Game, GameOption, game_class, game_name, names_in_words
+from .usage import UsageError, is_user_error
 
 
 def game_options(exclude: Sequence[str] = ()) -> dict[str, list[tuple[str, GameOption]]]:

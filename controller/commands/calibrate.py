@@ -42,10 +42,10 @@ from reedboard.hal.addresses import LedFrame
 from reedboard.hal.board import Board, BoardError, backend_lines, parse_board
 from reedboard.hal.interfaces import Cue, DieFace, DieState
 
-from reedboard.controller.commands.guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
+from .guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
                                                  address_board, drive, open_backend)
-from reedboard.controller.commands.usage import UsageError
-from reedboard.controller.core.referee import Outputs
+from .usage import UsageError
+from ..core.referee import Outputs
 
 __all__ = [
     "Settings", "Calibration", "CalibrationResult", "CalibrationRefused", "run_calibration",
@@ -436,7 +436,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
     async def calibrate() -> CalibrationResult:
         server = None
         if listen is not None:  # the prompts in a web page too, for the builder at the board
-            from reedboard.controller.web.guide_page import guide_server
+            from ..web.guide_page import guide_server
 
             server = guide_server(board, lambda: shown[0] if shown else None, "calibration", *listen)
             serving = asyncio.create_task(server.serve())

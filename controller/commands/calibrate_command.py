@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from reedboard.controller.commands.arguments import add_hal_options, check_board_file, check_output, listen
+from .arguments import add_hal_options, check_board_file, check_output, listen
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -20,7 +20,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.calibrate import calibrate_command
+    from .calibrate import calibrate_command
 
     check_board_file(args.board)
     check_output(args.out or args.board, "the board file", "--out file")

@@ -11,15 +11,15 @@ import os
 import sys
 from collections.abc import Sequence
 
-from reedboard.controller import __version__
-from reedboard.controller.commands import games_command
-from reedboard.controller.commands import club_command
-from reedboard.controller.commands import (
+from .. import __version__
+from . import games_command
+from . import club_command
+from . import (
     calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
     hardware_command, perft_command, play_command, replay_command, selftest_command, service, show_command,
 )
-from reedboard.controller.commands.usage import Parser, UsageError, is_user_error
-from reedboard.controller.opponent import match
+from .usage import Parser, UsageError, is_user_error
+from ..opponent import match
 
 # The commands, in the order --help lists them.
 COMMANDS = (perft_command, show_command, replay_command, export_command, play_command, hardware_command,

@@ -14,7 +14,7 @@ import socket
 import sys
 from pathlib import Path
 
-from reedboard.controller.commands.usage import UsageError
+from .usage import UsageError
 
 LISTEN = "0.0.0.0:8080"
 STOP_WAIT = 5  # s for the page's connections (watchers' WebSockets) to close at a stop: then they are closed
@@ -49,10 +49,10 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.game_files import default_games_dir
+    from ..persist.game_files import default_games_dir
     from reedboard.hal.install import pip_extra
 
-    from reedboard.controller.broadcast.address import BroadcastError, parse_broker_url
+    from ..broadcast.address import BroadcastError, parse_broker_url
 
     try:
         web = host_port(args.listen, "--listen")
@@ -93,7 +93,7 @@ def _more_files(most: int = 8192) -> None:
 def read_boards(path: str | Path) -> dict[str, str]:
     """The admitted boards of a file's [boards] table (NAME = "PASSWORD"); ValueError (one line)."""
     from reedboard.hal.tomlfile import read_toml
-    from reedboard.controller.broadcast.address import NAME
+    from ..broadcast.address import NAME
 
     data = read_toml(path, ValueError, "the club's boards")
     boards = data.get("boards")
@@ -115,9 +115,9 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     `boards` (name: password): the boards admitted."""
     import uvicorn
 
-    from reedboard.controller.broadcast.broker import EmbeddedBroker
-    from reedboard.controller.broadcast.club import Club, follow
-    from reedboard.controller.broadcast.club_app import create_club_app
+    from ..broadcast.broker import EmbeddedBroker
+    from ..broadcast.club import Club, follow
+    from ..broadcast.club_app import create_club_app
 
     family = socket.AF_INET6 if ":" in web[0] else socket.AF_INET
     listening = socket.socket(family, socket.SOCK_STREAM)

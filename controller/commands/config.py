@@ -62,11 +62,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.core.computer import parse_opponent
-from reedboard.controller.games import GAMES, brief, colours, game_name
-from reedboard.controller.persist.game_files import default_games_dir
-from reedboard.controller.core.reconcile import Settings
+from ..core.clock import ClockSettings
+from ..core.computer import parse_opponent
+from ..games import GAMES, brief, colours, game_name
+from ..persist.game_files import default_games_dir
+from ..core.reconcile import Settings
 from reedboard.hal.tomlfile import read_toml
 
 SETUP_CHOICES = ("auto", "shuffle", "identify")
@@ -180,7 +180,7 @@ def _opponent(value: object, _: Path) -> int | None:
 
 
 def _broadcast_url(value: object, _: Path) -> str:
-    from reedboard.controller.broadcast.address import parse_broker_url
+    from ..broadcast.address import parse_broker_url
 
     if not isinstance(value, str):
         raise ValueError
@@ -189,7 +189,7 @@ def _broadcast_url(value: object, _: Path) -> str:
 
 
 def _board_name(value: object, _: Path) -> str:
-    from reedboard.controller.broadcast.address import check_name
+    from ..broadcast.address import check_name
 
     if not isinstance(value, str):
         raise ValueError

@@ -6,10 +6,10 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from reedboard.controller.commands.usage import UsageError
+from .usage import UsageError
 
 if TYPE_CHECKING:  # the configuration's module is read only when the command runs, not for --help
-    from reedboard.controller.commands.config import Configuration
+    from .config import Configuration
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.config import ConfigError, load
+    from .config import ConfigError, load
 
     try:
         config = load(args.config)
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
 
 def where(config: Configuration) -> str:
     """The file the configuration comes from, in words."""
-    from reedboard.controller.commands.config import default_path
+    from .config import default_path
 
     if config.path is not None:
         return str(config.path)
@@ -44,7 +44,7 @@ def where(config: Configuration) -> str:
 
 def as_text(config: Configuration) -> str:
     """A line per key: `table.key  source  value`, in columns, under the file's name."""
-    from reedboard.controller.commands.config import BY_NAME, shown
+    from .config import BY_NAME, shown
 
     rows = [(name, setting.source, shown(BY_NAME[name], setting.value)) for name, setting in config.settings.items()]
     width = max(len(name) for name, _, _ in rows)
@@ -56,7 +56,7 @@ def as_text(config: Configuration) -> str:
 
 def as_data(config: Configuration) -> dict:
     """{"file": path or None, "keys": {"play.settle": {"value": 0.8, "source": "default"}, ...}}."""
-    from reedboard.controller.commands.config import KEYS, as_json
+    from .config import KEYS, as_json
 
     return {
         "file": str(config.path) if config.path else None,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 import sys
 
-from reedboard.controller.games import GAMES
+from ..games import GAMES
 from reedboard.hal import registry
 from reedboard.hal.backends import NoBoard, find_board
 
-from reedboard.controller.commands import pi_checks
+from . import pi_checks
 
 # hal.protocol's refusal of a board of another protocol version
 OTHER_PROTOCOL = re.compile(r"speaks protocol version (\S+) \(firmware (.*?)\)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from reedboard.controller.commands.arguments import add_hal_options, check_board_file
+from .arguments import add_hal_options, check_board_file
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -16,7 +16,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.doctor import doctor
+    from .doctor import doctor
 
     check_board_file(args.board)
     return doctor(args.backend, args.port, args.board)

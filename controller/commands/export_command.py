@@ -13,7 +13,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.export import export_lines
+    from ..persist.export import export_lines
 
     for line in export_lines(args.journal):
         print(line)

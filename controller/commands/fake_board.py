@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from reedboard.controller.games import GAMES, game_name, names_in_words
+from ..games import GAMES, game_name, names_in_words
 
 
 def add_parser(commands) -> argparse.ArgumentParser:

@@ -22,7 +22,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from reedboard.controller.commands.usage import UsageError
+from .usage import UsageError
 
 RESULTS = ("win", "draw", "unfinished")
 FORMATS = ("record", "json")
@@ -30,7 +30,7 @@ FORMATS = ("record", "json")
 
 def add_parser(commands) -> argparse.ArgumentParser:
     """`reedboard games SUBCOMMAND ...` on the command line's subcommands."""
-    from reedboard.controller.games import GAMES, game_name
+    from ..games import GAMES, game_name
 
     parser = commands.add_parser("games", help="the archive of games: list, show, export, import, rename, delete, stats")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
@@ -109,11 +109,11 @@ def games_dir(args: argparse.Namespace) -> Path:
 def archive_folder(folder: str | Path | None = None, config: str | Path | None = None) -> Path:
     """The games folder: `folder` when given, else [play] games_dir of the configuration file
     (`config`, or the default one), else the default folder. UsageError for a bad configuration."""
-    from reedboard.controller.persist.game_files import default_games_dir
+    from ..persist.game_files import default_games_dir
 
     if folder:
         return Path(folder).expanduser()
-    from reedboard.controller.commands.config import ConfigError, load
+    from .config import ConfigError, load
 
     try:
         configured = load(config)["play.games_dir"]
@@ -126,7 +126,7 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
     """The archive of the games folder, brought up to date; the damaged journals named on stderr."""
     import os
 
-    from reedboard.controller.archive.index import Archive
+    from ..archive.index import Archive
 
     folder = games_dir(args)
     if folder.exists() and not folder.is_dir():
@@ -145,7 +145,7 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
 
 
 def _resolve(archive, key: str) -> str:
-    from reedboard.controller.archive.index import ArchiveError
+    from ..archive.index import ArchiveError
 
     try:
         return archive.resolve(key)
@@ -195,9 +195,9 @@ def _columns(rows: list[tuple[str, ...]]) -> str:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal_format import JournalError
-    from reedboard.controller.persist.journal_replay import rebuild
-    from reedboard.controller.persist.journal_reader import read_journal
+    from ..persist.journal_format import JournalError
+    from ..persist.journal_replay import rebuild
+    from ..persist.journal_reader import read_journal
 
     with _archive(args) as archive:
         path = archive.journal(_resolve(archive, args.id))
@@ -205,7 +205,7 @@ def run_show(args: argparse.Namespace) -> int:
             contents = read_journal(path)
         except JournalError as error:
             raise _usage(str(error)) from None
-        from reedboard.controller.archive.records import game_record, record_lines
+        from ..archive.records import game_record, record_lines
 
         print(f"game {path.name.removesuffix('.jsonl')}  ({path})")
         print("\n".join(record_lines(game_record(contents))))
@@ -215,9 +215,9 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal_format import JournalError
-    from reedboard.controller.persist.journal_reader import read_journal
-    from reedboard.controller.archive.records import game_record, record_data, record_lines
+    from ..persist.journal_format import JournalError
+    from ..persist.journal_reader import read_journal
+    from ..archive.records import game_record, record_data, record_lines
 
     if args.all == (args.id is not None):
         raise _usage("reedboard games export: give a game's ID or --all, one of them")
@@ -246,8 +246,8 @@ def run_export(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from reedboard.controller.persist.journal_format import JournalError
-    from reedboard.controller.archive.records import RecordError, import_records
+    from ..persist.journal_format import JournalError
+    from ..archive.records import RecordError, import_records
 
     folder = games_dir(args)
     try:
@@ -281,7 +281,7 @@ def run_reindex(args: argparse.Namespace) -> int:
 
 
 def run_rename(args: argparse.Namespace) -> int:
-    from reedboard.controller.archive.index import ArchiveError
+    from ..archive.index import ArchiveError
 
     with _archive(args) as archive:
         try:
@@ -295,7 +295,7 @@ def run_rename(args: argparse.Namespace) -> int:
 
 
 def run_delete(args: argparse.Namespace) -> int:
-    from reedboard.controller.archive.index import ArchiveError
+    from ..archive.index import ArchiveError
 
     with _archive(args) as archive:
         game_id = _resolve(archive, args.id)

@@ -20,7 +20,7 @@ from reedboard.hal.addresses import CellBoard, Switches
 from reedboard.hal.board import Board
 from reedboard.hal.interfaces import Cue, DieState, Light, LightFrame, Press
 
-from reedboard.controller.session.live import inputs, next_input
+from ..session.live import inputs, next_input
 
 TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
 ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
@@ -57,7 +57,7 @@ class Steps:
 
     def __init__(self, board: Board, settings: Settings, *, outputs=None,
                  on_prompt: Callable[[Prompt], None] | None = None) -> None:
-        from reedboard.controller.core.referee import Outputs  # the referee's outputs: lights, die display, buzzer
+        from ..core.referee import Outputs  # the referee's outputs: lights, die display, buzzer
 
         self.board = board
         self.settings = settings

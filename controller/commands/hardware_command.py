@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 
-from reedboard.controller.games import GAMES
-from reedboard.controller.commands.arguments import check_output
-from reedboard.controller.commands.usage import Parser
+from ..games import GAMES
+from .arguments import check_output
+from .usage import Parser
 
 
 def add_parser(commands) -> argparse.ArgumentParser:

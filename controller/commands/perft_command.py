@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from reedboard.controller.games import divide
-from reedboard.controller.commands.arguments import add_game_options, new_game
+from ..games import divide
+from .arguments import add_game_options, new_game
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
             total += count
         print(total)
     else:
-        from reedboard.controller.games import perft
+        from ..games import perft
 
         print(perft(game, args.depth))
     return 0

@@ -13,17 +13,17 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reedboard.controller.broadcast.arguments import add_broadcast_arguments
-from reedboard.controller.games import GAMES, Game, colours, game_class, game_name, names_in_words
-from reedboard.controller.commands.arguments import (
+from ..broadcast.arguments import add_broadcast_arguments
+from ..games import GAMES, Game, colours, game_class, game_name, names_in_words
+from .arguments import (
     add_game_options, add_hal_options, check_board_file, listen, new_game, start_options,
 )
-from reedboard.controller.commands.usage import UsageError
+from .usage import UsageError
 
 if TYPE_CHECKING:
-    from reedboard.controller.commands.config import Configuration
-    from reedboard.controller.core.reconcile import Settings
-    from reedboard.controller.persist.journal_format import JournalContents, JournalError
+    from .config import Configuration
+    from ..core.reconcile import Settings
+    from ..persist.journal_format import JournalContents, JournalError
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addresses
@@ -89,7 +89,7 @@ def _setup_modes_help() -> str:
 
 
 def _clock(text: str):
-    from reedboard.controller.core.clock import ClockSettings
+    from ..core.clock import ClockSettings
 
     if text.strip().lower() in ("off", "none", "0"):
         return "off"
@@ -106,7 +106,7 @@ def _watchers(text: str) -> int:
 
 
 def _opponent(text: str) -> str:
-    from reedboard.controller.core.computer import parse_opponent
+    from ..core.computer import parse_opponent
 
     try:
         parse_opponent(text)
@@ -126,7 +126,7 @@ def _think_seconds(text: str) -> float:
 
 
 def _player_name(text: str) -> str:
-    from reedboard.controller.persist.journal_format import is_player_name
+    from ..persist.journal_format import is_player_name
 
     if not is_player_name(text):
         raise argparse.ArgumentTypeError(f"a player's name is 1 to 40 printable characters, not {text!r}")
@@ -137,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     """`reedboard play [GAME]`: the game named, or else the configuration's [play] game; its
     start options and the --board file are checked before anything starts."""
     if getattr(args, "game", None) is None:
-        from reedboard.controller.commands.config import default_path
+        from .config import default_path
 
         config = configuration(args)
         if config["play.game"] is None:
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
 
 def configuration(args: argparse.Namespace) -> Configuration:
     """The configuration file (--config, or the default one) under the command line's options."""
-    from reedboard.controller.commands.config import ConfigError, load
+    from .config import ConfigError, load
 
     try:
         return load(getattr(args, "config", None)).with_flags(args)
@@ -164,9 +164,9 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     were given) on the board found, with its web view; what the command line leaves out comes
     from the configuration file."""
     try:
-        from reedboard.controller.session.play_session import PlaySession
-        from reedboard.controller.web.app import serve
-        from reedboard.controller.web.limits import Limits
+        from ..session.play_session import PlaySession
+        from ..web.app import serve
+        from ..web.limits import Limits
     except ImportError as error:
         from reedboard.hal.install import pip_extra
 
@@ -178,8 +178,8 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     from reedboard.hal.backends import NoBoard, find_board
     from reedboard.hal.board import load_board
 
-    from reedboard.controller.persist.game_files import default_games_dir
-    from reedboard.controller.web.join import join_lines
+    from ..persist.game_files import default_games_dir
+    from ..web.join import join_lines
 
     config = config or configuration(args)
     try:
@@ -227,7 +227,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if computer is not None:
         print(f"the computer plays {computer.plays}, at level {computer.level}")
     if broadcast is not None:
-        from reedboard.controller.broadcast import attach
+        from ..broadcast import attach
 
         broadcaster = attach(session, *broadcast)
         print(f"broadcast: live to {broadcaster.address} as the board {broadcaster.name!r}"
@@ -252,7 +252,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
 
 def _computer(config: Configuration, game: Game):
     """The side the computer plays (configuration or --vs, --computer-plays), or None."""
-    from reedboard.controller.core.computer import Computer
+    from ..core.computer import Computer
 
     level = config["play.vs"]
     plays = config["play.computer_plays"]
@@ -273,8 +273,8 @@ def _broadcast(config: Configuration):
     UsageError (one line) for a bad URL or name."""
     if not config["broadcast.url"]:
         return None
-    from reedboard.controller.broadcast import BroadcastError, parse_broker_url
-    from reedboard.controller.broadcast.board import board_name
+    from ..broadcast import BroadcastError, parse_broker_url
+    from ..broadcast.board import board_name
 
     try:
         address = parse_broker_url(config["broadcast.url"])
@@ -284,7 +284,7 @@ def _broadcast(config: Configuration):
 
 
 def _thinker(config: Configuration):
-    from reedboard.controller.opponent.worker import Thinker
+    from ..opponent.worker import Thinker
 
     return Thinker(seconds=config["play.think_seconds"])
 
@@ -313,7 +313,7 @@ def light_leds_as_configured(device, budget_ma: float | None, brightness: float)
     the backend under a cell-level board (hal.addresses.CellBoard `addresses`): every backend
     dims a frame to its board's budget_ma as it shows it, so the budget goes into its board;
     the brightness scales each colour on the way in, before that cap."""
-    from reedboard.controller.core.signals import scale
+    from ..core.signals import scale
 
     addresses = getattr(device, "addresses", None)
     if addresses is None:
@@ -333,7 +333,7 @@ def settings_writer(config: Configuration):
     """What a session calls when the web view changes its settings: the changed ones written
     to the configuration file read. None without a file (the settings hold for this session),
     and None, with one line said, when the file cannot be written."""
-    from reedboard.controller.commands.config import cannot_write, changed_settings, write_back
+    from .config import cannot_write, changed_settings, write_back
 
     path = config.path
     if path is None:
@@ -362,9 +362,9 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
     --resume, taken); the damaged ones skipped on the way are named in one line. A journal
     damaged after its header goes on from the last move before the damage, in a new journal:
     the damaged one is never written to."""
-    from reedboard.controller.persist.journal_format import JournalError
-    from reedboard.controller.persist.journal_replay import rebuild
-    from reedboard.controller.persist.journal_reader import read_journal
+    from ..persist.journal_format import JournalError
+    from ..persist.journal_replay import rebuild
+    from ..persist.journal_reader import read_journal
 
     if args.resume not in (None, "newest"):
         path = Path(args.resume)
@@ -395,11 +395,11 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
 
 def _newest_usable(games_dir: Path, game: str) -> tuple[tuple[Path, JournalContents] | None, list[JournalError]]:
     """The newest unfinished game of `game` whose journal can be used, and the damaged ones newer than it."""
-    from reedboard.controller.persist.game_files import SUFFIX
-    from reedboard.controller.persist.journal_format import JournalError
-    from reedboard.controller.persist.journal_replay import rebuild
-    from reedboard.controller.persist.journal_reader import read_journal
-    from reedboard.controller.persist.games_folder import unfinished_games
+    from ..persist.game_files import SUFFIX
+    from ..persist.journal_format import JournalError
+    from ..persist.journal_replay import rebuild
+    from ..persist.journal_reader import read_journal
+    from ..persist.games_folder import unfinished_games
 
     skipped = []
     for path in unfinished_games(games_dir, include_unplayed=False):
@@ -416,7 +416,7 @@ def _newest_usable(games_dir: Path, game: str) -> tuple[tuple[Path, JournalConte
 
 def _going_on(path: Path, contents: JournalContents) -> Path:
     """The journal the game of `path` goes on in: itself, or, when it is damaged, a new one."""
-    from reedboard.controller.persist.journal_recovery import go_on_in_new_journal
+    from ..persist.journal_recovery import go_on_in_new_journal
 
     if contents.damage is None:
         return path
@@ -427,7 +427,7 @@ def _going_on(path: Path, contents: JournalContents) -> Path:
 
 
 def _result_in_words(game: Game) -> str:
-    from reedboard.controller.persist.notation import result_line
+    from ..persist.notation import result_line
 
     outcome = game.outcome()
     who = f"{outcome.winner} won" if outcome.winner else "drawn"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reedboard.controller.commands.usage import UsageError
+from .usage import UsageError
 
-from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
+from ..broadcast.arguments import add_replay_broadcast_arguments
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -26,8 +26,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     if args.broadcast:
         return run_broadcast(args)
-    from reedboard.controller.session.replay import replay
-    from reedboard.controller.persist.trace import read_trace
+    from ..session.replay import replay
+    from ..persist.trace import read_trace
 
     replayed = replay(read_trace(args.trace), source=args.trace)
     for line in replayed.record:
@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
         for note in replayed.notes:
             print(note)
     if args.save:
-        from reedboard.controller.commands.games_command import archive_folder
-        from reedboard.controller.archive.records import save_replayed
+        from .games_command import archive_folder
+        from ..archive.records import save_replayed
 
         path = save_replayed(args.trace, archive_folder(), replayed)
         print(f"reedboard: kept in the archive as {path.name.removesuffix('.jsonl')} ({path})", file=sys.stderr)
@@ -51,11 +51,11 @@ def run_broadcast(args: argparse.Namespace) -> int:
         raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
     import asyncio
 
-    from reedboard.controller.broadcast.address import BroadcastError, parse_broker_url
-    from reedboard.controller.broadcast.board import board_name
-    from reedboard.controller.broadcast.replay_publish import publish_trace
-    from reedboard.controller.persist.journal_format import JournalError
-    from reedboard.controller.persist.trace import TraceError, read_trace
+    from ..broadcast.address import BroadcastError, parse_broker_url
+    from ..broadcast.board import board_name
+    from ..broadcast.replay_publish import publish_trace
+    from ..persist.journal_format import JournalError
+    from ..persist.trace import TraceError, read_trace
 
     try:
         address = parse_broker_url(args.broadcast)

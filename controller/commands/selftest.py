@@ -47,11 +47,11 @@ from reedboard.hal.board import Board
 from reedboard.hal.interfaces import Cue, DieFace, DieState, Light, LightFrame
 from reedboard.hal.leds import PIP_NAMES, led_names
 
-from reedboard.controller.commands.guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
+from .guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
                                                  address_board, drive, open_backend)
-from reedboard.controller.commands.usage import UsageError
-from reedboard.controller.core.referee import Outputs
-from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
+from .usage import UsageError
+from ..core.referee import Outputs
+from ..session.virtual_time import VirtualClock, run_virtual
 
 __all__ = [
     "Settings", "Finding", "Report", "SelfTest", "leds_of", "run_selftest", "open_selftest",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from reedboard.controller.commands.arguments import add_hal_options, check_board_file, check_output, seconds
+from .arguments import add_hal_options, check_board_file, check_output, seconds
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -20,7 +20,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from reedboard.controller.commands.selftest import selftest_command
+    from .selftest import selftest_command
 
     check_board_file(args.board)
     check_output(args.report, "the self-test report", "--report file")

@@ -6,8 +6,8 @@ import argparse
 import re
 from collections.abc import Sequence
 
-from reedboard.controller.games import MoveError
-from reedboard.controller.commands.arguments import add_game_options, new_game
+from ..games import MoveError
+from .arguments import add_game_options, new_game
 
 _DIE_OR_BB = re.compile(r"(?i)bb|\d+")
 _SECTOR_TAIL = re.compile(r"(?i)S\d+(\+\d+)?|full")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from reedboard.controller import __version__
-from reedboard.controller.games import Game
+from .. import __version__
+from ..games import Game
 
 LEVELS = range(1, 9)
 HINT_LEVEL = 8  # a hint with no computer in the game searches as the top level does

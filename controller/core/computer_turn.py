@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from reedboard.hal.interfaces import Cue
 
-from reedboard.controller.core.computer import HINT_LEVEL, Question
-from reedboard.controller.core.decisions import Decision, JournalLine, Recorded
-from reedboard.controller.core.showing import ROLL_DECISION
-from reedboard.controller.core.view import Phase
+from .computer import HINT_LEVEL, Question
+from .decisions import Decision, JournalLine, Recorded
+from .showing import ROLL_DECISION
+from .view import Phase
 
 
 class ComputerTurn:

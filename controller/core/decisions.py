@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
-from reedboard.controller.games import Game
+from ..games import Game
 
 @dataclass(frozen=True)
 class PlayBegan:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from reedboard.controller.core.view import Prompt
+from .view import Prompt
 
 
 def cells(names: Iterable[str]) -> str:

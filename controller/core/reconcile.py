@@ -40,7 +40,7 @@ from collections import deque
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
-from reedboard.controller.games import Game, brief  # brief: how messages show a value given
+from ..games import Game, brief  # brief: how messages show a value given
 
 
 

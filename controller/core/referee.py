@@ -26,20 +26,20 @@ from dataclasses import dataclass, field
 
 from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
-from reedboard.controller.core import prompts
-from reedboard.controller.core.clock import ClockSettings, GameClock
-from reedboard.controller.core.computer import Computer
-from reedboard.controller.core.computer_turn import ComputerTurn
-from reedboard.controller.core.decisions import Decision, JournalLine, Recorded, Sound
-from reedboard.controller.core.reconcile import (
+from . import prompts
+from .clock import ClockSettings, GameClock
+from .computer import Computer
+from .computer_turn import ComputerTurn
+from .decisions import Decision, JournalLine, Recorded, Sound
+from .reconcile import (
     Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
 )
-from reedboard.controller.core.showing import RefereeState, Showing
-from reedboard.controller.core.view import Phase, Prompt, View
-from reedboard.controller.core.rolling import Die, Rolling
-from reedboard.controller.core.setting_up import SettingUp
-from reedboard.controller.games import GAMES, Game
+from .showing import RefereeState, Showing
+from .view import Phase, Prompt, View
+from .rolling import Die, Rolling
+from .setting_up import SettingUp
+from ..games import GAMES, Game
 
 # every set-up mode some game offers; "given" is every game's
 SETUP_MODES = tuple(dict.fromkeys([mode for cls in GAMES.values() for mode in cls.setup_modes] + ["given"]))

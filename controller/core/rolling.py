@@ -11,8 +11,8 @@ import random
 
 from reedboard.hal.interfaces import Cue
 
-from reedboard.controller.core.decisions import JournalLine
-from reedboard.controller.core.view import Phase
+from .decisions import JournalLine
+from .view import Phase
 
 ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from reedboard.hal.interfaces import Cue
 
-from reedboard.controller.core import prompts
-from reedboard.controller.core.decisions import PlayBegan
-from reedboard.controller.core.reconcile import Reconciler
-from reedboard.controller.core.view import Phase
-from reedboard.controller.games import Game
-from reedboard.controller.games.setup import Announce, Expect, Identify, Play, Replace, Say, SetupGuide, Step
+from . import prompts
+from .decisions import PlayBegan
+from .reconcile import Reconciler
+from .view import Phase
+from ..games import Game
+from ..games.setup import Announce, Expect, Identify, Play, Replace, Say, SetupGuide, Step
 
 
 class SettingUp:

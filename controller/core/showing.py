@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from reedboard.controller.core import prompts, signals
-from reedboard.controller.core.decisions import Changed, Decision, DieShows, Lights
-from reedboard.controller.core.view import Phase, Prompt, View
-from reedboard.controller.games import Outcome
+from . import prompts, signals
+from .decisions import Changed, Decision, DieShows, Lights
+from .view import Phase, Prompt, View
+from ..games import Outcome
 
 
 ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)

@@ -57,7 +57,7 @@ import math
 from reedboard.hal.colours import PALETTE
 from reedboard.hal.interfaces import DieFace, DieState, Light, LightFrame
 
-from reedboard.controller.core.view import Phase, View
+from .view import Phase, View
 
 __all__ = [
     "BLINKING", "CELL_COLOURS", "PALETTE", "PLAYER_COLOURS", "PRECEDENCE",

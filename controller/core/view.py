@@ -10,7 +10,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from reedboard.controller.games import Outcome
+from ..games import Outcome
 
 
 class Phase(enum.Enum):

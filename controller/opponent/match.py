@@ -18,7 +18,7 @@ import statistics
 import time
 from dataclasses import dataclass, replace
 
-from reedboard.controller.games import GAMES, game_class, game_name
+from ..games import GAMES, game_class, game_name
 from .levels import level
 from .search import choose
 from .search_parts import ROLL, Limits

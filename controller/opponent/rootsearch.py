@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable
 
-from reedboard.controller.games.base import Game
+from ..games.base import Game
 from .search_parts import INFINITY, PLY_COST, WIN, Budget, Limits, Result, Stopped, Table
 
 

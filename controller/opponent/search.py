@@ -8,7 +8,7 @@ import random
 from collections.abc import Callable
 from dataclasses import replace
 
-from reedboard.controller.games.base import Game
+from ..games.base import Game
 from .alphabeta import AlphaBeta
 from .expectimax import Expectimax
 from .search_parts import Limits, Result

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
-from reedboard.controller.games.base import Game
+from ..games.base import Game
 
 WIN = 1.0
 PLY_COST = 0.001  # a win found deeper scores a little less

@@ -19,7 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
-from reedboard.controller.games.base import Game
+from ..games.base import Game
 from .levels import level
 from .search import choose
 from .search_parts import Limits

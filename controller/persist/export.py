@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.notation import record_lines
+from .journal_reader import read_journal
+from .journal_replay import rebuild
+from .notation import record_lines
 
 log = logging.getLogger(__name__)
 

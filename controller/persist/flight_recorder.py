@@ -23,8 +23,8 @@ import threading
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from reedboard.controller.persist.trace import TraceWriter
-from reedboard.controller.persist.game_files import sync_directory
+from .trace import TraceWriter
+from .game_files import sync_directory
 
 
 class _Lines:

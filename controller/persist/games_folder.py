@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes, read_first_line
-from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX, sync_directory, trace_path
-from reedboard.controller.persist.journal_format import parse_line, recovered_from
+from .game_files import SUFFIX, TRACE_SUFFIX, sync_directory, trace_path
+from .journal_format import parse_line, recovered_from
 
 def unfinished_games(games_dir: str | Path, *, include_unplayed: bool = True) -> list[Path]:
     """The journals with no result line, newest first (damaged ones too: resuming says why).

@@ -18,13 +18,13 @@ from datetime import datetime
 from pathlib import Path
 
 from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.games import Game
-from reedboard.controller.persist.game_files import SUFFIX, new_journal_file, sync_directory, trace_path
-from reedboard.controller.persist.journal_format import VERSION, JournalError, check_entry, extras_problem, game_header
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.journal_recovery import why_not_written
-from reedboard.controller.persist.journal_replay import rebuild
+from ..core.clock import ClockSettings
+from ..games import Game
+from .game_files import SUFFIX, new_journal_file, sync_directory, trace_path
+from .journal_format import VERSION, JournalError, check_entry, extras_problem, game_header
+from .journal_reader import read_journal
+from .journal_recovery import why_not_written
+from .journal_replay import rebuild
 
 class Journal:
     """An open journal, appended to line by line."""

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.games import Game, brief, game_from_header, header_keys
-from reedboard.controller.games import game_header as header_of
-from reedboard.controller.persist.notation import starting_position
+from ..core.clock import ClockSettings
+from ..core.reconcile import Settings
+from ..games import Game, brief, game_from_header, header_keys
+from ..games import game_header as header_of
+from .notation import starting_position
 
 VERSION = 1
 JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",

@@ -12,10 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
-from reedboard.controller.persist.journal_format import (
+from .journal_format import (
     NESTED_TOO_DEEPLY, JournalContents, JournalError, check_entry, check_header, parse_line,
 )
-from reedboard.controller.persist.journal_replay import Resumed, rebuild
+from .journal_replay import Resumed, rebuild
 
 def read_journal(path: str | Path) -> JournalContents:
     """Read and check a journal, replaying it through the rules engine.

@@ -10,10 +10,10 @@ from datetime import datetime
 from pathlib import Path
 
 from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
-from reedboard.controller.persist.game_files import new_journal_file, sync_directory
-from reedboard.controller.persist.games_folder import going_on_in
-from reedboard.controller.persist.journal_format import JournalContents, JournalError
-from reedboard.controller.persist.journal_reader import read_journal
+from .game_files import new_journal_file, sync_directory
+from .games_folder import going_on_in
+from .journal_format import JournalContents, JournalError
+from .journal_reader import read_journal
 
 def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
     """A new journal, next to the damaged journal at `path`, holding its game up to the damage:

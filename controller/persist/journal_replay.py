@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.games import Game, MoveError, brief
-from reedboard.controller.persist.journal_format import (
+from ..core.clock import ClockSettings
+from ..games import Game, MoveError, brief
+from .journal_format import (
     AFTER_THE_RESULT, JournalContents, JournalError, clock_settings, extras_problem, start_game,
 )
 

@@ -7,7 +7,7 @@ what the game adds to it (a score, say): `1-0 a7`, `0-1 points 2-6`.
 
 from __future__ import annotations
 
-from reedboard.controller.games import Game
+from ..games import Game
 
 
 def record_lines(game: Game) -> list[str]:

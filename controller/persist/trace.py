@@ -29,12 +29,12 @@ from pathlib import Path
 
 from reedboard.hal.interfaces import Frame
 
-from reedboard.controller import games
-from reedboard.controller.games import Game, header_keys
+from .. import games
+from ..games import Game, header_keys
 from reedboard.hal.readfile import TRACE_LIMIT, read_bytes, read_text
-from reedboard.controller.games import brief
-from reedboard.controller.persist.game_files import trace_path
-from reedboard.controller.core.reconcile import Settings
+from ..games import brief
+from .game_files import trace_path
+from ..core.reconcile import Settings
 
 TRACE_KEYS = {"game", "settings", "computer"}  # and the game's own keys (its start position): see games.header_keys
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note

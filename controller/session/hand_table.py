@@ -17,8 +17,8 @@ from reedboard.hal import registry
 from reedboard.hal.board import BoardError, load_board
 from reedboard.hal.interfaces import DieState, LightFrame
 
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.games import Game
+from .actions import ActionError
+from ..games import Game
 
 
 @dataclass

@@ -21,23 +21,23 @@ from pathlib import Path
 
 from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.core.computer import Computer, Question
-from reedboard.controller.core.decisions import (
+from ..core.clock import ClockSettings
+from ..core.computer import Computer, Question
+from ..core.decisions import (
     Changed, Decision, DieShows, JournalLine, Lights, PlayBegan, Recorded, Sound, write_line,
 )
-from reedboard.controller.games import Game, header_keys
-from reedboard.controller.persist.game_files import trace_path
-from reedboard.controller.persist.journal_format import DECISIONS, JournalContents, JournalError, game_header
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.journal import Journal
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.flight_recorder import FlightRecorder, GuardedJournal
-from reedboard.controller.core.referee import Outputs, Referee
-from reedboard.controller.core.rolling import Die
-from reedboard.controller.session.replay import replay
-from reedboard.controller.persist.trace import read_trace
+from ..games import Game, header_keys
+from ..persist.game_files import trace_path
+from ..persist.journal_format import DECISIONS, JournalContents, JournalError, game_header
+from ..persist.journal_replay import rebuild
+from ..persist.journal_reader import read_journal
+from ..persist.journal import Journal
+from ..core.reconcile import Settings
+from ..persist.flight_recorder import FlightRecorder, GuardedJournal
+from ..core.referee import Outputs, Referee
+from ..core.rolling import Die
+from .replay import replay
+from ..persist.trace import read_trace
 
 TRACE_SETTINGS = ("debounce", "settle", "grace")
 START_KEYS = ("game", *sorted(header_keys()))  # a header's game and its start position

@@ -16,14 +16,14 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from reedboard.controller.games import Game
-from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
-from reedboard.controller.persist.journal_format import JournalError
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.notation import header_lines, record_lines, result_line, starting_position
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.session.snapshot import position_data
+from ..games import Game
+from ..persist.game_files import SUFFIX, TRACE_SUFFIX
+from ..persist.journal_format import JournalError
+from ..persist.journal_replay import rebuild
+from ..persist.journal_reader import read_journal
+from ..persist.notation import header_lines, record_lines, result_line, starting_position
+from .actions import ActionError
+from .snapshot import position_data
 
 __all__ = ["journal_path", "past_game", "past_games"]
 

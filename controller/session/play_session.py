@@ -27,22 +27,22 @@ from pathlib import Path
 from reedboard.hal.interfaces import Button, Cue, DieState, LightFrame, Link, LinkState, Press
 from reedboard.hal import registry
 
-from reedboard.controller.session import live
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.core.computer import Computer, Question
-from reedboard.controller.games import GAMES, Game, names_in_words
-from reedboard.controller.games.setup import start_table
-from reedboard.controller.persist.game_files import default_games_dir
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.games_folder import discard_if_unplayed
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.notation import starting_position
-from reedboard.controller.core.referee import SETUP_MODES, Die, Outputs, Referee
-from reedboard.controller.session.hand_table import HandTable, board_by_hand_for
-from reedboard.controller.session.snapshot import Geometry, Publisher, notes_data, session_snapshot
-from reedboard.controller.core.view import Phase
+from . import live
+from .actions import ActionError
+from ..core.clock import ClockSettings
+from ..core.computer import Computer, Question
+from ..games import GAMES, Game, names_in_words
+from ..games.setup import start_table
+from ..persist.game_files import default_games_dir
+from ..persist.journal_replay import rebuild
+from ..persist.journal_reader import read_journal
+from ..persist.games_folder import discard_if_unplayed
+from ..core.reconcile import Settings
+from ..persist.notation import starting_position
+from ..core.referee import SETUP_MODES, Die, Outputs, Referee
+from .hand_table import HandTable, board_by_hand_for
+from .snapshot import Geometry, Publisher, notes_data, session_snapshot
+from ..core.view import Phase
 
 KEEP = object()  # new_game(clock=KEEP): the clock setting of the game before
 LINK_LOST = {  # what the page says while the board's link is lost, by why
@@ -338,7 +338,7 @@ class PlaySession:
     @property
     def thinker(self):
         if self._thinker is None:
-            from reedboard.controller.opponent.worker import Thinker
+            from ..opponent.worker import Thinker
             self._thinker = Thinker()
         return self._thinker
 

@@ -27,17 +27,17 @@ from pathlib import Path
 
 from reedboard.hal.interfaces import Frame
 
-from reedboard.controller.core.computer import Computer
-from reedboard.controller.core.decisions import Decision, JournalLine, PlayBegan, write_line
-from reedboard.controller.persist.game_files import SUFFIX, TRACE_SUFFIX
-from reedboard.controller.persist.journal_format import JournalContents, JournalError
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.persist.notation import record_lines
-from reedboard.controller.core.referee import Note, Referee
-from reedboard.controller.core.rolling import Die
-from reedboard.controller.persist.trace import (
+from ..core.computer import Computer
+from ..core.decisions import Decision, JournalLine, PlayBegan, write_line
+from ..persist.game_files import SUFFIX, TRACE_SUFFIX
+from ..persist.journal_format import JournalContents, JournalError
+from ..persist.journal_replay import rebuild
+from ..persist.journal_reader import read_journal
+from ..core.reconcile import Settings
+from ..persist.notation import record_lines
+from ..core.referee import Note, Referee
+from ..core.rolling import Die
+from ..persist.trace import (
     Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume,
 )
 

@@ -11,10 +11,10 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 
-from reedboard.controller.games import Game, catalog
-from reedboard.controller.persist.notation import header_lines, result_line
-from reedboard.controller.core.signals import PALETTE
-from reedboard.controller.core.view import Phase
+from ..games import Game, catalog
+from ..persist.notation import header_lines, result_line
+from ..core.signals import PALETTE
+from ..core.view import Phase
 
 NOTES_SHOWN = 12  # the newest notes in a snapshot
 PALETTE_HEX = {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()}

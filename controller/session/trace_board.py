@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 from reedboard.hal.interfaces import Button, Frame, Press
 
-from reedboard.controller.persist.trace import Trace, TracePress, read_trace
+from ..persist.trace import Trace, TracePress, read_trace
 
 
 class TraceSource:

@@ -66,7 +66,7 @@ import uvicorn
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
-from reedboard.controller.session.play_session import PlaySession
+from ..session.play_session import PlaySession
 
 from .access import Access
 from .archive_api import PastGames

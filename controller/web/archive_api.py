@@ -22,15 +22,15 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from reedboard.controller.archive.index import Archive, ArchiveError, Skipped
-from reedboard.controller.archive.records import game_record as record_of
-from reedboard.controller.archive.records import record_lines as game_record_lines
-from reedboard.controller.persist.journal_format import JournalError
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.export import export_lines
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.session.past_games import journal_path, past_game
-from reedboard.controller.session.play_session import PlaySession
+from ..archive.index import Archive, ArchiveError, Skipped
+from ..archive.records import game_record as record_of
+from ..archive.records import record_lines as game_record_lines
+from ..persist.journal_format import JournalError
+from ..persist.journal_reader import read_journal
+from ..persist.export import export_lines
+from ..session.actions import ActionError
+from ..session.past_games import journal_path, past_game
+from ..session.play_session import PlaySession
 
 from .archive_query import (
     LIST_LIMIT, LIST_PAGE, indexed, journal_name, list_filters, listed, months, parameters, player_name,

@@ -10,14 +10,14 @@ from pathlib import Path
 
 from starlette.requests import Request
 
-from reedboard.controller.archive.index import OUTCOMES, Archive, ArchiveError, Skipped
-from reedboard.controller.games import GAMES, names_in_words
-from reedboard.controller.persist.game_files import SUFFIX
-from reedboard.controller.persist.journal_format import NAME_LIMIT, JournalError, is_player_name
-from reedboard.controller.persist.journal_replay import rebuild
-from reedboard.controller.persist.journal_reader import read_journal
-from reedboard.controller.persist.notation import result_line
-from reedboard.controller.session.actions import ActionError
+from ..archive.index import OUTCOMES, Archive, ArchiveError, Skipped
+from ..games import GAMES, names_in_words
+from ..persist.game_files import SUFFIX
+from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name
+from ..persist.journal_replay import rebuild
+from ..persist.journal_reader import read_journal
+from ..persist.notation import result_line
+from ..session.actions import ActionError
 
 LIST_PAGE = 100  # games in one answer of /api/games, unless ?limit= says otherwise
 LIST_LIMIT = 500  # ... and at most

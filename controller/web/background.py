@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from reedboard.controller.session.play_session import PlaySession
+from ..session.play_session import PlaySession
 
 from .app import make_server
 from .limits import Limits

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from starlette.requests import ClientDisconnect, Request
 
-from reedboard.controller.session.actions import ActionError
+from ..session.actions import ActionError
 
 
 async def read_json(request: Request, limit: int) -> dict:

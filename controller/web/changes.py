@@ -11,8 +11,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.session.play_session import PlaySession
+from ..session.actions import ActionError
+from ..session.play_session import PlaySession
 
 from .access import Access
 from .bodies import SCHEMAS, check, read_json

@@ -10,7 +10,7 @@ import contextlib
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from reedboard.controller.session.play_session import PlaySession
+from ..session.play_session import PlaySession
 
 from .access import Access
 from .limits import Limits, Watchers

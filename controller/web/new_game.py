@@ -3,13 +3,13 @@ the set-up, the game's start options, the settings), then the new game started."
 
 from __future__ import annotations
 
-from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.core.computer import Computer
-from reedboard.controller.core.reconcile import Settings
-from reedboard.controller.games import GAMES, colours, names_in_words
-from reedboard.controller.persist.journal_format import NAME_LIMIT, is_player_name
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.session.play_session import PlaySession
+from ..core.clock import ClockSettings
+from ..core.computer import Computer
+from ..core.reconcile import Settings
+from ..games import GAMES, colours, names_in_words
+from ..persist.journal_format import NAME_LIMIT, is_player_name
+from ..session.actions import ActionError
+from ..session.play_session import PlaySession
 
 from .bodies import KINDS, SCHEMAS, check
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from starlette.responses import JSONResponse, Response
 
-from reedboard.controller.session.actions import ActionError
+from ..session.actions import ActionError
 
 from .side_work import Busy, SideWork
 

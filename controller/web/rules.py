@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import functools
 
-from reedboard.controller.games import GAMES, Game
-from reedboard.controller.core.light_legend import LIGHT_LEGEND
-from reedboard.controller.core.signals import BLINKING, PALETTE
+from ..games import GAMES, Game
+from ..core.light_legend import LIGHT_LEGEND
+from ..core.signals import BLINKING, PALETTE
 
 __all__ = ["rules_page"]
 

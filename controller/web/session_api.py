@@ -13,9 +13,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from reedboard.controller.games import catalog, names_in_words
-from reedboard.controller.session.actions import ActionError
-from reedboard.controller.session.play_session import PlaySession
+from ..games import catalog, names_in_words
+from ..session.actions import ActionError
+from ..session.play_session import PlaySession
 
 from .access import Access
 from .changes import Changes

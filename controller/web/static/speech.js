@@ -1,6 +1,6 @@
 // What the page says aloud: the phrases for the board's notes and prompts in English, German
 // and Romanian, and the choice of what in a snapshot is new enough to say. Pure functions with
-// no DOM, so that the tests can run this file under node; app.js does the speaking.
+// no DOM, so that the tests can run this file under node; voice.js does the speaking.
 // Phrases are built from the structured `kind` and `data` of a note (and of the prompt), never
 // from the note's English text. The words of a game's moves and endings are the game's own:
 // the snapshot brings them (`speech`: {moves: {notation: {lang: words}}, endings: {key: {lang:
