@@ -11,7 +11,8 @@ import pytest
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
-from reedboard.controller.broadcast.club import Club, follow
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.replay_publish import publish_trace
 
 TRACE = Path(__file__).parent / "traces" / "offboard-takeback-two.jsonl"

@@ -9,7 +9,8 @@ import pytest
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.broker import EmbeddedBroker
-from reedboard.controller.broadcast.club import Club, follow
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.commands.club_command import read_boards
 from reedboard.controller.broadcast.messages import encode, journal_message
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import BrokerAddress
 from reedboard.controller.broadcast.broker import EmbeddedBroker
-from reedboard.controller.broadcast.club import Club, follow
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.replay_publish import publish_trace
 

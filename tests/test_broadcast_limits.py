@@ -83,8 +83,10 @@ def test_messages_received_and_not_yet_read_are_bounded_by_bytes(monkeypatch):
     import asyncio
     from types import SimpleNamespace
 
-    monkeypatch.setattr(club_module, "INBOX_BYTES", 10_000)
-    inbox = club_module.Inbox()
+    from reedboard.controller.broadcast import club_follow
+
+    monkeypatch.setattr(club_follow, "INBOX_BYTES", 10_000)
+    inbox = club_follow.Inbox()
     for _ in range(10):
         inbox.put_nowait(SimpleNamespace(payload=b"x" * 1000))
     with pytest.raises(asyncio.QueueFull):  # aiomqtt drops it, and says so

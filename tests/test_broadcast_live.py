@@ -19,7 +19,8 @@ import pytest
 
 from reedboard.controller.broadcast.address import BrokerAddress, parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
-from reedboard.controller.broadcast.club import Club, follow
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.replay_publish import publish_trace

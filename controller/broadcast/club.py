@@ -25,8 +25,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-import aiomqtt
-
 from ..core.clock import ClockSettings
 from ..games import game_from_header
 from ..games import header_keys
@@ -36,8 +34,8 @@ from ..persist.journal_format import (
 from ..persist.journal_reader import read_journal
 from ..persist.journal import Journal
 from ..persist.journal_format import check_entry, check_header
-from .address import NAME, BrokerAddress
-from .messages import decode, encode, game_snapshot, game_state, is_game_id, is_seq, is_time
+from .address import NAME
+from .messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot
 
 INDEX = "club-index.json"
@@ -49,7 +47,6 @@ OPEN_JOURNALS = 64  # journals kept open at once; an idle one is closed, and ope
 BOARDS_LIMIT = 5000  # boards followed at once
 GAMES_PER_BOARD = 200  # games the club starts for one board while it runs
 LOG_EVERY = 10.0  # s: one log line per kind of problem at most this often (with the count of those not said)
-INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send again)
 LINES_LIMIT = 2000  # lines of one game (a real game has a few hundred; each is checked by replaying the game)
 GAMES_KEPT = 50  # games of one board kept in memory (all stay in the journals)
 log = logging.getLogger(__name__)
@@ -103,7 +100,7 @@ class Club:
         self.garbled = 0  # messages dropped as not what docs/broadcast.md says
         self.connected = False
         self.confirmations: dict[tuple[str, str], dict] = {}  # (board, game): what to confirm to the board
-        self._confirm = asyncio.Event()
+        self.confirm_due = asyncio.Event()  # set when there is something to confirm to a board
         self.version = 0  # counts changes: the page's WebSocket waits for the next
         self.board_versions: dict[str, int] = {}  # each board's last change (a version)
         self._summaries: dict[str, tuple[int, bytes]] = {}  # each board's summary, encoded at its version
@@ -183,7 +180,7 @@ class Club:
         if game.refused is not None:
             message["refused"] = True
         self.confirmations[(board.name, game.id)] = message
-        self._confirm.set()
+        self.confirm_due.set()
 
     def _state(self, board: ClubBoard, data: dict) -> bool:
         game_id, seq, lines = data.get("game"), data.get("seq"), data.get("lines")
@@ -400,6 +397,13 @@ class Club:
         return len(self._open)
 
     # --- what goes out ----------------------------------------------------------------------------------
+    def link(self, connected: bool) -> None:
+        """The follower's word: connected to the broker (what waited is confirmed now), or not."""
+        self.connected = connected
+        self._change()
+        if connected:
+            self.confirm_due.set()
+
     def _change(self, board: str | None = None) -> None:
         self.version += 1
         if board is not None:
@@ -545,96 +549,3 @@ def _started(text: object) -> datetime:
         with contextlib.suppress(ValueError):
             return datetime.fromisoformat(text)
     return datetime.now().astimezone()
-
-
-# --- following the broker ----------------------------------------------------------------------------
-async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedboard-club",
-                 retry: tuple[float, float] = (0.5, 5.0), ready: asyncio.Event | None = None) -> None:
-    """Subscribe to every board under the address's prefix and hand each message to the club,
-    reconnecting as long as it runs (a persistent session: the broker keeps what comes meanwhile)."""
-    delay = retry[0]
-    said = False
-    while True:
-        try:
-            async with aiomqtt.Client(address.host, address.port, username=address.username,
-                                      password=address.password, identifier=identifier, clean_session=False,
-                                      keepalive=10, tls_context=address.tls_context(), queue_type=Inbox,
-                                      logger=MQTT_LOG) as client:
-                await client.subscribe(f"{address.prefix}/boards/+/+", qos=1)
-                club.connected, delay, said = True, retry[0], False
-                club._change()
-                if ready is not None:
-                    ready.set()
-                club._confirm.set()  # what waited to be confirmed while the club was away
-                confirming = asyncio.create_task(_confirm(club, client, address.prefix))
-                try:
-                    async for message in client.messages:
-                        club.receive(message.topic.value, message.payload)
-                finally:
-                    confirming.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                        await confirming
-        except aiomqtt.MqttError as error:
-            if not said:
-                log.warning("reedboard club: the broker at %s: %s (trying again)", address, error)
-                said = True
-        club.connected = False
-        club._change()
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, retry[1])
-
-
-class _Seldom(logging.Filter):
-    """A record of a kind at most once every LOG_EVERY seconds (a flood of them is one line)."""
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__()
-        self.clock, self.said = clock, {}
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        now, kind = self.clock(), (record.levelno, str(record.msg)[:60])
-        if now - self.said.get(kind, -LOG_EVERY) < LOG_EVERY:
-            return False
-        self.said[kind] = now
-        return True
-
-
-MQTT_LOG = logging.getLogger(f"{__name__}.mqtt")  # the club's MQTT client's own words, seldom
-MQTT_LOG.addFilter(_Seldom())
-
-
-class Inbox(asyncio.Queue):
-    """The messages received and not yet read, at most INBOX_BYTES of them: a burst of large ones
-    is dropped (aiomqtt says so) rather than kept, and their boards send them again (the club
-    has not confirmed them)."""
-
-    def __init__(self, maxsize: int = 0) -> None:
-        super().__init__(maxsize)
-        self.bytes = 0
-
-    def full(self) -> bool:
-        return self.bytes >= INBOX_BYTES or super().full()
-
-    def _put(self, item) -> None:
-        self.bytes += len(item.payload) if isinstance(item.payload, (bytes, bytearray)) else 0
-        super()._put(item)
-
-    def _get(self):
-        item = super()._get()
-        self.bytes -= len(item.payload) if isinstance(item.payload, (bytes, bytearray)) else 0
-        return item
-
-
-async def _confirm(club: Club, client: aiomqtt.Client, prefix: str) -> None:
-    """Each board's games as far as the club has stored them, on PREFIX/club/confirmed/BOARD
-    (the latest word per game: a busy club says it once for many lines)."""
-    while True:
-        await club._confirm.wait()
-        club._confirm.clear()
-        while club.confirmations:
-            (board, game), message = club.confirmations.popitem()
-            try:
-                await client.publish(f"{prefix}/club/confirmed/{board}", encode(message), qos=1)
-            except aiomqtt.MqttError:
-                club.confirmations.setdefault((board, game), message)  # said again once connected
-                raise

@@ -116,7 +116,8 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     import uvicorn
 
     from ..broadcast.broker import EmbeddedBroker
-    from ..broadcast.club import Club, follow
+    from ..broadcast.club import Club
+    from ..broadcast.club_follow import follow
     from ..broadcast.club_app import create_club_app
 
     family = socket.AF_INET6 if ":" in web[0] else socket.AF_INET

@@ -1,0 +1,108 @@
+"""The club following the broker: subscribed to every board, each message handed to the club,
+its confirmations published back, reconnecting as long as it runs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+import aiomqtt
+
+from .address import BrokerAddress
+from .club import LOG_EVERY, Club, log
+from .messages import encode
+
+INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send them again)
+
+
+async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedboard-club",
+                 retry: tuple[float, float] = (0.5, 5.0), ready: asyncio.Event | None = None) -> None:
+    """Subscribe to every board under the address's prefix and hand each message to the club,
+    reconnecting as long as it runs (a persistent session: the broker keeps what comes meanwhile)."""
+    delay = retry[0]
+    said = False
+    while True:
+        try:
+            async with aiomqtt.Client(address.host, address.port, username=address.username,
+                                      password=address.password, identifier=identifier, clean_session=False,
+                                      keepalive=10, tls_context=address.tls_context(), queue_type=Inbox,
+                                      logger=MQTT_LOG) as client:
+                await client.subscribe(f"{address.prefix}/boards/+/+", qos=1)
+                delay, said = retry[0], False
+                club.link(True)  # and what waited to be confirmed while the club was away is
+                if ready is not None:
+                    ready.set()
+                confirming = asyncio.create_task(_confirm(club, client, address.prefix))
+                try:
+                    async for message in client.messages:
+                        club.receive(message.topic.value, message.payload)
+                finally:
+                    confirming.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                        await confirming
+        except aiomqtt.MqttError as error:
+            if not said:
+                log.warning("reedboard club: the broker at %s: %s (trying again)", address, error)
+                said = True
+        club.link(False)
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, retry[1])
+
+
+class _Seldom(logging.Filter):
+    """A record of a kind at most once every LOG_EVERY seconds (a flood of them is one line)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.clock, self.said = clock, {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        now, kind = self.clock(), (record.levelno, str(record.msg)[:60])
+        if now - self.said.get(kind, -LOG_EVERY) < LOG_EVERY:
+            return False
+        self.said[kind] = now
+        return True
+
+
+MQTT_LOG = logging.getLogger(f"{__name__}.mqtt")  # the club's MQTT client's own words, seldom
+MQTT_LOG.addFilter(_Seldom())
+
+
+class Inbox(asyncio.Queue):
+    """The messages received and not yet read, at most INBOX_BYTES of them: a burst of large ones
+    is dropped (aiomqtt says so) rather than kept, and their boards send them again (the club
+    has not confirmed them)."""
+
+    def __init__(self, maxsize: int = 0) -> None:
+        super().__init__(maxsize)
+        self.bytes = 0
+
+    def full(self) -> bool:
+        return self.bytes >= INBOX_BYTES or super().full()
+
+    def _put(self, item) -> None:
+        self.bytes += len(item.payload) if isinstance(item.payload, (bytes, bytearray)) else 0
+        super()._put(item)
+
+    def _get(self):
+        item = super()._get()
+        self.bytes -= len(item.payload) if isinstance(item.payload, (bytes, bytearray)) else 0
+        return item
+
+
+async def _confirm(club: Club, client: aiomqtt.Client, prefix: str) -> None:
+    """Each board's games as far as the club has stored them, on PREFIX/club/confirmed/BOARD
+    (the latest word per game: a busy club says it once for many lines)."""
+    while True:
+        await club.confirm_due.wait()
+        club.confirm_due.clear()
+        while club.confirmations:
+            (board, game), message = club.confirmations.popitem()
+            try:
+                await client.publish(f"{prefix}/club/confirmed/{board}", encode(message), qos=1)
+            except aiomqtt.MqttError:
+                club.confirmations.setdefault((board, game), message)  # said again once connected
+                raise
