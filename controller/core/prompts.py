@@ -99,8 +99,8 @@ def describe(prompt: Prompt | None) -> str:
         return _without_hint(kind, d) + f" (hint: {d['hint']})"
     if kind == "over":
         winner = d.get("winner")
-        how = {"a7": "reaches a7", "points": "has six points", "resign": "wins: the other player resigned",
-               "time": "wins on time", "no-move": "wins: the other player cannot move",
-               "unreachable": "wins", "balls-only": "wins"}.get(d["reason"], "wins")
-        return f"game over: {player(winner)} {how} ({d['result']})" if winner else f"game over: a draw ({d['result']})"
+        how = d.get("how", "")  # the ending's words, the game's own ("with a stone on a7", ": time ran out")
+        how = how if how.startswith(":") or not how else " " + how
+        return f"game over: {player(winner)} wins{how} ({d['result']})" if winner else \
+            f"game over: a draw{how} ({d['result']})"
     return kind

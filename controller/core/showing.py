@@ -199,7 +199,8 @@ class Showing:
         if phase is Phase.OVER:
             outcome = game.outcome()
             return Prompt("over", {"result": outcome.result(game.players), "winner": outcome.winner,
-                                   "reason": outcome.termination.value})
+                                   "reason": outcome.termination.value,
+                                   "how": outcome.termination.words("en")})  # the game's own words
         if rec.guidance or rec.expected is not None:
             fill, empty = rec.guidance or (rec.expected - rec.stable, rec.stable - rec.expected)
             return Prompt("put_back", {"fill": sorted(fill), "empty": sorted(empty),
