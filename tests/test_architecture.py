@@ -7,6 +7,7 @@ a lazy import is still a dependency.
 """
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -40,6 +41,7 @@ def room(module: str) -> str:
     return parts[1]
 
 
+@functools.cache  # the tree is read once for all the tests here
 def imports() -> dict[str, set[str]]:
     """Each module of the project -> the modules of the project it imports."""
     known = modules()

@@ -1,6 +1,6 @@
 """A backend is one module and one registry line: the toy board (tests/toy_backend.py),
 registered here and nowhere else, is read from a board file, found by find_board, passes the
-backends' contract (tests/backend_contract.py, run again here on the toy) and plays a whole game live.
+backends' contract (tests/backend_contract.py, run again here on the toy) and plays a game with a capture live.
 
 What the toy touched is listed (TOUCHED): its own module and the line that registers it."""
 
@@ -80,11 +80,11 @@ def test_the_toy_is_found_by_name_with_its_start_and_never_unasked():
     assert "toy" not in registry.unasked() and "toy" in registry.names_in_words()
 
 
-def test_a_whole_game_is_played_on_the_toy_live():
+def test_a_game_with_a_capture_is_played_on_the_toy_live():
     from hands_on_boards import play_on
 
-    expected = (ROOT / "tests" / "traces" / "bigballs-game-to-a7.record").read_text().splitlines()
-    assert play_on(ToyRig, "bigballs-game-to-a7") == expected
+    expected = (ROOT / "tests" / "traces" / "bigballs-capture-mover-first.record").read_text().splitlines()
+    assert play_on(ToyRig, "bigballs-capture-mover-first") == expected
 
 
 def test_only_the_toy_module_knows_the_toy():

@@ -193,6 +193,22 @@ def test_the_page_loads_its_modules_and_each_import_is_there(client):
             assert target.startswith("./") and (STATIC / target[2:]).is_file(), (path.name, target)
 
 
+def test_the_page_asks_for_every_module_it_imports_at_once(client):
+    """Each module the page's scripts import, at any depth, is preloaded by the page (and no
+    other), so the browser asks for them together rather than one import after another."""
+    page = client.get("/").text
+    preloaded = set(re.findall(r'<link rel="modulepreload" href="static/([^"]+)">', page))
+    entries = [src.removeprefix("static/") for src in re.findall(r'<script type="module" src="([^"]+)"', page)]
+    reached, todo = set(), list(entries)
+    while todo:
+        module = todo.pop()
+        for target in re.findall(r'^import .* from "\./([^"]+)";$', (STATIC / module).read_text("utf-8"), re.M):
+            if target not in reached:
+                reached.add(target)
+                todo.append(target)
+    assert preloaded == reached - set(entries)
+
+
 # --- speech.js under node ---------------------------------------------------------------------------------
 NOTES = {  # a name for each example -> the note
     "setup": {"kind": "setup", "data": {"mode": "shuffle"}},

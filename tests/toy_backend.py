@@ -4,7 +4,7 @@ Its board is kept in memory: switches a hand closes and opens by address, an LED
 display and a buzzer that remember what they were told. It reads a [toy] table of its own
 from a board file (`label`: what it is called when it is found), keeps a start position and
 lights LEDs by address. test_toy_backend registers it, runs the backends' contract on it and
-plays a whole game on it live; nothing else in the tree knows it.
+plays a game with a capture on it live; nothing else in the tree knows it.
 """
 
 from __future__ import annotations
