@@ -119,10 +119,10 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     from ..broadcast.club import Club
     from ..broadcast.club_follow import follow
     from ..broadcast.club_app import create_club_app
+    from ..web.listening import tcp_listener
 
     family = socket.AF_INET6 if ":" in web[0] else socket.AF_INET
-    listening = socket.socket(family, socket.SOCK_STREAM)
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listening = tcp_listener(family)
     try:
         listening.bind(web)
     except OSError as error:

@@ -10,7 +10,6 @@ starts, so there is no race for the port).
 from __future__ import annotations
 
 import contextlib
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -20,13 +19,13 @@ from ..session.play_session import PlaySession
 
 from .app import make_server
 from .limits import Limits
+from .listening import tcp_listener
 
 
 @contextlib.contextmanager
 def served(session: PlaySession, token: str | None = None, *, games_dir: str | Path | None = None,
            timeout: float = 10.0, limits: Limits | None = None) -> Iterator[str]:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock = tcp_listener()
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     server = make_server(session, "127.0.0.1", port, token, games_dir=games_dir, limits=limits)
