@@ -10,7 +10,7 @@ import uvicorn
 from starlette.applications import Starlette
 
 from reedboard.controller.web.calm_server import CalmServer
-from virtual_time import VirtualClock, run_virtual
+from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
 
 
 def server() -> tuple[CalmServer, list[int]]:

@@ -48,7 +48,7 @@ from reedboard.hal.leds import PIP_COLOUR, PIPS, current_ma
 from reedboard.hal.matrix import (GPIOB, GPPUB, IODIRA, OLATA, GpioMatrix, MatrixScanner,
                         Mcp23017Matrix, possible_ghosts)
 from reedboard.hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
-from virtual_time import VirtualClock, run_virtual
+from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
 
 WAIT = 10.0  # s: the most a test waits for something that comes within milliseconds
 

@@ -34,8 +34,8 @@ from reedboard.hal.mock.matrix import FakeStrip, MatrixPins
 from reedboard.hal.sim import SimBoard
 
 from heard import Heard
-from virtual_time import VirtualClock
-from virtual_time import run_virtual as on_virtual_time
+from reedboard.controller.session.virtual_time import VirtualClock
+from reedboard.controller.session.virtual_time import run_virtual as on_virtual_time
 
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
