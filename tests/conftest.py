@@ -71,7 +71,7 @@ MODULES_BY_LEVEL = {
     # one module, pure
     "unit": """
         test_abalone test_against_reference test_architecture test_backend_names test_bigballs
-        test_board_config test_config_paths test_drawings test_guides test_journal
+        test_board_config test_config_paths test_drawings test_guides test_journal test_language
         test_notation_roundtrip test_offboard test_offboard_layout test_opponent_keys test_project
         test_reconcile test_reconcile_properties test_record test_referee_decisions test_signals
         test_sim_board test_test_levels test_trace_board
@@ -84,7 +84,8 @@ MODULES_BY_LEVEL = {
         test_gpio_board test_hal_contract test_led_drivers test_opponent test_play_session
         test_referee test_referee_changes test_resume test_serial_board test_serial_link
         test_signals_legend test_table_calls_on_boards test_table_fuzz test_table_setup
-        test_toy_backend test_trace test_traces test_web test_web_first_hour_data
+        test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs
+        test_words_in_languages
     """,
     # real processes, servers, browsers, brokers
     "system": """
@@ -97,7 +98,8 @@ MODULES_BY_LEVEL = {
         test_pico_selftest test_play_command test_quick_start test_selftest test_service
         test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
-        test_web_listening test_web_page test_web_table test_worker_orphans
+        test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
+        test_cli_languages
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}
