@@ -333,8 +333,9 @@ def test_pieces_and_names():
     pieces = game.pieces()
     assert Counter(pieces.values()) == {"B": 14, "W": 14, "": 33}
     assert game.occupied() == {cell for cell, code in pieces.items() if code}
-    assert game.piece_name("A1") == "black marble" and game.piece_name("I9") == "white marble"
-    assert game.piece_name("E5") == "marble"
+    pieces = game.pieces()
+    assert game.piece_words(pieces["A1"]) == "the black marble" and game.piece_words(pieces["I9"]) == "the white marble"
+    assert game.piece_words(pieces["E5"]) == "the piece"
     assert game.result_details() == "0-0"
     copy = game.copy()
     copy.play("A1B2")

@@ -229,7 +229,7 @@ def test_a_big_balls_game_played_by_clicks(tmp_path):
         snapshot = wait_for(client, lambda s: s["cells"]["e3"]["light"] == "fill", what="the illegal board")
         assert snapshot["cells"]["d4"]["light"] == "empty" and snapshot["die"]["face"] == "error"
         assert snapshot["prompt"] == {"kind": "put_back", "fill": ["e3"], "empty": ["d4"],
-                                      "pieces": {"e3": "white stone 6"}}
+                                      "pieces": {"e3": "W6"}}
         assert snapshot["message"] == "move the white stone 6 from d4 back to e3"
         assert snapshot["cells"]["e3"]["piece"] == "W6" and snapshot["cells"]["d4"]["sim"] == "W6"
         click(client, "d4")

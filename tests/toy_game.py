@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from reedboard.controller.language.catalogue import current
 from reedboard.controller.games import Footprint, Game, GameOption, MoveError, Outcome, Termination
 
 # the toy's own ending: its key is what its records and journals write
-FILLED = Termination("filled", {"en": "by filling the row", "de": "mit der vollen Reihe", "ro": "umplând rândul"})
+FILLED = Termination("filled", "by filling the row")
 SPOKEN = {"en": "a stone on {cell}", "de": "ein Stein auf {cell}", "ro": "o piatră pe {cell}"}
 
 
@@ -72,8 +73,9 @@ class Toy(Game):
             raise MoveError(f"{text!r}: no free cell {move} on the row")
         return move
 
-    def spoken(self, move: object, lang: str = "en") -> str:
-        return SPOKEN.get(lang, SPOKEN["en"]).format(cell=move)
+    def spoken(self, move: object) -> str:
+        # a game from elsewhere, without a catalogue of ours: its own words, in the language in use
+        return SPOKEN.get(current(), SPOKEN["en"]).format(cell=move)
 
     def rules_outcome(self) -> Outcome | None:
         if len(self._stones) == self.length:

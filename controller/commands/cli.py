@@ -18,8 +18,12 @@ from . import (
     calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
     hardware_command, perft_command, play_command, replay_command, selftest_command, service, show_command,
 )
-from .usage import Parser, UsageError, is_user_error
+from .usage import Parser, UsageError, is_user_error, speak_argparse
+from ..language.catalogue import COMMANDS as WORDS, LANGUAGES, set_default
+from ..language.choosing import from_environment, supported
 from ..opponent import match
+
+_ = WORDS.gettext
 
 # The commands, in the order --help lists them.
 COMMANDS = (perft_command, show_command, replay_command, export_command, play_command, hardware_command,
@@ -31,20 +35,38 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 
 
 def build_parser() -> Parser:
-    parser = Parser(prog="reedboard", description="reedboard: the controller of a reed-switch game board.")
+    parser = Parser(prog="reedboard", description=_("reedboard: the controller of a reed-switch game board."))
     parser.add_argument("--version", action="version", version=f"reedboard {__version__}")
+    parser.add_argument("--lang", choices=LANGUAGES, metavar="LANG",
+                        help=_("the language of messages and help: {languages} (default: from LANG)").format(
+                            languages=", ".join(LANGUAGES)))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for module in COMMANDS:
         module.add_parser(commands)
     return parser
 
 
+def chosen_language(argv: Sequence[str], environ) -> str:
+    """`--lang X` before the command (read first: the help is written in it), else the environment's."""
+    for i, word in enumerate(argv):
+        if word == "--lang" and i + 1 < len(argv) and supported(argv[i + 1]):
+            return supported(argv[i + 1])
+        if word.startswith("--lang=") and supported(word[7:]):
+            return supported(word[7:])
+        if not word.startswith("-"):
+            break
+    return from_environment(environ)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    set_default(chosen_language(argv, os.environ))
+    speak_argparse()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
         if not getattr(args, "run", None):
-            raise UsageError("reedboard: choose a command (see reedboard --help)")
+            raise UsageError(_("reedboard: choose a command (see reedboard --help)"))
         return args.run(args)
     except BrokenPipeError:  # the output went to a pipe that closed (`| head`): not an error
         sys.stdout = open(os.devnull, "w")

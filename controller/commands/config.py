@@ -63,6 +63,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from ..core.clock import ClockSettings
+from ..language.catalogue import LANGUAGES
 from ..core.computer import parse_opponent
 from ..games import GAMES, brief, colours, game_name
 from ..persist.game_files import default_games_dir
@@ -70,7 +71,6 @@ from ..core.reconcile import Settings
 from reedboard.hal.tomlfile import read_toml
 
 SETUP_CHOICES = ("auto", "shuffle", "identify")
-LANGUAGES = ("en", "de", "ro")  # the page's languages (SPEECH_LANGS in web/static/speech.js)
 WATCHERS = 64  # the web view's default (web.limits.Limits.watchers; not imported: it needs starlette)
 WATCHERS_MOST = 500  # each watcher is an open file, of 1,024 on a Pi
 TOKEN = re.compile(r"[A-Za-z0-9._~-]{8,200}")  # what a URL carries as it is
@@ -304,7 +304,7 @@ KEYS: tuple[Key, ...] = (
         unset="the MQTT user, else the host name", flag="name"),
     Key("page.sound", "true or false", _boolean, default=False),
     Key("page.voice", "true or false", _boolean, default=False),
-    Key("page.language", f"one of {', '.join(LANGUAGES)}", _choice(LANGUAGES), default="en"),
+    Key("page.language", f"one of {', '.join(LANGUAGES)}", _choice(LANGUAGES), unset="the browser's language"),
     *(Key(f"players.{colour}", "a name of 1 to 40 characters", _text(40), unset=f"{colour.capitalize()}",
           flag=colour) for colour in colours()),
 )

@@ -224,6 +224,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
                           settings=config.reconciler(), game_clock=config["play.clock"],
                           players=_names(config, template), computer=computer,
                           thinker=_thinker(config) if computer is not None or resume is not None else None)
+    session.page_language = config["page.language"]
     if computer is not None:
         print(f"the computer plays {computer.plays}, at level {computer.level}")
     if broadcast is not None:

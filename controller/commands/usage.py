@@ -1,10 +1,34 @@
 """A mistaken command line: the error that says so in one line (exit status 2), and the parser
-that raises it. It imports nothing of reedboard, so that every command may use it."""
+that raises it, speaking the language in use. It imports nothing of reedboard but the language
+room, so that every command may use it."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+
+from ..language.catalogue import COMMANDS, N_
+
+_ = COMMANDS.gettext
+
+# argparse's own words (usage:, options, its errors), for the catalogue; argparse looks them up
+# through its module's `_` and `ngettext`, pointed at ours in `speak_argparse`.
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("show program's version number and exit"), N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"), N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("expected one argument"), N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("argument %(argument_name)s: %(message)s"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("invalid %(type)s value: %(value)r"), N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"), N_("ignored explicit argument %r"),
+    N_("can't open '%(filename)s': %(error)s"),
+)
+
+
+def speak_argparse() -> None:
+    """argparse's words from our catalogue, in the language in use."""
+    argparse._ = COMMANDS.gettext
+    argparse.ngettext = COMMANDS.ngettext
 
 # Errors that get one line and exit status 2: ValueErrors of these modules (a file or a value
 # someone gave). They are looked up only once something failed, so that `reedboard --help`
@@ -25,7 +49,8 @@ class Parser(argparse.ArgumentParser):
     _intermixing = False
 
     def error(self, message: str) -> None:  # one line instead of argparse's usage dump
-        raise UsageError(f"{self.prog}: {message} (see {self.prog.split()[0]} --help)")
+        raise UsageError(_("{prog}: {message} (see {command} --help)").format(
+            prog=self.prog, message=message, command=self.prog.split()[0]))
 
     def parse_known_args(self, args=None, namespace=None):
         # argparse cannot intermix with subcommands; a command's own parser has none, and the

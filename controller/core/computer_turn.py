@@ -86,7 +86,7 @@ class ComputerTurn:
             return False
         self._hint_asked = self._turn_key()
         self._changes += 1
-        self._note(t, f"{self.game.turn} asks for a hint", "info", player=self.game.turn)
+        self._note(t, "asked", player=self.game.turn)
         self._show(t)
         return True
 
@@ -103,7 +103,7 @@ class ComputerTurn:
             self._hint, self._hint_asked = (question.key, move), None
             text = self.game.format_move(move) if move != ROLL_DECISION else "roll"
             self._emit(JournalLine(t, "hint", (player, text)))
-            self._note(t, f"hint for {player}: {text}", "hint", player=player, move=text)
+            self._note(t, "hint", player=player, move=text)
         else:
             self._choose(t, question.key, move)
             if move != ROLL_DECISION:
@@ -116,11 +116,11 @@ class ComputerTurn:
         player = self.game.turn
         self._chosen = (key, move)
         if move == ROLL_DECISION:
-            self._note(t, f"the computer ({player}) rolls", "computer", player=player, move=None)
+            self._note(t, "computer", player=player, move=None)
             return
         self._handle(self.reconciler.restrict(t, (move,)))
         text = self.game.format_move(move)
-        self._note(t, f"the computer ({player}) plays {text}: carry it out", "computer", player=player, move=text)
+        self._note(t, "computer", player=player, move=text)
         self._cue(Cue.READY)
 
     def replay_decision(self, t: float, move: str, roll: int | None = None) -> list[Decision]:

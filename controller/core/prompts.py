@@ -1,15 +1,23 @@
-"""The players' words: a Prompt or an event in one plain English line.
+"""The players' words: a Prompt in one plain line, in the language in use.
 
 What the referee asks and reports is data (controller.core.view.Prompt, the kinds of Note); this
-module is the one place that turns it into words for the terminal, the notes of a replay
-and the page's status line. The page speaks from the data itself, in its own languages.
+module turns a prompt into words for the terminal, the notes of a replay and the page's status
+line (note_words.py does the notes). The words come from the "play" catalogue; a game gives
+its own (its pieces, its moves in words) through `game` where it is known.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from ..language.catalogue import N_, PLAY
 from .view import Prompt
+
+_ = PLAY.gettext
+
+# The players' colours, as the games name them: in a line ("black rolls 6") and at its head.
+COLOURS = {"black": N_("black"), "white": N_("white"), "red": N_("red"), "yellow": N_("yellow")}
+PLAYERS = {"black": N_("Black"), "white": N_("White"), "red": N_("Red"), "yellow": N_("Yellow")}
 
 
 def cells(names: Iterable[str]) -> str:
@@ -17,90 +25,109 @@ def cells(names: Iterable[str]) -> str:
     names = sorted(names)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
 def either(values: Iterable[object]) -> str:
-    return " or ".join(map(str, values))
+    """`3`, `3 or 5`, `1, 3 or 5`."""
+    values = [str(v) for v in values]
+    if len(values) <= 1:
+        return "".join(values)
+    return _("{first} or {last}").format(first=", ".join(values[:-1]), last=values[-1])
+
+
+def colour(name: str) -> str:
+    """A player's colour inside a line: `black`, `schwarz`."""
+    return _(COLOURS[name]) if name in COLOURS else name
 
 
 def player(name: str) -> str:
-    return name.capitalize()
+    """A player at the head of a line: `Black`, `Schwarz`."""
+    return _(PLAYERS[name]) if name in PLAYERS else name.capitalize()
 
 
-def put_back(fill: Iterable[str], empty: Iterable[str], pieces: Mapping[str, str]) -> str:
+def piece(code: str, game=None) -> str:
+    """A piece by its code, with its article, as the object of a sentence: `the white stone 6`."""
+    return game.piece_words(code) if game is not None and code else _("the piece")
+
+
+def put_back(fill: Iterable[str], empty: Iterable[str], pieces: Mapping[str, str], game=None) -> str:
     """What to do to get back to the game's position: put back what is missing, take away
-    what is too much; a single piece moved wrongly is one instruction."""
+    what is too much; a single piece moved wrongly is one instruction. `pieces`: the code of
+    what belongs on each cell to fill."""
     fill, empty = sorted(fill), sorted(empty)
     if len(fill) == 1 and len(empty) == 1:
-        return f"move the {pieces.get(fill[0], 'piece')} from {empty[0]} back to {fill[0]}"
+        return _("move {piece} from {src} back to {dst}").format(
+            piece=piece(pieces.get(fill[0], ""), game), src=empty[0], dst=fill[0])
     parts = []
     if len(fill) == 1:
-        parts.append(f"put the {pieces.get(fill[0], 'piece')} back on {fill[0]}")
+        parts.append(_("put {piece} back on {cell}").format(piece=piece(pieces.get(fill[0], ""), game), cell=fill[0]))
     elif fill:
-        parts.append("put the pieces back on " + cells(fill))
-    if empty:
-        parts.append(("take the piece off " if len(empty) == 1 else "take the pieces off ") + cells(empty))
-    return "; ".join(parts) or "the board is right"
+        parts.append(_("put the pieces back on {cells}").format(cells=cells(fill)))
+    if len(empty) == 1:
+        parts.append(_("take the piece off {cell}").format(cell=empty[0]))
+    elif empty:
+        parts.append(_("take the pieces off {cells}").format(cells=cells(empty)))
+    return "; ".join(parts) or _("the board is right")
 
 
-def _without_hint(kind: str, data) -> str:
-    return describe(Prompt(kind, {k: v for k, v in data.items() if k != "hint"}))
-
-
-def describe(prompt: Prompt | None) -> str:
+def describe(prompt: Prompt | None, game=None) -> str:
     """One line saying what the players should do now."""
     if prompt is None:
         return ""
     kind, d = prompt.kind, prompt.data
     if kind == "reading":
-        return "reading the board"
+        return _("reading the board")
     if kind == "clear":
-        return "clear the board: take the pieces off " + cells(d["cells"])
+        return _("clear the board: take the pieces off {cells}").format(cells=cells(d["cells"]))
     if kind == "fill":
-        text = "fill the start hollows: put a piece on " + cells(d["cells"]) if d["cells"] else ""
+        text = _("fill the start hollows: put a piece on {cells}").format(cells=cells(d["cells"])) if d["cells"] else ""
         if d.get("empty"):
-            text += ("; " if text else "") + "take the piece off " + cells(d["empty"])
-        return text or "set-up: put the pieces where the lights show"
+            text += ("; " if text else "") + _("take the piece off {cells}").format(cells=cells(d["empty"]))
+        return text or _("set-up: put the pieces where the lights show")
     if kind == "setup":
-        return "set-up: put the pieces where the lights show"
+        return _("set-up: put the pieces where the lights show")
     if kind == "place":
-        what = "a big ball" if d["piece"] == "ball" else f"{d['player']} stone {d['number']}"
-        return f"put {what} on {d['cell']}"
+        if d["piece"] == "ball":
+            return _("put a big ball on {cell}").format(cell=d["cell"])
+        return _("put {piece} on {cell}").format(piece=piece(d["piece"], game), cell=d["cell"])
     if kind == "identify":
-        return f"{player(d['player'])}: lift stone {d['number']} and put it back"
+        return _("{player}: lift stone {number} and put it back").format(player=player(d["player"]), number=d["number"])
     if kind == "roll":
-        return f"{player(d['player'])}: roll the die, or move a big ball"
-    if d.get("hint") and kind in ("roll", "move", "in_hand"):
-        words = d.get("hint_words") or d["hint"]
-        return f"{player(d['player'])}: {words} (the hint: {d['hint']})"
+        return _("{player}: roll the die, or move a big ball").format(player=player(d["player"]))
+    if d.get("hint") and kind in ("move", "in_hand"):
+        return _("{player}: {words} (the hint: {hint})").format(
+            player=player(d["player"]), words=d.get("hint_words") or d["hint"], hint=d["hint"])
     if kind == "move":
         if d.get("roll"):
-            return f"{player(d['player'])}: move stone {either(d['stones'])}"
+            return _("{player}: move stone {stones}").format(player=player(d["player"]), stones=either(d["stones"]))
         if d.get("waiting"):
-            return f"{player(d['player'])}: put your waiting ball back, or move and drop it"
-        return f"{player(d['player'])} to move"
+            return _("{player}: put your waiting ball back, or move and drop it").format(player=player(d["player"]))
+        return _("{player} to move").format(player=player(d["player"]))
     if kind == "in_hand":
-        where = cells(d["to"])
-        back = cells(d["cells"])
-        return f"{player(d['player'])}: put it on {where} (lit), or back on {back}" if where else \
-            f"put the piece back on {back}"
+        where, back = cells(d["to"]), cells(d["cells"])
+        if where:
+            return _("{player}: put it on {cells} (lit), or back on {back}").format(
+                player=player(d["player"]), cells=where, back=back)
+        return _("put the piece back on {cells}").format(cells=back)
     if kind == "put_back":
-        return put_back(d["fill"], d["empty"], d.get("pieces", {}))
+        return put_back(d["fill"], d["empty"], d.get("pieces", {}), game)
     if kind == "choose":
-        return "several moves fit: lift and put back a piece of the one you made (" + either(d["moves"]) + ")"
+        return _("several moves fit: lift and put back a piece of the one you made ({moves})").format(
+            moves=either(d["moves"]))
     if kind == "computer":
         if d.get("move") and d.get("words"):
-            return f"the computer ({d['player']}) plays {d['move']}: {d['words']}"
+            return _("the computer ({player}) plays {move}: {words}").format(
+                player=colour(d["player"]), move=d["move"], words=d["words"])
         if d.get("move"):
-            return f"the computer ({d['player']}) plays {d['move']}: carry it out as the lights show"
-        return f"the computer ({d['player']}) is thinking"
-    if d.get("hint"):
-        return _without_hint(kind, d) + f" (hint: {d['hint']})"
+            return _("the computer ({player}) plays {move}: carry it out as the lights show").format(
+                player=colour(d["player"]), move=d["move"])
+        return _("the computer ({player}) is thinking").format(player=colour(d["player"]))
     if kind == "over":
-        winner = d.get("winner")
         how = d.get("how", "")  # the ending's words, the game's own ("with a stone on a7", ": time ran out")
         how = how if how.startswith(":") or not how else " " + how
-        return f"game over: {player(winner)} wins{how} ({d['result']})" if winner else \
-            f"game over: a draw{how} ({d['result']})"
+        if d.get("winner"):
+            return _("game over: {player} wins{how} ({result})").format(
+                player=player(d["winner"]), how=how, result=d["result"])
+        return _("game over: a draw{how} ({result})").format(how=how, result=d["result"])
     return kind

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
-from . import prompts
+from ..language.catalogue import N_
+from . import note_words
 from .clock import ClockSettings, GameClock
 from .computer import Computer
 from .computer_turn import ComputerTurn
@@ -141,7 +142,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
             self.reconciler.listening = False  # nothing counts until the board has been read
         else:
             self._handle(self.reconciler.expect(t))
-        self._note(t, prompts.describe(self._showing.setup_prompt()), "setup", mode=self.setup_mode)
+        self._note(t, "setup", mode=self.setup_mode, prompt=self._showing.setup_prompt().as_data())
         self._show(t)
         return self.decided()
 
@@ -193,8 +194,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
             return self.decided()
         self._changes += 1
         if button == "die" and self.computer_to_move():
-            refusal = "the computer rolls for itself"
-            self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
+            self._note(t, "refused", reason=N_("the computer rolls for itself"))
             self._cue(Cue.REFUSED)
             roll = None
         elif button == "die":
@@ -256,19 +256,18 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         if flag_at is not None and flag_at <= t:
             clock.flag(t)
             self.game.lose_on_time(player)
-            self._note(t, f"{player}'s time is up", "flag", player=player)
+            self._note(t, "flag", player=player)
             self._finish(t)
         elif player not in self._low_warned and (clock.low_at() is None or clock.low_at() <= t):
             # compared with the deadline itself: the time left, computed, may miss the mark by a rounding
             self._low_warned.add(player)
             left = clock.remaining(t)[player]
-            words = f"{left:.0f} seconds" if left >= 1.5 else "about a second" if left >= 0.5 else "under a second"
-            self._note(t, f"{player}: {words} left", "low_time", player=player, seconds=round(left))
+            self._note(t, "low_time", player=player, seconds=round(left))
 
     def resign(self, t: float, player: str) -> list[Decision]:
         if self.phase is not Phase.OVER:
             self.game.resign(player)
-            self._note(t, f"{player} resigns", "resign", player=player)
+            self._note(t, "resign", player=player)
             self._finish(t)
             self._show(t)
         return self.decided()
@@ -276,7 +275,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
     def agree_draw(self, t: float) -> list[Decision]:
         if self.phase is not Phase.OVER:
             self.game.agree_draw()
-            self._note(t, "draw agreed", "draw")
+            self._note(t, "draw")
             self._finish(t)
             self._show(t)
         return self.decided()
@@ -296,7 +295,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
                 if self.clock is not None and not self.clock.flagged:
                     self.clock.moved(t, mover, self.game.turn)
                 self._emit(JournalLine(t, "move", (str(event.move),), clock=self._clock_entry(t)))
-                self._note(t, f"move {event.move}", "move", player=mover, move=str(event.move))
+                self._note(t, "move", player=mover, move=str(event.move))
                 self._cue(Cue.MOVE)
                 self.phase = Phase.PLAY
                 self._check_over(t)
@@ -305,7 +304,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
             elif isinstance(event, Amended):
                 self.last_move_cells = self.game.last_move_cells()
                 self._emit(JournalLine(t, "amend", (str(event.old), str(event.new))))
-                self._note(t, f"amended: {event.old} -> {event.new}", "amend", old=str(event.old), new=str(event.new))
+                self._note(t, "amend", old=str(event.old), new=str(event.new))
                 self._cue(Cue.MOVE)
                 self._check_over(t)
             elif isinstance(event, TakenBack):
@@ -315,8 +314,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
                 if self.clock is not None and self.clock.running is not None:
                     self.clock.switch(t, self.game.turn)
                 self._emit(JournalLine(t, "takeback", (str(event.move),)))
-                again = f" (the die still shows {event.roll})" if event.roll else ""
-                self._note(t, f"takeback: {event.move}{again}", "takeback", move=str(event.move), roll=event.roll)
+                self._note(t, "takeback", move=str(event.move), roll=event.roll)
                 self._cue(Cue.TAKEBACK)
                 self.phase = Phase.ROLLED if event.roll is not None else Phase.PLAY
                 if event.kept_roll is not None:  # rolled for a later turn that a takeback undid
@@ -327,15 +325,14 @@ class Referee(SettingUp, Rolling, ComputerTurn):
                     self._handle(self.reconciler.undo(t))
             elif isinstance(event, Illegal):
                 pieces = self._showing.piece_names(event.fill)
-                self._note(t, "illegal: " + prompts.put_back(event.fill, event.empty, pieces), "illegal",
-                           fill=sorted(event.fill), empty=sorted(event.empty), pieces=pieces)
+                self._note(t, "illegal", fill=sorted(event.fill), empty=sorted(event.empty), pieces=pieces)
                 self._cue(Cue.ILLEGAL)
             elif isinstance(event, Cleared):
                 cleared = True
-                self._note(t, "the board is right again", "clear")
+                self._note(t, "clear")
             elif isinstance(event, Ambiguous):
                 moves = [str(m) for m in event.moves]
-                self._note(t, prompts.describe(Prompt("choose", {"moves": moves})), "choose", moves=moves)
+                self._note(t, "choose", moves=moves)
                 self._cue(Cue.CHOOSE)
             elif isinstance(event, Touched) and not cleared:  # a correction is no touch to report
                 self._on_touch(t, event.cells)
@@ -351,7 +348,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         if self.phase is Phase.IDENTIFY and self._guide is not None:
             self._run(t, self._guide.touched(cells))
             return
-        self._note(t, f"{prompts.cells(cells)} put back: no move", "touch", cells=sorted(cells))
+        self._note(t, "touch", cells=sorted(cells))
 
     def _check_over(self, t: float) -> None:
         if self.game.outcome() is not None:
@@ -367,8 +364,7 @@ class Referee(SettingUp, Rolling, ComputerTurn):
             self.clock.stop(t)
         result = outcome.result(self.game.players)
         self._emit(JournalLine(t, "result", (result, outcome.termination.value, outcome.winner)))
-        self._note(t, f"game over: {result} {outcome.termination.value}", "over",
-                   result=result, winner=outcome.winner, reason=outcome.termination.value)
+        self._note(t, "over", result=result, winner=outcome.winner, reason=outcome.termination.value)
         self._cue(Cue.GAME_OVER)
 
     def _clock_entry(self, t: float) -> dict | None:
@@ -390,6 +386,10 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         """What a page shows of the referee, as data (see RefereeState)."""
         return self._showing.state()
 
+    def prompt(self) -> Prompt:
+        """What is asked of the players now, its words (a move's, an ending's) in the language in use."""
+        return self._showing.prompt()
+
     @property
     def view_builds(self) -> int:
         """How many views were built (tests count them)."""
@@ -400,12 +400,14 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         """How many notes the game has made so far (the oldest are no longer in `notes`)."""
         return self._notes_total
 
-    def _note(self, t: float, text: str, kind: str = "info", **data) -> None:
-        self.notes.append(Note(t, text, kind, data))
+    def _note(self, t: float, kind: str, **data) -> None:
+        """Note what happened as data; its words are made from it (note_words), here in the
+        language in use and again wherever it is shown."""
+        self.notes.append(Note(t, note_words.written(kind, data, self.game), kind, data))
         self._notes_total += 1
 
-    def note(self, t: float, text: str, kind: str = "info", **data) -> list[Decision]:
+    def note(self, t: float, kind: str, **data) -> list[Decision]:
         """A note from outside the game (the board's link lost or back), shown like the others."""
-        self._note(t, text, kind, **data)
+        self._note(t, kind, **data)
         self._show(t)
         return self.decided()

@@ -11,6 +11,7 @@ import random
 
 from reedboard.hal.interfaces import Cue
 
+from ..language.catalogue import N_
 from .decisions import JournalLine
 from .view import Phase
 
@@ -46,23 +47,23 @@ class Rolling:
             # the die is theirs.
             self._handle(self.reconciler.resolve_held(t))
         game = self.game
-        refusal = None
+        refusal, values = None, {}  # the reason, as note_words.REFUSALS writes it, and its values
         if not game.uses_die:
-            refusal = "this game has no die"
+            refusal = N_("this game has no die")
         elif self.phase is Phase.OVER:
-            refusal = "the game is over"
+            refusal = N_("the game is over")
         elif self.phase in (Phase.SETUP, Phase.IDENTIFY):
-            refusal = "the set-up is not finished"
+            refusal = N_("the set-up is not finished")
         elif self.reconciler.choosing:
-            refusal = "first show which move was made (lift and put back a piece of it)"
+            refusal = N_("first show which move was made (lift and put back a piece of it)")
         elif self.phase is Phase.ROLLED:
-            refusal = f"the die already shows {self._roll}: move a stone for it"
+            refusal, values = N_("the die already shows {roll}: move a stone for it"), {"roll": self._roll}
         elif not game.can_roll():
-            refusal = f"{game.turn} has no stone to roll for: move a big ball"
+            refusal, values = N_("{player} has no stone to roll for: move a big ball"), {"player": game.turn}
         elif not self.reconciler.at_baseline:
-            refusal = "put the pieces back first (see the lights), then roll"
+            refusal = N_("put the pieces back first (see the lights), then roll")
         if refusal:
-            self._note(t, f"the die cannot roll now: {refusal}", "refused", reason=refusal)
+            self._note(t, "refused", reason=refusal, values=values)
             self._cue(Cue.REFUSED)
             return None
         value = self.die.roll(given)
@@ -80,6 +81,4 @@ class Rolling:
         self.phase = Phase.ROLLED
         self._cue(Cue.ROLL)
         stones = game.die_pieces(value)
-        said = f"{game.turn}'s roll of {value} stands" if kept else f"{game.turn} rolls {value}"
-        self._note(t, f"{said}: stone {' or '.join(map(str, stones))}", "roll",
-                   player=game.turn, value=value, stones=stones, kept=kept)
+        self._note(t, "roll", player=game.turn, value=value, stones=stones, kept=kept)

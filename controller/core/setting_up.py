@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from reedboard.hal.interfaces import Cue
 
-from . import prompts
 from .decisions import PlayBegan
 from .reconcile import Reconciler
 from .view import Phase
@@ -52,9 +51,9 @@ class SettingUp:
             elif isinstance(step, Replace):
                 self._replace_game(step.game)
             elif isinstance(step, Announce):
-                self._note(t, prompts.describe(self._showing.setup_prompt()), "setup", mode=step.mode)
+                self._note(t, "setup", mode=step.mode, prompt=self._showing.setup_prompt().as_data())
             elif isinstance(step, Say):
-                self._note(t, step.text, step.kind, **step.data)
+                self._note(t, step.kind, **step.data)
                 if step.refused:
                     self._cue(Cue.REFUSED)
             elif isinstance(step, Identify):
@@ -94,7 +93,7 @@ class SettingUp:
         self.reconciler.listening = True
         self._emit(PlayBegan(t, self._now, self.game))  # the journal's times count from the clock now
         self._cue(Cue.READY)
-        self._note(t, f"ready: {prompts.player(self.game.turn)} to move", "ready", player=self.game.turn)
+        self._note(t, "ready", player=self.game.turn)
         if self.clock is not None and self.game.move_stack and self.clock.running is None:
             self.clock.start(t, self.game.turn)  # a game resumed: the player to move thinks on
         self._check_over(t)

@@ -153,8 +153,8 @@ class Showing:
                 fp = game.footprint(shown)
                 # a capture's target is where the piece goes: shown as the destination, not as a lift
                 view = replace(view, lift=fp.empties & rec.stable, dest=(fp.fills - rec.stable) | fp.captures)
-        prompt = self._prompt()
-        return replace(view, prompt=prompt, message=prompts.describe(prompt))
+        prompt = self.prompt()
+        return replace(view, prompt=prompt, message=prompts.describe(prompt, game))
 
     def _beliefs(self) -> tuple[dict[str, str], dict[str, str]]:
         """What the referee believes stands on each cell, and (set-up) what it still expects."""
@@ -171,7 +171,7 @@ class Showing:
             believed.update(ref.setup_guide.known_pieces())
         return believed, expected
 
-    def _prompt(self) -> Prompt:
+    def prompt(self) -> Prompt:
         """What is asked of the players now, as data."""
         ref = self._referee
         game = ref.game
@@ -200,7 +200,7 @@ class Showing:
             outcome = game.outcome()
             return Prompt("over", {"result": outcome.result(game.players), "winner": outcome.winner,
                                    "reason": outcome.termination.value,
-                                   "how": outcome.termination.words("en")})  # the game's own words
+                                   "how": outcome.termination.words()})  # the game's own words
         if rec.guidance or rec.expected is not None:
             fill, empty = rec.guidance or (rec.expected - rec.stable, rec.stable - rec.expected)
             return Prompt("put_back", {"fill": sorted(fill), "empty": sorted(empty),
@@ -230,10 +230,11 @@ class Showing:
         return Prompt("setup", {"fill": sorted(wanted - rec.stable), "empty": sorted(rec.stable - wanted)})
 
     def piece_names(self, cells: Iterable[str]) -> dict[str, str]:
-        """What belongs on each cell in the game's position, in words ("black stone 3")."""
+        """The code of what belongs on each cell in the game's position ("" while the stones are
+        not known): the prompt's words name it (Game.piece_words)."""
         ref = self._referee
-        known = ref.stones_known
-        return {c: ref.game.piece_name(c) if known else "piece" for c in cells}
+        pieces = ref.game.pieces() if ref.stones_known else {}
+        return {c: pieces.get(c, "") for c in cells}
 
     def _movable_cells(self) -> frozenset[str]:
         """The stones the die chose (lit so the players see which); nothing before a roll or

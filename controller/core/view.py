@@ -36,6 +36,10 @@ class Prompt:
     kind: str
     data: Mapping = field(default_factory=dict)
 
+    def as_data(self) -> list:
+        """[kind, data]: kept in a note, and made a Prompt again to be put in words."""
+        return [self.kind, dict(self.data)]
+
 
 @dataclass(frozen=True)
 class View:

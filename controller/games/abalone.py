@@ -26,6 +26,7 @@ from importlib import resources
 from typing import NamedTuple
 
 from .abalone_eval import evaluation
+from ..language.catalogue import N_, PLAY, current
 from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief, in_words
 from .offboard_layout import DIRECTIONS, GRID
 from .rules_text import rules_text
@@ -35,8 +36,7 @@ LAYOUTS = ("standard", "belgian-daisy", "german-daisy")
 MARBLES = 14  # each player's, at the start
 WIN = 6  # marbles pushed off to win
 # Abalone's own ending (the key is what records and journals have always written)
-PUSHED_OFF = Termination("pushed-off", {"en": "by pushing six marbles off", "de": "mit sechs hinausgeschobenen Kugeln",
-                                        "ro": "împingând șase bile afară"})
+PUSHED_OFF = Termination("pushed-off", N_("by pushing six marbles off"))
 NAMES = GRID.names
 ROOT3_HALF = 3 ** 0.5 / 2
 
@@ -55,6 +55,8 @@ OPPOSITE = tuple(SHIFT.index(-s) for s in SHIFT)
 AXES = tuple(d for d, s in enumerate(SHIFT) if s > 0)  # one direction of each of the 3 lines (NE, E, NW)
 _EVALUATE = evaluation(GRID, BIT, SHIFT, AXES)  # the computer opponent's judgement
 SIDES = tuple(tuple(d for d in range(6) if d not in (a, OPPOSITE[a])) for a in AXES)  # broadside directions
+
+_ = PLAY.gettext
 
 
 def _ahead(bits: int, shift: int) -> int:
@@ -318,13 +320,12 @@ class Abalone(Game):
         """How many opposing marbles `player` has pushed off."""
         return self._off[PLAYERS.index(player)]
 
-    def piece_name(self, cell: str) -> str:
-        if cell in GRID:
-            bit = BIT[GRID.index(cell)]
-            for index, player in enumerate(PLAYERS):
-                if self._bits[index] & bit:
-                    return f"{player} marble"
-        return "marble"
+    def piece_words(self, code: str) -> str:
+        if code == "B":
+            return _("the black marble")
+        if code == "W":
+            return _("the white marble")
+        return super().piece_words(code)
 
     def copy(self) -> Abalone:
         twin = Abalone.__new__(Abalone)
@@ -485,11 +486,11 @@ class Abalone(Game):
         return Footprint(empties=frozenset(move.marbles[:1]), fills=frozenset({NAMES[ray[front]]}),
                          passes=frozenset(NAMES[c] for c in ray[:front]))
 
-    def spoken(self, move: object, lang: str = "en") -> str:
+    def spoken(self, move: object) -> str:
         found = _MOVE_TEXT.fullmatch(str(move))
         if found is None:
             return str(move)
-        words = SPOKEN_MOVES.get(lang, SPOKEN_MOVES["en"])
+        words = SPOKEN_MOVES.get(current(), SPOKEN_MOVES["en"])
         first, second, third = found.groups()
         if third is None:
             return words["inline"].format(first=first, to=second)

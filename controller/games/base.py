@@ -11,12 +11,13 @@ built on it. A game also gives the words of its moves and endings, written and s
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-# The languages the page's voice speaks; a game's words fall back on English for any other.
-LANGUAGES = ("en", "de", "ro")
+from ..language.catalogue import N_, PLAY
+
+_ = PLAY.gettext
 
 
 @dataclass(frozen=True)
@@ -25,13 +26,14 @@ class Termination:
 
     value: the short key written in records, journals, traces and the page ("a7", "resign").
         Journals on disk are read by it: a key, once written, keeps its meaning.
-    said: per language, the words the voice adds after who won or "a draw" ("with a stone on
-        a7"; words starting with ":" follow without a space).
+    said: the words added after who won or "a draw" ("with a stone on a7"; words starting with
+        ":" follow without a space), as written in English; `words()` gives them in the language
+        in use (the "play" catalogue).
     Two terminations with one key are the same ending (the words do not count).
     """
 
     value: str
-    said: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)
+    said: str = field(default="", compare=False, hash=False)
 
     # the endings every game shares (a game's own are constants of its module, in its `endings`)
     NO_MOVE: ClassVar[Termination]  # the player to move has no legal move and loses
@@ -39,17 +41,14 @@ class Termination:
     AGREED: ClassVar[Termination]
     TIME: ClassVar[Termination]  # a player's clock ran out
 
-    def words(self, lang: str = "en") -> str:
-        return self.said.get(lang) or self.said.get("en", "")
+    def words(self) -> str:
+        return _(self.said) if self.said else ""
 
 
-Termination.NO_MOVE = Termination("no-move", {"en": ": the opponent cannot move",
-                                              "de": ": der Gegner kann nicht mehr ziehen",
-                                              "ro": ": adversarul nu mai poate muta"})
-Termination.RESIGN = Termination("resign", {"en": "by resignation", "de": "durch Aufgabe", "ro": "prin abandon"})
-Termination.AGREED = Termination("agreed", {"en": "by agreement", "de": "nach Vereinbarung",
-                                            "ro": "prin înțelegere"})
-Termination.TIME = Termination("time", {"en": "on time", "de": "auf Zeit", "ro": "pe timp"})
+Termination.NO_MOVE = Termination("no-move", N_(": the opponent cannot move"))
+Termination.RESIGN = Termination("resign", N_("by resignation"))
+Termination.AGREED = Termination("agreed", N_("by agreement"))
+Termination.TIME = Termination("time", N_("on time"))
 SHARED_ENDINGS = (Termination.NO_MOVE, Termination.RESIGN, Termination.AGREED, Termination.TIME)
 
 
@@ -348,19 +347,21 @@ class Game(ABC):
             Termination.NO_MOVE: f"{name} cannot move",
         }.get(outcome.termination, outcome.termination.value)
 
-    def spoken(self, move: object, lang: str = "en") -> str:
-        """A move, or its notation, as the page's voice says it in `lang` ("stone 4 from b2 to
-        b3"); the notation itself when the game has no words for it. A move of a past position
-        comes as its notation, so a game reads the words off the notation alone."""
+    def spoken(self, move: object) -> str:
+        """A move, or its notation, as the page's voice says it in the language in use ("stone 4
+        from b2 to b3"); the notation itself when the game has no words for it. A move of a past
+        position comes as its notation, so a game reads the words off the notation alone."""
         return str(move)
 
-    def voice(self, moves: Iterable[str] = ()) -> dict:
-        """What the page's voice says of this game, in each of LANGUAGES: {"moves": {notation:
-        {lang: words}} for the `moves` given, "endings": {key: {lang: words}} for every ending
-        the game knows}. A snapshot carries it, so the page speaks only what it is given."""
-        return {"moves": {move: {lang: self.spoken(move, lang) for lang in LANGUAGES} for move in moves},
-                "endings": {end.value: {lang: end.words(lang) for lang in LANGUAGES}
-                            for end in (*self.endings, *SHARED_ENDINGS)}}
+    def piece_words(self, code: str) -> str:
+        """A piece by its code (pieces()), with its article, as the object of a sentence in the
+        language in use: "the white stone 6", "the red ball"."""
+        return _("the piece")
+
+    def ending_said(self, key: str) -> str:
+        """The words of the ending called `key` in the language in use ("" for an unknown key)."""
+        found = next((end for end in (*self.endings, *SHARED_ENDINGS) if end.value == key), None)
+        return found.words() if found is not None else ""
 
     def light_meanings(self) -> dict[str, str]:
         """What some of the board's lights mean in this game where the shared legend's words say

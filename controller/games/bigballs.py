@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from ..language.catalogue import N_, PLAY, current
 from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, brief
 from .bigballs_eval import evaluation
 from .bigballs_setup import BigBallsSetup
@@ -38,12 +39,13 @@ STONE_DIRECTIONS = ("nw", "ne", "w", "e")  # up or sideways, never down
 BALL_DIRECTIONS = ("sw", "se")
 
 # Big Balls' own endings (the keys are what records and journals have always written)
-REACHED_A7 = Termination("a7", {"en": "with a stone on a7", "de": "mit einem Stein auf a7", "ro": "cu o piatră pe a7"})
-BALLS_ONLY = Termination("balls-only", {"en": ": only big balls are left", "de": ": nur noch große Kugeln sind übrig",
-                                        "ro": ": au rămas doar bilele mari"})
+REACHED_A7 = Termination("a7", N_("with a stone on a7"))
+BALLS_ONLY = Termination("balls-only", N_(": only big balls are left"))
 
 # Piece codes on the board: 0 empty, 1..6 Black's stones, 7..12 White's stones, 13 a big ball.
 EMPTY, BALL = 0, 13
+
+_ = PLAY.gettext
 
 
 def _targets(directions: Sequence[str]) -> tuple[tuple[int, ...], ...]:
@@ -337,11 +339,15 @@ class BigBalls(Game):
             return [] if self.outcome() is not None else self.big_ball_moves()
         return self.stone_moves(roll)
 
-    def piece_name(self, cell: str) -> str:
-        piece = self.piece_at(cell) if cell in NAMES else None
-        if piece is None:
-            return "piece"
-        return "big ball" if piece == "ball" else f"{piece[0]} stone {piece[1]}"
+    def piece_words(self, code: str) -> str:
+        if code == "ball":
+            return _("the big ball")
+        number = code[1:]
+        if code[:1] == "B":
+            return _("the black stone {number}").format(number=number) if number.isdigit() else _("a black stone")
+        if code[:1] == "W":
+            return _("the white stone {number}").format(number=number) if number.isdigit() else _("a white stone")
+        return super().piece_words(code)
 
     def roll_of(self, move: BigBallsMove) -> int | None:
         return move.roll
@@ -441,12 +447,12 @@ class BigBalls(Game):
             return Footprint(empties=frozenset({move.src}), fills=frozenset(), captures=frozenset({move.dst}))
         return Footprint(empties=frozenset({move.src}), fills=frozenset({move.dst}))
 
-    def spoken(self, move: object, lang: str = "en") -> str:
+    def spoken(self, move: object) -> str:
         found = _MOVE_TEXT.fullmatch(str(move))
         if found is None:
             return str(move)
         head, src, sign, dst = found.groups()
-        words = SPOKEN_MOVES.get(lang, SPOKEN_MOVES["en"])
+        words = SPOKEN_MOVES.get(current(), SPOKEN_MOVES["en"])
         way = words["takes" if sign.lower() == "x" else "to"]
         return words["ball" if head.lower() == "bb" else "stone"].format(n=head, src=src, way=way, dst=dst)
 

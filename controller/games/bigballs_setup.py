@@ -14,18 +14,13 @@ from __future__ import annotations
 
 import random
 
+from ..language.catalogue import N_
 from .base import Game
 from .bigballs_start import DEFAULT_BALLS, START_HOLLOWS, shuffled_setup
 from .setup import Announce, Asked, Expect, Identify, Marks, Play, Replace, Say, SetupGuide, Step
 
 START_CELLS = frozenset(DEFAULT_BALLS).union(*START_HOLLOWS.values())  # every start hollow
 MODES = ("auto", "shuffle", "identify")
-
-
-def _cells(names) -> str:
-    """`b2`, `b2 and c3`, `a1, b2 and c3` (as the players' words say cells)."""
-    names = sorted(names)
-    return "".join(names) if len(names) <= 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _code(colour: str, number: int | None) -> str:
@@ -71,7 +66,7 @@ class BigBallsSetup(SetupGuide):
         if board == START_CELLS and mode in ("auto", "identify"):
             self._reading = False
             self.mode = "identify"
-            return [Say("every start hollow is filled: now each stone is identified", "setup", {"mode": "identify"}),
+            return [Say("setup", {"mode": "identify"}),
                     Identify(), *self._ask_next()]
         if not board and mode in ("auto", "shuffle"):
             self._reading = False
@@ -110,11 +105,11 @@ class BigBallsSetup(SetupGuide):
         colour, number = self._asking
         hollows = [c for c in cells if c in START_HOLLOWS[colour] and c not in self._identified[colour]]
         if len(cells) != 1 or len(hollows) != 1:
-            reason = f"lift only {colour}'s stone {number}, one stone at a time"
-            return [Say(f"{_cells(cells)}: {reason}", "refused", {"reason": reason}, refused=True)]
+            return [Say("refused", {"reason": N_("lift only {player}'s stone {number}, one stone at a time"),
+                                    "values": {"player": colour, "number": number}, "cells": sorted(cells)},
+                        refused=True)]
         self._identified[colour][hollows[0]] = number
-        return [Say(f"{colour} stone {number} is on {hollows[0]}", "identified",
-                    {"player": colour, "number": number, "cell": hollows[0]}),
+        return [Say("identified", {"player": colour, "number": number, "cell": hollows[0]}),
                 *self._ask_next()]
 
     # --- what is shown -------------------------------------------------------------------
@@ -193,8 +188,7 @@ class BigBallsSetup(SetupGuide):
                 missing = []
             if missing:
                 self._asking = (colour, missing[0])
-                return [Say(f"identify: {colour}, lift stone {missing[0]} and put it back", "identify",
-                            {"player": colour, "number": missing[0]})]
+                return [Say("identify", {"player": colour, "number": missing[0]})]
         self._asking = None
         self.game = self._start(self._identified)
         return [Replace(self.game), Play()]

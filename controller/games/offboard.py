@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+from ..language.catalogue import N_, PLAY, current
 from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, in_words
 from .offboard_layout import (
     DEFAULT_SOURCE, GRID, PLAYERS, Layout, LayoutError, layout_to_data, load_layout, parse_layout, sector_points,
@@ -24,10 +25,8 @@ from .rules_text import rules_text
 
 WIN_POINTS = 6
 # Off Board's own endings (the keys are what records and journals have always written)
-POINTS = Termination("points", {"en": "on points", "de": "nach Punkten", "ro": "la puncte"})
-UNREACHABLE = Termination("unreachable", {"en": ": nobody can reach six points any more",
-                                          "de": ": niemand kann noch sechs Punkte erreichen",
-                                          "ro": ": nimeni nu mai poate ajunge la șase puncte"})
+POINTS = Termination("points", N_("on points"))
+UNREACHABLE = Termination("unreachable", N_(": nobody can reach six points any more"))
 NAMES = GRID.names
 EMPTY = 0  # board codes: 0 empty, 1 red, 2 yellow (player index + 1)
 RAYS = tuple(tuple(GRID.ray[d][cell] for d in range(6)) for cell in range(len(GRID)))
@@ -47,6 +46,8 @@ ZOBRIST_DROPPED = tuple(tuple(0 if n == 0 else _ZOBRIST_RNG.getrandbits(64) for 
 ZOBRIST_WAITING = _ZOBRIST_RNG.getrandbits(64)
 ZOBRIST_YELLOW = _ZOBRIST_RNG.getrandbits(64)
 ROOT3_HALF = 3 ** 0.5 / 2
+
+_ = PLAY.gettext
 
 
 class OffBoardMove(NamedTuple):
@@ -222,11 +223,12 @@ class OffBoard(Game):
     def balls(self, player: str) -> list[str]:
         return [NAMES[c] for c in sorted(self._balls[PLAYERS.index(player)])]
 
-    def piece_name(self, cell: str) -> str:
-        for player in self.players:
-            if cell in self.balls(player):
-                return f"{player} ball"
-        return "ball"
+    def piece_words(self, code: str) -> str:
+        if code == "R":
+            return _("the red ball")
+        if code == "Y":
+            return _("the yellow ball")
+        return super().piece_words(code)
 
     def sector_holder(self, sector: str) -> str | None:
         """The colour of the ball in a sector, or None."""
@@ -501,9 +503,9 @@ class OffBoard(Game):
             passes=frozenset(passes),
         )
 
-    def spoken(self, move: object, lang: str = "en") -> str:
+    def spoken(self, move: object) -> str:
         text = str(move)
-        words = SPOKEN_MOVES.get(lang, SPOKEN_MOVES["en"])
+        words = SPOKEN_MOVES.get(current(), SPOKEN_MOVES["en"])
         put_back = _REPLACEMENT_TEXT.fullmatch(text)
         if put_back is not None:
             return words["put_back"].format(hole=put_back[1])

@@ -11,7 +11,7 @@ lifted and put back) and carries out the steps it answers with, in their order:
     Expect(cells)     ask the reconciler for this board (the lights follow it)
     Replace(game)     the position to set up is now this game (a drawn arrangement)
     Announce(mode)    note the set-up prompt as it now stands (kind "setup", data {"mode"})
-    Say(text, kind, data, refused)   note this; `refused` also sounds the refusal
+    Say(kind, data, refused)   note this (a Note's kind and data); `refused` also sounds the refusal
     Identify()        the pieces stand; each is now lifted and put back to be told apart
                       (the referee stops listening for moves: phase IDENTIFY)
     Play()            set-up done: the game (`guide.game`) begins
@@ -48,7 +48,6 @@ class Announce:
 
 @dataclass(frozen=True)
 class Say:
-    text: str
     kind: str
     data: dict = field(default_factory=dict, compare=False)
     refused: bool = False

@@ -121,7 +121,10 @@ class PlaySession:
 
     `journal_lines` is a list of callables told (journal path, line number, entry) of every
     journal line once it is on disk, the header first (a broadcast follows the game by it).
+    `page_language`: the language the board's page starts in ([page] language; None: the browser's).
     """
+
+    page_language: str | None = None
 
     def __init__(
         self,

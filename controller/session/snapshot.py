@@ -12,7 +12,9 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 
 from ..games import Game, catalog
+from ..language.catalogue import LANGUAGES, speaking
 from ..persist.notation import header_lines, result_line
+from ..core import note_words, prompts
 from ..core.signals import PALETTE
 from ..core.view import Phase
 
@@ -116,11 +118,26 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "thinking": session.thinking,
         "names": {colour: name for colour, name in session.players.items() if colour in game.players},
     }
-    # the words the page's voice says, given by the game (speech.js speaks only what it is given)
-    snapshot["speech"] = game.voice(moves_named(snapshot["notes"]))
+    snapshot["words"] = {lang: words_in(lang, referee, game, snapshot["notes"], view.phase) for lang in LANGUAGES}
     if table is not None:
         snapshot.update(table.data())
     return snapshot
+
+
+def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase) -> dict:
+    """What the page reads and says in `lang`: the prompt as a line (`message`), each note as a
+    line (`notes`, by its number n) and as a spoken sentence (`said`), the set-up prompt said
+    when it comes up (`prompt_said`), and how the game ended (`ending`)."""
+    with speaking(lang):
+        prompt = referee.prompt()
+        outcome = game.outcome() if phase is Phase.OVER else None
+        return {
+            "message": prompts.describe(prompt, game),
+            "notes": {n["n"]: note_words.written(n["kind"], n["data"], game) for n in notes},
+            "said": {n["n"]: note_words.said(n["kind"], n["data"], game.spoken, game.ending_said, game) for n in notes},
+            "prompt_said": note_words.prompt_said(prompt, game) if prompt.kind in note_words.SPOKEN_PROMPTS else "",
+            "ending": game.ending_words(outcome) if outcome is not None else None,
+        }
 
 
 def notes_data(referee, t0: float) -> list[dict]:
@@ -128,18 +145,6 @@ def notes_data(referee, t0: float) -> list[dict]:
     first = max(0, referee.notes_total - NOTES_SHOWN)
     return [{"t": round(n.t - t0, 3), "text": n.text, "kind": n.kind, "n": first + i + 1, "data": n.data}
             for i, n in enumerate(list(referee.notes)[-NOTES_SHOWN:])][::-1]
-
-
-def moves_named(notes: list[dict]) -> list[str]:
-    """The moves (notation) the notes name, once each: what the voice may have to say."""
-    named = []
-    for note in notes:
-        data = note.get("data") or {}
-        for key in ("move", "old", "new"):
-            if isinstance(data.get(key), str):
-                named.append(data[key])
-        named.extend(move for move in data.get("moves") or () if isinstance(move, str))
-    return list(dict.fromkeys(named))
 
 
 class Publisher:

@@ -74,6 +74,7 @@ from .calm_server import CalmServer
 from .changes import Changes
 from .connections import ConnectionTable, GuardedHTTP, GuardedWebSocket
 from .hosts import HostCheck, names_for
+from .languages import Speaking, language_routes
 from .limits import Limits
 from .live_socket import live_routes
 from .page import page_routes
@@ -117,8 +118,10 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         *session_routes(session, access, changes, work, snapshot_json, names),
         *past_games.routes(changes),
         *live_routes(session, access, limits, log, snapshot_json),
+        *language_routes(lambda: session.page_language),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(HostCheck, names=names, log=log)])
+    return Starlette(routes=routes, lifespan=lifespan,
+                     middleware=[Middleware(HostCheck, names=names, log=log), Middleware(Speaking)])
 
 
 def make_server(session: PlaySession, host: str = "127.0.0.1", port: int = 8000, token: str | None = None, *,
