@@ -27,6 +27,7 @@ import json
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -35,6 +36,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..games import catalog
 from ..web.limits import Limits, Watchers
+from ..language.catalogue import current
+from ..web.languages import Speaking, language_routes
 from ..web.rules import rules_page
 from .address import NAME
 from .club import Club
@@ -54,8 +57,8 @@ def _error(message: str, status: int) -> JSONResponse:
 
 
 @functools.cache
-def _rules_json(game: str) -> bytes:
-    return _json(rules_page(game))
+def _rules_json(game: str, lang: str) -> bytes:
+    return _json(rules_page(game, lang))
 
 
 BOARD_TITLE = "<title>reedboard</title>"
@@ -128,7 +131,7 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
 
     async def board_rules(request: Request):
         try:
-            return Response(_rules_json(request.path_params["game"][:40]), media_type="application/json")
+            return Response(_rules_json(request.path_params["game"][:40], current()), media_type="application/json")
         except KeyError:
             return _error("no such game", 404)
 
@@ -206,10 +209,11 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         Route("/board/{name}/api/state", board_state),
         Route("/board/{name}/api/catalog", board_catalog),
         Route("/board/{name}/api/rules/{game}", board_rules),
+        *(Route(f"/board/{{name}}{route.path}", route.endpoint) for route in language_routes(lambda: None)),
         Route("/board/{name}/api/games", board_games),
         Route("/board/{name}/api/games/{game:path}", no_game),
         WebSocketRoute("/board/{name}/ws", board_updates),
         Mount("/board/{name}/static", StaticFiles(directory=BOARD_PAGE), name="board-static"),
         Mount("/club", StaticFiles(directory=HERE), name="club"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Speaking)])

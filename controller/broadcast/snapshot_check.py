@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from ..core.signals import PALETTE
+from ..language.catalogue import LANGUAGES
 from ..core.view import Phase
 
 WORD = re.compile(r"[A-Za-z0-9_?.-]{0,40}\Z")  # a piece, a cell, a colour, a kind: what a page uses as a name
@@ -77,6 +78,10 @@ def mapping(keys: Check, values: Check, limit: int = 8) -> Check:
 CELL = record({"piece": word, "light": one_of(LIGHTS), "blink": boolean, "expect": word, "sim": word},
               required=("piece",))
 NOTE = record({"t": number, "text": text, "kind": word, "n": whole, "data": lambda value: True})
+NUMBERED = re.compile(r"[0-9]{1,9}\Z")  # a note's number, as a JSON object's key
+WORDS = record({"message": text, "notes": mapping(lambda k: isinstance(k, str) and bool(NUMBERED.match(k)), text, NOTES_LIMIT),
+                "said": mapping(lambda k: isinstance(k, str) and bool(NUMBERED.match(k)), text, NOTES_LIMIT),
+                "prompt_said": text, "ending": optional(text)})
 CLOCK = record({"initial": number, "increment": number, "remaining": mapping(word, number),
                 "running": optional(word), "low": listing(word, 8), "low_mark": optional(number),
                 "flagged": optional(word)})
@@ -88,6 +93,7 @@ SCHEMA: dict[str, Check] = {  # the live parts of a board's snapshot the club ta
     "roll": optional(whole),
     "message": text,
     "notes": listing(NOTE, NOTES_LIMIT),
+    "words": mapping(one_of(LANGUAGES), WORDS, len(LANGUAGES)),  # the page's words in each language
     "clock": optional(CLOCK),
     "cue": record({"name": optional(word), "n": whole}),
     "error": optional(text),

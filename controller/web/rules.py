@@ -1,6 +1,8 @@
 """The rules page's content: each game's rules in plain words, example positions, the lights.
 
-    rules_page(name) -> {"game", "title", "players", "sections", "diagrams", "lights", "palette"}
+    rules_page(name, lang) -> {"game", "title", "players", "sections", "diagrams", "lights", "palette"}
+
+in `lang`: the rules' words from the "rules" catalogue, the lights' and the hands' from "play".
 
 The words and the example moves are the game's own (Game.rules()); the example positions are
 played with the rules engine itself, from the game's example start, so a diagram never shows a
@@ -14,6 +16,7 @@ from __future__ import annotations
 import functools
 
 from ..games import GAMES, Game
+from ..language.catalogue import PLAY, RULES, speaking
 from ..core.light_legend import LIGHT_LEGEND
 from ..core.signals import BLINKING, PALETTE
 
@@ -39,28 +42,35 @@ def _diagram(cls: type[Game], ident: str, title: str, moves: list[str], caption:
         if len(footprint.empties) == 1 and len(reached) == 1:
             arrow = [next(iter(footprint.empties)), next(iter(reached))]
     return {
-        "id": ident, "title": title, "caption": caption, "moves": list(moves),
+        "id": ident, "title": RULES.gettext(title), "caption": RULES.gettext(caption), "moves": list(moves),
         "cells": list(position.cells), "pieces": position.pieces(), "lights": lights, "arrow": arrow,
         "geometry": position.geometry(), "turn": position.turn,
     }
 
 
 @functools.cache
-def rules_page(game: str) -> dict:
-    """The rules page of the registered game called `game`; KeyError for any other name."""
+def rules_page(game: str, lang: str = "en") -> dict:
+    """The rules page of the registered game called `game` in `lang`; KeyError for any other name."""
     cls = GAMES[game]
+    with speaking(lang):
+        return _page(cls)
+
+
+def _page(cls: type[Game]) -> dict:
     example = cls.example_start()
     text, meanings = example.rules(), example.light_meanings()
+    _ = PLAY.gettext
     return {
         "game": cls.name,
         "title": cls.title,
         "players": list(cls.players),
-        "sections": text["sections"],
+        "sections": [{"title": RULES.gettext(s["title"]), "points": [RULES.gettext(p) for p in s["points"]]}
+                     for s in text["sections"]],
         "diagrams": [_diagram(cls, *entry) for entry in text["diagrams"]],
         # the board's legend (core.light_legend), in the game's own words where it has them
         "lights": [{"name": light.name, "colour": _hex(PALETTE[light.name]) if light.name in PALETTE else None,
-                    "blink": light.name in BLINKING, "look": light.look,
-                    "means": meanings.get(light.name, light.means), "do": light.do}
+                    "blink": light.name in BLINKING, "look": _(light.look),
+                    "means": meanings.get(light.name) or _(light.means), "do": _(light.do)}
                    for light in LIGHT_LEGEND],
         "palette": {name: _hex(rgb) for name, rgb in PALETTE.items()},
         "hands": example.hands_guide(),

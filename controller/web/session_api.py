@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from ..games import catalog, names_in_words
+from ..language.catalogue import current
 from ..session.actions import ActionError
 from ..session.play_session import PlaySession
 
@@ -27,13 +28,13 @@ from .side_work import SideWork
 
 
 @functools.cache
-def _rules_json(game: str) -> bytes:
-    return encoded(rules_page(game))
+def _rules_json(game: str, lang: str) -> bytes:
+    return encoded(rules_page(game, lang))
 
 
-def rules_json(game: str) -> bytes:
+def rules_json(game: str, lang: str) -> bytes:
     try:
-        return _rules_json(game)
+        return _rules_json(game, lang)
     except KeyError:
         raise ActionError(f"no game {game[:40]!r}: {names_in_words()}", 404) from None
 
@@ -64,7 +65,8 @@ def session_routes(session: PlaySession, access: Access, changes: Changes, work:
         game = request.path_params["game"]
         if len(game) > NAME_LENGTH:
             return error(f"no such game: {names_in_words()}", 404)
-        return await beside(work, ("rules", game), rules_json, game)
+        lang = current()  # the request's (languages.Speaking): the worker thread has its own context
+        return await beside(work, ("rules", game, lang), rules_json, game, lang)
 
     return [
         Route("/api/state", state),
