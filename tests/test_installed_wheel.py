@@ -56,7 +56,9 @@ def test_only_reedboard_lands_in_site_packages(installed):
         assert not (site / generic).exists(), generic
     shipped = site / "reedboard"
     for needed in ("firmware/app.py", "firmware/main.py", "hardware/boards/bigballs.toml",
-                   "hardware/boards/offboard.toml", "controller/games/data/abalone.toml", "controller/web/static/app.js"):
+                   "hardware/boards/offboard.toml", "controller/games/data/abalone.toml", "controller/web/static/app.js",
+                   *(f"controller/language/locale/{lang}/LC_MESSAGES/{domain}.mo"
+                     for lang in ("de", "ro") for domain in ("play", "commands", "page", "rules"))):
         assert (shipped / needed).is_file(), needed
 
 
@@ -83,3 +85,19 @@ def test_perft_of_every_game_runs_from_the_installed_package(installed):
         process = run(installed, "perft", game, "1" if game == "abalone" else "0")
         out, err = process.communicate(timeout=60)
         assert process.returncode == 0 and out.strip() == expected, (game, out, err)
+
+
+def test_the_installed_command_line_speaks_german_and_romanian(installed):
+    """The compiled catalogues travel in the wheel: --lang and LANG reach them outside the tree."""
+    import gettext
+
+    for lang, extra in (("de", ["--lang", "de"]), ("ro", [])):
+        env_lang = {} if extra else {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "ro_RO.UTF-8"}
+        usage = gettext.translation("commands", str(ROOT / "controller" / "language" / "locale"),
+                                    languages=[lang]).gettext("usage: ")
+        assert usage != "usage: ", f"no {lang} word for argparse's usage: the catalogue is incomplete"
+        bin_dir, _, away = installed
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")} | env_lang
+        done = subprocess.run([str(bin_dir / "reedboard"), *extra, "--help"], cwd=away, env=env, text=True,
+                              capture_output=True, timeout=60)
+        assert done.returncode == 0 and done.stdout.startswith(usage), (lang, done.stdout[:200], done.stderr[-500:])
