@@ -28,7 +28,7 @@ from reedboard.controller.commands.cli import build_parser
 from reedboard.controller.commands.usage import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
-GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "hardware" / "README.md",
+GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "hardware" / "README.md",
           ROOT / "firmware" / "README.md"]
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 SHELLS = {"sh", "bash", "console", "shell"}

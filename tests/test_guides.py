@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = {reader: ROOT / "docs" / f"{reader}.md" for reader in ("players", "builders", "maintainers")}
-GUIDES = [README, *sorted((ROOT / "docs").glob("*.md")), ROOT / "hardware" / "README.md",
+GUIDES = [README, *sorted((ROOT / "docs").rglob("*.md")), ROOT / "hardware" / "README.md",
           ROOT / "firmware" / "README.md"]
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 
