@@ -9,8 +9,27 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..games import GAMES, Game, GameOption, game_class, game_name, names_in_words
+from ..games import GAMES, Game, GameOption, game_class, game_name
+from ..language.catalogue import COMMANDS, PLAY
 from .usage import UsageError, is_user_error
+
+_ = COMMANDS.gettext
+
+
+def in_words(names, last: str = "or") -> str:
+    """Names for a message, in the language in use: "a, b or c" (or "a, b and c")."""
+    names = list(names)
+    if len(names) == 1:
+        return names[0]
+    head = ", ".join(names[:-1])
+    if last == "and":
+        return _("{names} and {last}").format(names=head, last=names[-1])
+    return _("{names} or {last}").format(names=head, last=names[-1])
+
+
+def games_in_words(names=None, last: str = "or") -> str:
+    """The games' names for a message: "abalone, bigballs or offboard" (sorted)."""
+    return in_words(sorted(GAMES if names is None else names), last)
 
 
 def game_options(exclude: Sequence[str] = ()) -> dict[str, list[tuple[str, GameOption]]]:
@@ -26,11 +45,11 @@ def game_options(exclude: Sequence[str] = ()) -> dict[str, list[tuple[str, GameO
 def add_game_options(parser: argparse.ArgumentParser, game: bool = True, exclude: Sequence[str] = ()) -> None:
     """The game, and the union of the games' start options (each help names the games taking it)."""
     if game:
-        parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=names_in_words())
+        parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=games_in_words())
     for flag, takers in game_options(exclude).items():
         helps = {}
         for name, option in takers:  # games that say the same share one line
-            helps.setdefault(option.help, []).append(name)
+            helps.setdefault(PLAY.gettext(option.help), []).append(name)  # the games' own words
         text = "; ".join(f"{', '.join(names)}: {help}" for help, names in helps.items())
         choices = sorted({c for _, o in takers for c in (o.choices or ())})
         free = any(o.choices is None for _, o in takers)
@@ -58,10 +77,13 @@ def new_game(args: argparse.Namespace, exclude: Sequence[str] = ()) -> Game:
     own = [option.flag for option in cls.options]
     for flag in given:
         if flag not in own:
-            owners = [name for name, _ in game_options(exclude)[flag]]
-            takes = " and ".join(f"--{f}" for f in own if f not in exclude) or "no start options"
-            raise UsageError(f"reedboard: --{flag} is for {names_in_words(owners, 'and')};"
-                             f" {cls.name} takes {takes}")
+            owners = [name for name, __ in game_options(exclude)[flag]]
+            takes = [f"--{f}" for f in own if f not in exclude]
+            if takes:
+                raise UsageError(_("reedboard: --{flag} is for {games}; {game} takes {options}").format(
+                    flag=flag, games=games_in_words(owners, "and"), game=cls.name, options=in_words(takes, "and")))
+            raise UsageError(_("reedboard: --{flag} is for {games}; {game} takes no start options").format(
+                flag=flag, games=games_in_words(owners, "and"), game=cls.name))
     try:
         return cls.from_options(**given)
     except ValueError as error:
@@ -74,19 +96,21 @@ def add_hal_options(parser: argparse.ArgumentParser) -> None:
     """--backend (or --hal), --port and --board: which board, on which port, wired how."""
     from reedboard.hal import registry  # names only: a backend's module is imported when it is opened
 
-    tried = ", then ".join(registry.unasked())
+    tried = _(", then ").join(registry.unasked())
     parser.add_argument("--backend", "--hal", dest="backend", choices=registry.names(),
-                        help=f"the board backend: {registry.names_in_words()} (default: try {tried})")
-    parser.add_argument("--port", metavar="PORT", help="serial: the Pico's port (default: found on USB)")
+                        help=_("the board backend: {backends} (default: try {tried})").format(
+                            backends=in_words(sorted(registry.names())), tried=tried))
+    parser.add_argument("--port", metavar="PORT", help=_("serial: the Pico's port (default: found on USB)"))
     parser.add_argument("--board", metavar="FILE",
-                        help="a board file (default: the shipped board the game is played on, hardware/boards/)")
+                        help=_("a board file (default: the shipped board the game is played on, hardware/boards/)"))
 
 
 def listen(text: str) -> tuple[str, int]:
     """HOST:PORT, for --listen (an IPv6 host may stand in brackets)."""
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise argparse.ArgumentTypeError(f"--listen takes HOST:PORT, e.g. 127.0.0.1:8000, not {text!r}")
+        raise argparse.ArgumentTypeError(_("--listen takes HOST:PORT, e.g. 127.0.0.1:8000, not {text}").format(
+            text=repr(text)))
     return host.strip("[]"), int(port)
 
 
@@ -97,7 +121,8 @@ def seconds(text: str) -> float:
     except ValueError:
         value = float("nan")
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"a timeout is a positive number of seconds, not {text!r}")
+        raise argparse.ArgumentTypeError(_("a timeout is a positive number of seconds, not {text}").format(
+            text=repr(text)))
     return value
 
 
@@ -106,31 +131,35 @@ def _cannot_write(path: Path, directory: bool = False) -> str | None:
 
     Asked before a long run, so that its result is not lost at the end; it writes nothing."""
     if directory and path.exists() and not path.is_dir():
-        return f"{path} is a file, not a directory"
+        return _("{path} is a file, not a directory").format(path=path)
     if not directory and path.is_dir():
-        return f"{path} is a directory, not a file"
+        return _("{path} is a directory, not a file").format(path=path)
     parent = path if directory else path.parent
     existing = parent
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        return f"{existing} is a file, not a directory"
+        return _("{path} is a file, not a directory").format(path=existing)
     if existing != parent and not directory:  # a report or board file is written, not its directory
-        return f"the directory {parent} does not exist"
+        return _("the directory {path} does not exist").format(path=parent)
     if not os.access(existing, os.W_OK | os.X_OK):
-        return f"{existing} cannot be written in (permission denied)"
+        return _("{path} cannot be written in (permission denied)").format(path=existing)
     if not directory and path.exists() and not os.access(path, os.W_OK):
-        return f"{path} cannot be written (permission denied)"
+        return _("{path} cannot be written (permission denied)").format(path=path)
     return None
 
 
 def check_output(path: str | Path | None, what: str, option: str, directory: bool = False) -> None:
-    """Refuse an output place that cannot be written; None: a default file in this directory."""
+    """Refuse an output place that cannot be written; None: a default file in this directory.
+    `what`: the thing written, marked with N_ ("the self-test report"); `option`: its option."""
     target = Path(path) if path is not None else Path.cwd()
     problem = _cannot_write(target, directory or path is None)
     if problem:
-        where = f"to {target}" if path is not None else "here, in the current directory"
-        raise UsageError(f"reedboard: cannot write {what} {where}: {problem}; choose another {option}")
+        if path is not None:
+            raise UsageError(_("reedboard: cannot write {what} to {path}: {problem}; choose another {option}").format(
+                what=_(what), path=target, problem=problem, option=option))
+        raise UsageError(_("reedboard: cannot write {what} here, in the current directory: {problem};"
+                           " choose another {option}").format(what=_(what), problem=problem, option=option))
 
 
 def check_board_file(path: str | None, game: Game | None = None) -> None:

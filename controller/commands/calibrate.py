@@ -46,6 +46,9 @@ from .guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuild
                                                  address_board, drive, open_backend)
 from .usage import UsageError
 from ..core.referee import Outputs
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 __all__ = [
     "Settings", "Calibration", "CalibrationResult", "CalibrationRefused", "run_calibration",
@@ -60,12 +63,12 @@ class CalibrationRefused(BoardError):
 
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems = tuple(problems)
-        super().__init__("the map is not saved: " + "; ".join(self.problems))
+        super().__init__(_("the map is not saved: {problems}").format(problems="; ".join(self.problems)))
 
 
 def _and(items: list) -> str:
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return items[0] if len(items) == 1 else _("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
 
 
 def check_map(cells: Iterable[str], sensors: dict[str, frozenset[int]],
@@ -79,27 +82,28 @@ def check_map(cells: Iterable[str], sensors: dict[str, frozenset[int]],
     for cell in cells:
         closed = sensors.get(cell, frozenset())
         if not closed:
-            problems.append(f"{cell}: no sensor closed with a magnet on it")
+            problems.append(_("{cell}: no sensor closed with a magnet on it").format(cell=cell))
         elif len(closed) > 1:
-            problems.append(f"{cell}: sensors {_and(sorted(closed))} closed together with a magnet on it")
+            problems.append(_("{cell}: sensors {sensors} closed together with a magnet on it").format(
+                cell=cell, sensors=_and(sorted(closed))))
         else:
             by_sensor[next(iter(closed))].append(cell)
     for address, hollows in sorted(by_sensor.items(), key=lambda kv: order[kv[1][0]]):
         if len(hollows) > 1:
-            problems.append(f"{_and(hollows)} share sensor {address}")
+            problems.append(_("{cells} share sensor {address}").format(cells=_and(hollows), address=address))
     by_cell: dict[str, list[int]] = defaultdict(list)
     for index in sorted(leds):
         hollows = sorted(leds[index], key=lambda c: order.get(c, len(order)))
         if len(hollows) > 1:
-            problems.append(f"{_and(hollows)} share LED {index}")
+            problems.append(_("{cells} share LED {index}").format(cells=_and(hollows), index=index))
         for hollow in hollows:
             by_cell[hollow].append(index)
     for cell in cells:
         found = by_cell.get(cell, [])
         if not found:
-            problems.append(f"{cell}: no LED was found under it")
+            problems.append(_("{cell}: no LED was found under it").format(cell=cell))
         elif len(found) > 1:
-            problems.append(f"{cell}: LEDs {_and(found)} were both found under it")
+            problems.append(_("{cell}: LEDs {leds} were both found under it").format(cell=cell, leds=_and(found)))
     return problems
 
 
@@ -247,7 +251,7 @@ class Calibration(Steps):
         self._cells = list(self.board.cells)
         self._cue(Cue.READY)
         if self.closed:
-            self._remove(t, "take every magnet off the board", self._begin, clearing=True)
+            self._remove(t, _("take every magnet off the board"), self._begin, clearing=True)
         else:
             self._begin(t)
 
@@ -273,7 +277,7 @@ class Calibration(Steps):
             return
         if self._phase == "find":
             self.leds[self._led] = frozenset()
-            self.notes.append(f"LED {self._led}: under no hollow (ok pressed)")
+            self.notes.append(_("LED {index}: under no hollow (ok pressed)").format(index=self._led))
             self._cue(Cue.MOVE)
             self._next_led(t)
 
@@ -285,13 +289,13 @@ class Calibration(Steps):
             self._next_cell(t)
         elif self._phase == "find":
             self.leds[self._led] = frozenset()
-            self.notes.append(f"LED {self._led}: no magnet was put down while it was lit")
+            self.notes.append(_("LED {index}: no magnet was put down while it was lit").format(index=self._led))
             self._cue(Cue.REFUSED)
             self._next_led(t)
         elif self._phase == "remove":
             stuck = sorted(self.closed - self.ignored)
             for address in stuck:
-                self.notes.append(f"sensor {address} stays closed with no magnet: not used")
+                self.notes.append(_("sensor {address} stays closed with no magnet: not used").format(address=address))
             self.ignored.update(stuck)
             self._cue(Cue.ILLEGAL)
             then, self._then = self._then, None
@@ -307,47 +311,48 @@ class Calibration(Steps):
             self._next_led(t)
             return
         if self.closed - self.ignored:
-            self._remove(t, "take the magnet off the board", self._next_cell)
+            self._remove(t, _("take the magnet off the board"), self._next_cell)
             return
         cell = self._cell = self._cells.pop(0)
         self._phase = "place"
         self._deadline = t + self.settings.timeout
         self._show(LedFrame(), DieState(DieFace.VALUE, 1))
         done = len(self.board.cells) - len(self._cells)
-        self._ask(Prompt(1, "place", f"step 1 of 2 ({done}/{len(self.board.cells)}): put a magnet on {cell}",
-                         cell=cell))
+        self._ask(Prompt(1, "place", _("step 1 of 2 ({done}/{total}): put a magnet on {cell}").format(
+            done=done, total=len(self.board.cells), cell=cell), cell=cell))
 
     def _sensor_answered(self, t: float, closed: frozenset[int]) -> None:
         cell = self._cell
         self.sensors[cell] = closed
         taken = [c for c, s in self.sensors.items() if c != cell and s & closed]
         self._cue(Cue.MOVE if len(closed) == 1 and not taken else Cue.ILLEGAL)
-        self._remove(t, f"take the magnet off {cell}", self._next_cell)
+        self._remove(t, _("take the magnet off {cells}").format(cells=cell), self._next_cell)
 
     def _next_led(self, t: float) -> None:
         if not self._queue:
             self._finish(t)
             return
         if self.closed - self.ignored:
-            self._remove(t, "take the magnet off the board", self._next_led)
+            self._remove(t, _("take the magnet off the board"), self._next_led)
             return
         index = self._led = self._queue.pop(0)
         self._phase = "find"
         self._deadline = t + self.settings.timeout
         self._show(LedFrame({index: TEST_LIGHT}), DieState(DieFace.VALUE, 2))
         done = len(self._led_order) - len(self._queue)
-        self._ask(Prompt(2, "find", f"step 2 of 2 ({done}/{len(self._led_order)}): put a magnet on the hollow"
-                                    f" that is lit (LED {index}); lit, but under no hollow? press ok", led=index))
+        self._ask(Prompt(2, "find", _("step 2 of 2 ({done}/{total}): put a magnet on the hollow that is lit"
+                                      " (LED {index}); lit, but under no hollow? press ok").format(
+            done=done, total=len(self._led_order), index=index), led=index))
 
     def _led_answered(self, t: float, closed: frozenset[int]) -> None:
         index = self._led
         hollows = frozenset(c for c, s in self.sensors.items() if len(s) == 1 and s <= closed)
         self.leds[index] = hollows
         if not hollows:
-            self.notes.append(f"LED {index}: the magnet closed sensor {_and(sorted(closed))},"
-                              f" which no hollow answered with in step 1")
+            self.notes.append(_("LED {index}: the magnet closed sensor {sensors}, which no hollow answered with"
+                                " in step 1").format(index=index, sensors=_and(sorted(closed))))
         self._cue(Cue.MOVE if len(hollows) == 1 else Cue.ILLEGAL)
-        self._remove(t, "take the magnet off the lit hollow", self._next_led, lit=index)
+        self._remove(t, _("take the magnet off the lit hollow"), self._next_led, lit=index)
 
     def _remove(self, t: float, text: str, then: Callable[[float], None], *, clearing: bool = False,
                 lit: int | None = None) -> None:
@@ -364,8 +369,11 @@ class Calibration(Steps):
         result = self.result()
         self._show(LedFrame(), DieState() if result.ok else DieState(DieFace.ERROR))
         self._cue(Cue.GAME_OVER if result.ok else Cue.ILLEGAL)
-        summary = "the map is complete" if result.ok else "the map cannot be saved: " + "; ".join(result.problems)
-        self._ask(Prompt(0, "done", f"calibration done: {summary}"))
+        if result.ok:
+            text = _("calibration done: the map is complete")
+        else:
+            text = _("calibration done: the map cannot be saved: {problems}").format(problems="; ".join(result.problems))
+        self._ask(Prompt(0, "done", text))
 
     def result(self) -> CalibrationResult:
         problems = check_map(self.board.cells, self.sensors, self.leds)
@@ -404,7 +412,7 @@ def open_calibration(hal: str | None, board_path: str | None = None, port: str |
 
     def by_hand(board: Board) -> Opened:
         device = registry.hand_moved(board).addresses
-        return Opened(hal, board, device, SimBuilder(SimHands(device, board)), "the simulated board")
+        return Opened(hal, board, device, SimBuilder(SimHands(device, board)), _("the simulated board"))
 
     return open_backend(hal, board_path, port, by_hand)
 
@@ -419,14 +427,14 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
     try:
         opened = open_calibration(hal, board_path, port)
     except NoBoard as error:
-        print("reedboard calibrate: no board could be reached. Tried:", file=out)
+        print(_("reedboard calibrate: no board could be reached. Tried:"), file=out)
         for attempt in error.tried:
             print(f"  - {attempt}", file=out)
         return 1
     board = opened.board
     settings = Settings(timeout=timeout if timeout is not None else TIMEOUT)
-    print(f"calibrating the {board.name} board ({board.source}) on {opened.backend} ({opened.detail})",
-          file=out, flush=True)
+    print(_("calibrating the {name} board ({source}) on {backend} ({detail})").format(
+        name=board.name, source=board.source, backend=opened.backend, detail=opened.detail), file=out, flush=True)
     shown: list[Prompt] = []
 
     def on_prompt(prompt: Prompt) -> None:
@@ -440,7 +448,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
 
             server = guide_server(board, lambda: shown[0] if shown else None, "calibration", *listen)
             serving = asyncio.create_task(server.serve())
-            print(f"web view: http://{listen[0]}:{listen[1]}/", file=out, flush=True)
+            print(_("web view: {address}").format(address=f"http://{listen[0]}:{listen[1]}/"), file=out, flush=True)
         try:
             return await run_calibration(opened.device, board, settings, builder=opened.builder,
                                          on_prompt=on_prompt)
@@ -454,18 +462,18 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
     finally:
         opened.close()
     for note in result.notes:
-        print(f"note: {note}", file=out)
+        print(_("note: {note}").format(note=note), file=out)
     path = Path(out_path or board_path or f"{board.name}.toml")
     try:
         result.save(path)
     except CalibrationRefused as refused:
-        print("reedboard calibrate: the map is not saved:", file=out)
+        print(_("reedboard calibrate: the map is not saved:"), file=out)
         for problem in refused.problems:
             print(f"  - {problem}", file=out)
         return 1
     except OSError as error:
         print(result.text(), file=out)  # the learned map is not lost
-        raise UsageError(f"reedboard: cannot write the board file to {path}"
-                         f" ({error.strerror or error}); its text is printed above") from None
-    print(f"board file written to {path}", file=out)
+        raise UsageError(_("reedboard: cannot write the board file to {path} ({problem}); its text is printed above")
+                         .format(path=path, problem=error.strerror or error)) from None
+    print(_("board file written to {path}").format(path=path), file=out)
     return 0

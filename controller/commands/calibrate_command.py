@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import argparse
 
+from ..language.catalogue import COMMANDS, N_
 from .arguments import add_hal_options, check_board_file, check_output, listen
+
+_ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    calibrate = commands.add_parser("calibrate", help="learn which switch and LED belong to each hollow; write the board file")
+    calibrate = commands.add_parser("calibrate", help=_("learn which switch and LED belong to each hollow; write the board file"))
     add_hal_options(calibrate)
     calibrate.add_argument("--out", metavar="FILE",
-                           help="the board file to write (default: the --board file, or GAME.toml here)")
+                           help=_("the board file to write (default: the --board file, or GAME.toml here)"))
     calibrate.add_argument("--listen", metavar="HOST:PORT", type=listen,
-                           help="also show the prompts in a web page (e.g. 127.0.0.1:8000)")
+                           help=_("also show the prompts in a web page (e.g. 127.0.0.1:8000)"))
     calibrate.set_defaults(run=run)
     return calibrate
 
@@ -23,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
     from .calibrate import calibrate_command
 
     check_board_file(args.board)
-    check_output(args.out or args.board, "the board file", "--out file")
+    check_output(args.out or args.board, N_("the board file"), "--out")
     return calibrate_command(args.backend, args.port, args.board, args.out, listen=args.listen)

@@ -15,6 +15,9 @@ import sys
 from pathlib import Path
 
 from .usage import UsageError
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 LISTEN = "0.0.0.0:8080"
 STOP_WAIT = 5  # s for the page's connections (watchers' WebSockets) to close at a stop: then they are closed
@@ -22,19 +25,20 @@ MQTT_LISTEN = "0.0.0.0:1883"
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    parser = commands.add_parser("club", help="show every board's live game on one page (MQTT broadcast)")
+    parser = commands.add_parser("club", help=_("show every board's live game on one page (MQTT broadcast)"))
     parser.add_argument("--broker", metavar="URL",
-                        help="the boards' broker: mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX] (mqtts:// for TLS);"
-                             " without it the club runs its own broker")
+                        help=_("the boards' broker: mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX] (mqtts:// for TLS);"
+                               " without it the club runs its own broker"))
     parser.add_argument("--listen", metavar="HOST:PORT", default=LISTEN,
-                        help=f"where the club's page is served (default {LISTEN})")
+                        help=_("where the club's page is served (default {listen})").format(listen=LISTEN))
     parser.add_argument("--mqtt", metavar="HOST:PORT", default=MQTT_LISTEN,
-                        help=f"without --broker: where the club's own broker listens (default {MQTT_LISTEN})")
+                        help=_("without --broker: where the club's own broker listens (default {listen})").format(
+                            listen=MQTT_LISTEN))
     parser.add_argument("--boards", metavar="FILE",
-                        help="the boards admitted: a TOML file with a [boards] table of NAME = \"PASSWORD\";"
-                             " only they count in the standings, and the club's own broker lets only them in")
+                        help=_("the boards admitted: a TOML file with a [boards] table of NAME = \"PASSWORD\";"
+                               " only they count in the standings, and the club's own broker lets only them in"))
     parser.add_argument("--games", metavar="DIR",
-                        help="where the club keeps every game received (default: the data folder's club/)")
+                        help=_("where the club keeps every game received (default: the data folder's club/)"))
     parser.set_defaults(run=run)
     return parser
 
@@ -44,7 +48,7 @@ def host_port(text: str, what: str) -> tuple[str, int]:
     host, colon, port = text.rpartition(":")
     host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
     if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"{what} is HOST:PORT with a port 1-65535, not {text!r}")
+        raise ValueError(_("{option} is HOST:PORT with a port 1-65535, not {text}").format(option=what, text=repr(text)))
     return host, int(port)
 
 
@@ -65,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     needed = [("aiomqtt", "web"), ("starlette", "web"), ("uvicorn", "web")] + ([] if address else [("amqtt", "club")])
     for module, extra in needed:
         if importlib.util.find_spec(module) is None:
-            print(f"reedboard club: {module} is missing: {pip_extra(extra)}", file=sys.stderr)
+            print(_("reedboard club: {module} is missing: {install}").format(module=module, install=pip_extra(extra)),
+                  file=sys.stderr)
             return 2
     _more_files()
     try:
@@ -98,13 +103,15 @@ def read_boards(path: str | Path) -> dict[str, str]:
     data = read_toml(path, ValueError, "the club's boards")
     boards = data.get("boards")
     if not isinstance(boards, dict) or not boards or set(data) != {"boards"}:
-        raise ValueError(f'{path}: the boards admitted are a [boards] table of NAME = "PASSWORD", and nothing else')
+        raise ValueError(_('{path}: the boards admitted are a [boards] table of NAME = "PASSWORD", and nothing else')
+                         .format(path=path))
     for name, password in boards.items():
         if not NAME.match(name) or name == "club":
-            raise ValueError(f"{path}: a board's name is 1 to 40 letters, digits, '_', '.' or '-' (not 'club'),"
-                             f" not {name[:60]!r}")
+            raise ValueError(_("{path}: a board's name is 1 to 40 letters, digits, '_', '.' or '-' (not 'club'),"
+                               " not {name}").format(path=path, name=repr(name[:60])))
         if not isinstance(password, str) or not 0 < len(password) <= 200 or not password.isprintable():
-            raise ValueError(f"{path}: the password of {name} must be 1 to 200 printable characters")
+            raise ValueError(_("{path}: the password of {name} must be 1 to 200 printable characters").format(
+                path=path, name=name))
     return dict(boards)
 
 
@@ -127,7 +134,8 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
         listening.bind(web)
     except OSError as error:
         listening.close()
-        raise OSError(f"the club's page cannot listen on {web[0]}:{web[1]} ({error.strerror or error})") from None
+        raise OSError(_("the club's page cannot listen on {host}:{port} ({problem})").format(
+            host=web[0], port=web[1], problem=error.strerror or error)) from None
     broker = None
     if address is None:
         broker = EmbeddedBroker(*mqtt, boards=boards, kind=broker_kind)
@@ -138,9 +146,14 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
             raise
         address = broker.address
         who = ("USER:PASSWORD@" if boards else "") + f"HOST:{mqtt[1]}"
-        print(f"reedboard club: the boards publish to mqtt://THIS-COMPUTER:{mqtt[1]} ({broker.kind};"
-              f" reedboard play ... --broadcast mqtt://{who}{'' if boards else ' --name NAME'})"
-              + ("" if boards else ": open to anyone on the network (--boards FILE admits boards)"), flush=True)
+        if boards:
+            print(_("reedboard club: the boards publish to mqtt://THIS-COMPUTER:{port} ({broker};"
+                    " reedboard play ... --broadcast mqtt://{who})").format(port=mqtt[1], broker=broker.kind, who=who),
+                  flush=True)
+        else:
+            print(_("reedboard club: the boards publish to mqtt://THIS-COMPUTER:{port} ({broker};"
+                    " reedboard play ... --broadcast mqtt://{who} --name NAME): open to anyone on the network"
+                    " (--boards FILE admits boards)").format(port=mqtt[1], broker=broker.kind, who=who), flush=True)
     games_dir.mkdir(parents=True, exist_ok=True)
     club = Club(games_dir, prefix=address.prefix, admitted=set(boards) if boards else None)
 
@@ -164,7 +177,8 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     app = create_club_app(club, lifespan=lifespan)
     server = uvicorn.Server(uvicorn.Config(app, host=web[0], port=web[1], log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=STOP_WAIT))
-    print(f"reedboard club: the page is http://{web[0]}:{web[1]}/ ; the games are kept in {games_dir}", flush=True)
+    print(_("reedboard club: the page is http://{host}:{port}/ ; the games are kept in {folder}").format(
+        host=web[0], port=web[1], folder=games_dir), flush=True)
     try:
         if started is not None:
             asyncio.get_running_loop().call_soon(started.set)

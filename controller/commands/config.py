@@ -63,12 +63,14 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from ..core.clock import ClockSettings
-from ..language.catalogue import LANGUAGES
+from ..language.catalogue import COMMANDS, LANGUAGES, N_, PLAY
 from ..core.computer import parse_opponent
 from ..games import GAMES, brief, colours, game_name
 from ..persist.game_files import default_games_dir
 from ..core.reconcile import Settings
 from reedboard.hal.tomlfile import read_toml
+
+_ = COMMANDS.gettext
 
 SETUP_CHOICES = ("auto", "shuffle", "identify")
 WATCHERS = 64  # the web view's default (web.limits.Limits.watchers; not imported: it needs starlette)
@@ -88,11 +90,22 @@ class Key:
     """One key of the file: `table.name`, what it allows, and the `play` option over it."""
 
     name: str  # "play.settle"
-    rule: str  # what is allowed, in words: "a number of seconds from 0.05 to 10"
+    rule: str  # what is allowed, in words, marked N_: "a number of seconds from {low} to {high}"
     read: Callable[[object, Path], object]  # the value the commands use; ValueError when not allowed
     default: object = None
-    unset: str | Callable[[], str] = ""  # what None means, in words ("found on USB")
+    unset: str | Callable[[], str] = ""  # what None means, in words, marked N_ ("found on USB"); a callable: a value
     flag: str | None = None  # the `play` option (its argparse dest) that overrides the key
+    values: tuple[tuple[str, str], ...] = ()  # the rule's {placeholders}
+
+    def allowed(self, english: bool = False) -> str:
+        """What is allowed, in the language in use (or in English, for JSON)."""
+        return (self.rule if english else _(self.rule)).format(**dict(self.values))
+
+    def unset_words(self) -> str:
+        """What None means, in the language in use ("" when it has no words)."""
+        if callable(self.unset):
+            return self.unset()
+        return _(self.unset) if self.unset else ""
 
     @property
     def table(self) -> str:
@@ -117,14 +130,14 @@ def _number(value: object) -> bool:
 def _choice(words: Iterable[str]) -> Callable[[object, Path], str]:
     words = tuple(words)
 
-    def read(value: object, _: Path) -> str:
+    def read(value: object, base: Path) -> str:
         if value not in words:
             raise ValueError
         return value
     return read
 
 
-def _boolean(value: object, _: Path) -> bool:
+def _boolean(value: object, base: Path) -> bool:
     if not isinstance(value, bool):
         raise ValueError
     return value
@@ -133,7 +146,7 @@ def _boolean(value: object, _: Path) -> bool:
 def _seconds(name: str) -> Callable[[object, Path], float]:
     low, high = Settings.BOUNDS[name]
 
-    def read(value: object, _: Path) -> float:
+    def read(value: object, base: Path) -> float:
         if not _number(value) or not low <= value <= high:  # compared before float(): 10**400 is no float
             raise ValueError
         return float(value)
@@ -141,7 +154,7 @@ def _seconds(name: str) -> Callable[[object, Path], float]:
 
 
 def _range(low: float, high: float, whole: bool = False, above: bool = False) -> Callable[[object, Path], float]:
-    def read(value: object, _: Path):
+    def read(value: object, base: Path):
         if not _number(value) or (whole and not isinstance(value, int)):
             raise ValueError
         if not (low < value if above else low <= value) or not value <= high:  # NaN fails too
@@ -150,7 +163,7 @@ def _range(low: float, high: float, whole: bool = False, above: bool = False) ->
     return read
 
 
-def _clock(value: object, _: Path) -> ClockSettings | None:
+def _clock(value: object, base: Path) -> ClockSettings | None:
     if value is False or (isinstance(value, str) and value.strip().lower() in ("off", "none", "0")) or value == 0:
         return None
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
@@ -158,7 +171,7 @@ def _clock(value: object, _: Path) -> ClockSettings | None:
     return ClockSettings.parse(str(value))
 
 
-def _listen(value: object, _: Path) -> str:
+def _listen(value: object, base: Path) -> str:
     if not isinstance(value, str):
         raise ValueError
     host, sep, port = value.rpartition(":")
@@ -167,19 +180,19 @@ def _listen(value: object, _: Path) -> str:
     return value
 
 
-def _token(value: object, _: Path) -> str:
+def _token(value: object, base: Path) -> str:
     if not isinstance(value, str) or not TOKEN.fullmatch(value):
         raise ValueError
     return value
 
 
-def _opponent(value: object, _: Path) -> int | None:
+def _opponent(value: object, base: Path) -> int | None:
     if not isinstance(value, str):
         raise ValueError
     return parse_opponent(value)
 
 
-def _broadcast_url(value: object, _: Path) -> str:
+def _broadcast_url(value: object, base: Path) -> str:
     from ..broadcast.address import parse_broker_url
 
     if not isinstance(value, str):
@@ -188,7 +201,7 @@ def _broadcast_url(value: object, _: Path) -> str:
     return value
 
 
-def _board_name(value: object, _: Path) -> str:
+def _board_name(value: object, base: Path) -> str:
     from ..broadcast.address import check_name
 
     if not isinstance(value, str):
@@ -197,7 +210,7 @@ def _board_name(value: object, _: Path) -> str:
 
 
 def _text(longest: int) -> Callable[[object, Path], str]:
-    def read(value: object, _: Path) -> str:
+    def read(value: object, base: Path) -> str:
         if not isinstance(value, str) or not 0 < len(value.strip()) <= longest or not value.isprintable():
             raise ValueError
         return value.strip()
@@ -246,10 +259,10 @@ def _file(value: object, base: Path) -> Path:
 
 def _game_keys() -> list[Key]:
     """Each game's start options that are a choice of words: [GAME] OPTION = "CHOICE"."""
-    return [Key(f"{name}.{option.flag}", f"one of {', '.join(option.choices)}", _choice(option.choices),
-                unset=(option.help.split("(")[-1].rstrip(")").removeprefix("default ")
-                       if "(" in option.help else "the game's own"),
-                flag=option.flag.replace("-", "_"))
+    return [Key(f"{name}.{option.flag}", N_("one of {choices}"), _choice(option.choices),
+                unset=(option.default or option.help.split("(")[-1].rstrip(")").removeprefix("default ")
+                       if "(" in option.help or option.default else N_("the game's own")),
+                flag=option.flag.replace("-", "_"), values=(("choices", ", ".join(option.choices)),))
             for name, cls in sorted(GAMES.items()) for option in cls.options if option.choices]
 
 
@@ -265,48 +278,56 @@ def _hal_names() -> tuple[str, ...]:
     return names()
 
 
+def _one_of(words: Iterable[str]) -> tuple[tuple[str, str], ...]:
+    return (("choices", ", ".join(words)),)
+
+
 KEYS: tuple[Key, ...] = (
-    Key("play.game", f"one of {', '.join(sorted(GAMES))} (any case)", lambda value, path: _choice(sorted(GAMES))(
+    Key("play.game", N_("one of {choices} (any case)"), lambda value, path: _choice(sorted(GAMES))(
         game_name(value), path),
-        unset="named on the command line", flag="game"),
-    Key("play.setup", f"one of {', '.join(SETUP_CHOICES)}", _choice(SETUP_CHOICES),
-        unset="the game's own", flag="setup_mode"),
-    Key("play.clock", 'MINUTES or MINUTES+SECONDS (e.g. "10+5"), or "off"', _clock, unset="off", flag="clock"),
-    Key("play.takebacks", "true or false", _boolean, default=True),
-    *(Key(f"play.{name}", f"a number of seconds from {low:g} to {high:g}", _seconds(name),
-          default=getattr(Settings(), name)) for name, (low, high) in Settings.BOUNDS.items()),
-    Key("play.listen", 'HOST:PORT (e.g. "0.0.0.0:8000")', _listen, default="127.0.0.1:8000", flag="listen"),
-    Key("play.token", "8 to 200 letters, digits or . _ ~ -", _token,
-        unset="a new one at each start, when listening beyond this computer"),
-    Key("play.watchers", f"a whole number from 1 to {WATCHERS_MOST}", _range(1, WATCHERS_MOST, whole=True),
-        default=WATCHERS, flag="watchers"),
-    Key("play.games_dir", "a directory's path (a directory, or one that can be made)", _directory,
+        unset=N_("named on the command line"), flag="game", values=_one_of(sorted(GAMES))),
+    Key("play.setup", N_("one of {choices}"), _choice(SETUP_CHOICES),
+        unset=N_("the game's own"), flag="setup_mode", values=_one_of(SETUP_CHOICES)),
+    Key("play.clock", N_('MINUTES or MINUTES+SECONDS (e.g. "10+5"), or "off"'), _clock, unset=N_("off"), flag="clock"),
+    Key("play.takebacks", N_("true or false"), _boolean, default=True),
+    *(Key(f"play.{name}", N_("a number of seconds from {low} to {high}"), _seconds(name),
+          default=getattr(Settings(), name), values=(("low", f"{low:g}"), ("high", f"{high:g}")))
+      for name, (low, high) in Settings.BOUNDS.items()),
+    Key("play.listen", N_('HOST:PORT (e.g. "0.0.0.0:8000")'), _listen, default="127.0.0.1:8000", flag="listen"),
+    Key("play.token", N_("8 to 200 letters, digits or . _ ~ -"), _token,
+        unset=N_("a new one at each start, when listening beyond this computer")),
+    Key("play.watchers", N_("a whole number from 1 to {most}"), _range(1, WATCHERS_MOST, whole=True),
+        default=WATCHERS, flag="watchers", values=(("most", str(WATCHERS_MOST)),)),
+    Key("play.games_dir", N_("a directory's path (a directory, or one that can be made)"), _directory,
         unset=lambda: str(default_games_dir()), flag="games_dir"),
-    Key("play.vs", "human, computer or computer:1 .. computer:8", _opponent, unset="human", flag="vs"),
-    Key("play.computer_plays", f"one of {', '.join(colours())}", _choice(colours()),
-        unset="the second player", flag="computer_plays"),
-    Key("play.think_seconds", "a number of seconds from 0.1 to 60", _range(0.1, 60), default=2.0,
-        flag="think_seconds"),
+    Key("play.vs", N_("human, computer or computer:1 .. computer:8"), _opponent, unset=N_("human"), flag="vs"),
+    Key("play.computer_plays", N_("one of {choices}"), _choice(colours()),
+        unset=N_("the second player"), flag="computer_plays", values=_one_of(colours())),
+    Key("play.think_seconds", N_("a number of seconds from {low} to {high}"), _range(0.1, 60), default=2.0,
+        flag="think_seconds", values=(("low", "0.1"), ("high", "60"))),
     *_game_keys(),
-    Key("board.file", "a board file's path (a file, not a directory or a device)", _file, unset="the shipped board of the game",
-        flag="board"),
-    Key("board.backend", f"one of {', '.join(_hal_names())}", _choice(_hal_names()),
-        unset="serial, then gpio, else the simulated board", flag="backend"),
-    Key("board.port", "a serial port's name (e.g. \"/dev/ttyACM0\")", _text(200), unset="found on USB", flag="port"),
-    Key("board.pin_factory", f"one of {', '.join(_pin_factories())}", _choice(_pin_factories()),
-        unset="GPIOZERO_PIN_FACTORY, else the board file's, else gpiozero's own choice"),
-    Key("board.brightness", "a number from 0 to 100 (% of full brightness)", _range(0, 100), default=100),
-    Key("board.budget_ma", "a number of milliamps above 0, at most 100000", _range(0, 100_000, above=True),
-        unset="the board file's"),
-    Key("broadcast.url", "mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX] or mqtts://...", _broadcast_url,
-        unset="no broadcast", flag="broadcast"),
-    Key("broadcast.name", "a board name: 1 to 40 letters, digits, _ . or -", _board_name,
-        unset="the MQTT user, else the host name", flag="name"),
-    Key("page.sound", "true or false", _boolean, default=False),
-    Key("page.voice", "true or false", _boolean, default=False),
-    Key("page.language", f"one of {', '.join(LANGUAGES)}", _choice(LANGUAGES), unset="the browser's language"),
-    *(Key(f"players.{colour}", "a name of 1 to 40 characters", _text(40), unset=f"{colour.capitalize()}",
-          flag=colour) for colour in colours()),
+    Key("board.file", N_("a board file's path (a file, not a directory or a device)"), _file,
+        unset=N_("the shipped board of the game"), flag="board"),
+    Key("board.backend", N_("one of {choices}"), _choice(_hal_names()),
+        unset=N_("serial, then gpio, else the simulated board"), flag="backend", values=_one_of(_hal_names())),
+    Key("board.port", N_("a serial port's name (e.g. \"/dev/ttyACM0\")"), _text(200), unset=N_("found on USB"),
+        flag="port"),
+    Key("board.pin_factory", N_("one of {choices}"), _choice(_pin_factories()),
+        unset=N_("GPIOZERO_PIN_FACTORY, else the board file's, else gpiozero's own choice"),
+        values=_one_of(_pin_factories())),
+    Key("board.brightness", N_("a number from 0 to 100 (% of full brightness)"), _range(0, 100), default=100),
+    Key("board.budget_ma", N_("a number of milliamps above 0, at most 100000"), _range(0, 100_000, above=True),
+        unset=N_("the board file's")),
+    Key("broadcast.url", N_("mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX] or mqtts://..."), _broadcast_url,
+        unset=N_("no broadcast"), flag="broadcast"),
+    Key("broadcast.name", N_("a board name: 1 to 40 letters, digits, _ . or -"), _board_name,
+        unset=N_("the MQTT user, else the host name"), flag="name"),
+    Key("page.sound", N_("true or false"), _boolean, default=False),
+    Key("page.voice", N_("true or false"), _boolean, default=False),
+    Key("page.language", N_("one of {choices}"), _choice(LANGUAGES), unset=N_("the browser's language"),
+        values=_one_of(LANGUAGES)),
+    *(Key(f"players.{colour}", N_("a name of 1 to 40 characters"), _text(40),
+          unset=lambda colour=colour: PLAY.gettext(colour.capitalize()), flag=colour) for colour in colours()),
 )
 BY_NAME: dict[str, Key] = {key.name: key for key in KEYS}
 FORMER_NAMES = {"board.hal": "board.backend"}  # still read, as the key's name now
@@ -356,7 +377,8 @@ class Configuration:
                 try:
                     value = key.read(str(value), Path.cwd())
                 except ValueError:
-                    raise ConfigError(f"{key.option}: must be {key.rule}, not {_shown(str(value))}") from None
+                    raise ConfigError(_("{option}: must be {allowed}, not {value}").format(
+                        option=key.option, allowed=key.allowed(), value=_shown(str(value)))) from None
             elif key.read is _opponent:  # the words, checked by the option already: a level or None
                 value = parse_opponent(value)
             settings[key.name] = Setting(value, key.option)
@@ -385,19 +407,22 @@ def load(path: str | Path | None = None) -> Configuration:
     settings = dict(defaults().settings)
     for table, values in data.items():
         if table not in TABLES:
-            raise ConfigError(f"{path}: unknown table [{_named(table)}] (reedboard reads {_tables_in_words()})")
+            raise ConfigError(_("{path}: unknown table [{table}] (reedboard reads {tables})").format(
+                path=path, table=_named(table), tables=_tables_in_words()))
         if not isinstance(values, dict):
-            raise ConfigError(f"{path}: {table} must be a table ([{table}])")
+            raise ConfigError(_("{path}: {table} must be a table ([{table}])").format(path=path, table=table))
         for name, value in values.items():
             written = f"{table}.{name}"
             key = BY_NAME.get(FORMER_NAMES.get(written, written))
             if key is None:
                 known = ", ".join(k.key for k in KEYS if k.table == table)
-                raise ConfigError(f"{path}: unknown key {table}.{_named(name)} (known in [{table}]: {known})")
+                raise ConfigError(_("{path}: unknown key {table}.{key} (known in [{table}]: {known})").format(
+                    path=path, table=table, key=_named(name), known=known))
             try:
                 read = key.read(value, path.parent)
             except (ValueError, OverflowError):
-                raise ConfigError(f"{path}: {key.name}: must be {key.rule}, not {_shown(value)}") from None
+                raise ConfigError(_("{path}: {key}: must be {allowed}, not {value}").format(
+                    path=path, key=key.name, allowed=key.allowed(), value=_shown(value))) from None
             line = lines.get(written)
             settings[key.name] = Setting(read, f"file:{line}" if line else "file")
     return Configuration(path, settings)
@@ -416,7 +441,7 @@ def _shown(value: object) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10 ** 12:
-        return "a number that large"
+        return _("a number that large")
     return brief(value)
 
 
@@ -446,8 +471,8 @@ def _key_lines(path: Path) -> dict[str, int]:
 def shown(key: Key, value: object) -> str:
     """A value as `reedboard config` prints it."""
     if value is None:
-        unset = key.unset() if callable(key.unset) else key.unset
-        return f"({unset})" if unset else "(none)"
+        unset = key.unset_words()
+        return f"({unset})" if unset else _("(none)")
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):
@@ -471,9 +496,9 @@ def cannot_write(path: Path) -> str | None:
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        return f"{existing} cannot be written in"
+        return _("{path} cannot be written in").format(path=existing)
     if path.exists() and (not path.is_file() or not os.access(path, os.W_OK)):
-        return f"{path} cannot be written"
+        return _("{path} cannot be written").format(path=path)
     return None
 
 

@@ -10,6 +10,10 @@ from reedboard.hal import registry
 from reedboard.hal.backends import NoBoard, find_board
 
 from . import pi_checks
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 # hal.protocol's refusal of a board of another protocol version
 OTHER_PROTOCOL = re.compile(r"speaks protocol version (\S+) \(firmware (.*?)\)")
@@ -33,19 +37,22 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
     try:
         found = find_board(hal, board_path, port, start=start or ())
     except NoBoard as error:
-        print("reedboard doctor: no board could be reached. Tried:", file=out)
+        print(_("reedboard doctor: no board could be reached. Tried:"), file=out)
         for attempt in error.tried:
             print(f"  - {attempt}", file=out)
         _print_pi_checks(hal, port, None, out, refusals=error.tried)
         return 1
     board = found.board
-    print(f"backend: {found.backend} ({found.detail})", file=out)
-    print(f"board: {board.name}, {board.source}, {len(board.cells)} cells on a {board.rows}x{board.columns} matrix", file=out)
+    print(_("backend: {backend} ({detail})").format(backend=found.backend, detail=found.detail), file=out)
+    print(ngettext("board: {name}, {source}, {n} cell on a {rows}x{columns} matrix",
+                   "board: {name}, {source}, {n} cells on a {rows}x{columns} matrix", len(board.cells)).format(
+        name=board.name, source=board.source, n=len(board.cells), rows=board.rows, columns=board.columns), file=out)
     close = getattr(found.device, "close", None)
     if close:
         close()
     _print_pi_checks(hal, port, found, out)  # the port is closed now: whoever else has it open is another program
-    print("occupied: " + " ".join(cell for cell in board.cells if cell in found.occupied), file=out)
+    print(_("occupied: {cells}").format(cells=" ".join(cell for cell in board.cells if cell in found.occupied)),
+          file=out)
     return 0
 
 
@@ -69,7 +76,8 @@ def _print_pi_checks(hal: str | None, port: str | None, found, out, refusals: li
     extra = []
     hello = getattr(found.device, "firmware", None) if found is not None and registry.can(found.backend, registry.PORT) else None
     if hello is not None:
-        print(f"firmware: {hello.firmware}, protocol {hello.version} (this controller speaks {VERSION})", file=out)
+        print(_("firmware: {firmware}, protocol {version} (this controller speaks {ours})").format(
+            firmware=hello.firmware, version=hello.version, ours=VERSION), file=out)
         extra.append(pi_checks.protocol_finding(hello.version, hello.firmware, VERSION, port))
     for refusal in refusals:
         other = OTHER_PROTOCOL.search(refusal)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 
+from ..language.catalogue import COMMANDS
 from .arguments import add_hal_options, check_board_file
+
+_ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    doctor = commands.add_parser("doctor", help="say which board backend answers and what it senses")
+    doctor = commands.add_parser("doctor", help=_("say which board backend answers and what it senses"))
     add_hal_options(doctor)
     doctor.set_defaults(run=run)
     return doctor

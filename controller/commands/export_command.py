@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    export = commands.add_parser("export", help="print a journaled game's record in the rules' notation")
-    export.add_argument("journal", metavar="JOURNAL_FILE", help="a game's journal (NAME.jsonl in the games folder)")
+    export = commands.add_parser("export", help=_("print a journaled game's record in the rules' notation"))
+    export.add_argument("journal", metavar="JOURNAL_FILE", help=_("a game's journal (NAME.jsonl in the games folder)"))
     export.set_defaults(run=run)
     return export
 

@@ -6,13 +6,17 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..games import GAMES, game_name, names_in_words
+from ..games import GAMES, game_name
+from ..language.catalogue import COMMANDS
+from .arguments import games_in_words
+
+_ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    fake = commands.add_parser("fake-board", help="run the Pico firmware on this computer behind a pty")
-    fake.add_argument("game", type=game_name, choices=sorted(GAMES), help=names_in_words())
-    fake.add_argument("--board", metavar="FILE", help="a board file (default: hardware/boards/GAME.toml)")
+    fake = commands.add_parser("fake-board", help=_("run the Pico firmware on this computer behind a pty"))
+    fake.add_argument("game", type=game_name, choices=sorted(GAMES), help=games_in_words())
+    fake.add_argument("--board", metavar="FILE", help=_("a board file (default: hardware/boards/GAME.toml)"))
     fake.set_defaults(run=run)
     return fake
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..language.catalogue import COMMANDS
+
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"  # shipped beside the packages
 FIRMWARE_FILES = ("main.py", "app.py", "protocol.py", "scanner.py", "pins.py")
 BOARD_FILE = "board.json"  # main.py reads it beside itself
@@ -60,7 +62,7 @@ def built_in_board() -> str:
     """The shipped board main.py builds when the Pico has no board.json (main.py's GAME line)."""
     match = re.search(r'^GAME = "([\w-]+)"', (FIRMWARE_DIR / "main.py").read_text(encoding="utf-8"), re.M)
     if match is None:
-        raise FirmwareError(f"{FIRMWARE_DIR / 'main.py'} names no built-in board (a GAME line)")
+        raise FirmwareError(_("{file} names no built-in board (a GAME line)").format(file=FIRMWARE_DIR / "main.py"))
     return match.group(1)
 
 
@@ -71,6 +73,9 @@ def run_mpremote(arguments: Sequence[str], timeout: float) -> subprocess.Complet
 
 
 runner: Runner = run_mpremote  # the tests put a fake or a unix-port Pico behind this
+
+
+_ = COMMANDS.gettext
 
 
 class FirmwareError(Exception):
@@ -90,10 +95,11 @@ def _constants(path: Path, names: Sequence[str]) -> dict[str, object]:
         found = {target.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
                  for target in node.targets if isinstance(target, ast.Name) and target.id in names}
     except (OSError, SyntaxError, ValueError) as error:
-        raise FirmwareError(f"cannot read the shipped firmware's {path.name} ({error})") from None
+        raise FirmwareError(_("cannot read the shipped firmware's {file} ({problem})").format(
+            file=path.name, problem=error)) from None
     missing = [n for n in names if n not in found]
     if missing:
-        raise FirmwareError(f"the shipped firmware's {path} has no {missing[0]}")
+        raise FirmwareError(_("the shipped firmware's {file} has no {name}").format(file=path, name=missing[0]))
     return found
 
 
@@ -116,8 +122,8 @@ def firmware_files(folder: Path | None = None) -> list[Path]:
     files = [folder / name for name in FIRMWARE_FILES]
     missing = [f for f in files if not f.is_file()]
     if missing:
-        raise FirmwareError(f"the firmware is not where this package keeps it: no {missing[0]}"
-                            " (reinstall reedboard)")
+        raise FirmwareError(_("the firmware is not where this package keeps it: no {file} (reinstall reedboard)")
+                            .format(file=missing[0]))
     return files
 
 
@@ -131,8 +137,10 @@ def board_config(board, folder: Path | None = None) -> dict:
                                            "BUZZER_PIN", "LED_PIN"))
     rows, columns = list(pins["ROW_PINS"]), list(pins["COLUMN_PINS"])  # type: ignore[call-overload]
     if board.rows > len(rows) or board.columns > len(columns):
-        raise FirmwareError(f"{board.source}: a {board.rows}x{board.columns} matrix, and the Pico has pins for"
-                            f" {len(rows)} rows and {len(columns)} columns (firmware/pins.py)", status=2)
+        raise FirmwareError(_("{file}: a {rows}x{columns} matrix, and the Pico has pins for {pin_rows} rows and"
+                              " {pin_columns} columns (firmware/pins.py)").format(
+            file=board.source, rows=board.rows, columns=board.columns, pin_rows=len(rows), pin_columns=len(columns)),
+            status=2)
     config = {
         "board": board.name, "rows": board.rows, "columns": board.columns, "leds": board.led_count,
         "pins": {"rows": rows[:board.rows], "columns": columns[:board.columns], "leds": pins["LED_PIN"],
@@ -144,7 +152,10 @@ def board_config(board, folder: Path | None = None) -> dict:
     bad = [p for p in used if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= HIGHEST_PIN]
     twice = [p for p in used if used.count(p) > 1]
     if bad or twice:
-        what = f"pin {bad[0]!r} is not GP0-GP{HIGHEST_PIN}" if bad else f"GP{twice[0]} is used twice"
+        if bad:
+            what = _("pin {pin} is not GP0-GP{highest}").format(pin=repr(bad[0]), highest=HIGHEST_PIN)
+        else:
+            what = _("GP{pin} is used twice").format(pin=twice[0])
         raise FirmwareError(f"firmware/pins.py: {what}", status=2)
     return config
 
@@ -169,21 +180,21 @@ def pico_port(port: str | None) -> str:
     """--port, or the Pico found on USB."""
     if port:
         if runner is run_mpremote and port.startswith("/") and not Path(port).exists():
-            raise FirmwareError(f"no port {port}: is the Pico plugged in? (its port is usually /dev/ttyACM0;"
-                                " leave --port out to find it on USB)")
+            raise FirmwareError(_("no port {port}: is the Pico plugged in? (its port is usually /dev/ttyACM0;"
+                                  " leave --port out to find it on USB)").format(port=port))
         return port
     from reedboard.hal.registry import port_found
 
     found = port_found()  # the port a backend reached over one finds: the first Pico on USB
     if found is None:
-        raise FirmwareError("no Pico found on USB (no serial port with the Raspberry Pi vendor id 2e8a):"
-                            " plug it in, or give --port (e.g. --port /dev/ttyACM0)")
+        raise FirmwareError(_("no Pico found on USB (no serial port with the Raspberry Pi vendor id 2e8a):"
+                              " plug it in, or give --port (e.g. --port /dev/ttyACM0)"))
     return found
 
 
 def _require_mpremote() -> None:
     if runner is run_mpremote and importlib.util.find_spec("mpremote") is None:
-        raise FirmwareError("mpremote is not installed: pip install mpremote (reedboard[pi] brings it)")
+        raise FirmwareError(_("mpremote is not installed: pip install mpremote (reedboard[pi] brings it)"))
 
 
 def _mpremote(arguments: Sequence[str], timeout: float, doing: str) -> str:
@@ -192,17 +203,19 @@ def _mpremote(arguments: Sequence[str], timeout: float, doing: str) -> str:
     try:
         result = runner(arguments, timeout)
     except subprocess.TimeoutExpired:
-        raise FirmwareError(f"mpremote did not finish {doing} within {timeout:.0f} s: is the Pico running"
-                            " MicroPython? (unplug it and plug it in again)") from None
+        raise FirmwareError(_("mpremote did not finish within {seconds} s ({doing}): is the Pico running"
+                              " MicroPython? (unplug it and plug it in again)").format(
+            seconds=f"{timeout:.0f}", doing=doing)) from None
     except OSError as error:
-        raise FirmwareError(f"cannot run mpremote: {error}") from None
+        raise FirmwareError(_("cannot run mpremote: {problem}").format(problem=error)) from None
     if result.returncode != 0:
         said = [line.strip() for line in (result.stderr or "").splitlines() + (result.stdout or "").splitlines()
                 if line.strip()]
-        last = said[-1] if said else f"exit status {result.returncode}"
-        hint = ("; another program has the port open: stop `reedboard play` (or its service) first"
-                if "in use" in last or "failed to access" in last else "")
-        raise FirmwareError(f"mpremote failed {doing}: {last}{hint}")
+        last = said[-1] if said else _("exit status {status}").format(status=result.returncode)
+        if "in use" in last or "failed to access" in last:
+            raise FirmwareError(_("mpremote failed ({doing}): {said}; another program has the port open: stop"
+                                  " `reedboard play` (or its service) first").format(doing=doing, said=last))
+        raise FirmwareError(_("mpremote failed ({doing}): {said}").format(doing=doing, said=last))
     return result.stdout or ""
 
 
@@ -236,14 +249,16 @@ class OnPico:
 def ask_pico(port: str) -> OnPico:
     output = ""
     for arguments in ask_commands(port):
-        output += _mpremote(arguments, ASK_TIMEOUT, f"asking the Pico on {port}")
+        output += _mpremote(arguments, ASK_TIMEOUT, _("asking the Pico on {port}").format(port=port))
     line = next((l for l in output.splitlines() if l.startswith(MARK)), None)
     if line is None:
-        raise FirmwareError(f"the Pico on {port} did not say what it runs (is it running MicroPython?)")
+        raise FirmwareError(_("the Pico on {port} did not say what it runs (is it running MicroPython?)").format(
+            port=port))
     try:
         firmware, protocol, board_text = json.loads(line[len(MARK):])
     except (ValueError, TypeError):
-        raise FirmwareError(f"the Pico on {port} answered something unreadable: {line[:80]}") from None
+        raise FirmwareError(_("the Pico on {port} answered something unreadable: {line}").format(
+            port=port, line=line[:80])) from None
     if firmware is None:
         return OnPico(None, None, None, problem=str(protocol))
     board, problem = None, None
@@ -251,17 +266,19 @@ def ask_pico(port: str) -> OnPico:
         try:
             board = json.loads(board_text)
         except ValueError:
-            problem = f"its {BOARD_FILE} is not JSON (the firmware uses its built-in board)"
+            problem = _("the Pico's {file} is not JSON (the firmware uses its built-in board)").format(file=BOARD_FILE)
         if board is not None and not isinstance(board, dict):
-            board, problem = None, f"its {BOARD_FILE} is not a JSON object (the firmware uses its built-in board)"
+            board, problem = None, _("the Pico's {file} is not a JSON object (the firmware uses its built-in board)"
+                                     ).format(file=BOARD_FILE)
     return OnPico(str(firmware), int(protocol) if isinstance(protocol, int) else None, board, problem)
 
 
 def describe_board(board: dict | None) -> str:
     if board is None:
-        return "no board.json (the firmware's built-in board)"
-    name = board.get("board", "a board")
-    return f"{name}: {board.get('rows')}x{board.get('columns')} matrix, {board.get('leds')} LEDs"
+        return _("no board.json (the firmware's built-in board)")
+    name = board.get("board", _("a board"))
+    return _("{name}: {rows}x{columns} matrix, {leds} LEDs").format(
+        name=name, rows=board.get("rows"), columns=board.get("columns"), leds=board.get("leds"))
 
 
 # --- the commands --------------------------------------------------------------------------------
@@ -277,18 +294,19 @@ def install(port: str | None, board_argument: str | None, dry_run: bool = False,
         board_json.write_text(json.dumps(config) + "\n", encoding="utf-8")
         if dry_run:
             where = port or "PORT"
-            print(f"# {BOARD_FILE}, for {board.source}:", file=out)
+            print("# " + _("{file}, for {source}:").format(file=BOARD_FILE, source=board.source), file=out)
             print(board_json.read_text(encoding="utf-8"), end="", file=out)
             for arguments in install_commands(where, files, Path(BOARD_FILE)):
                 print(" ".join(_quoted([sys.executable, "-m", "mpremote", *arguments])), file=out)
             return 0
         _require_mpremote()
         port = pico_port(port)
-        print(f"copying {firmware} (protocol {protocol}) to the Pico on {port},"
-              f" for {describe_board(config)}", file=out)
+        print(_("copying {firmware} (protocol {protocol}) to the Pico on {port}, for {board}").format(
+            firmware=firmware, protocol=protocol, port=port, board=describe_board(config)), file=out)
         for arguments in install_commands(port, files, board_json):
-            _mpremote(arguments, COPY_TIMEOUT, f"copying the firmware to {port}")
-    print(f"installed; the Pico restarts with it. Check it: reedboard firmware version --port {port}", file=out)
+            _mpremote(arguments, COPY_TIMEOUT, _("copying the firmware to {port}").format(port=port))
+    print(_("installed; the Pico restarts with it. Check it: {command}").format(
+        command=f"reedboard firmware version --port {port}"), file=out)
     return 0
 
 
@@ -297,30 +315,32 @@ def version(port: str | None, out=None) -> int:
     1 when it is older, speaks another protocol or has no reedboard firmware."""
     out = out or sys.stdout
     firmware, protocol = shipped_version()
-    print(f"this package's firmware: {firmware} (protocol {protocol})", file=out)
+    print(_("this package's firmware: {firmware} (protocol {protocol})").format(firmware=firmware, protocol=protocol),
+          file=out)
     _require_mpremote()
     port = pico_port(port)
     found = ask_pico(port)
     fix = f"reedboard firmware install --port {port}"
     if found.firmware is None:
-        print(f"on the Pico ({port}): no reedboard firmware ({found.problem}); install it: {fix}", file=out)
+        print(_("on the Pico ({port}): no reedboard firmware ({problem}); install it: {fix}").format(
+            port=port, problem=found.problem, fix=fix), file=out)
         return 1
-    print(f"on the Pico ({port}): {found.firmware} (protocol {found.protocol}), {describe_board(found.board)}",
-          file=out)
+    print(_("on the Pico ({port}): {firmware} (protocol {protocol}), {board}").format(
+        port=port, firmware=found.firmware, protocol=found.protocol, board=describe_board(found.board)), file=out)
     if found.problem:
-        print(f"the Pico's {found.problem}; write it again: {fix} --board FILE", file=out)
+        print(_("{problem}; write it again: {fix}").format(problem=found.problem, fix=f"{fix} --board FILE"), file=out)
     if found.protocol != protocol:
-        print(f"the Pico speaks protocol {found.protocol} and this controller {protocol}: the controller refuses"
-              f" it; install the firmware that matches: {fix}", file=out)
+        print(_("the Pico speaks protocol {theirs} and this controller {ours}: the controller refuses it; install the"
+                " firmware that matches: {fix}").format(theirs=found.protocol, ours=protocol, fix=fix), file=out)
         return 1
     theirs, ours = version_key(found.firmware), version_key(firmware)
     if theirs is None or ours is None:
-        print("its version cannot be compared with this package's (same protocol, so it works)", file=out)
+        print(_("its version cannot be compared with this package's (same protocol, so it works)"), file=out)
         return 0
     if theirs < ours:
-        print(f"older than this package's: update it with {fix}", file=out)
+        print(_("older than this package's: update it with {fix}").format(fix=fix), file=out)
         return 1
-    print("up to date" if theirs == ours else "newer than this package's (same protocol, so it works)", file=out)
+    print(_("up to date") if theirs == ours else _("newer than this package's (same protocol, so it works)"), file=out)
     return 1 if found.problem else 0
 
 
@@ -334,19 +354,20 @@ def _quoted(words: Sequence[str]) -> list[str]:
 
 def add_parser(commands) -> argparse.ArgumentParser:
     """`reedboard firmware install|version`, on cli.py's subcommands."""
-    firmware = commands.add_parser("firmware", help="put the firmware on the board's Pico, or say which it has")
+    firmware = commands.add_parser("firmware", help=_("put the firmware on the board's Pico, or say which it has"))
     actions = firmware.add_subparsers(dest="firmware_command", metavar="COMMAND", parser_class=type(firmware),
                                       required=True)
     install_parser = actions.add_parser(
-        "install", help="copy the firmware and the board's configuration (board.json) onto a Pico running MicroPython")
-    install_parser.add_argument("--port", metavar="PORT", help="the Pico's serial port (default: found on USB)")
+        "install", help=_("copy the firmware and the board's configuration (board.json) onto a Pico running MicroPython"))
+    install_parser.add_argument("--port", metavar="PORT", help=_("the Pico's serial port (default: found on USB)"))
     install_parser.add_argument("--board", metavar="FILE",
-                                help="the board file, or a shipped board's name (default: the firmware's built-in board)")
+                                help=_("the board file, or a shipped board's name (default: the firmware's built-in board)"))
     install_parser.add_argument("--dry-run", action="store_true",
-                                help="print board.json and the mpremote command instead of running it")
+                                help=_("print board.json and the mpremote command instead of running it"))
     install_parser.set_defaults(run=_run_install)
-    version_parser = actions.add_parser("version", help="say which firmware the Pico has and whether it is older than this package's")
-    version_parser.add_argument("--port", metavar="PORT", help="the Pico's serial port (default: found on USB)")
+    version_parser = actions.add_parser(
+        "version", help=_("say which firmware the Pico has and whether it is older than this package's"))
+    version_parser.add_argument("--port", metavar="PORT", help=_("the Pico's serial port (default: found on USB)"))
     version_parser.set_defaults(run=_run_version)
     return firmware
 

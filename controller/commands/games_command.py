@@ -23,6 +23,11 @@ from datetime import date
 from pathlib import Path
 
 from .usage import UsageError
+from ..language import forms
+from ..language.catalogue import COMMANDS, PLAY
+
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 RESULTS = ("win", "draw", "unfinished")
 FORMATS = ("record", "json")
@@ -32,49 +37,49 @@ def add_parser(commands) -> argparse.ArgumentParser:
     """`reedboard games SUBCOMMAND ...` on the command line's subcommands."""
     from ..games import GAMES, game_name
 
-    parser = commands.add_parser("games", help="the archive of games: list, show, export, import, rename, delete, stats")
+    parser = commands.add_parser("games", help=_("the archive of games: list, show, export, import, rename, delete, stats"))
     actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=type(parser))
     parser.set_defaults(run=_no_action)
 
     def action(name: str, help_text: str, run) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help_text)
-        sub.add_argument("--dir", metavar="DIR", help="the games folder (default: [play] games_dir of the configuration)")
-        sub.add_argument("--config", metavar="FILE", help="the configuration file")
+        sub.add_argument("--dir", metavar="DIR", help=_("the games folder (default: [play] games_dir of the configuration)"))
+        sub.add_argument("--config", metavar="FILE", help=_("the configuration file"))
         sub.set_defaults(run=run)
         return sub
 
-    listing = action("list", "list the games, newest first", run_list)
-    listing.add_argument("--game", type=game_name, choices=sorted(GAMES), help="only this game")
-    listing.add_argument("--player", metavar="NAME", help="only games this player played (any case)")
-    listing.add_argument("--since", type=_day, metavar="DATE", help="only games from this day on (YYYY-MM-DD)")
-    listing.add_argument("--until", type=_day, metavar="DATE", help="only games up to this day (YYYY-MM-DD)")
-    listing.add_argument("--result", choices=RESULTS, help="win (someone won), draw or unfinished")
-    listing.add_argument("--limit", type=_count, metavar="N", help="at most N games")
+    listing = action("list", _("list the games, newest first"), run_list)
+    listing.add_argument("--game", type=game_name, choices=sorted(GAMES), help=_("only this game"))
+    listing.add_argument("--player", metavar="NAME", help=_("only games this player played (any case)"))
+    listing.add_argument("--since", type=_day, metavar="DATE", help=_("only games from this day on (YYYY-MM-DD)"))
+    listing.add_argument("--until", type=_day, metavar="DATE", help=_("only games up to this day (YYYY-MM-DD)"))
+    listing.add_argument("--result", choices=RESULTS, help=_("win (someone won), draw or unfinished"))
+    listing.add_argument("--limit", type=_count, metavar="N", help=_("at most N games"))
 
-    show = action("show", "show a game: its headers, its record and the final position", run_show)
-    show.add_argument("id", metavar="ID", help="the game's ID as `games list` shows it (or a unique start of it)")
+    show = action("show", _("show a game: its headers, its record and the final position"), run_show)
+    show.add_argument("id", metavar="ID", help=_("the game's ID as `games list` shows it (or a unique start of it)"))
 
-    export = action("export", "write games as records (or JSON)", run_export)
-    export.add_argument("id", metavar="ID", nargs="?", help="the game's ID")
-    export.add_argument("--all", action="store_true", help="every game of the archive")
-    export.add_argument("--format", choices=FORMATS, default="record", help="record (default) or json")
-    export.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    export = action("export", _("write games as records (or JSON)"), run_export)
+    export.add_argument("id", metavar="ID", nargs="?", help=_("the game's ID"))
+    export.add_argument("--all", action="store_true", help=_("every game of the archive"))
+    export.add_argument("--format", choices=FORMATS, default="record", help=_("record (default) or json"))
+    export.add_argument("--out", metavar="FILE", help=_("write to FILE instead of standard output"))
 
-    importing = action("import", "add the games of a file of records, every move checked", run_import)
-    importing.add_argument("file", metavar="FILE", help="a file of one or more records (docs/records.md)")
+    importing = action("import", _("add the games of a file of records, every move checked"), run_import)
+    importing.add_argument("file", metavar="FILE", help=_("a file of one or more records (docs/records.md)"))
 
-    action("reindex", "build the archive's index again from the journals", run_reindex)
+    action("reindex", _("build the archive's index again from the journals"), run_reindex)
 
-    rename = action("rename-player", "rename a player in every game", run_rename)
-    rename.add_argument("old", metavar="OLD", help="the player's name now")
-    rename.add_argument("new", metavar="NEW", help="the name to give them")
+    rename = action("rename-player", _("rename a player in every game"), run_rename)
+    rename.add_argument("old", metavar="OLD", help=_("the player's name now"))
+    rename.add_argument("new", metavar="NEW", help=_("the name to give them"))
 
-    delete = action("delete", "delete a game: its journal and its trace", run_delete)
-    delete.add_argument("id", metavar="ID", help="the game's ID as `games list` shows it (or a unique start of it)")
-    delete.add_argument("--yes", action="store_true", help="do not ask")
+    delete = action("delete", _("delete a game: its journal and its trace"), run_delete)
+    delete.add_argument("id", metavar="ID", help=_("the game's ID as `games list` shows it (or a unique start of it)"))
+    delete.add_argument("--yes", action="store_true", help=_("do not ask"))
 
-    stats = action("stats", "games, wins, draws and losses per player and game", run_stats)
-    stats.add_argument("--player", metavar="NAME", help="only this player's games")
+    stats = action("stats", _("games, wins, draws and losses per player and game"), run_stats)
+    stats.add_argument("--player", metavar="NAME", help=_("only this player's games"))
     return parser
 
 
@@ -83,12 +88,12 @@ def _day(text: str) -> date:
     try:
         return date.fromisoformat(text.replace(".", "-"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a day is YYYY-MM-DD, not {text!r}") from None
+        raise argparse.ArgumentTypeError(_("a day is YYYY-MM-DD, not {text}").format(text=repr(text))) from None
 
 
 def _count(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
-        raise argparse.ArgumentTypeError(f"a number of games is 1 or more, not {text!r}")
+        raise argparse.ArgumentTypeError(_("a number of games is 1 or more, not {text}").format(text=repr(text)))
     return int(text)
 
 
@@ -97,8 +102,8 @@ def _usage(message: str) -> Exception:
 
 
 def _no_action(args: argparse.Namespace) -> int:
-    raise _usage("reedboard games: choose list, show, export, import, reindex, rename-player, delete or stats"
-                 " (see reedboard games --help)")
+    raise _usage(_("reedboard games: choose list, show, export, import, reindex, rename-player, delete or stats"
+                   " (see reedboard games --help)"))
 
 
 def games_dir(args: argparse.Namespace) -> Path:
@@ -130,17 +135,19 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
 
     folder = games_dir(args)
     if folder.exists() and not folder.is_dir():
-        raise _usage(f"{folder} is not a folder: --dir names the games folder")
+        raise _usage(_("{folder} is not a folder: --dir names the games folder").format(folder=folder))
     try:
         archive = Archive(folder, jobs=jobs or os.cpu_count() or 1)
         skipped = archive.refresh() if refresh else []
     except OSError as error:
-        raise _usage(f"cannot read the games in {folder} ({error.strerror or error})") from None
+        raise _usage(_("cannot read the games in {folder} ({problem})").format(
+            folder=folder, problem=error.strerror or error)) from None
     except sqlite3.Error as error:  # another reedboard holding the index too long, say
-        raise _usage(f"the archive's index in {folder} cannot be used now ({error}); try again") from None
+        raise _usage(_("the archive's index in {folder} cannot be used now ({problem}); try again").format(
+            folder=folder, problem=error)) from None
     if report:
         for problem in skipped:
-            print(f"reedboard: skipped {problem}", file=sys.stderr)
+            print(_("reedboard: skipped {problem}").format(problem=problem), file=sys.stderr)
     return archive
 
 
@@ -156,16 +163,20 @@ def _resolve(archive, key: str) -> str:
 # --- the actions ----------------------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
     if args.since and args.until and args.since > args.until:
-        raise _usage(f"reedboard games list: --since {args.since} is after --until {args.until}")
+        raise _usage(_("reedboard games list: --since {since} is after --until {until}").format(
+            since=args.since, until=args.until))
     with _archive(args) as archive:
         found = archive.games(game=args.game, player=args.player, since=args.since, until=args.until,
                               result=args.result, limit=args.limit)
         if not found:
-            print(f"no games in {archive.games_dir}" + (" that match" if _filtered(args) else ""))
+            if _filtered(args):
+                print(_("no games in {folder} that match").format(folder=archive.games_dir))
+            else:
+                print(_("no games in {folder}").format(folder=archive.games_dir))
             return 0
-        rows = [(g["id"], g["game"], _when(g["started"]), players_text(g), str(g["moves"]), g["line"] or "*")
+        rows = [(g["id"], g["game"], _when(g["started"]), players_text(g), forms.number(g["moves"]), g["line"] or "*")
                 for g in found]
-        print(_columns([("ID", "game", "started", "players", "moves", "result"), *rows]))
+        print(_columns([(_("ID"), _("game"), _("started"), _("players"), _("moves"), _("result")), *rows]))
     return 0
 
 
@@ -174,7 +185,16 @@ def _filtered(args: argparse.Namespace) -> bool:
 
 
 def _when(started: str) -> str:
-    return started[:16].replace("T", " ") if started else "?"
+    """The day and the time of the day a game started, as the language writes the day."""
+    if not started:
+        return "?"
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(started)
+    except ValueError:
+        return started[:16].replace("T", " ")
+    return f"{forms.date(moment)} {moment:%H:%M}"
 
 
 def players_text(game: dict) -> str:
@@ -185,7 +205,7 @@ def players_text(game: dict) -> str:
         name = game["players"].get(colour)
         if name is None:
             name = f"computer:{computer['level']}" if computer.get("plays") == colour else "?"
-        sides.append(f"{name} ({colour})")
+        sides.append(f"{name} ({PLAY.gettext(colour)})")
     return " - ".join(sides)
 
 
@@ -207,7 +227,7 @@ def run_show(args: argparse.Namespace) -> int:
             raise _usage(str(error)) from None
         from ..archive.records import game_record, record_lines
 
-        print(f"game {path.name.removesuffix('.jsonl')}  ({path})")
+        print(_("game {id}  ({path})").format(id=path.name.removesuffix(".jsonl"), path=path))
         print("\n".join(record_lines(game_record(contents))))
         print()
         print(rebuild(contents).game.diagram())
@@ -220,7 +240,7 @@ def run_export(args: argparse.Namespace) -> int:
     from ..archive.records import game_record, record_data, record_lines
 
     if args.all == (args.id is not None):
-        raise _usage("reedboard games export: give a game's ID or --all, one of them")
+        raise _usage(_("reedboard games export: give a game's ID or --all, one of them"))
     with _archive(args) as archive:
         ids = [g["id"] for g in reversed(archive.games())] if args.all else [_resolve(archive, args.id)]
         records = []
@@ -228,20 +248,22 @@ def run_export(args: argparse.Namespace) -> int:
             try:
                 records.append((game_id, game_record(read_journal(archive.journal(game_id)))))
             except JournalError as error:  # changed since the index read it
-                print(f"reedboard: skipped {error}", file=sys.stderr)
+                print(_("reedboard: skipped {problem}").format(problem=error), file=sys.stderr)
     if args.format == "json":
         data = [{"id": game_id, **record_data(record)} for game_id, record in records]
         text = json.dumps(data if args.all else data[0], indent=1, ensure_ascii=False) + "\n"
     else:
-        text = "\n".join("\n".join(record_lines(record)) + "\n" for _, record in records)
+        text = "\n".join("\n".join(record_lines(record)) + "\n" for __, record in records)
     if args.out is None:
         sys.stdout.write(text)
         return 0
     try:
         Path(args.out).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise _usage(f"cannot write {args.out} ({error.strerror or error}); choose another --out") from None
-    print(f"{len(records)} game{'s' if len(records) != 1 else ''} written to {args.out}")
+        raise _usage(_("cannot write {path} ({problem}); choose another --out").format(
+            path=args.out, problem=error.strerror or error)) from None
+    print(ngettext("{n} game written to {path}", "{n} games written to {path}", len(records)).format(
+        n=len(records), path=args.out))
     return 0
 
 
@@ -253,12 +275,14 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         written = import_records(args.file, folder)
     except (RecordError, JournalError) as error:
-        raise _usage(f"{error}; nothing was imported") from None
+        raise _usage(_("{problem}; nothing was imported").format(problem=error)) from None
     except OSError as error:
-        raise _usage(f"cannot write the games in {folder} ({error.strerror or error}); nothing was imported") from None
+        raise _usage(_("cannot write the games in {folder} ({problem}); nothing was imported").format(
+            folder=folder, problem=error.strerror or error)) from None
     with _archive(args, report=False):
         pass  # the new games are in the index from now on
-    print(f"imported {len(written)} game{'s' if len(written) != 1 else ''} into {folder}:")
+    print(ngettext("imported {n} game into {folder}:", "imported {n} games into {folder}:", len(written)).format(
+        n=len(written), folder=folder))
     for path in written:
         print(f"  {path.name.removesuffix('.jsonl')}")
     return 0
@@ -271,12 +295,14 @@ def run_reindex(args: argparse.Namespace) -> int:
     with _archive(args, refresh=False) as archive:
         skipped = archive.rebuild()
         for problem in skipped:
-            print(f"reedboard: skipped {problem}", file=sys.stderr)
+            print(_("reedboard: skipped {problem}").format(problem=problem), file=sys.stderr)
         count = len(archive.games())
         folder = archive.games_dir
-    print(f"indexed {count} game{'s' if count != 1 else ''} in {folder}"
-          f" ({len(skipped)} damaged journal{'s' if len(skipped) != 1 else ''} skipped)"
-          f" in {time.monotonic() - started:.1f} s")
+    damaged = ngettext("{n} damaged journal skipped", "{n} damaged journals skipped", len(skipped)).format(
+        n=len(skipped))
+    print(ngettext("indexed {n} game in {folder} ({damaged}) in {seconds} s",
+                   "indexed {n} games in {folder} ({damaged}) in {seconds} s", count).format(
+        n=count, folder=folder, damaged=damaged, seconds=forms.number(time.monotonic() - started, 1)))
     return 0
 
 
@@ -289,8 +315,9 @@ def run_rename(args: argparse.Namespace) -> int:
         except ArchiveError as error:
             raise _usage(f"reedboard games rename-player: {error}") from None
     for problem in failed:
-        print(f"reedboard: not renamed in {problem}", file=sys.stderr)
-    print(f"renamed {args.old} to {args.new.strip()} in {renamed} game{'s' if renamed != 1 else ''}")
+        print(_("reedboard: not renamed in {problem}").format(problem=problem), file=sys.stderr)
+    print(ngettext("renamed {old} to {new} in {n} game", "renamed {old} to {new} in {n} games", renamed).format(
+        old=args.old, new=args.new.strip(), n=renamed))
     return 1 if failed else 0
 
 
@@ -300,20 +327,23 @@ def run_delete(args: argparse.Namespace) -> int:
     with _archive(args) as archive:
         game_id = _resolve(archive, args.id)
         game = archive.game(game_id)
-        what = f"{game_id}: {game['title']}, {players_text(game)}, {game['moves']} moves, {game['line'] or '*'}"
+        what = ngettext("{id}: {title}, {players}, {n} move, {result}", "{id}: {title}, {players}, {n} moves, {result}",
+                        game["moves"]).format(id=game_id, title=game["title"], players=players_text(game),
+                                              n=game["moves"], result=game["line"] or "*")
         if not args.yes:
             if not sys.stdin.isatty():
-                raise _usage(f"reedboard games delete: deleting {game_id} needs an answer: run it at a terminal,"
-                             " or add --yes")
-            answer = input(f"delete {what}? [y/N] ").strip().casefold()
-            if answer not in ("y", "yes"):
-                print("nothing deleted")
+                raise _usage(_("reedboard games delete: deleting {id} needs an answer: run it at a terminal,"
+                               " or add --yes").format(id=game_id))
+            # TRANSLATORS: y and yes are always understood as well as the language's own words
+            answer = input(_("delete {game}? [y/N] ").format(game=what)).strip().casefold()
+            if answer not in ("y", "yes", *_("y|yes").split("|")):
+                print(_("nothing deleted"))
                 return 1
         try:
             archive.delete(game_id)
         except ArchiveError as error:
             raise _usage(f"reedboard games delete: {error}") from None
-    print(f"deleted {what}")
+    print(_("deleted {game}").format(game=what))
     return 0
 
 
@@ -327,19 +357,20 @@ def run_stats(args: argparse.Namespace) -> int:
 def stats_text(stats: dict) -> str:
     """The statistics as two tables: per player and game, then per game."""
     if not stats["games"]:
-        return "no games"
+        return _("no games")
     parts = []
     if stats["players"]:
-        rows = [("player", "game", "games", "wins", "draws", "losses", "unfinished")]
+        rows = [(_("player"), _("game"), _("games"), _("wins"), _("draws"), _("losses"), _("unfinished"))]
         rows += [(e["player"], e["game"], *(str(e[k]) for k in ("games", "wins", "draws", "losses", "unfinished")))
                  for e in stats["players"]]
         parts.append(_columns(rows))
-    rows = [("game", "games", "finished", "first player w/d/l", "wins by colour", "draws", "average moves")]
+    rows = [(_("game"), _("games"), _("finished"), _("first player w/d/l"), _("wins by colour"), _("draws"),
+             _("average moves"))]
     for e in stats["games"]:
         first = e["first"]
-        colours = " ".join(f"{colour} {wins}" for colour, wins in e["colours"].items())
+        colours = " ".join(f"{PLAY.gettext(colour)} {wins}" for colour, wins in e["colours"].items())
         rows.append((e["game"], str(e["games"]), str(e["finished"]),
                      f"{first['wins']}/{first['draws']}/{first['losses']}", colours, str(e["draws"]),
-                     "-" if e["average_moves"] is None else f"{e['average_moves']:g}"))
+                     "-" if e["average_moves"] is None else forms.number(e["average_moves"])))
     parts.append(_columns(rows))
     return "\n\n".join(parts)

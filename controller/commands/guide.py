@@ -20,11 +20,14 @@ from reedboard.hal.addresses import CellBoard, Switches
 from reedboard.hal.board import Board
 from reedboard.hal.interfaces import Cue, DieState, Light, LightFrame, Press
 
+from ..language.catalogue import COMMANDS
 from ..session.live import inputs, next_input
 
 TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
 ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
 REMOVE_LIGHT = Light("empty", blink=True)  # vermillion blinking: take it away
+
+_ = COMMANDS.gettext
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class Steps:
         self.settings = settings
         self.outputs = outputs or Outputs()
         self.on_prompt = on_prompt
-        self.prompt = Prompt(0, "idle", "not started")
+        self.prompt = Prompt(0, "idle", _("not started"))
         self.now = 0.0
         self.done = False
         self.lights = LightFrame()

@@ -8,14 +8,17 @@ import argparse
 from ..games import GAMES
 from .arguments import check_output
 from .usage import Parser
+from ..language.catalogue import COMMANDS, N_
+
+_ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    hardware = commands.add_parser("hardware", help="the board's drawings")
+    hardware = commands.add_parser("hardware", help=_("the board's drawings"))
     drawings = hardware.add_subparsers(dest="hardware_command", metavar="COMMAND", parser_class=Parser, required=True)
-    draw = drawings.add_parser("draw", help="draw the drilling template, the matrix wiring and the LED chain (SVG)")
-    draw.add_argument("--board", metavar="FILE", help="a board file (default: every shipped board)")
-    draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help="where to write (default hardware/drawings)")
+    draw = drawings.add_parser("draw", help=_("draw the drilling template, the matrix wiring and the LED chain (SVG)"))
+    draw.add_argument("--board", metavar="FILE", help=_("a board file (default: every shipped board)"))
+    draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help=_("where to write (default hardware/drawings)"))
     draw.set_defaults(run=run)
     return hardware
 
@@ -25,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from reedboard.hal.board import load_board
     from reedboard.hardware.drawings import draw_all
 
-    check_output(args.out, "the drawings", "--out directory", directory=True)
+    check_output(args.out, N_("the drawings"), "--out", directory=True)
     boards = ([load_board(args.board)] if args.board else
               [load_board(game=board) for board in sorted({cls.board for cls in GAMES.values() if cls.board})])
     for board in boards:

@@ -13,13 +13,17 @@ import pwd
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..language.catalogue import COMMANDS, N_
+
+_ = COMMANDS.gettext
+
 MODEL_FILE = Path("/proc/device-tree/model")
 # The groups Raspberry Pi OS gives each device the board may use, and what each is for.
 GROUPS = {
-    "dialout": "the Pico's serial port",
-    "gpio": "the GPIO pins",
-    "spi": "the SPI bus (the LED chain on a Pi 5)",
-    "i2c": "the I2C bus (MCP23017 expanders)",
+    "dialout": N_("the Pico's serial port"),
+    "gpio": N_("the GPIO pins"),
+    "spi": N_("the SPI bus (the LED chain on a Pi 5)"),
+    "i2c": N_("the I2C bus (MCP23017 expanders)"),
 }
 
 
@@ -52,11 +56,11 @@ def findings(facts: PiFacts) -> list[Finding]:
     if is_pi(facts.model):
         found += _group_findings(facts)
         if not facts.spi_devices:
-            found.append(Finding("SPI is off (no /dev/spidev*): the LED chain of a Pi 5 is driven over SPI",
-                                 "sudo raspi-config nonint do_spi 0, then reboot"))
+            found.append(Finding(_("SPI is off (no /dev/spidev*): the LED chain of a Pi 5 is driven over SPI"),
+                                 _("{command}, then reboot").format(command="sudo raspi-config nonint do_spi 0")))
         if not facts.i2c_devices:
-            found.append(Finding("I2C is off (no /dev/i2c-*): a matrix on MCP23017 expanders is read over I2C",
-                                 "sudo raspi-config nonint do_i2c 0, then reboot"))
+            found.append(Finding(_("I2C is off (no /dev/i2c-*): a matrix on MCP23017 expanders is read over I2C"),
+                                 _("{command}, then reboot").format(command="sudo raspi-config nonint do_i2c 0")))
     found += _port_findings(facts)
     return found
 
@@ -69,11 +73,12 @@ def _group_findings(facts: PiFacts) -> list[Finding]:
         if group not in facts.existing_groups:
             continue
         if group not in facts.groups:
-            found.append(Finding(f"{facts.user} is not in the group {group}, which may use {use}",
-                                 f"sudo usermod -aG {group} {facts.user}, then log out and in"))
+            found.append(Finding(_("{user} is not in the group {group}, which may use {use}").format(
+                user=facts.user, group=group, use=_(use)),
+                _("{command}, then log out and in").format(command=f"sudo usermod -aG {group} {facts.user}")))
         elif group not in facts.session_groups:
-            found.append(Finding(f"{facts.user} was added to the group {group}, but this login predates it",
-                                 "log out and in (or reboot)"))
+            found.append(Finding(_("{user} was added to the group {group}, but this login predates it").format(
+                user=facts.user, group=group), _("log out and in (or reboot)")))
     return found
 
 
@@ -81,11 +86,12 @@ def _port_findings(facts: PiFacts) -> list[Finding]:
     found = []
     for pid, command in facts.port_holders:
         if "reedboard" in command:
-            fix = "sudo systemctl stop reedboard (the service), or stop that reedboard"
+            fix = _("sudo systemctl stop reedboard (the service), or stop that reedboard")
         else:
-            fix = f"close that program, or: kill {pid}"
-        found.append(Finding(f"{facts.port} is open in another program: {command} (pid {pid});"
-                             " two programs on one port garble the board's lines", fix))
+            fix = _("close that program, or: kill {pid}").format(pid=pid)
+        found.append(Finding(_("{port} is open in another program: {command} (pid {pid});"
+                               " two programs on one port garble the board's lines").format(
+            port=facts.port, command=command, pid=pid), fix))
     return found
 
 
@@ -94,23 +100,25 @@ def protocol_finding(board_version: str, firmware: str, host_version: int, port:
     if board_version == str(host_version):
         return None
     where = f" --port {port}" if port else ""
-    return Finding(f"the Pico's firmware {firmware} speaks protocol {board_version}; this controller speaks"
-                   f" {host_version}", f"reedboard firmware install{where}")
+    return Finding(_("the Pico's firmware {firmware} speaks protocol {version}; this controller speaks {ours}").format(
+        firmware=firmware, version=board_version, ours=host_version), f"reedboard firmware install{where}")
 
 
 def report_lines(facts: PiFacts, extra: list[Finding] = ()) -> list[str]:
     """What doctor prints: one line for a machine that is not a Pi, and each finding with its fix."""
     lines = []
     if not is_pi(facts.model):
-        lines.append(f"pi: not a Raspberry Pi (no 'Raspberry Pi' in {MODEL_FILE}): the Pi's checks are skipped")
+        lines.append(_("pi: not a Raspberry Pi (no 'Raspberry Pi' in {file}): the Pi's checks are skipped").format(
+            file=MODEL_FILE))
     else:
-        lines.append(f"pi: {facts.model}")
+        lines.append(_("pi: {model}").format(model=facts.model))
     problems = findings(facts) + list(extra)
     for finding in problems:
-        lines.append(f"  problem: {finding.problem}")
-        lines.append(f"    fix: {finding.fix}")
+        lines.append("  " + _("problem: {problem}").format(problem=finding.problem))
+        lines.append("    " + _("fix: {fix}").format(fix=finding.fix))
     if is_pi(facts.model) and not problems:
-        lines.append("  groups, SPI, I2C" + (" and the serial port" if facts.port else "") + ": all good")
+        lines.append("  " + (_("groups, SPI, I2C and the serial port: all good") if facts.port else
+                             _("groups, SPI, I2C: all good")))
     return lines
 
 

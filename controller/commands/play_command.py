@@ -14,11 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..broadcast.arguments import add_broadcast_arguments
-from ..games import GAMES, Game, colours, game_class, game_name, names_in_words
+from ..games import GAMES, Game, colours, game_class, game_name
+from ..language.catalogue import COMMANDS, N_, PLAY
 from .arguments import (
-    add_game_options, add_hal_options, check_board_file, listen, new_game, start_options,
+    add_game_options, add_hal_options, check_board_file, games_in_words, in_words, listen, new_game, start_options,
 )
 from .usage import UsageError
+
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 if TYPE_CHECKING:
     from .config import Configuration
@@ -34,41 +38,42 @@ EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addr
 PLAY_FLAGS = ("board", "backend", "hal", "port", "listen", "empty-board", "setup-mode", "clock", "config", "games-dir",
               "resume", "watchers")  # play's own flags: a game's start option of the same name is left out
 SETUP_MODE_WORDS = {  # what each set-up mode does, for --help
-    "auto": "the default, from what is on the board: a full board is identified, an empty one shuffled",
-    "shuffle": "a guided shuffle", "identify": "lift each stone asked for",
+    "auto": N_("the default, from what is on the board: a full board is identified, an empty one shuffled"),
+    "shuffle": N_("a guided shuffle"), "identify": N_("lift each stone asked for"),
 }
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    play = commands.add_parser("play", help="referee a game on the board, with its web view")
+    play = commands.add_parser("play", help=_("referee a game on the board, with its web view"))
     play.add_argument("game", nargs="?", type=game_name, choices=sorted(GAMES),
-                      help=names_in_words() + " (default: [play] game of the configuration)")
+                      help=_("{games} (default: [play] game of the configuration)").format(games=games_in_words()))
     add_hal_options(play)
     # the games' start options, but for a flag of play's own (--board is the wiring file)
     add_game_options(play, game=False, exclude=PLAY_FLAGS)
     play.add_argument("--listen", metavar="HOST:PORT", type=listen,
-                      help="where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)")
+                      help=_("where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)"))
     play.add_argument("--empty-board", action="store_true",
-                      help="simulated board: start empty, to try the set-up")
+                      help=_("simulated board: start empty, to try the set-up"))
     play.add_argument("--setup-mode", choices=_setup_modes(), help=_setup_modes_help())
     play.add_argument("--clock", metavar="MIN[+SEC]", type=_clock,
-                      help="a game clock per player: minutes, plus seconds added per move (e.g. 10+5; off: none)")
+                      help=_("a game clock per player: minutes, plus seconds added per move (e.g. 10+5; off: none)"))
     play.add_argument("--config", metavar="FILE",
-                      help="the configuration file (default: ~/.config/reedboard/config.toml when it exists)")
-    play.add_argument("--games-dir", metavar="DIR", help="where games are journaled (default: the user's data directory)")
+                      help=_("the configuration file (default: ~/.config/reedboard/config.toml when it exists)"))
+    play.add_argument("--games-dir", metavar="DIR", help=_("where games are journaled (default: the user's data directory)"))
     play.add_argument("--resume", nargs="?", const="newest", metavar="JOURNAL",
-                      help="go on with an unfinished game (default: the newest of this game)")
+                      help=_("go on with an unfinished game (default: the newest of this game)"))
     play.add_argument("--watchers", metavar="N", type=_watchers,
-                      help="spectators the web view shows the game live at once (default 64, at most 500)")
+                      help=_("spectators the web view shows the game live at once (default 64, at most 500)"))
     play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
-                      help="human (default), or computer[:LEVEL]: the computer plays one side, at level 1-8 (default 5)")
+                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1-8 (default 5)"))
     play.add_argument("--computer-plays", metavar="COLOUR", choices=colours(),
-                      help=f"the side the computer plays: {', '.join(colours())} (default: the second player)")
+                      help=_("the side the computer plays: {colours} (default: the second player)").format(
+                          colours=", ".join(colours())))
     play.add_argument("--think-seconds", metavar="S", type=_think_seconds,
-                      help="the most the computer thinks about a move, 0.1 to 60 (default 2; a slower Pi: more)")
+                      help=_("the most the computer thinks about a move, 0.1 to 60 (default 2; a slower Pi: more)"))
     for colour in colours():
         play.add_argument(f"--{colour}", metavar="NAME", type=_player_name,
-                          help=f"the name of the player of {colour} (journaled with the game)")
+                          help=_("the name of the player of {colour} (journaled with the game)").format(colour=colour))
     add_broadcast_arguments(play)
     play.set_defaults(run=run)
     return play
@@ -84,8 +89,8 @@ def _setup_modes() -> list[str]:
 
 def _setup_modes_help() -> str:
     games = [name for name, cls in sorted(GAMES.items()) if any(m != "given" for m in cls.setup_modes)]
-    words = "; ".join(f"{m}: {SETUP_MODE_WORDS[m]}" if m in SETUP_MODE_WORDS else m for m in _setup_modes())
-    return f"{', '.join(games)} ({words})" if games else "no game has set-up modes"
+    words = "; ".join(f"{m}: {_(SETUP_MODE_WORDS[m])}" if m in SETUP_MODE_WORDS else m for m in _setup_modes())
+    return f"{', '.join(games)} ({words})" if games else _("no game has set-up modes")
 
 
 def _clock(text: str):
@@ -101,7 +106,7 @@ def _clock(text: str):
 
 def _watchers(text: str) -> int:
     if not text.isdigit() or not 0 < int(text) <= 500:  # each is an open file, of 1,024 on a Pi
-        raise argparse.ArgumentTypeError(f"--watchers takes a number from 1 to 500, not {text!r}")
+        raise argparse.ArgumentTypeError(_("--watchers takes a number from 1 to 500, not {text}").format(text=repr(text)))
     return int(text)
 
 
@@ -121,7 +126,8 @@ def _think_seconds(text: str) -> float:
     except ValueError:
         value = math.nan
     if not 0.1 <= value <= 60:  # NaN fails too
-        raise argparse.ArgumentTypeError(f"think seconds are a number from 0.1 to 60, not {text!r}")
+        raise argparse.ArgumentTypeError(_("think seconds are a number from 0.1 to 60, not {text}").format(
+            text=repr(text)))
     return value
 
 
@@ -129,7 +135,8 @@ def _player_name(text: str) -> str:
     from ..persist.journal_format import is_player_name
 
     if not is_player_name(text):
-        raise argparse.ArgumentTypeError(f"a player's name is 1 to 40 printable characters, not {text!r}")
+        raise argparse.ArgumentTypeError(_("a player's name is 1 to 40 printable characters, not {text}").format(
+            text=repr(text)))
     return text.strip()
 
 
@@ -141,8 +148,8 @@ def run(args: argparse.Namespace) -> int:
 
         config = configuration(args)
         if config["play.game"] is None:
-            where = f" in {config.path}" if config.path else f" in {default_path()}"
-            raise UsageError(f"reedboard play: name the game ({names_in_words()}), or set [play] game{where}")
+            raise UsageError(_("reedboard play: name the game ({games}), or set [play] game in {path}").format(
+                games=games_in_words(), path=config.path or default_path()))
         args.game = config["play.game"]
     start = new_game(args, exclude=PLAY_FLAGS)  # a start option of another game is refused here
     check_board_file(args.board, start)
@@ -170,7 +177,8 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     except ImportError as error:
         from reedboard.hal.install import pip_extra
 
-        print(f"reedboard: the web view needs its packages ({error.name} is missing): {pip_extra('web')}")
+        print(_("reedboard: the web view needs its packages ({module} is missing): {install}").format(
+            module=error.name, install=pip_extra("web")))
         return 2
     import secrets  # and hashlib with it: not for `reedboard --help`
 
@@ -205,18 +213,19 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
                                pin_factory=config["board.pin_factory"])
         except NoBoard as error:
             if hal:  # asked for by name: no quiet fallback
-                print(f"reedboard: no {hal} board: " + "; ".join(error.tried))
+                print(_("reedboard: no {backend} board: {tried}").format(backend=hal, tried="; ".join(error.tried)))
                 return 1
-            print("no board found (" + "; ".join(error.tried) + "): playing on the simulated board")
+            print(_("no board found ({tried}): playing on the simulated board").format(tried="; ".join(error.tried)))
         else:
             backend = found.device
             light_leds_as_configured(backend, config["board.budget_ma"], config["board.brightness"])
-            print(f"board: {found.backend} ({found.detail})")
+            print(_("board: {backend} ({detail})").format(backend=found.backend, detail=found.detail))
     if backend is None:
-        print("board: the simulated board (click the hollows in the web view to move pieces)")
+        print(_("board: the simulated board (click the hollows in the web view to move pieces)"))
 
     if not _free(host, port):
-        print(f"reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)")
+        print(_("reedboard: cannot listen on {host}:{port}: the port is taken (choose another with --listen)").format(
+            host=host, port=port))
         return 1
     token = None if host in LOOPBACK else config["play.token"] or secrets.token_urlsafe(16)
     session = PlaySession(start if start is not None else args.game, games_dir=games_dir, backend=backend,
@@ -226,19 +235,19 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
                           thinker=_thinker(config) if computer is not None or resume is not None else None)
     session.page_language = config["page.language"]
     if computer is not None:
-        print(f"the computer plays {computer.plays}, at level {computer.level}")
+        print(_("the computer plays {colour}, at level {level}").format(colour=computer.plays, level=computer.level))
     if broadcast is not None:
         from ..broadcast import attach
 
         broadcaster = attach(session, *broadcast)
-        print(f"broadcast: live to {broadcaster.address} as the board {broadcaster.name!r}"
-              " (a broker that is away never holds the game up)")
+        print(_("broadcast: live to {address} as the board {name} (a broker that is away never holds the game up)")
+              .format(address=broadcaster.address, name=repr(broadcaster.name)))
     session.settings_changed = settings_writer(config)
     for line in join_lines(host, port, token):
         print(line)
     if token:
-        print("  (the token lets a browser change the game; watching needs none)")
-    print("journal: " + str(games_dir))
+        print("  " + _("(the token lets a browser change the game; watching needs none)"))
+    print(_("journal: {folder}").format(folder=games_dir))
     try:
         watchers = config["play.watchers"]
         limits = {} if config.source("play.watchers") == "default" else {"limits": Limits(watchers=watchers)}
@@ -259,13 +268,13 @@ def _computer(config: Configuration, game: Game):
     plays = config["play.computer_plays"]
     if level is None:
         if plays is not None and config.source("play.computer_plays").startswith("--"):
-            raise UsageError("reedboard play: --computer-plays needs --vs computer[:LEVEL]")
+            raise UsageError(_("reedboard play: --computer-plays needs --vs computer[:LEVEL]"))
         return None
     if plays is None:
         plays = game.players[-1]
     if plays not in game.players:
-        raise UsageError(f"reedboard play: the computer plays {' or '.join(game.players)} in {game.title},"
-                         f" not {plays}")
+        raise UsageError(_("reedboard play: the computer plays {colours} in {game}, not {colour}").format(
+            colours=in_words(game.players), game=game.title, colour=plays))
     return Computer(plays, level)
 
 
@@ -306,7 +315,7 @@ def _configured_start(game: str, config: Configuration) -> Game | None:
     try:
         return game_class(game).from_options(**options)
     except ValueError as error:
-        raise UsageError(f"reedboard: {config.path}: {game}: {error}") from None
+        raise UsageError(f"reedboard: {config.path}: {game}: {error}") from None  # the words are the game's
 
 
 def light_leds_as_configured(device, budget_ma: float | None, brightness: float) -> None:
@@ -341,7 +350,7 @@ def settings_writer(config: Configuration):
         return None
     problem = cannot_write(path)
     if problem:
-        print(f"settings changed in the web view are not saved: {problem}")
+        print(_("settings changed in the web view are not saved: {problem}").format(problem=problem))
         return None
 
     def write(before: Settings, after: Settings) -> None:
@@ -351,7 +360,8 @@ def settings_writer(config: Configuration):
         try:
             write_back(path, changes)
         except (OSError, ImportError, ValueError) as error:  # the game goes on; the file is as it was
-            print(f"settings changed in the web view are not saved in {path}: {error}", flush=True)
+            print(_("settings changed in the web view are not saved in {path}: {problem}").format(
+                path=path, problem=error), flush=True)
 
     return write
 
@@ -372,25 +382,35 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
         contents = read_journal(path)
         resumed = rebuild(contents)
         if resumed.finished:  # checked here: the server would only fail on it as it starts
-            raise JournalError(path, None, f"this game is finished ({_result_in_words(resumed.game)}):"
-                                           " there is nothing to resume; start a new game without --resume")
+            raise JournalError(path, None, _("this game is finished ({result}): there is nothing to resume;"
+                                             " start a new game without --resume").format(
+                result=_result_in_words(resumed.game)))
         return _going_on(path, contents)
     found, skipped = _newest_usable(games_dir, args.game)
     if skipped:
         named = "; ".join(str(error) for error in skipped[:3])  # one line, however many there are
-        more = f"; {len(skipped) - 3} more" if len(skipped) > 3 else ""
-        print(f"skipped {len(skipped)} damaged unfinished {args.game} game{'s' if len(skipped) > 1 else ''}:"
-              f" {named}{more}")
+        if len(skipped) > 3:
+            named += "; " + ngettext("{n} more", "{n} more", len(skipped) - 3).format(n=len(skipped) - 3)
+        print(ngettext("skipped {n} damaged unfinished {game} game: {games}",
+                       "skipped {n} damaged unfinished {game} games: {games}", len(skipped)).format(
+            n=len(skipped), game=args.game, games=named))
     if args.resume is None:
         if found:
             path, contents = found
-            damage = (f"; it is damaged at line {contents.damage.line}, so it goes on from the move before,"
-                      " in a new journal" if contents.damage else "")
-            print(f"an unfinished {args.game} game is waiting: {path} (go on with it: --resume){damage}")
+            if contents.damage:
+                print(_("an unfinished {game} game is waiting: {path} (go on with it: --resume); it is damaged at"
+                        " line {line}, so it goes on from the move before, in a new journal").format(
+                    game=args.game, path=path, line=contents.damage.line))
+            else:
+                print(_("an unfinished {game} game is waiting: {path} (go on with it: --resume)").format(
+                    game=args.game, path=path))
         return None
     if found is None:
-        raise UsageError(f"reedboard: no unfinished {args.game} game in {games_dir}"
-                         f"{' that can be resumed' if skipped else ''} (start a new one without --resume)")
+        if skipped:
+            raise UsageError(_("reedboard: no unfinished {game} game in {folder} that can be resumed"
+                               " (start a new one without --resume)").format(game=args.game, folder=games_dir))
+        raise UsageError(_("reedboard: no unfinished {game} game in {folder} (start a new one without --resume)")
+                         .format(game=args.game, folder=games_dir))
     return _going_on(*found)
 
 
@@ -422,8 +442,8 @@ def _going_on(path: Path, contents: JournalContents) -> Path:
     if contents.damage is None:
         return path
     new = go_on_in_new_journal(path)
-    print(f"{contents.damage}; its game goes on from the move before, in a new journal: {new}"
-          f" ({path.name} is kept as it is)")
+    print(_("{damage}; its game goes on from the move before, in a new journal: {new} ({name} is kept as it is)")
+          .format(damage=contents.damage, new=new, name=path.name))
     return new
 
 
@@ -431,8 +451,9 @@ def _result_in_words(game: Game) -> str:
     from ..persist.notation import result_line
 
     outcome = game.outcome()
-    who = f"{outcome.winner} won" if outcome.winner else "drawn"
-    return f"{who}, {result_line(game)}"
+    if outcome.winner:
+        return _("{colour} won, {result}").format(colour=PLAY.gettext(outcome.winner), result=result_line(game))
+    return _("drawn, {result}").format(result=result_line(game))
 
 
 def _saved_game(session) -> str | None:
@@ -442,7 +463,8 @@ def _saved_game(session) -> str | None:
     path = getattr(getattr(referee, "journal", None), "path", None)
     if path is None or not Path(path).exists() or referee.game.outcome() is not None:
         return None
-    return f"the game is saved in {path}; go on with it: reedboard play {session.kind} --resume {path}"
+    return _("the game is saved in {path}; go on with it: reedboard play {game} --resume {path}").format(
+        path=path, game=session.kind)
 
 
 def _free(host: str, port: int) -> bool:

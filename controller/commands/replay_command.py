@@ -7,17 +7,20 @@ import argparse
 import sys
 
 from .usage import UsageError
+from ..language.catalogue import COMMANDS
 
 from ..broadcast.arguments import add_replay_broadcast_arguments
 
+_ = COMMANDS.gettext
+
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    replay = commands.add_parser("replay", help="replay a trace file: the game record it gives")
-    replay.add_argument("trace", metavar="TRACE", help="a trace file (JSON Lines)")
+    replay = commands.add_parser("replay", help=_("replay a trace file: the game record it gives"))
+    replay.add_argument("trace", metavar="TRACE", help=_("a trace file (JSON Lines)"))
     replay.add_argument("--events", action="store_true",
-                        help="also print what the players were shown, one line each, with the time")
+                        help=_("also print what the players were shown, one line each, with the time"))
     replay.add_argument("--save", action="store_true",
-                        help="keep the replayed game in the archive (the configuration's games folder)")
+                        help=_("keep the replayed game in the archive (the configuration's games folder)"))
     add_replay_broadcast_arguments(replay)
     replay.set_defaults(run=run)
     return replay
@@ -41,14 +44,15 @@ def run(args: argparse.Namespace) -> int:
         from ..archive.records import save_replayed
 
         path = save_replayed(args.trace, archive_folder(), replayed)
-        print(f"reedboard: kept in the archive as {path.name.removesuffix('.jsonl')} ({path})", file=sys.stderr)
+        print(_("reedboard: kept in the archive as {name} ({path})").format(name=path.name.removesuffix(".jsonl"), path=path),
+              file=sys.stderr)
     return 0
 
 
 def run_broadcast(args: argparse.Namespace) -> int:
     """`reedboard replay TRACE --broadcast URL ...`: 0 when every line reached the broker."""
     if args.speed is None or not args.speed >= 0 or args.speed == float("inf"):
-        raise UsageError("reedboard: --speed is a number, 0 or more (0: as fast as it can)")
+        raise UsageError(_("reedboard: --speed is a number, 0 or more (0: as fast as it can)"))
     import asyncio
 
     from ..broadcast.address import BroadcastError, parse_broker_url

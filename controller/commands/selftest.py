@@ -51,6 +51,7 @@ from .guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Setting
                                                  address_board, drive, open_backend)
 from .usage import UsageError
 from ..core.referee import Outputs
+from ..language.catalogue import COMMANDS, N_
 from ..session.virtual_time import VirtualClock, run_virtual
 
 __all__ = [
@@ -58,7 +59,13 @@ __all__ = [
     "default_report_path", "selftest_command",
 ]
 
-PIP_PLACES = ("top-left", "top-right", "middle-left", "centre", "middle-right", "bottom-left", "bottom-right")
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
+
+# the die's pips, where they sit, as a label of each says it
+PIP_LABELS = (N_("the die's top-left pip"), N_("the die's top-right pip"), N_("the die's middle-left pip"),
+              N_("the die's centre pip"), N_("the die's middle-right pip"), N_("the die's bottom-left pip"),
+              N_("the die's bottom-right pip"))
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ class Report:
     @property
     def summary(self) -> str:
         n = len(self.findings)
-        return "no faults" if n == 0 else f"{n} fault" if n == 1 else f"{n} faults"
+        return _("no faults") if n == 0 else ngettext("{n} fault", "{n} faults", n).format(n=n)
 
     def text(self) -> str:
         return "".join(f"{finding.text}\n" for finding in self.findings) + self.summary + "\n"
@@ -144,8 +151,8 @@ class SelfTest(Steps):
         self._baseline = None if not self._seen else self.occupied
         self._show(LightFrame(), 1)
         self._cue(Cue.READY)
-        self._ask(Prompt(1, "hands-off", f"step 1 of 3: take every magnet off the board and keep your hands"
-                                         f" off it for {self.settings.watch:g} s"))
+        self._ask(Prompt(1, "hands-off", _("step 1 of 3: take every magnet off the board and keep your hands"
+                                           " off it for {seconds} s").format(seconds=f"{self.settings.watch:g}")))
 
     def frame(self, t: float, occupied: Iterable[str]) -> None:
         occupied = frozenset(occupied)
@@ -193,15 +200,17 @@ class SelfTest(Steps):
         elif phase == "remove":
             stuck = sorted(self.occupied - self.ignored, key=self._order)
             for cell in stuck:
-                self._find("stuck-closed", (cell,), f"stuck closed: {cell} ({self._sensor(cell)}) stays closed"
-                                                  f" after the magnet was taken away")
+                self._find("stuck-closed", (cell,), _("stuck closed: {cell} ({sensor}) stays closed"
+                                                    " after the magnet was taken away").format(
+                    cell=cell, sensor=self._sensor(cell)))
                 self.ignored.add(cell)
             self._cue(Cue.ILLEGAL)
             then, self._then = self._then, None
             then(t)
         elif phase == "led":
             led = self._led
-            self._find("dark", (led.name,), f"dark LED: {led.label} (LED {led.index}) does not light")
+            self._find("dark", (led.name,), _("dark LED: {label} (LED {index}) does not light").format(
+                label=led.label, index=led.index))
             self._cue(Cue.REFUSED)
             self._next_led(t)
 
@@ -211,13 +220,15 @@ class SelfTest(Steps):
         for cell in self.board.cells:
             if cell in changed:
                 n = self._changes[cell]
-                self._find("chatter", (cell,), f"chattering: {cell} ({self._sensor(cell)}) changed {n} time"
-                                               f"{'' if n == 1 else 's'} in {self.settings.watch:g} s with no"
-                                               f" magnet on the board")
+                self._find("chatter", (cell,), ngettext(
+                    "chattering: {cell} ({sensor}) changed {n} time in {seconds} s with no magnet on the board",
+                    "chattering: {cell} ({sensor}) changed {n} times in {seconds} s with no magnet on the board",
+                    n).format(cell=cell, sensor=self._sensor(cell), n=n, seconds=f"{self.settings.watch:g}"))
                 self.ignored.add(cell)
             elif cell in baseline:
-                self._find("stuck-closed", (cell,), f"stuck closed: {cell} ({self._sensor(cell)}) reads occupied"
-                                                    f" with no magnet on the board (or a magnet was left there)")
+                self._find("stuck-closed", (cell,), _("stuck closed: {cell} ({sensor}) reads occupied with no magnet"
+                                                      " on the board (or a magnet was left there)").format(
+                    cell=cell, sensor=self._sensor(cell)))
                 self.ignored.add(cell)
         self._cells = [c for c in self.board.cells if c not in self.ignored]
         self._cue(Cue.READY)
@@ -234,7 +245,7 @@ class SelfTest(Steps):
         self._phase = "place"
         self._deadline = t + self.settings.timeout
         self._show(LightFrame({cell: ASK_LIGHT}), 2)
-        self._ask(Prompt(2, "place", f"step 2 of 3: put a magnet on {cell}", cell=cell))
+        self._ask(Prompt(2, "place", _("step 2 of 3: put a magnet on {cell}").format(cell=cell), cell=cell))
 
     def _answered(self, t: float, closed: frozenset[str]) -> None:
         cell = self._cell
@@ -248,7 +259,7 @@ class SelfTest(Steps):
         self._then = then
         self._deadline = t + self.settings.removal
         self._show(LightFrame({c: REMOVE_LIGHT for c in cells if c in self.board.led}), None)
-        self._ask(Prompt(self.prompt.step, "remove", f"take the magnet off {' and '.join(cells)}",
+        self._ask(Prompt(self.prompt.step, "remove", _("take the magnet off {cells}").format(cells=_and(cells)),
                          cell=cells[0] if len(cells) == 1 else None))
 
     def _removed(self, t: float) -> None:
@@ -264,27 +275,32 @@ class SelfTest(Steps):
                 continue
             closed = answers[cell]
             if not closed:
-                self._find("stuck-open", (cell,), f"stuck open: {cell} ({self._sensor(cell)}) did not close"
-                                                  f" with a magnet on it")
+                self._find("stuck-open", (cell,), _("stuck open: {cell} ({sensor}) did not close with a magnet on it")
+                           .format(cell=cell, sensor=self._sensor(cell)))
             elif closed != {cell}:
                 other = next(iter(closed)) if len(closed) == 1 else None
                 if other is not None and answers.get(other) == {cell} and other not in done:
                     done.add(other)
                     self._find("swapped", (cell, other),
-                               f"swapped: {cell} and {other} answer for each other (a magnet on {cell} closes"
-                               f" {self._sensor(other)}, {other}'s; a magnet on {other} closes"
-                               f" {self._sensor(cell)}, {cell}'s)")
+                               _("swapped: {cell} and {other} answer for each other (a magnet on {cell} closes"
+                                 " {other_sensor}, {other}'s; a magnet on {other} closes {sensor}, {cell}'s)").format(
+                                   cell=cell, other=other, sensor=self._sensor(cell),
+                                   other_sensor=self._sensor(other)))
                 else:
                     others = sorted(closed - {cell}, key=self._order)
-                    names = " and ".join(f"{o}'s ({self._sensor(o)})" for o in others)
-                    also = " as well as its own" if cell in closed else f" instead of its own ({self._sensor(cell)})"
+                    names = _and([_("{cell}'s ({sensor})").format(cell=o, sensor=self._sensor(o)) for o in others])
+                    if cell in closed:
+                        text = _("crossed: a magnet on {cell} closes the switch of {others} as well as its own")
+                    else:
+                        text = _("crossed: a magnet on {cell} closes the switch of {others} instead of its own"
+                                 " ({sensor})")
                     self._find("crossed", (cell, *others),
-                               f"crossed: a magnet on {cell} closes the switch of {names}{also}")
+                               text.format(cell=cell, others=names, sensor=self._sensor(cell)))
             done.add(cell)
-        leds = [_Led(c, self.board.led[c], f"{c}'s LED") for c in self.board.cells]
-        leds += [_Led(PIP_NAMES[k], index, f"the die's {PIP_PLACES[k]} pip") for k, index in enumerate(self.board.die_pips)]
+        leds = [_Led(c, self.board.led[c], _("{cell}'s LED").format(cell=c)) for c in self.board.cells]
+        leds += [_Led(PIP_NAMES[k], index, _(PIP_LABELS[k])) for k, index in enumerate(self.board.die_pips)]
         if self.board.turn_led is not None:
-            leds.append(_Led("turn", self.board.turn_led, "the turn light"))
+            leds.append(_Led("turn", self.board.turn_led, _("the turn light")))
         self._leds = leds
         # Which hollow a switch answers for: only switches that answered for exactly one hollow.
         answering = Counter(next(iter(v)) for v in answers.values() if len(v) == 1)
@@ -309,16 +325,19 @@ class SelfTest(Steps):
         else:
             frame = LightFrame({led.name: TEST_LIGHT})
         self._show(frame, 3)
-        wait = f" ({self.settings.timeout:g} s)"
+        wait = f"{self.settings.timeout:g}"
         if led.name in self._sensing:
-            prompt = Prompt(3, "find", f"step 3 of 3: put a magnet on the hollow that is lit (LED {led.index});"
-                                       f" nothing lit? wait{wait}", cell=led.name, led=led.index)
+            prompt = Prompt(3, "find", _("step 3 of 3: put a magnet on the hollow that is lit (LED {index});"
+                                         " nothing lit? wait ({seconds} s)").format(index=led.index, seconds=wait),
+                            cell=led.name, led=led.index)
         elif led.name in self.board.cells:
-            prompt = Prompt(3, "ok", f"step 3 of 3: press ok if the hollow {led.name} is lit (LED {led.index};"
-                                     f" its switch cannot tell); nothing lit? wait{wait}", cell=led.name, led=led.index)
+            prompt = Prompt(3, "ok", _("step 3 of 3: press ok if the hollow {cell} is lit (LED {index}; its switch"
+                                       " cannot tell); nothing lit? wait ({seconds} s)").format(
+                cell=led.name, index=led.index, seconds=wait), cell=led.name, led=led.index)
         else:
-            prompt = Prompt(3, "ok", f"step 3 of 3: press ok if {led.label} is lit (LED {led.index});"
-                                     f" nothing lit? wait{wait}", cell=led.name, led=led.index)
+            prompt = Prompt(3, "ok", _("step 3 of 3: press ok if {label} is lit (LED {index}); nothing lit?"
+                                       " wait ({seconds} s)").format(label=led.label, index=led.index, seconds=wait),
+                            cell=led.name, led=led.index)
         self._ask(prompt)
 
     def _led_answered(self, t: float, closed: frozenset[str]) -> None:
@@ -329,11 +348,12 @@ class SelfTest(Steps):
         else:
             known = sorted((h for h in hollows if h is not None), key=self._order)
             if known:
-                where = f"under {' and '.join(known)}"
+                text = _("crossed LED: {label} (LED {index}) lights under {cells}").format(
+                    label=led.label, index=led.index, cells=_and(known))
             else:
-                where = f"where the magnet closes {' and '.join(sorted(closed, key=self._order))}'s switch"
-            self._find("crossed-led", (led.name, *known),
-                       f"crossed LED: {led.label} (LED {led.index}) lights {where}")
+                text = _("crossed LED: {label} (LED {index}) lights where the magnet closes {cells}'s switch").format(
+                    label=led.label, index=led.index, cells=_and(sorted(closed, key=self._order)))
+            self._find("crossed-led", (led.name, *known), text)
             self._cue(Cue.ILLEGAL)
         self._remove(t, [led.name] if led.name in self.board.cells else closed, self._next_led)
 
@@ -344,7 +364,7 @@ class SelfTest(Steps):
         self.done = True
         self._show(LightFrame(), None, DieState(DieFace.ERROR) if self.findings else DieState())
         self._cue(Cue.GAME_OVER)
-        self._ask(Prompt(0, "done", f"self-test done: {self.report().summary}"))
+        self._ask(Prompt(0, "done", _("self-test done: {summary}").format(summary=self.report().summary)))
 
     # --- outputs ------------------------------------------------------------------------------
     def report(self) -> Report:
@@ -358,12 +378,21 @@ class SelfTest(Steps):
         return (cells.index(cell), cell) if cell in cells else (len(cells), cell)
 
     def _sensor(self, cell: str) -> str:
-        return f"sensor {self.board.sensor[cell]}" if cell in self.board.sensor else "an unknown sensor"
+        return _("sensor {address}").format(address=self.board.sensor[cell]) if cell in self.board.sensor \
+            else _("an unknown sensor")
 
     def _show(self, lights: LightFrame, step: int | None, die: DieState | None = None) -> None:
         if die is None and step is not None:  # the die display tells the step
             die = DieState(DieFace.VALUE, step)
         self._output(lights, die)
+
+
+def _and(names) -> str:
+    """"a1", "a1 and b2", "a1, b2 and c3", in the language in use."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -404,7 +433,7 @@ def open_selftest(hal: str | None, board_path: str | None = None, port: str | No
 
     def by_hand(board: Board) -> Opened:
         device = faulty_sim(board, parse_faults(board), seed=seed, **({"clock": clock} if clock else {}))
-        return Opened(hal, board, device, SimBuilder(SimHands(device, board)), "the simulated board")
+        return Opened(hal, board, device, SimBuilder(SimHands(device, board)), _("the simulated board"))
 
     return open_backend(hal, board_path, port, by_hand)
 
@@ -427,14 +456,14 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     try:
         opened = open_selftest(hal, board_path, port, clock=clock)
     except NoBoard as error:
-        print("reedboard selftest: no board could be reached. Tried:", file=out)
+        print(_("reedboard selftest: no board could be reached. Tried:"), file=out)
         for attempt in error.tried:
             print(f"  - {attempt}", file=out)
         return 1
     settings = Settings(**{k: v for k, v in (("timeout", timeout), ("watch", watch)) if v is not None})
     board = opened.board
-    print(f"self-test of the {board.name} board ({board.source}) on {opened.backend} ({opened.detail})",
-          file=out, flush=True)
+    print(_("self-test of the {name} board ({source}) on {backend} ({detail})").format(
+        name=board.name, source=board.source, backend=opened.backend, detail=opened.detail), file=out, flush=True)
     try:
         running = run_selftest(opened.device, board, settings, builder=opened.builder,
                                on_prompt=lambda p: print(p.text, file=out, flush=True))
@@ -446,7 +475,7 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     try:
         report.write(path)
     except OSError as error:
-        raise UsageError(f"reedboard: cannot write the self-test report to {path}"
-                         f" ({error.strerror or error}); it is printed above") from None
-    print(f"report written to {path}", file=out)
+        raise UsageError(_("reedboard: cannot write the self-test report to {path} ({problem}); it is printed above")
+                         .format(path=path, problem=error.strerror or error)) from None
+    print(_("report written to {path}").format(path=path), file=out)
     return 0 if not report.findings else 1

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 import argparse
 
+from ..language.catalogue import COMMANDS, N_
 from .arguments import add_hal_options, check_board_file, check_output, seconds
+
+_ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    selftest = commands.add_parser("selftest", help="check every reed switch and LED with a magnet; write a report")
+    selftest = commands.add_parser("selftest", help=_("check every reed switch and LED with a magnet; write a report"))
     add_hal_options(selftest)
     selftest.add_argument("--report", metavar="FILE",
-                          help="where to write the report (default: selftest-GAME-TIMESTAMP.txt here)")
+                          help=_("where to write the report (default: selftest-GAME-TIMESTAMP.txt here)"))
     selftest.add_argument("--timeout", metavar="S", type=seconds, default=20.0,
-                          help="seconds to wait for each magnet or ok press (default 20)")
+                          help=_("seconds to wait for each magnet or ok press (default 20)"))
     selftest.set_defaults(run=run)
     return selftest
 
@@ -23,5 +26,5 @@ def run(args: argparse.Namespace) -> int:
     from .selftest import selftest_command
 
     check_board_file(args.board)
-    check_output(args.report, "the self-test report", "--report file")
+    check_output(args.report, N_("the self-test report"), "--report")
     return selftest_command(args.backend, args.port, args.board, args.report, args.timeout)

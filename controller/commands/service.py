@@ -20,11 +20,16 @@ from pathlib import Path
 
 from reedboard.hal.install import pip_extra
 
+from ..language.catalogue import COMMANDS
+
 UNIT_NAME = "reedboard"
 UNIT_DIR = "/etc/systemd/system"
 RESTART_SECONDS = 5  # a board that keeps failing is retried every 5 s, not in a tight loop
 
 Runner = Callable[[Sequence[str]], int]
+
+
+_ = COMMANDS.gettext
 
 
 class ServiceError(Exception):
@@ -34,7 +39,7 @@ class ServiceError(Exception):
 def systemctl(args: Sequence[str]) -> int:
     """Run `systemctl ARGS` with its output passed through; its exit status."""
     if shutil.which("systemctl") is None:
-        raise ServiceError("reedboard: systemctl is not here: this machine does not run systemd")
+        raise ServiceError(_("reedboard: systemctl is not here: this machine does not run systemd"))
     return subprocess.run(["systemctl", *args], check=False).returncode
 
 
@@ -45,8 +50,8 @@ def systemd_here() -> bool:
 
 def _check_systemd() -> None:
     if not systemd_here():
-        raise ServiceError("reedboard: this machine does not run systemd (no /run/systemd/system):"
-                           " nothing was changed; --dry-run prints the unit")
+        raise ServiceError(_("reedboard: this machine does not run systemd (no /run/systemd/system):"
+                             " nothing was changed; --dry-run prints the unit"))
 
 
 def reedboard_script() -> Path:
@@ -96,12 +101,13 @@ def chosen_user(given: str | None) -> tuple[str, str]:
     """The service's user and their home; root only when asked for by name."""
     user = given or invoking_user()
     if user == "root" and given != "root":
-        raise ServiceError("reedboard: the board would run as root; name its user with --user USER"
-                           " (or --user root if that is really meant)")
+        raise ServiceError(_("reedboard: the board would run as root; name its user with --user USER"
+                             " (or --user root if that is really meant)"))
     try:
         entry = pwd.getpwnam(user)
     except KeyError:
-        raise ServiceError(f"reedboard: there is no user {user!r} on this machine (--user)") from None
+        raise ServiceError(_("reedboard: there is no user {user} on this machine (--user)").format(
+            user=repr(user))) from None
     return user, entry.pw_dir
 
 
@@ -119,7 +125,8 @@ def _needs_sudo(unit: Path, user: str, action: str) -> str | None:
         command += f" --user {user}"
     if unit.parent != Path(UNIT_DIR):
         command += f" --unit-dir {unit.parent}"
-    return f"reedboard: {unit} cannot be written by {getpass.getuser()}: run it with sudo: {command}"
+    return _("reedboard: {unit} cannot be written by {user}: run it with sudo: {command}").format(
+        unit=unit, user=getpass.getuser(), command=command)
 
 
 def _run_all(commands: list[list[str]], runner: Runner) -> int:
@@ -127,7 +134,8 @@ def _run_all(commands: list[list[str]], runner: Runner) -> int:
     for command in commands:
         status = runner(command)
         if status != 0:
-            print(f"reedboard: `systemctl {' '.join(command)}` failed (exit status {status})", file=sys.stderr)
+            print(_("reedboard: `{command}` failed (exit status {status})").format(
+                command="systemctl " + " ".join(command), status=status), file=sys.stderr)
             return 1
     return 0
 
@@ -139,28 +147,30 @@ def install(user: str | None = None, unit_dir: str | Path = UNIT_DIR, dry_run: b
     script = script or reedboard_script()
     name, home = chosen_user(user)
     if not os.access(script, os.X_OK):
-        raise ServiceError(f"reedboard: there is no reedboard command at {script}: install the package"
-                           f" into this venv ({pip_extra('pi')}) and run its reedboard")
+        raise ServiceError(_("reedboard: there is no reedboard command at {script}: install the package"
+                             " into this venv ({install}) and run its reedboard").format(
+            script=script, install=pip_extra("pi")))
     text = unit_text(script, name, home)
     if dry_run:
         print(text, end="")
         return 0
     unit = Path(unit_dir) / f"{UNIT_NAME}.service"
     if not unit.parent.is_dir():
-        raise ServiceError(f"reedboard: {unit.parent} is not a directory (--unit-dir)")
+        raise ServiceError(_("reedboard: {path} is not a directory (--unit-dir)").format(path=unit.parent))
     refusal = _needs_sudo(unit, name, "install")
     if refusal:
         raise ServiceError(refusal)
     _check_systemd()
     replacing = unit.exists()
     unit.write_text(text, encoding="utf-8")
-    print(f"wrote {unit} (runs {script} play as {name})")
+    print(_("wrote {unit} (runs {script} play as {user})").format(unit=unit, script=script, user=name))
     # a unit that was there may be running the old one: restart it rather than only start it
     steps = [["daemon-reload"]] + ([["enable", UNIT_NAME], ["restart", UNIT_NAME]] if replacing
                                    else [["enable", "--now", UNIT_NAME]])
     status = _run_all(steps, runner)
     if status == 0:
-        print(f"the board starts at boot; now: systemctl status {UNIT_NAME}, its log: journalctl -u {UNIT_NAME}")
+        print(_("the board starts at boot; now: {status}, its log: {log}").format(
+            status=f"systemctl status {UNIT_NAME}", log=f"journalctl -u {UNIT_NAME}"))
     return status
 
 
@@ -174,7 +184,7 @@ def uninstall(unit_dir: str | Path = UNIT_DIR, runner: Runner | None = None) -> 
     runner = runner or systemctl
     unit = Path(unit_dir) / f"{UNIT_NAME}.service"
     if not unit.exists():
-        print(f"no reedboard service is installed (no {unit})")
+        print(_("no reedboard service is installed (no {unit})").format(unit=unit))
         return 0
     refusal = _needs_sudo(unit, "", "uninstall")
     if refusal:
@@ -183,7 +193,7 @@ def uninstall(unit_dir: str | Path = UNIT_DIR, runner: Runner | None = None) -> 
     if _run_all([["disable", "--now", UNIT_NAME]], runner):
         return 1
     unit.unlink()
-    print(f"removed {unit}")
+    print(_("removed {unit}").format(unit=unit))
     return _run_all([["daemon-reload"]], runner)
 
 
@@ -202,17 +212,17 @@ def _run(args: argparse.Namespace) -> int:
 
 def add_parser(commands) -> argparse.ArgumentParser:
     """`reedboard service`, added to the command line's subcommands."""
-    service = commands.add_parser("service", help="start the board at boot (a systemd service)")
+    service = commands.add_parser("service", help=_("start the board at boot (a systemd service)"))
     actions = service.add_subparsers(dest="service_command", metavar="ACTION", parser_class=type(service),
                                      required=True)
-    install_parser = actions.add_parser("install", help="write and enable the systemd unit that runs reedboard play")
+    install_parser = actions.add_parser("install", help=_("write and enable the systemd unit that runs reedboard play"))
     install_parser.add_argument("--user", metavar="USER",
-                                help="the user the board runs as (default: the one running this command)")
-    install_parser.add_argument("--dry-run", action="store_true", help="print the unit; change nothing")
-    actions.add_parser("status", help="systemctl status reedboard")
-    uninstall_parser = actions.add_parser("uninstall", help="stop and disable the service and remove its unit")
+                                help=_("the user the board runs as (default: the one running this command)"))
+    install_parser.add_argument("--dry-run", action="store_true", help=_("print the unit; change nothing"))
+    actions.add_parser("status", help=_("show the service's state (systemctl status reedboard)"))
+    uninstall_parser = actions.add_parser("uninstall", help=_("stop and disable the service and remove its unit"))
     for parser in (install_parser, uninstall_parser):
         parser.add_argument("--unit-dir", metavar="DIR", default=UNIT_DIR,
-                            help=f"where the unit file is (default {UNIT_DIR})")
+                            help=_("where the unit file is (default {folder})").format(folder=UNIT_DIR))
     service.set_defaults(run=_run)
     return service

@@ -7,17 +7,20 @@ import re
 from collections.abc import Sequence
 
 from ..games import MoveError
+from ..language.catalogue import COMMANDS
 from .arguments import add_game_options, new_game
+
+_ = COMMANDS.gettext
 
 _DIE_OR_BB = re.compile(r"(?i)bb|\d+")
 _SECTOR_TAIL = re.compile(r"(?i)S\d+(\+\d+)?|full")
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    show = commands.add_parser("show", help="print the position after the given moves")
+    show = commands.add_parser("show", help=_("print the position after the given moves"))
     add_game_options(show)
     show.add_argument("moves", nargs="*", metavar="MOVE",
-                      help='moves in notation, e.g. "4 b2-b3" "BB a5-a4" or C3-D4 +E5')
+                      help=_('moves in notation, e.g. "4 b2-b3" "BB a5-a4" or C3-D4 +E5'))
     show.set_defaults(run=run)
     return show
 
@@ -42,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             game.play(text)
         except MoveError as error:
-            raise MoveError(f"move {number} ({text}) is not played: {error}") from None
+            raise MoveError(_("move {number} ({move}) is not played: {reason}").format(
+                number=number, move=text, reason=error)) from None
     print(game.diagram())
     return 0

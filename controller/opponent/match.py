@@ -19,9 +19,14 @@ import time
 from dataclasses import dataclass, replace
 
 from ..games import GAMES, game_class, game_name
+from ..language import forms
+from ..language.catalogue import COMMANDS, PLAY
 from .levels import level
 from .search import choose
 from .search_parts import ROLL, Limits
+
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 MAX_MOVES = 300  # a game still going after this many moves is counted a draw
 GREEDY = Limits(depth=1)
@@ -43,10 +48,11 @@ def parse_player(text: str) -> str:
     """`random`, `greedy` or `computer:L` (L 1-8); argparse's error otherwise."""
     if text in ("random", "greedy"):
         return text
-    kind, _, number = text.partition(":")
+    kind, __, number = text.partition(":")
     if kind == "computer" and number.isdigit() and 1 <= int(number) <= 8:
         return text
-    raise argparse.ArgumentTypeError(f"a player is random, greedy or computer:1 .. computer:8, not {text!r}")
+    raise argparse.ArgumentTypeError(_("a player is random, greedy or computer:1 .. computer:8, not {text}").format(
+        text=repr(text)))
 
 
 def player_limits(player: str, nodes: int | None = None) -> Limits:
@@ -75,7 +81,7 @@ def opening(game, plies: int, rng: random.Random) -> tuple[str, ...]:
     """Play `plies` random moves (a random turn, with the die where there is one) from the
     start; returns them in notation."""
     played = []
-    for _ in range(plies):
+    for __ in range(plies):
         if game.outcome() is not None:
             break
         choice = decide("random", game, rng)
@@ -145,53 +151,65 @@ def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 
     for who, player in enumerate(players):
         times = [t for r in results for t in r.seconds[who]]
         if times and player != "random":
-            out(f"{player}: {len(times)} decisions, median {statistics.median(times) * 1000:.0f} ms,"
-                f" maximum {max(times) * 1000:.0f} ms")
+            out(ngettext("{player}: {n} decision, median {median} ms, maximum {most} ms",
+                         "{player}: {n} decisions, median {median} ms, maximum {most} ms", len(times)).format(
+                player=player, n=len(times), median=forms.number(statistics.median(times) * 1000, 0),
+                most=forms.number(max(times) * 1000, 0)))
     low, high = wilson(total, games)
-    out(f"{players[0]} scored {total:g}/{games} against {players[1]} = {100 * total / max(games, 1):.1f} %"
-        f" (95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
+    out(_("{first} scored {score}/{games} against {second} = {percent} % (95 % interval {low}-{high} %)").format(
+        first=players[0], score=forms.number(total), games=games, second=players[1],
+        percent=forms.number(100 * total / max(games, 1), 1), low=forms.number(100 * low, 1),
+        high=forms.number(100 * high, 1)))
     return total / max(games, 1)
 
 
 def _report(results, players, out):
     for r in results:
-        won = "a draw" if r.score == 0.5 else f"{players[0] if r.score else players[1]} won"
-        opened = f" after {' '.join(r.opening)}" if r.opening else ""
-        out(f"game {r.index + 1}: {players[0]} ({r.first_colour}) vs {players[1]}{opened}: {r.result}"
-            f" ({r.reason}, {r.moves} moves): {won}")
+        won = _("a draw") if r.score == 0.5 else _("{player} won").format(player=players[0] if r.score else players[1])
+        words = dict(index=r.index + 1, first=players[0], colour=PLAY.gettext(r.first_colour), second=players[1],
+                     result=r.result, reason=r.reason, n=r.moves, won=won)
+        if r.opening:
+            out(ngettext("game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason}, {n} move):"
+                         " {won}", "game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason},"
+                         " {n} moves): {won}", r.moves).format(opening=" ".join(r.opening), **words))
+        else:
+            out(ngettext("game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} move): {won}",
+                         "game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} moves): {won}",
+                         r.moves).format(**words))
         yield r
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
-    parser = commands.add_parser("match", help="play the computer against itself, random or greedy; print the score")
-    parser.add_argument("game", type=game_name, choices=sorted(GAMES), help="the game")
+    parser = commands.add_parser("match", help=_("play the computer against itself, random or greedy; print the score"))
+    parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=_("the game"))
     for which in ("first", "second"):
         parser.add_argument(which, type=parse_player, metavar="PLAYER",
-                            help="random, greedy or computer:LEVEL (1-8)")
-    parser.add_argument("--games", type=_count, default=100, help="games to play (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="the seed of the set-ups and the die (default 0)")
-    parser.add_argument("--jobs", type=_count, default=1, help="games played at once, one process each (default 1)")
+                            help=_("random, greedy or computer:LEVEL (1-8)"))
+    parser.add_argument("--games", type=_count, default=100, help=_("games to play (default 100)"))
+    parser.add_argument("--seed", type=int, default=0, help=_("the seed of the set-ups and the die (default 0)"))
+    parser.add_argument("--jobs", type=_count, default=1, help=_("games played at once, one process each (default 1)"))
     parser.add_argument("--max-moves", type=_count, default=MAX_MOVES,
-                        help=f"a game still going after this many moves is a draw (default {MAX_MOVES})")
+                        help=_("a game still going after this many moves is a draw (default {moves})").format(
+                            moves=MAX_MOVES))
     parser.add_argument("--nodes", type=_count, default=None,
-                        help="the computer searches by nodes, not time (the same games on any machine): each"
-                             " level its own node cap, the top level this many")
+                        help=_("the computer searches by nodes, not time (the same games on any machine): each"
+                               " level its own node cap, the top level this many"))
     parser.add_argument("--opening", type=_plies, default=0, metavar="PLIES",
-                        help="each pair of games (colours swapped) starts after this many random moves, the same"
-                             " for both: games without chance then differ (default 0)")
+                        help=_("each pair of games (colours swapped) starts after this many random moves, the same"
+                               " for both: games without chance then differ (default 0)"))
     parser.set_defaults(run=run)
     return parser
 
 
 def _plies(text: str) -> int:
     if not text.isdigit() or int(text) > 40:
-        raise argparse.ArgumentTypeError(f"give a whole number 0 to 40, not {text!r}")
+        raise argparse.ArgumentTypeError(_("give a whole number 0 to 40, not {text}").format(text=repr(text)))
     return int(text)
 
 
 def _count(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"give a whole number 1 or more, not {text!r}")
+        raise argparse.ArgumentTypeError(_("give a whole number 1 or more, not {text}").format(text=repr(text)))
     return int(text)
 
 
