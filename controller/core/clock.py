@@ -14,6 +14,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..language.catalogue import PLAY
+
+_ = PLAY.gettext
+
 _SPEC = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*")
 LOW_SHARE = 0.1  # the low-time warning: a tenth of the starting time ...
 LOW_MOST = 30.0  # ... but never more than 30 s
@@ -28,17 +32,24 @@ class ClockSettings:
         for name, low, high in (("minutes", 0.0, 600.0), ("increment", 0.0, 600.0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise ValueError(f"clock {name} must be a number, not {value!r}")
+                if name == "minutes":
+                    raise ValueError(_("clock minutes must be a number, not {value}").format(value=repr(value)))
+                raise ValueError(_("clock increment must be a number, not {value}").format(value=repr(value)))
             if not low <= value <= high or (name == "minutes" and value == 0):
-                raise ValueError(f"clock {name} must be {'more than' if name == 'minutes' else 'at least'} "
-                                 f"{low:g} and at most {high:g}, not {value:g}")
+                limits = {"low": f"{low:g}", "high": f"{high:g}", "value": f"{value:g}"}
+                if name == "minutes":
+                    raise ValueError(_("clock minutes must be more than {low} and at most {high}, not {value}").format(
+                        **limits))
+                raise ValueError(_("clock increment must be at least {low} and at most {high}, not {value}").format(
+                    **limits))
 
     @classmethod
     def parse(cls, text: str) -> ClockSettings:
         """`10` (ten minutes each) or `5+3` (five minutes, three seconds a move)."""
         match = _SPEC.fullmatch(text)
         if not match:
-            raise ValueError(f"a clock is MINUTES or MINUTES+SECONDS (e.g. 10 or 5+3), not {text!r}")
+            raise ValueError(_("a clock is MINUTES or MINUTES+SECONDS (e.g. 10 or 5+3), not {text}").format(
+                text=repr(text)))
         return cls(float(match.group(1)), float(match.group(2) or 0))
 
     @property

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 from .. import __version__
 from ..games import Game
+from ..language.catalogue import PLAY
+
+_ = PLAY.gettext
 
 LEVELS = range(1, 9)
 HINT_LEVEL = 8  # a hint with no computer in the game searches as the top level does
@@ -27,7 +30,7 @@ class Computer:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(f"the computer's level is 1 to 8, not {self.level!r}")
+            raise ValueError(_("the computer's level is 1 to 8, not {level}").format(level=repr(self.level)))
 
     def header(self) -> dict:
         """What the journal's header says of it."""
@@ -60,4 +63,4 @@ def parse_opponent(text: str) -> int | None:
         return 5
     if kind == "computer" and number.isdigit() and int(number) in LEVELS:
         return int(number)
-    raise ValueError(f"the opponent is human, computer or computer:1 .. computer:8, not {text!r}")
+    raise ValueError(_("the opponent is human, computer or computer:1 .. computer:8, not {text}").format(text=repr(text)))

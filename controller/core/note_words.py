@@ -107,11 +107,20 @@ def written(kind: str, data: Mapping, game=None) -> str:
         return _("the computer ({player}) rolls").format(player=prompts.colour(d["player"]))
     if kind == "link":
         return link(d)
+    if kind == "computer_failed":
+        return _("the computer could not answer: {error}").format(error=d.get("error", ""))
+    if kind == "resumed":
+        return _("power back: resuming the game")
     return str(d.get("text", kind))
 
 
 def link(d: Mapping) -> str:
+    """The board's link lost (why: unplugged, silent, refused) or back: the note, and the page's banner."""
     if d.get("state") == "lost":
+        if d.get("why") == "silent":
+            return _("the board does not answer: check its cable; the game waits")
+        if d.get("why") == "refused":
+            return _("the board does not fit this controller (its firmware or board file; see the log): the game waits")
         return _("the board is unplugged: plug it in again; the game waits")
     return _("the board is back")
 
@@ -190,9 +199,17 @@ def said(kind: str, data: Mapping, say_move: Callable[[str], str] = str,
     if kind == "draw":
         return _("Draw agreed.")
     if kind == "link":
+        if d.get("state") == "lost" and d.get("why") == "silent":
+            return _("The board does not answer. Check its cable; the game waits.")
+        if d.get("state") == "lost" and d.get("why") == "refused":
+            return _("The board does not fit this controller. The game waits.")
         if d.get("state") == "lost":
             return _("The board is unplugged. Plug it in again; the game waits.")
         return _("The board is back.")
+    if kind == "computer_failed":
+        return _("The computer could not answer. Play on by hand.")
+    if kind == "resumed":
+        return _("The power is back: the game goes on.")
     if kind == "over":
         ending = say_ending(d.get("reason", ""))
         ending = ending if not ending or ending.startswith(":") else " " + ending

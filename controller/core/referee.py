@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
-from ..language.catalogue import N_
+from ..language.catalogue import N_, PLAY
 from . import note_words
 from .clock import ClockSettings, GameClock
 from .computer import Computer
@@ -41,6 +41,8 @@ from .view import Phase, Prompt, View
 from .rolling import Die, Rolling
 from .setting_up import SettingUp
 from ..games import GAMES, Game
+
+_ = PLAY.gettext
 
 # every set-up mode some game offers; "given" is every game's
 SETUP_MODES = tuple(dict.fromkeys([mode for cls in GAMES.values() for mode in cls.setup_modes] + ["given"]))
@@ -88,12 +90,13 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         computer: Computer | None = None,
     ) -> None:
         if setup not in SETUP_MODES:
-            raise ValueError(f"set-up mode must be one of {', '.join(SETUP_MODES)}, not {setup!r}")
+            raise ValueError(_("set-up mode must be one of {modes}, not {setup}").format(
+                modes=", ".join(SETUP_MODES), setup=repr(setup)))
         if setup == "auto" and setup not in game.setup_modes:
             setup = "given"  # nothing to tell apart: the lights guide to the start position
         if setup not in game.setup_modes and setup != "given":
-            raise ValueError(f"{game.title} has no {setup} set-up"
-                             f" (its modes: {', '.join(dict.fromkeys([*game.setup_modes, 'given']))})")
+            raise ValueError(_("{game} has no {setup} set-up (its modes: {modes})").format(
+                game=game.title, setup=setup, modes=", ".join(dict.fromkeys([*game.setup_modes, "given"]))))
         self.game = game
         self._cells = frozenset(game.cells)  # what frame() reads of a board
         self.settings = settings or Settings()

@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from ..language.catalogue import PLAY
 from . import prompts, signals
 from .decisions import Changed, Decision, DieShows, Lights
 from .view import Phase, Prompt, View
 from ..games import Outcome
+
+_ = PLAY.gettext
 
 
 ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)
@@ -184,7 +187,7 @@ class Showing:
         hint = ref.hint_shown()
         if prompt.kind in ("move", "roll", "in_hand") and hint is not None:
             return Prompt(prompt.kind, {**prompt.data, "hint": game.format_move(hint),
-                                        "hint_words": "roll the die" if hint == ROLL_DECISION else game.move_words(hint)})
+                                        "hint_words": _("roll the die") if hint == ROLL_DECISION else game.move_words(hint)})
         return prompt
 
     def _play_prompt(self) -> Prompt:

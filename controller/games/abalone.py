@@ -26,8 +26,11 @@ from importlib import resources
 from typing import NamedTuple
 
 from .abalone_eval import evaluation
-from ..language.catalogue import N_, PLAY, current
-from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief, in_words
+from ..language.catalogue import N_, PLAY
+from .base import (
+    Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief, colour_words, in_words,
+    over_words, player_words,
+)
 from .offboard_layout import DIRECTIONS, GRID
 from .rules_text import rules_text
 
@@ -57,6 +60,7 @@ _EVALUATE = evaluation(GRID, BIT, SHIFT, AXES)  # the computer opponent's judgem
 SIDES = tuple(tuple(d for d in range(6) if d not in (a, OPPOSITE[a])) for a in AXES)  # broadside directions
 
 _ = PLAY.gettext
+ngettext = PLAY.ngettext
 
 
 def _ahead(bits: int, shift: int) -> int:
@@ -230,13 +234,6 @@ class PositionError(ValueError):
 
 
 _MOVE_TEXT = re.compile(r"\s*([A-Z]\d+)\s*([A-Z]\d+)\s*(?:([A-Z]\d+)\s*)?", re.IGNORECASE)
-# A move as the page's voice says it, per language: an inline move (the trailing marble's
-# step), a broadside move (the line's ends, and the first one's step).
-SPOKEN_MOVES = {
-    "en": {"inline": "{first} to {to}", "broadside": "{first} to {last} side by side, {first} to {to}"},
-    "de": {"inline": "{first} nach {to}", "broadside": "{first} bis {last} seitwärts, {first} nach {to}"},
-    "ro": {"inline": "{first} la {to}", "broadside": "{first} până la {last} lateral, {first} la {to}"},
-}
 
 
 class Abalone(Game):
@@ -490,61 +487,70 @@ class Abalone(Game):
         found = _MOVE_TEXT.fullmatch(str(move))
         if found is None:
             return str(move)
-        words = SPOKEN_MOVES.get(current(), SPOKEN_MOVES["en"])
         first, second, third = found.groups()
-        if third is None:
-            return words["inline"].format(first=first, to=second)
-        return words["broadside"].format(first=first, last=second, to=third)
+        if third is None:  # an inline move: the trailing marble's step
+            return _("{first} to {to}").format(first=first, to=second)
+        # a broadside move: the line's ends, and the first one's step
+        return _("{first} to {last} side by side, {first} to {to}").format(first=first, last=second, to=third)
 
     def move_words(self, move: AbaloneMove) -> str:
         """The notation names the trailing marble's step; the hands lift the trailing marble and
         put it down ahead of the line: "move the line I6–G6 one hole towards F6: lift I6, put it on F6"."""
         d = GRID.direction(move.direction)
         if move.broadside:
-            steps = [f"{m} to {NAMES[GRID.step[d][GRID.index(m)]]}" for m in move.marbles]
-            return f"move {in_words(list(move.marbles))} side by side one hole each: {in_words(steps)}"
+            steps = [_("{hole} to {to}").format(hole=m, to=NAMES[GRID.step[d][GRID.index(m)]]) for m in move.marbles]
+            return _("move {marbles} side by side one hole each: {steps}").format(
+                marbles=in_words(list(move.marbles)), steps=in_words(steps))
         ray = GRID.ray[d][GRID.index(move.marbles[0])]
         own = len(move.marbles)
         ahead = NAMES[ray[own - 1]]
-        line = move.marbles[0] if own == 1 else f"{move.marbles[0]}–{move.marbles[-1]}"
-        what = f"move {move.marbles[0]}" if own == 1 else f"move the line {line}"
+        where = {"first": move.marbles[0], "last": move.marbles[-1], "ahead": ahead}
         fp = self.footprint(move)
         if not move.pushed:
-            return f"{what} one hole towards {ahead}: lift {move.marbles[0]}, put it on {ahead}"
-        other = "white" if self.turn == "black" else "black"
+            if own == 1:
+                return _("move {first} one hole towards {ahead}: lift {first}, put it on {ahead}").format(**where)
+            return _("move the line {first}–{last} one hole towards {ahead}: lift {first}, put it on {ahead}").format(
+                **where)
+        # a push: always a line of two or three (a single marble never pushes)
         pushed = [NAMES[c] for c in ray[own - 1:own - 1 + move.pushed]]
-        marbles = f"the {other} marble on {pushed[0]}" if len(pushed) == 1 else \
-            f"the {other} marbles on {in_words(pushed)}"
+        if len(pushed) == 1:
+            marbles = (_("the white marble on {hole}") if self.turn == "black" else
+                       _("the black marble on {hole}")).format(hole=pushed[0])
+        else:
+            marbles = (_("the white marbles on {holes}") if self.turn == "black" else
+                       _("the black marbles on {holes}")).format(holes=in_words(pushed))
+        if move.off and len(pushed) > 1:
+            return _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} and the one on {off}"
+                     " off the board: take it off {off}, lift {first} and put it on {off}").format(
+                marbles=marbles, off=pushed[-1], **where)
         if move.off:
-            last = pushed[-1]
-            return (f"{what} one hole towards {ahead}, pushing {marbles} and the one on {last} off the board:"
-                    f" take it off {last}, lift {move.marbles[0]} and put it on {last}") if len(pushed) > 1 else (
-                f"{what} one hole towards {ahead}, pushing {marbles} off the board:"
-                f" take it off, lift {move.marbles[0]} and put it on {last}")
-        target = next(iter(fp.fills))
-        return f"{what} one hole towards {ahead}, pushing {marbles} one hole on: lift {move.marbles[0]}, put it on {target}"
+            return _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board:"
+                     " take it off, lift {first} and put it on {off}").format(marbles=marbles, off=pushed[-1], **where)
+        return _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift {first},"
+                 " put it on {target}").format(marbles=marbles, target=next(iter(fp.fills)), **where)
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> AbaloneMove:
         written = text.strip() if isinstance(text, str) else repr(text)
         outcome = self.outcome()
         if outcome is not None:
-            raise GameOverError(f"{written!r}: the game is over ({outcome.result(PLAYERS)},"
-                                f" {outcome.termination.value})")
+            raise GameOverError(_("{written}: {reason}").format(
+                written=repr(written), reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
         match = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
         if not match:
-            raise MoveError(f"cannot read {written!r}: write an inline move as the trailing marble's hole and"
-                            " the hole it moves to (A1B2), a broadside move as the line's two end holes and"
-                            " the hole the first one moves to (C3C5D4)")
+            raise MoveError(_("cannot read {written}: write an inline move as the trailing marble's hole and"
+                              " the hole it moves to (A1B2), a broadside move as the line's two end holes and"
+                              " the hole the first one moves to (C3C5D4)").format(written=repr(written)))
         holes = [self._hole(name, written) for name in match.groups() if name is not None]
         reason = self._inline(*holes) if len(holes) == 2 else self._broadside(*holes)
         if isinstance(reason, str):
-            raise MoveError(f"{written!r}: {reason}")
+            raise MoveError(_("{written}: {reason}").format(written=repr(written), reason=reason))
         return reason
 
     def _hole(self, name: str, written: str) -> int:
         if name not in GRID:
-            raise MoveError(f"{written!r}: no hole {name.upper()} on the board")
+            raise MoveError(_("{written}: {reason}").format(
+                written=repr(written), reason=_("no hole {hole} on the board").format(hole=name.upper())))
         return GRID.index(name)
 
     def _colour(self, cell: int) -> int:
@@ -554,67 +560,76 @@ class Abalone(Game):
 
     def _inline(self, tail: int, to: int) -> AbaloneMove | str:
         """The inline move of the line whose trailing marble moves from `tail` to `to`, or why not."""
-        player = PLAYERS[self._turn]
+        player = colour_words(PLAYERS[self._turn])
         d = GRID.direction_between(tail, to)
         if d is None:
-            return f"{NAMES[to]} is not next to {NAMES[tail]}"
+            return _("{to} is not next to {hole}").format(to=NAMES[to], hole=NAMES[tail])
         if self._colour(tail) != 1:
-            return f"no {player} marble on {NAMES[tail]}"
+            return _("no {colour} marble on {hole}").format(colour=player, hole=NAMES[tail])
         ray = GRID.ray[d][tail]
         own = 1
         while own - 1 < len(ray) and self._colour(ray[own - 1]) == 1:
             own += 1
         if own > 3:
-            return f"the line from {NAMES[tail]} has {own} {player} marbles: at most three move together"
+            return _("the line from {hole} has {n} {colour} marbles: at most three move together").format(
+                hole=NAMES[tail], n=own, colour=player)
         if own - 1 == len(ray):
-            return f"{player} would push their own marble off the board at {NAMES[ray[-1] if ray else tail]}"
+            return _("{colour} would push their own marble off the board at {hole}").format(
+                colour=player, hole=NAMES[ray[-1] if ray else tail])
         pushed = 0
         while own - 1 + pushed < len(ray) and self._colour(ray[own - 1 + pushed]) == 2:
             pushed += 1
         if pushed >= own:
-            return (f"{own} marble{'s' * (own > 1)} cannot push {pushed}: a push needs more marbles than it"
-                    " pushes")
+            return ngettext("{n} marble cannot push {pushed}: a push needs more marbles than it pushes",
+                            "{n} marbles cannot push {pushed}: a push needs more marbles than it pushes",
+                            own).format(n=own, pushed=pushed)
         behind = own - 1 + pushed
         if pushed and behind < len(ray) and self._colour(ray[behind]) == 1:
-            return f"{player}'s own marble on {NAMES[ray[behind]]} blocks the push"
+            return _("{colour}'s own marble on {hole} blocks the push").format(colour=player, hole=NAMES[ray[behind]])
         move = INLINE[d][KINDS.index((own, pushed))][POSITION[tail]]
         assert move is not None and move in EFFECT
         return move
 
     def _broadside(self, first: int, last: int, to: int) -> AbaloneMove | str:
         """The broadside move of the line from `first` to `last` whose first marble moves to `to`."""
-        player = PLAYERS[self._turn]
+        player = colour_words(PLAYERS[self._turn])
         if first == last:
-            return f"{NAMES[first]} is given twice: a broadside move names the line's two end holes"
+            return _("{hole} is given twice: a broadside move names the line's two end holes").format(hole=NAMES[first])
         axis = next(((a, GRID.ray[a][first].index(last) + 2) for a in range(6) if last in GRID.ray[a][first]),
                     None)
         if axis is None:
-            return f"{NAMES[first]} and {NAMES[last]} are not on one line"
+            return _("{first} and {last} are not on one line").format(first=NAMES[first], last=NAMES[last])
         a, length = axis
         if length > 3:
-            return f"{NAMES[first]} to {NAMES[last]} is a line of {length}: at most three marbles move together"
+            return _("{first} to {last} is a line of {n}: at most three marbles move together").format(
+                first=NAMES[first], last=NAMES[last], n=length)
         line = [first, *GRID.ray[a][first][:length - 1]]
         for cell in line:
             colour = self._colour(cell)
+            if colour == 0:
+                return _("the marbles are not one line of {colour}'s: {hole} is a free hole").format(
+                    colour=player, hole=NAMES[cell])
             if colour != 1:
-                where = "is a free hole" if colour == 0 else f"holds a {PLAYERS[self._turn ^ 1]} marble"
-                return f"the marbles are not one line of {player}'s: {NAMES[cell]} {where}"
+                return _("the marbles are not one line of {colour}'s: {hole} holds a {other} marble").format(
+                    colour=player, hole=NAMES[cell], other=colour_words(PLAYERS[self._turn ^ 1]))
         d = GRID.direction_between(first, to)
         if d is None:
-            return f"{NAMES[to]} is not next to {NAMES[first]}"
+            return _("{to} is not next to {hole}").format(to=NAMES[to], hole=NAMES[first])
         if d in (a, OPPOSITE[a]):
-            return (f"{NAMES[to]} lies along the line: that is an inline move, written by its trailing"
-                    " marble and the hole it moves to")
+            return _("{to} lies along the line: that is an inline move, written by its trailing marble and the hole"
+                     " it moves to").format(to=NAMES[to])
         for cell in line:
             target = GRID.step[d][cell]
             if target < 0:
-                return f"{NAMES[cell]} would leave the board: {player} never moves their own marble off"
+                return _("{hole} would leave the board: {colour} never moves their own marble off").format(
+                    hole=NAMES[cell], colour=player)
             if self._colour(target):
-                return f"{NAMES[target]} is not free: a broadside move goes into free holes only, it never pushes"
+                return _("{hole} is not free: a broadside move goes into free holes only, it never pushes").format(
+                    hole=NAMES[target])
         lowest = min(line)  # the line's first hole in board order
         if first != lowest:
             move = self._broadside(lowest, max(line), GRID.step[d][lowest])
-            return f"write the line's first hole in board order first: {move}"
+            return _("write the line's first hole in board order first: {move}").format(move=move)
         axis_index = AXES.index(a if a in AXES else OPPOSITE[a])
         move = BROADSIDE[axis_index][SIDES[axis_index].index(d)][length - 2][POSITION[first]]
         assert move is not None and move in EFFECT
@@ -623,18 +638,18 @@ class Abalone(Game):
     # --- the end ------------------------------------------------------------------
     def hands_guide(self) -> list[str]:
         return [
-            "A line of one to three marbles moves one hole along its own direction: lift the marble at the"
-            " back of the line and put it in the free hole in front of it. The board reads that as the whole"
-            " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6).",
-            "Pushing: the same, putting the back marble in the free hole beyond the marbles you push;"
-            " a marble pushed off the board is taken off.",
-            "Sideways (broadside): move each marble of the line one hole, one after the other.",
-            "The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4.",
+            _("A line of one to three marbles moves one hole along its own direction: lift the marble at the"
+              " back of the line and put it in the free hole in front of it. The board reads that as the whole"
+              " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6)."),
+            _("Pushing: the same, putting the back marble in the free hole beyond the marbles you push;"
+              " a marble pushed off the board is taken off."),
+            _("Sideways (broadside): move each marble of the line one hole, one after the other."),
+            _("The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4."),
         ]
 
     def ending_words(self, outcome: Outcome) -> str:
         if outcome.termination == PUSHED_OFF:
-            return f"{outcome.winner.capitalize()} pushed {WIN} marbles off the board"
+            return _("{player} pushed {n} marbles off the board").format(player=player_words(outcome.winner), n=WIN)
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:

@@ -99,9 +99,9 @@ class GameOption:
 
 
 def in_words(names: Sequence[str]) -> str:
-    """`b2`, `b2 and c3`, `a1, b2 and c3`: names in the order given."""
+    """`b2`, `b2 and c3`, `a1, b2 and c3`: names in the order given, in the language in use."""
     names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return names[0] if len(names) == 1 else _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
 
 
 def brief(value: object, width: int = 40) -> str:
@@ -111,6 +111,27 @@ def brief(value: object, width: int = 40) -> str:
     except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
         text = f"a {type(value).__name__}"
     return text if len(text) <= width else text[:width - 3] + "..."
+
+
+# The players' colours inside a line and at its head, as the games name them (the same words as
+# controller.core.prompts: one msgid each in the catalogue).
+PLAYER_WORDS = {"black": N_("Black"), "white": N_("White"), "red": N_("Red"), "yellow": N_("Yellow")}
+COLOUR_WORDS = {"black": N_("black"), "white": N_("white"), "red": N_("red"), "yellow": N_("yellow")}
+
+
+def colour_words(name: str) -> str:
+    """A player's colour inside a line, in the language in use: `black`, `Schwarz`, `Negru`."""
+    return _(COLOUR_WORDS[name]) if name in COLOUR_WORDS else name
+
+
+def player_words(name: str) -> str:
+    """A player at the head of a line, in the language in use: `Black`, `Schwarz`, `Negru`."""
+    return _(PLAYER_WORDS[name]) if name in PLAYER_WORDS else name.capitalize()
+
+
+def over_words(result: str | None, reason: str) -> str:
+    """Why a move cannot be made any more: `the game is over (1-0, a7)`."""
+    return _("the game is over ({result}, {reason})").format(result=result, reason=reason)
 
 
 class MoveError(ValueError):
@@ -207,13 +228,15 @@ class Game(ABC):
         something else than what the hands do (a line's step) says it in its own words."""
         fp = self.footprint(move)
         lifted, put = sorted(fp.empties), sorted(fp.fills | fp.captures)
-        words = [f"take the piece off {in_words(sorted(fp.captures))}"] if fp.captures else []
-        if lifted and put:
-            words.append(f"lift {in_words(lifted)} and put {'it' if len(lifted) == 1 else 'them'} on {in_words(put)}")
+        words = [_("take the piece off {cells}").format(cells=in_words(sorted(fp.captures)))] if fp.captures else []
+        if lifted and len(lifted) == 1 and put:
+            words.append(_("lift {cells} and put it on {to}").format(cells=in_words(lifted), to=in_words(put)))
+        elif lifted and put:
+            words.append(_("lift {cells} and put them on {to}").format(cells=in_words(lifted), to=in_words(put)))
         elif put:
-            words.append(f"put a piece on {in_words(put)}")
+            words.append(_("put a piece on {cells}").format(cells=in_words(put)))
         elif lifted:
-            words.append(f"take the piece off {in_words(lifted)}")
+            words.append(_("take the piece off {cells}").format(cells=in_words(lifted)))
         return ", ".join(words)
 
     def piece_name(self, cell: str) -> str:
@@ -273,12 +296,16 @@ class Game(ABC):
         own = {option.flag for option in cls.options}
         foreign = sorted(flag for flag, value in options.items() if flag not in own and value is not None)
         if foreign:
-            takes = " and ".join(f"--{o.flag}" for o in cls.options) or "no start options"
-            raise ValueError(f"--{foreign[0]} is not an option of {cls.name}; {cls.name} takes {takes}")
+            if cls.options:
+                raise ValueError(_("--{flag} is not an option of {game}; {game} takes {options}").format(
+                    flag=foreign[0], game=cls.name, options=in_words([f"--{o.flag}" for o in cls.options])))
+            raise ValueError(_("--{flag} is not an option of {game}; {game} takes no start options").format(
+                flag=foreign[0], game=cls.name))
         for option in cls.options:
             value = options.get(option.flag)
             if value is not None and option.choices is not None and value not in option.choices:
-                raise ValueError(f"--{option.flag} is one of {', '.join(option.choices)}, not {value!r}")
+                raise ValueError(_("--{flag} is one of {choices}, not {value}").format(
+                    flag=option.flag, choices=", ".join(option.choices), value=repr(value)))
 
     def start_header(self) -> dict:
         """This game's start position as header data for journals and traces (JSON-ready,
@@ -339,13 +366,16 @@ class Game(ABC):
         endings of its own rules (override, and fall back on this for the shared ones)."""
         winner = outcome.winner
         loser = next((p for p in self.players if p != winner), None) if winner is not None else None
-        name = (loser or "").capitalize()
-        return {
-            Termination.RESIGN: f"{name} resigned",
-            Termination.AGREED: "a draw agreed",
-            Termination.TIME: f"{name}'s time ran out",
-            Termination.NO_MOVE: f"{name} cannot move",
-        }.get(outcome.termination, outcome.termination.value)
+        name = player_words(loser or "")
+        if outcome.termination == Termination.RESIGN:
+            return _("{player} resigned").format(player=name)
+        if outcome.termination == Termination.AGREED:
+            return _("a draw agreed")
+        if outcome.termination == Termination.TIME:
+            return _("{player}'s time ran out").format(player=name)
+        if outcome.termination == Termination.NO_MOVE:
+            return _("{player} cannot move").format(player=name)
+        return outcome.termination.value
 
     def spoken(self, move: object) -> str:
         """A move, or its notation, as the page's voice says it in the language in use ("stone 4
@@ -419,7 +449,7 @@ class Game(ABC):
 
     def _declare(self, outcome: Outcome) -> Outcome:
         if self.outcome() is not None:
-            raise GameOverError("the game is already over")
+            raise GameOverError(_("the game is already over"))
         self._declared = outcome
         return outcome
 
@@ -444,9 +474,10 @@ class Game(ABC):
         """A diagram's last line: who is to move, or how the game ended."""
         outcome = self.outcome()
         if outcome is None:
-            return f"{self.turn} to move"
-        return f"game over: {outcome.result(self.players)} ({outcome.termination.value})"
+            return _("{colour} to move").format(colour=colour_words(self.turn))
+        return _("game over: {result} ({reason})").format(result=outcome.result(self.players),
+                                                          reason=outcome.termination.value)
 
     def _check_playable(self) -> None:
         if self.outcome() is not None:
-            raise GameOverError(f"the game is over ({self.result()}, {self.outcome().termination.value})")
+            raise GameOverError(over_words(self.result(), self.outcome().termination.value))

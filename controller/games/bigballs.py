@@ -14,8 +14,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ..language.catalogue import N_, PLAY, current
-from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, brief
+from ..language.catalogue import N_, PLAY
+from .base import (
+    Footprint, Game, GameOption, MoveError, Outcome, Termination, brief, colour_words, over_words, player_words,
+)
 from .bigballs_eval import evaluation
 from .bigballs_setup import BigBallsSetup
 from .bigballs_start import DEFAULT_BALLS, DEFAULT_SETUP, shuffled_setup
@@ -150,16 +152,6 @@ def _move_data(move: BigBallsMove) -> tuple[int, int, tuple[int, ...]]:
 
 
 _MOVE_TEXT = re.compile(r"\s*(bb|\d+)\s+([a-z]\d+)\s*([-x])\s*([a-z]\d+)\s*", re.IGNORECASE)
-# A move as the page's voice says it, per language: a big ball's, a stone's, and the word
-# between the hollows for a step and a capture.
-SPOKEN_MOVES = {
-    "en": {"ball": "big ball from {src} {way} {dst}", "stone": "stone {n} from {src} {way} {dst}",
-           "to": "to", "takes": "takes on"},
-    "de": {"ball": "große Kugel von {src} {way} {dst}", "stone": "Stein {n} von {src} {way} {dst}",
-           "to": "nach", "takes": "schlägt auf"},
-    "ro": {"ball": "bila mare de la {src} {way} {dst}", "stone": "piatra {n} de la {src} {way} {dst}",
-           "to": "la", "takes": "capturează pe"},
-}
 
 
 class BigBalls(Game):
@@ -192,7 +184,7 @@ class BigBalls(Game):
         """A position: each colour's stones as {hollow: number}, the big balls' hollows."""
         super().__init__()
         if first not in PLAYERS:
-            raise SetupError(f"first player must be black or white, not {first!r}")
+            raise SetupError(_("first player must be black or white, not {first}").format(first=repr(first)))
         self.first = first
         self._turn = PLAYERS.index(first)
         self._board = [EMPTY] * len(GRID)
@@ -209,13 +201,18 @@ class BigBalls(Game):
         for colour_index, colour in enumerate(PLAYERS):
             for hollow, number in arrangement[colour].items():
                 if number not in NUMBERS or isinstance(number, bool):
-                    raise SetupError(f"{colour} stone on {hollow}: number {number!r} is not 1-6")
+                    raise SetupError(_("{colour} stone on {hollow}: number {number} is not 1-6").format(
+                        colour=colour_words(colour), hollow=hollow, number=repr(number)))
                 if self._at[colour_index * 6 + number] >= 0:
-                    raise SetupError(f"{colour} stone {number} is placed twice")
+                    raise SetupError(_("{colour} stone {number} is placed twice").format(
+                        colour=colour_words(colour), number=number))
                 if hollow == NAMES[A7]:  # reaching a7 wins: a game cannot start there
-                    held = ("a big ball stands on a7 at the start, and a stone there would already have won"
-                            if NAMES[A7] in ball_hollows else "a stone on a7 has already won")
-                    raise SetupError(f"{colour} stone {number} on a7: {held}; put it on another hollow")
+                    if NAMES[A7] in ball_hollows:
+                        raise SetupError(_("{colour} stone {number} on a7: a big ball stands on a7 at the start, and a"
+                                           " stone there would already have won; put it on another hollow").format(
+                            colour=colour_words(colour), number=number))
+                    raise SetupError(_("{colour} stone {number} on a7: a stone on a7 has already won; put it on"
+                                       " another hollow").format(colour=colour_words(colour), number=number))
                 cell = self._place(hollow, colour_index * 6 + number)
                 self._at[colour_index * 6 + number] = cell
                 self._present[colour_index] |= 1 << (number - 1)
@@ -223,8 +220,9 @@ class BigBalls(Game):
         for hollow in ball_hollows:
             stone = self.piece_at(hollow) if hollow in NAMES else None
             if stone not in (None, "ball"):
-                raise SetupError(f"hollow {hollow} is given twice: a big ball starts there,"
-                                 f" so {stone[0]} stone {stone[1]} cannot stand there; put it on another hollow")
+                raise SetupError(_("hollow {hollow} is given twice: a big ball starts there, so {colour} stone"
+                                   " {number} cannot stand there; put it on another hollow").format(
+                    hollow=hollow, colour=colour_words(stone[0]), number=stone[1]))
             self._balls.add(self._place(hollow, BALL))
         self._key = self._zobrist()
 
@@ -239,9 +237,10 @@ class BigBalls(Game):
         try:
             cell = GRID.index(hollow)
         except ValueError:
-            raise SetupError(f"no hollow {hollow!r} on the Big Balls board (a1..g1 up to a7)") from None
+            raise SetupError(_("no hollow {hollow} on the Big Balls board (a1..g1 up to a7)").format(
+                hollow=repr(hollow))) from None
         if self._board[cell] != EMPTY:
-            raise SetupError(f"hollow {NAMES[cell]} is given twice")
+            raise SetupError(_("hollow {hollow} is given twice").format(hollow=NAMES[cell]))
         self._board[cell] = code
         return cell
 
@@ -452,44 +451,63 @@ class BigBalls(Game):
         if found is None:
             return str(move)
         head, src, sign, dst = found.groups()
-        words = SPOKEN_MOVES.get(current(), SPOKEN_MOVES["en"])
-        way = words["takes" if sign.lower() == "x" else "to"]
-        return words["ball" if head.lower() == "bb" else "stone"].format(n=head, src=src, way=way, dst=dst)
+        ball, takes = head.lower() == "bb", sign.lower() == "x"
+        if ball and takes:
+            return _("big ball from {src} takes on {dst}").format(src=src, dst=dst)
+        if ball:
+            return _("big ball from {src} to {dst}").format(src=src, dst=dst)
+        if takes:
+            return _("stone {n} from {src} takes on {dst}").format(n=head, src=src, dst=dst)
+        return _("stone {n} from {src} to {dst}").format(n=head, src=src, dst=dst)
 
     def light_meanings(self) -> dict[str, str]:
-        return {"movable": "The hollow of the stone the die chose.",
-                "winner": "Game over: the winner's pieces and the top hollow a7."}
+        return {"movable": _("The hollow of the stone the die chose."),
+                "winner": _("Game over: the winner's pieces and the top hollow a7.")}
 
     def move_words(self, move: BigBallsMove) -> str:
         """"move stone 3 from c1 to d1", "take white stone 5 off d1, then move stone 3 from c1 to d1"."""
         pieces = self.pieces()
-        what = "the big ball" if move.is_big_ball else f"stone {pieces[move.src][1:]}"
-        words = f"move {what} from {move.src} to {move.dst}"
+        where = {"src": move.src, "dst": move.dst}
         if not move.capture:
-            return words
+            if move.is_big_ball:
+                return _("move the big ball from {src} to {dst}").format(**where)
+            return _("move stone {n} from {src} to {dst}").format(n=pieces[move.src][1:], **where)
         taken = pieces[move.dst]
-        victim = "the big ball" if taken == "ball" else \
-            f"{'black' if taken[0] == 'B' else 'white'} stone {taken[1:]}"
-        return f"take {victim} off {move.dst} (into the box), then {words}"
+        if move.is_big_ball:  # a big ball never lands on another: it takes a stone
+            if taken[0] == "B":
+                return _("take black stone {k} off {dst} (into the box), then move the big ball from {src} to"
+                         " {dst}").format(k=taken[1:], **where)
+            return _("take white stone {k} off {dst} (into the box), then move the big ball from {src} to"
+                     " {dst}").format(k=taken[1:], **where)
+        n = pieces[move.src][1:]
+        if taken == "ball":
+            return _("take the big ball off {dst} (into the box), then move stone {n} from {src} to {dst}").format(
+                n=n, **where)
+        if taken[0] == "B":
+            return _("take black stone {k} off {dst} (into the box), then move stone {n} from {src} to {dst}").format(
+                k=taken[1:], n=n, **where)
+        return _("take white stone {k} off {dst} (into the box), then move stone {n} from {src} to {dst}").format(
+            k=taken[1:], n=n, **where)
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> BigBallsMove:
         match = _MOVE_TEXT.fullmatch(text)
+        written = repr(text.strip())
         if not match:
-            raise MoveError(
-                f"cannot read {text.strip()!r}: write a stone move as ROLL FROM-TO (4 b2-b3, 6 c3xb4)"
-                " or a big-ball move as BB FROM-TO (BB b5-b4)"
-            )
+            raise MoveError(_("cannot read {written}: write a stone move as ROLL FROM-TO (4 b2-b3, 6 c3xb4)"
+                              " or a big-ball move as BB FROM-TO (BB b5-b4)").format(written=written))
         head, src_name, mark, dst_name = match.groups()
         cells = []
         for name in (src_name, dst_name):
             if name not in GRID:
-                raise MoveError(f"{text.strip()!r}: no hollow {name} on the board")
+                raise MoveError(_("{written}: {reason}").format(
+                    written=written, reason=_("no hollow {hollow} on the board").format(hollow=name)))
             cells.append(GRID.index(name))
         src, dst = cells
         outcome = self.outcome()
         if outcome is not None:
-            raise MoveError(f"{text.strip()!r}: the game is over ({outcome.result(PLAYERS)}, {outcome.termination.value})")
+            raise MoveError(_("{written}: {reason}").format(
+                written=written, reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
         if head.lower() == "bb":
             move = self._check_big_ball(src, dst)
         else:
@@ -497,36 +515,42 @@ class BigBalls(Game):
         written_capture = mark.lower() == "x"
         if written_capture != move.capture:
             if move.capture:
-                raise MoveError(f"{text.strip()!r}: {NAMES[dst]} is occupied, so this captures: write {move}")
-            raise MoveError(f"{text.strip()!r}: {NAMES[dst]} is empty, nothing is captured: write {move}")
+                raise MoveError(_("{written}: {hollow} is occupied, so this captures: write {move}").format(
+                    written=written, hollow=NAMES[dst], move=move))
+            raise MoveError(_("{written}: {hollow} is empty, nothing is captured: write {move}").format(
+                written=written, hollow=NAMES[dst], move=move))
         return move
 
     def _check_big_ball(self, src: int, dst: int) -> BigBallsMove:
         board = self._board
         if board[src] != BALL:
-            raise MoveError(f"no big ball on {NAMES[src]}")
+            raise MoveError(_("no big ball on {hollow}").format(hollow=NAMES[src]))
         if dst not in BALL_TARGETS[src]:
-            raise MoveError(f"a big ball rolls one step sw or se; {NAMES[dst]} is not below {NAMES[src]}")
+            raise MoveError(_("a big ball rolls one step sw or se; {dst} is not below {src}").format(
+                dst=NAMES[dst], src=NAMES[src]))
         if board[dst] == BALL:
-            raise MoveError(f"{NAMES[dst]} holds another big ball")
+            raise MoveError(_("{hollow} holds another big ball").format(hollow=NAMES[dst]))
         return BigBallsMove(None, NAMES[src], NAMES[dst], board[dst] != EMPTY)
 
     def _check_stone(self, roll: int, src: int, dst: int) -> BigBallsMove:
         if roll not in NUMBERS:
-            raise MoveError(f"a die shows 1-6, not {roll}")
-        player = PLAYERS[self._turn]
+            raise MoveError(_("a die shows 1-6, not {roll}").format(roll=roll))
+        player = colour_words(PLAYERS[self._turn])
         if self._stones[self._turn] == 0:
-            raise MoveError(f"{player} has no stone left to roll for")
+            raise MoveError(_("{colour} has no stone left to roll for").format(colour=player))
         code = self._board[src]
         if not 0 < code < BALL or (code - 1) // 6 != self._turn:
-            raise MoveError(f"no {player} stone on {NAMES[src]}")
+            raise MoveError(_("no {colour} stone on {hollow}").format(colour=player, hollow=NAMES[src]))
         number = (code - 1) % 6 + 1
         allowed = self.movable_stones(roll)
         if number not in allowed:
-            names = " or ".join(str(n) for n in allowed)
-            raise MoveError(f"roll {roll} lets {player} move stone {names}, not stone {number} on {NAMES[src]}")
+            names = _("{first} or {last}").format(first=allowed[0], last=allowed[1]) if len(allowed) == 2 else \
+                str(allowed[0])
+            raise MoveError(_("roll {roll} lets {colour} move stone {stones}, not stone {number} on {hollow}").format(
+                roll=roll, colour=player, stones=names, number=number, hollow=NAMES[src]))
         if dst not in STONE_TARGETS[src]:
-            raise MoveError(f"a stone steps one hollow nw, ne, w or e; {NAMES[dst]} is not such a step from {NAMES[src]}")
+            raise MoveError(_("a stone steps one hollow nw, ne, w or e; {dst} is not such a step from {src}").format(
+                dst=NAMES[dst], src=NAMES[src]))
         return BigBallsMove(roll, NAMES[src], NAMES[dst], self._board[dst] != EMPTY)
 
     # --- the end ------------------------------------------------------------------
@@ -536,18 +560,18 @@ class BigBalls(Game):
 
     def hands_guide(self) -> list[str]:
         return [
-            "Press the die (or move a big ball instead): the stone with the number rolled lights green.",
-            "Lift that stone and put it on one of the hollows lit white; that is the move.",
-            "To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
-            " then put your stone there.",
-            "A big ball moves one hollow down or sideways without a roll.",
+            _("Press the die (or move a big ball instead): the stone with the number rolled lights green."),
+            _("Lift that stone and put it on one of the hollows lit white; that is the move."),
+            _("To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
+              " then put your stone there."),
+            _("A big ball moves one hollow down or sideways without a roll."),
         ]
 
     def ending_words(self, outcome: Outcome) -> str:
         if outcome.termination == REACHED_A7:
-            return f"{outcome.winner.capitalize()} reached a7"
+            return _("{player} reached a7").format(player=player_words(outcome.winner))
         if outcome.termination == BALLS_ONLY:
-            return "only big balls are left: a draw"
+            return _("only big balls are left: a draw")
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
@@ -681,17 +705,19 @@ def parse_setup(text: str) -> dict[str, dict[str, int]]:
         colour, sep, body = group.partition("=")
         colour = colour.lower()
         if not sep or colour not in PLAYERS:
-            raise SetupError(f"set-up group {group!r}: write black=a1:3,b1:6,... white=e1:2,...")
+            raise SetupError(_("set-up group {group}: write black=a1:3,b1:6,... white=e1:2,...").format(
+                group=repr(group)))
         if colour in seen:
-            raise SetupError(f"set-up gives {colour} twice")
+            raise SetupError(_("set-up gives {colour} twice").format(colour=colour_words(colour)))
         seen.add(colour)
         stones = {}
         for item in filter(None, body.split(",")):
             hollow, sep, number = item.partition(":")
             if not sep or not number.strip().isdigit():
-                raise SetupError(f"set-up item {item!r}: write HOLLOW:NUMBER, e.g. a1:3")
+                raise SetupError(_("set-up item {item}: write HOLLOW:NUMBER, e.g. a1:3").format(item=repr(item)))
             if hollow.lower() in stones:
-                raise SetupError(f"hollow {hollow} is given twice for {colour}")
+                raise SetupError(_("hollow {hollow} is given twice for {colour}").format(
+                    hollow=hollow, colour=colour_words(colour)))
             stones[hollow.lower()] = int(number)
         setup[colour] = stones
     return setup

@@ -15,8 +15,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ..language.catalogue import N_, PLAY, current
-from .base import Footprint, Game, GameOption, MoveError, Outcome, Termination, in_words
+from ..language.catalogue import N_, PLAY
+from .base import (
+    Footprint, Game, GameOption, MoveError, Outcome, Termination, colour_words, in_words, over_words, player_words,
+)
 from .offboard_layout import (
     DEFAULT_SOURCE, GRID, PLAYERS, Layout, LayoutError, layout_to_data, load_layout, parse_layout, sector_points,
 )
@@ -48,6 +50,7 @@ ZOBRIST_YELLOW = _ZOBRIST_RNG.getrandbits(64)
 ROOT3_HALF = 3 ** 0.5 / 2
 
 _ = PLAY.gettext
+ngettext = PLAY.ngettext
 
 
 class OffBoardMove(NamedTuple):
@@ -91,19 +94,6 @@ _LINE_TEXT = re.compile(
     re.IGNORECASE,
 )
 _REPLACEMENT_TEXT = re.compile(r"\s*\+\s*([A-Z]\d+)\s*", re.IGNORECASE)
-# A move as the page's voice says it, per language: the line's step, then what it pushes and
-# scores; a dropped waiting ball before it; a waiting ball put back.
-SPOKEN_MOVES = {
-    "en": {"line": "{tail} to {to}", "pushing": ", pushing {n}", "point": ", into {sector} for {points} point",
-           "points": ", into {sector} for {points} points", "full": ", {sector} is full",
-           "dropping": "leaving the waiting ball out, ", "put_back": "puts the waiting ball back on {hole}"},
-    "de": {"line": "{tail} nach {to}", "pushing": ", schiebt {n}", "point": ", in {sector}, {points} Punkt",
-           "points": ", in {sector}, {points} Punkte", "full": ", {sector} ist besetzt",
-           "dropping": "lässt die wartende Kugel weg, ", "put_back": "setzt die wartende Kugel auf {hole}"},
-    "ro": {"line": "{tail} la {to}", "pushing": ", împinge {n}", "point": ", în {sector}, {points} punct",
-           "points": ", în {sector}, {points} puncte", "full": ", {sector} este ocupat",
-           "dropping": "renunță la bila care așteaptă, ", "put_back": "pune bila care așteaptă înapoi pe {hole}"},
-}
 
 
 class OffBoard(Game):
@@ -266,16 +256,19 @@ class OffBoard(Game):
         balls = i + 1
         if i == len(ray):
             edge = NAMES[ray[-1]] if ray else NAMES[tail]
-            return f"the line would push {PLAYERS[self._turn]}'s own ball off the board at {edge}"
+            return _("the line would push {colour}'s own ball off the board at {hole}").format(
+                colour=colour_words(PLAYERS[self._turn]), hole=edge)
         j = i
         while j < len(ray) and board[ray[j]] not in (EMPTY, me):
             j += 1
         pushed = j - i
         if pushed and balls <= pushed:
-            return (f"{balls} ball{'s' * (balls > 1)} cannot push {pushed}: a push needs more balls"
-                    " than it pushes")
+            return ngettext("{n} ball cannot push {pushed}: a push needs more balls than it pushes",
+                            "{n} balls cannot push {pushed}: a push needs more balls than it pushes",
+                            balls).format(n=balls, pushed=pushed)
         if j < len(ray) and board[ray[j]] == me:
-            return f"{PLAYERS[self._turn]}'s own ball on {NAMES[ray[j]]} blocks the push"
+            return _("{colour}'s own ball on {hole} blocks the push").format(
+                colour=colour_words(PLAYERS[self._turn]), hole=NAMES[ray[j]])
         move = OffBoardMove(NAMES[tail], NAMES[ray[0]], GRID.directions[d], balls, pushed,
                             drops_waiting=self._waiting)
         if j == len(ray):  # the front-most opponent ball leaves the board
@@ -370,7 +363,7 @@ class OffBoard(Game):
         re-placement, the hole the front ball (or the ball put back) lands on, the hole the
         front-most pushed ball lands on or -1, the sector it scores in or -1, and for each
         colour code the key's change by the mover's own balls and the turn)."""
-        tail, to, direction, balls, pushed, _, _, full, _ = move
+        tail, to, direction, balls, pushed, _sector, _points, full, _drops = move
         if tail is None:
             cell = CELL[to]
             effect = (-1, cell, -1, -1, tuple(ZOBRIST[cell][me] ^ ZOBRIST_YELLOW for me in range(3)))
@@ -505,110 +498,137 @@ class OffBoard(Game):
 
     def spoken(self, move: object) -> str:
         text = str(move)
-        words = SPOKEN_MOVES.get(current(), SPOKEN_MOVES["en"])
         put_back = _REPLACEMENT_TEXT.fullmatch(text)
         if put_back is not None:
-            return words["put_back"].format(hole=put_back[1])
+            return _("puts the waiting ball back on {hole}").format(hole=put_back[1])
         line = _LINE_TEXT.fullmatch(text)
         if line is None:
             return text
         drops, tail, to, pushed, sector, points, full = line.groups()
-        said = (words["dropping"] if drops else "") + words["line"].format(tail=tail, to=to)
-        if pushed:
-            said += words["pushing"].format(n=pushed)
+        words = {"tail": tail, "to": to, "n": pushed, "sector": sector}
+        if drops:
+            if not pushed:
+                return _("leaving the waiting ball out, {tail} to {to}").format(**words)
+            if sector and full:
+                return _("leaving the waiting ball out, {tail} to {to}, pushing {n}, {sector} is full").format(**words)
+            if sector:
+                return ngettext("leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
+                                " {points} point",
+                                "leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
+                                " {points} points", int(points or 0)).format(points=points, **words)
+            return _("leaving the waiting ball out, {tail} to {to}, pushing {n}").format(**words)
+        if not pushed:
+            return _("{tail} to {to}").format(**words)
         if sector and full:
-            said += words["full"].format(sector=sector)
-        elif sector:
-            said += words["point" if points == "1" else "points"].format(sector=sector, points=points)
-        return said
+            return _("{tail} to {to}, pushing {n}, {sector} is full").format(**words)
+        if sector:
+            return ngettext("{tail} to {to}, pushing {n}, into {sector} for {points} point",
+                            "{tail} to {to}, pushing {n}, into {sector} for {points} points",
+                            int(points or 0)).format(points=points, **words)
+        return _("{tail} to {to}, pushing {n}").format(**words)
 
     def move_words(self, move: OffBoardMove) -> str:
         """The notation names the tail's step; the hands lift the tail ball and put it down ahead
         of the line (or in the sector a ball is pushed off into)."""
         if move.tail is None:
-            return f"put your waiting ball back on {move.to}"
+            return _("put your waiting ball back on {hole}").format(hole=move.to)
         ray = RAYS[GRID.index(move.tail)][GRID.direction(move.direction)]
         own = [move.tail, *(NAMES[c] for c in ray[:move.balls - 1])]
         ahead = NAMES[ray[move.balls - 1]]
-        what = f"move {move.tail}" if len(own) == 1 else f"move the line {own[0]}–{own[-1]}"
-        words = f"{what} one hole towards {ahead}"
+        if len(own) == 1:
+            words = _("move {hole} one hole towards {ahead}").format(hole=move.tail, ahead=ahead)
+        else:
+            words = _("move the line {first}–{last} one hole towards {ahead}").format(
+                first=own[0], last=own[-1], ahead=ahead)
         if move.pushed:
-            words += f", pushing {move.pushed} ball{'s' if move.pushed > 1 else ''}"
+            words += ngettext(", pushing {n} ball", ", pushing {n} balls", move.pushed).format(n=move.pushed)
         fp = self.footprint(move)
         if move.sector is not None and move.full:
-            words += f", the last one off the board ({move.sector} is full)"
+            words += _(", the last one off the board ({sector} is full)").format(sector=move.sector)
         elif move.sector is not None:
-            words += f", the last one off into {move.sector} (+{move.points})"
+            words += _(", the last one off into {sector} (+{points})").format(sector=move.sector, points=move.points)
         if move.drops_waiting:
-            words += "; your waiting ball leaves the game"
+            words += _("; your waiting ball leaves the game")
         put = sorted(fp.fills | fp.captures)
-        take = f"take the ball off {in_words(sorted(fp.captures))}, " if fp.captures else ""
-        return f"{words}: {take}lift {move.tail}, put it on {in_words(put)}" if put else f"{words}: lift {move.tail}"
+        if put and fp.captures:
+            return _("{move}: take the ball off {taken}, lift {hole}, put it on {to}").format(
+                move=words, taken=in_words(sorted(fp.captures)), hole=move.tail, to=in_words(put))
+        if put:
+            return _("{move}: lift {hole}, put it on {to}").format(move=words, hole=move.tail, to=in_words(put))
+        return _("{move}: lift {hole}").format(move=words, hole=move.tail)
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> OffBoardMove:
         written = text.strip()
         outcome = self.outcome()
         if outcome is not None:
-            raise MoveError(f"{written!r}: the game is over ({outcome.result(PLAYERS)}, {outcome.termination.value})")
-        player = PLAYERS[self._turn]
+            raise MoveError(_("{written}: {reason}").format(
+                written=repr(written), reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
+        player = colour_words(PLAYERS[self._turn])
+
+        def refused(reason: str) -> MoveError:
+            return MoveError(_("{written}: {reason}").format(written=repr(written), reason=reason))
+
         replacement = _REPLACEMENT_TEXT.fullmatch(text)
         if replacement:
             hole = self._hole(replacement.group(1), written)
             if not self._waiting:
-                raise MoveError(f"{written!r}: no {player} ball is waiting to be put back")
+                raise refused(_("no {colour} ball is waiting to be put back").format(colour=player))
             if self._board[hole]:
-                raise MoveError(f"{written!r}: {NAMES[hole]} is not free")
+                raise refused(_("{hole} is not free").format(hole=NAMES[hole]))
             return OffBoardMove(None, NAMES[hole])
         match = _LINE_TEXT.fullmatch(text)
         if not match:
-            raise MoveError(
-                f"cannot read {written!r}: write a line move as TAIL-NEXT (C3-D4, C3-D4x1, C7-D8x1 S5+2)"
-                " or a re-placement as +HOLE (+E5)"
-            )
+            raise MoveError(_("cannot read {written}: write a line move as TAIL-NEXT (C3-D4, C3-D4x1, C7-D8x1 S5+2)"
+                              " or a re-placement as +HOLE (+E5)").format(written=repr(written)))
         star, tail_name, to_name, pushed, sector, points, full = match.groups()
         tail, to = self._hole(tail_name, written), self._hole(to_name, written)
         d = GRID.direction_between(tail, to)
         if d is None:
-            raise MoveError(f"{written!r}: {NAMES[to]} is not next to {NAMES[tail]}")
+            raise refused(_("{to} is not next to {hole}").format(to=NAMES[to], hole=NAMES[tail]))
         if self._board[tail] != self._turn + 1:
-            raise MoveError(f"{written!r}: no {player} ball on {NAMES[tail]}")
+            raise refused(_("no {colour} ball on {hole}").format(colour=player, hole=NAMES[tail]))
         move = self._line(tail, d)
         if isinstance(move, str):
-            raise MoveError(f"{written!r}: {move}")
+            raise refused(move)
         if star and not self._waiting:
-            raise MoveError(f"{written!r}: `*` drops a waiting ball, but no {player} ball is waiting")
+            raise refused(_("`*` drops a waiting ball, but no {colour} ball is waiting").format(colour=player))
         if pushed is not None and int(pushed) != move.pushed:
-            raise MoveError(f"{written!r}: this move pushes {move.pushed} ball(s), not {pushed}: it is {move}")
+            raise refused(_("this move pushes {n} ball(s), not {pushed}: it is {move}").format(
+                n=move.pushed, pushed=pushed, move=move))
         if sector is not None:
             said_full = full is not None
             if move.sector is None or sector.upper() != move.sector or said_full != move.full or (
                 points is not None and int(points) != move.points
             ):
-                raise MoveError(f"{written!r}: the move pushes nothing into {sector.upper()} like that: it is {move}")
+                raise refused(_("the move pushes nothing into {sector} like that: it is {move}").format(
+                    sector=sector.upper(), move=move))
         return move
 
     def _hole(self, name: str, written: str) -> int:
         if name not in GRID:
-            raise MoveError(f"{written!r}: no hole {name.upper()} on the board")
+            raise MoveError(_("{written}: {reason}").format(
+                written=repr(written), reason=_("no hole {hole} on the board").format(hole=name.upper())))
         return GRID.index(name)
 
     # --- the end ------------------------------------------------------------------
     def hands_guide(self) -> list[str]:
         return [
-            "A line of your balls moves one hole along its own direction: lift the ball at its back and put"
-            " it down in the free hole in front of the line. The board reads that as the whole line moving.",
-            "Pushing: the same, with the free hole beyond the balls you push.",
-            "A ball pushed over the rim goes into the trough there: lift the ball at the back of your line"
-            " and put it in that trough (its points count for you).",
+            _("A line of your balls moves one hole along its own direction: lift the ball at its back and put"
+              " it down in the free hole in front of the line. The board reads that as the whole line moving."),
+            _("Pushing: the same, with the free hole beyond the balls you push."),
+            _("A ball pushed over the rim goes into the trough there: lift the ball at the back of your line"
+              " and put it in that trough (its points count for you)."),
         ]
 
     def ending_words(self, outcome: Outcome) -> str:
         score = "-".join(str(points) for points in self._score)
         if outcome.termination == POINTS:
-            return f"{outcome.winner.capitalize()} scored {WIN_POINTS} points ({score})"
+            return _("{player} scored {points} points ({score})").format(
+                player=player_words(outcome.winner), points=WIN_POINTS, score=score)
         if outcome.termination == UNREACHABLE:
-            return f"neither can reach {WIN_POINTS} points any more ({score}): a draw"
+            return _("neither can reach {points} points any more ({score}): a draw").format(
+                points=WIN_POINTS, score=score)
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:

@@ -19,6 +19,9 @@ from reedboard.hal.interfaces import DieState, LightFrame
 
 from .actions import ActionError
 from ..games import Game
+from ..language.catalogue import PLAY
+
+_ = PLAY.gettext
 
 
 @dataclass
@@ -71,12 +74,12 @@ class HandTable:
     def cell(self, cell: object) -> str:
         """The board's name of `cell` (any case); ActionError for anything else."""
         if not isinstance(cell, str):
-            raise ActionError(f"a cell is named by a string, not {cell!r}", 400)
+            raise ActionError(_("a cell is named by a string, not {cell}").format(cell=repr(cell)), 400)
         wanted = cell.strip().lower()
         for name in self.board.cells:
             if name.lower() == wanted:
                 return name
-        raise ActionError(f"no cell {cell!r} on this board", 404)
+        raise ActionError(_("no cell {cell} on this board").format(cell=repr(cell)), 404)
 
     def click(self, cell: object) -> None:
         """Lift the piece on `cell`, or put the piece in hand there."""
@@ -105,31 +108,34 @@ class HandTable:
             self.box.remove(wanted)
             self.hand.append(Held(wanted, None))
             return 0
-        raise ActionError(f"{cell} is empty and nothing is in the hand: lift a piece first, "
-                          "or take one from the box", 409)
+        raise ActionError(_("{cell} is empty and nothing is in the hand: lift a piece first, or take one from the"
+                            " box").format(cell=cell), 409)
 
     def select(self, index: object) -> None:
         """Choose the piece in hand that the next click on an empty cell puts down."""
-        self.selected = self._index(index, self.hand, "in the hand")
+        self.selected = self._index(index, self.hand, "hand")
 
     def aside(self, index: object = None) -> None:
         """Put a piece from the hand into the box (a captured piece, say)."""
         if not self.hand:
-            raise ActionError("nothing in the hand to put aside", 409)
+            raise ActionError(_("nothing in the hand to put aside"), 409)
         if index is None:
             index = self.selected if self.selected is not None else len(self.hand) - 1
-        self.box.append(self.hand.pop(self._index(index, self.hand, "in the hand")).piece)
+        self.box.append(self.hand.pop(self._index(index, self.hand, "hand")).piece)
         self.selected = None
 
     def take(self, index: object) -> None:
         """Take a piece from the box into the hand."""
-        self.hand.append(Held(self.box.pop(self._index(index, self.box, "in the box")), None))
+        self.hand.append(Held(self.box.pop(self._index(index, self.box, "box")), None))
         self.selected = len(self.hand) - 1
 
     @staticmethod
     def _index(index: object, items: list, where: str) -> int:
+        """`index` of a piece in `items`, the hand's or the box's (`where`)."""
         if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(items):
-            raise ActionError(f"no piece {index!r} {where}", 400)
+            if where == "hand":
+                raise ActionError(_("no piece {index} in the hand").format(index=repr(index)), 400)
+            raise ActionError(_("no piece {index} in the box").format(index=repr(index)), 400)
         return index
 
     def cells_data(self) -> dict[str, str]:

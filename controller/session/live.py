@@ -37,6 +37,7 @@ from ..persist.flight_recorder import FlightRecorder, GuardedJournal
 from ..core.referee import Outputs, Referee
 from ..core.rolling import Die
 from .replay import replay
+from ..language.catalogue import PLAY
 from ..persist.trace import read_trace
 
 TRACE_SETTINGS = ("debounce", "settle", "grace")
@@ -107,8 +108,8 @@ class LiveReferee(Referee):
     def agree_draw(self, t: float) -> None:
         self.carry_out(super().agree_draw(t))
 
-    def note(self, t: float, text: str, kind: str = "info", **data) -> None:
-        self.carry_out(super().note(t, text, kind, **data))
+    def note(self, t: float, kind: str, **data) -> None:
+        self.carry_out(super().note(t, kind, **data))
 
     def replay_decision(self, t: float, move: str, roll: int | None = None) -> None:
         self.carry_out(super().replay_decision(t, move, roll))
@@ -177,7 +178,7 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
     if resumed.finished:  # the decision caught up with was the game's last
         journal.close()
         recorder.close()
-        raise JournalError(path, None, "the game is over: there is nothing to resume")
+        raise JournalError(path, None, PLAY.gettext("the game is over: there is nothing to resume"))
     settings = Settings(**contents.header.get("settings", {}))
     return LiveReferee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
                        outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,

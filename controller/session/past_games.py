@@ -24,6 +24,9 @@ from ..persist.journal_reader import read_journal
 from ..persist.notation import header_lines, record_lines, result_line, starting_position
 from .actions import ActionError
 from .snapshot import position_data
+from ..language.catalogue import PLAY
+
+_ = PLAY.gettext
 
 __all__ = ["journal_path", "past_game", "past_games"]
 
@@ -66,7 +69,7 @@ def _find(games_dir: Path, name: str) -> tuple[Path, Key]:
     for path, key in _journals(games_dir):
         if path.name == name:
             return path, key
-    raise _action_error(f"no game {name!r}", 404)
+    raise _action_error(_("no game {name}").format(name=repr(name)), 404)
 
 
 def journal_path(games_dir: str | Path, name: str) -> Path:

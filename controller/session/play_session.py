@@ -29,9 +29,12 @@ from reedboard.hal import registry
 
 from . import live
 from .actions import ActionError
+from ..core import note_words
 from ..core.clock import ClockSettings
 from ..core.computer import Computer, Question
 from ..games import GAMES, Game, names_in_words
+from ..games.base import colour_words
+from ..language.catalogue import PLAY
 from ..games.setup import start_table
 from ..persist.game_files import default_games_dir
 from ..persist.journal_replay import rebuild
@@ -45,12 +48,14 @@ from .snapshot import Geometry, Publisher, notes_data, session_snapshot
 from ..core.view import Phase
 
 KEEP = object()  # new_game(clock=KEEP): the clock setting of the game before
-LINK_LOST = {  # what the page says while the board's link is lost, by why
-    "unplugged": "the board is unplugged: plug it in again; the game waits",
-    "silent": "the board does not answer: check its cable; the game waits",
-    "refused": "the board does not fit this controller (its firmware or board file; see the log): the game waits",
-}
-LINK_BACK = "the board is back"
+
+_ = PLAY.gettext
+
+
+def either_colour(players) -> str:
+    """`black or white`, in the language in use."""
+    first, last = (colour_words(p) for p in players)
+    return _("{first} or {last}").format(first=first, last=last)
 
 
 class ScriptedDie(Die):
@@ -266,13 +271,10 @@ class PlaySession:
         """A change of the board's link: into the snapshot, and a note when it is lost or back
         (the lights cannot say that the board is gone)."""
         before, self.link, self._link_at = self.link, link, self.clock()
-        text = None
-        if link.state is LinkState.LOST and (before is None or (before.state, before.why) != (link.state, link.why)):
-            text = LINK_LOST.get(link.why, LINK_LOST["unplugged"])
-        elif link.state is LinkState.CONNECTED and before is not None and before.state is LinkState.LOST:
-            text = LINK_BACK
-        if text is not None and self.referee is not None:
-            self.referee.note(self._link_at, text, "link", state=link.state.value, why=link.why)
+        lost = link.state is LinkState.LOST and (before is None or (before.state, before.why) != (link.state, link.why))
+        back = link.state is LinkState.CONNECTED and before is not None and before.state is LinkState.LOST
+        if (lost or back) and self.referee is not None:
+            self.referee.note(self._link_at, "link", state=link.state.value, why=link.why)
         self._dirty()
 
     def link_data(self) -> dict:
@@ -283,7 +285,7 @@ class PlaySession:
             return {"state": LinkState.CONNECTED.value, "why": "", "since": None, "text": ""}
         lost = link.state is LinkState.LOST
         return {"state": link.state.value, "why": link.why, "since": round(self._link_at - self.t0, 3),
-                "text": LINK_LOST.get(link.why, LINK_LOST["unplugged"]) if lost else ""}
+                "text": note_words.link({"state": link.state.value, "why": link.why}) if lost else ""}
 
     @property
     def t0(self) -> float:
@@ -364,8 +366,7 @@ class PlaySession:
         except Exception as error:  # the search failed: said once, the game goes on by hand
             if self._question is question:
                 self._question = None
-            referee.note(self.now(), f"the computer could not answer: {error}".splitlines()[0], "refused",
-                         reason=str(error))
+            referee.note(self.now(), "computer_failed", error=(str(error).splitlines() or [""])[0])
             return
         if self._question is question:
             self._question = None
@@ -383,9 +384,9 @@ class PlaySession:
         """Light the best move for the player to move, without playing it (journaled)."""
         game = self._playing()
         if self.referee.computer_to_move():
-            raise ActionError("no hint now: it is the computer's turn", 409)
+            raise ActionError(_("no hint now: it is the computer's turn"), 409)
         if not self.referee.ask_hint(self.now()):
-            raise ActionError(f"no hint now: {game.turn} cannot move yet", 409)
+            raise ActionError(_("no hint now: {colour} cannot move yet").format(colour=colour_words(game.turn)), 409)
         self._consider()
         return self.publish()
 
@@ -404,7 +405,7 @@ class PlaySession:
             return
         error = task.exception()
         if error is not None:
-            self.error = f"the referee stopped: {error}"
+            self.error = _("the referee stopped: {error}").format(error=error)
             traceback.print_exception(error, file=sys.stderr)
             self._dirty()
 
@@ -453,7 +454,7 @@ class PlaySession:
     # --- the page's actions ------------------------------------------------------------------------
     def _require_table(self) -> HandTable:
         if self.table is None:
-            raise ActionError("this is a real board: move the pieces on the board", 409)
+            raise ActionError(_("this is a real board: move the pieces on the board"), 409)
         return self.table
 
     def _expected_piece(self, cell: str) -> str | None:
@@ -488,9 +489,9 @@ class PlaySession:
     def press(self, button: str) -> None:
         """The die or the ok button, as if pressed on the board."""
         if button not in ("die", "ok"):
-            raise ActionError(f"no button {button!r}: die or ok", 400)
+            raise ActionError(_("no button {button}: die or ok").format(button=repr(button)), 400)
         if not self.running:
-            raise ActionError("no game is running", 409)
+            raise ActionError(_("no game is running"), 409)
         self._buttons.push(Press(self.clock(), Button(button)))
 
     def now(self) -> float:
@@ -500,7 +501,8 @@ class PlaySession:
     def resign(self, player: str) -> dict:
         game = self._playing()
         if player not in game.players:
-            raise ActionError(f"no player {player!r}: {' or '.join(game.players)}", 400)
+            raise ActionError(_("no player {player}: {players}").format(
+                player=repr(player), players=either_colour(game.players)), 400)
         t = self.now()
         self.referee.resign(t, player)
         self._trace_end(t, "resign", player)
@@ -522,11 +524,11 @@ class PlaySession:
     def _playing(self) -> Game:
         referee = self.referee
         if referee is None:
-            raise ActionError("no game is running", 409)
+            raise ActionError(_("no game is running"), 409)
         if referee.phase is Phase.OVER:
-            raise ActionError("the game is over", 409)
+            raise ActionError(_("the game is over"), 409)
         if referee.phase in (Phase.SETUP, Phase.IDENTIFY):
-            raise ActionError("the set-up is not finished", 409)
+            raise ActionError(_("the set-up is not finished"), 409)
         return referee.game
 
     async def new_game(self, game: str | Game | None = None, *, empty: bool | None = None,
@@ -547,29 +549,34 @@ class PlaySession:
         if isinstance(game, Game):
             start, game = starting_position(game), game.name
         if game is not None and game not in GAMES:
-            raise ActionError(f"no game {game!r}: {names_in_words()}", 400)
+            raise ActionError(_("no game {game}: {games}").format(game=repr(game), games=names_in_words()), 400)
         name = game or self.kind
         if options:
             if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-                raise ActionError("options are an object of option names and words", 400)
+                raise ActionError(_("options are an object of option names and words"), 400)
             try:
                 start = GAMES[name].from_options(**options)
             except (TypeError, ValueError) as error:
-                raise ActionError(str(error).splitlines()[0] if str(error) else "bad start options", 400) from None
+                raise ActionError(str(error).splitlines()[0] if str(error) else _("bad start options"), 400) from None
         chosen = [mode for mode in GAMES[name].setup_modes if mode != "given"]
         if setup is not None and setup not in chosen:
-            words = ", ".join(chosen) if chosen else "none (the lights show the start position)"
-            raise ActionError(f"set-up mode is one of {words}, not {setup!r}", 400)
+            if chosen:
+                raise ActionError(_("set-up mode is one of {modes}, not {setup}").format(
+                    modes=", ".join(chosen), setup=repr(setup)), 400)
+            raise ActionError(_("set-up mode is one of none (the lights show the start position), not {setup}").format(
+                setup=repr(setup)), 400)
         if clock is not KEEP and clock is not None and not isinstance(clock, ClockSettings):
-            raise ActionError("the clock is minutes and an increment, or none", 400)
+            raise ActionError(_("the clock is minutes and an increment, or none"), 400)
         if computer is not KEEP and computer is not None:
             if not isinstance(computer, Computer):
-                raise ActionError("the computer is a side and a level, or none", 400)
+                raise ActionError(_("the computer is a side and a level, or none"), 400)
             if computer.plays not in GAMES[name].players:
-                raise ActionError(f"the computer plays {' or '.join(GAMES[name].players)} in {GAMES[name].title}", 400)
+                raise ActionError(_("the computer plays {players} in {game}").format(
+                    players=either_colour(GAMES[name].players), game=GAMES[name].title), 400)
         switching = name != self.kind
         if switching and self.sim is None:
-            raise ActionError(f"this board is a {self.kind} board", 409)
+            raise ActionError(_("this board is a {game} board").format(game=GAMES[self.kind].title
+                                                                      if self.kind in GAMES else self.kind), 409)
         await self._halt()
         if start is not None:
             self._start = start

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from reedboard.hal.interfaces import Frame
 
+from ..core import note_words
 from ..core.computer import Computer
 from ..core.decisions import Decision, JournalLine, PlayBegan, write_line
 from ..persist.game_files import SUFFIX, TRACE_SUFFIX
@@ -172,7 +173,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
                           pending_roll=resumed.pending_roll, clock=resumed.clock,
                           clock_remaining=resumed.clock_remaining, computer=computer)
         notes.collect()
-        notes.notes.append(Note(t, "power back: resuming the game"))
+        notes.notes.append(Note(t, note_words.written("resumed", {}), "resumed"))
         notes.follow(referee)
         keep(referee.start(t))
         return referee

@@ -118,16 +118,18 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "thinking": session.thinking,
         "names": {colour: name for colour, name in session.players.items() if colour in game.players},
     }
-    snapshot["words"] = {lang: words_in(lang, referee, game, snapshot["notes"], view.phase) for lang in LANGUAGES}
+    snapshot["words"] = {lang: words_in(lang, referee, game, snapshot["notes"], view.phase, snapshot["link"])
+                         for lang in LANGUAGES}
     if table is not None:
         snapshot.update(table.data())
     return snapshot
 
 
-def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase) -> dict:
+def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase, link: dict | None = None) -> dict:
     """What the page reads and says in `lang`: the prompt as a line (`message`), each note as a
     line (`notes`, by its number n) and as a spoken sentence (`said`), the set-up prompt said
-    when it comes up (`prompt_said`), and how the game ended (`ending`)."""
+    when it comes up (`prompt_said`), how the game ended (`ending`), and the banner while the
+    board's link is lost (`link`, "" while the board is there)."""
     with speaking(lang):
         prompt = referee.prompt()
         outcome = game.outcome() if phase is Phase.OVER else None
@@ -137,6 +139,7 @@ def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase) ->
             "said": {n["n"]: note_words.said(n["kind"], n["data"], game.spoken, game.ending_said, game) for n in notes},
             "prompt_said": note_words.prompt_said(prompt, game) if prompt.kind in note_words.SPOKEN_PROMPTS else "",
             "ending": game.ending_words(outcome) if outcome is not None else None,
+            "link": note_words.link(link) if link and link.get("state") == "lost" else "",
         }
 
 
