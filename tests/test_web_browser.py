@@ -10,18 +10,24 @@ the simulated board takes to show on the page (not asserted).
 import random
 import tomllib
 from importlib import resources
+from pathlib import Path
 
 import pytest
+from babel.messages import pofile
 
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.offboard_layout import parse_layout
+from reedboard.controller.language.catalogue import locale_dir
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.signals import PALETTE
 from reedboard.controller.web.background import served
 from reedboard.controller.web.rules import rules_page
 
 from in_browser import FAST, TIMEOUT, cell, click, expect, record, timed_click, wait_for_prompt
+
+with (Path(locale_dir()) / "de" / "LC_MESSAGES" / "page.po").open("rb") as _po:
+    PAGE_DE = pofile.read_po(_po, locale="de", domain="page")  # the page's words in German
 
 
 def test_big_balls_roll_move_illegal_move_and_capture_by_clicks(open_page, tmp_path):
@@ -257,14 +263,16 @@ window.AudioContext = class extends RealAudioContext {
 """
 
 
-def test_sound_and_speech_are_remembered_and_speak_the_chosen_language(open_page, tmp_path):
+def test_sound_and_speech_are_remembered_and_speak_the_pages_language(open_page, tmp_path):
     session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3]))
+    voice_on = PAGE_DE.get("Voice on.").string  # the page's own words in German
     with served(session) as url:
         page = open_page(url, init_script=RECORDER)
         wait_for_prompt(page, "roll")
         setting = lambda name: page.locator(f'[data-setting="{name}"]')  # noqa: E731
         stored = lambda: page.evaluate(  # noqa: E731
-            "['sound', 'speech', 'lang', 'rate'].map((k) => localStorage.getItem('reedboard-' + k))")
+            "['sound', 'speech', 'rate'].map((k) => localStorage.getItem('reedboard-' + k))"
+            ".concat([localStorage.getItem('reedboard.language')])")
         # off until the user turns them on
         expect(setting("sound")).not_to_be_checked()
         expect(setting("speech")).not_to_be_checked()
@@ -272,21 +280,21 @@ def test_sound_and_speech_are_remembered_and_speak_the_chosen_language(open_page
 
         setting("sound").check()
         page.wait_for_function("window.__tones > 0", timeout=TIMEOUT)  # a tone says sound is on
-        setting("lang").select_option("de")
+        page.locator('[data-role="language"]').select_option("de")  # the page's language is the voice's
+        page.wait_for_function("document.documentElement.lang === 'de'", timeout=TIMEOUT)
         setting("rate").evaluate("r => { r.value = '1.2'; r.dispatchEvent(new Event('change', {bubbles: true})); }")
         setting("speech").check()
         page.wait_for_function("window.__spoken.length > 0", timeout=TIMEOUT)
-        assert page.evaluate("window.__spoken")[-1] == {"text": "Sprachausgabe an.", "lang": "de-DE",
-                                                        "rate": pytest.approx(1.2)}
-        assert stored() == ["1", "1", "de", "1.2"]
+        assert page.evaluate("window.__spoken")[-1] == {"text": voice_on, "lang": "de-DE", "rate": pytest.approx(1.2)}
+        assert stored() == ["1", "1", "1.2", "de"]
 
         page.reload()
         wait_for_prompt(page, "roll")
         expect(setting("sound")).to_be_checked()
         expect(setting("speech")).to_be_checked()
-        expect(setting("lang")).to_have_value("de")
+        expect(page.locator('[data-role="language"]')).to_have_value("de")
         expect(setting("rate")).to_have_value("1.2")
-        assert stored() == ["1", "1", "de", "1.2"]
+        assert stored() == ["1", "1", "1.2", "de"]
         assert page.evaluate("window.__spoken") == []  # the notes there were at loading are not said
 
         tones = page.evaluate("window.__tones")
@@ -295,11 +303,13 @@ def test_sound_and_speech_are_remembered_and_speak_the_chosen_language(open_page
         page.wait_for_function("window.__spoken.length > 0", timeout=TIMEOUT)
         page.wait_for_function(f"window.__tones > {tones}", timeout=TIMEOUT)  # the roll's tone
         spoken = page.evaluate("window.__spoken")
-        roll = page.evaluate("fetch('/api/state').then((r) => r.json()).then((s) => s.notes.find((n) => n.kind === 'roll'))")
+        snap = page.evaluate("fetch('/api/state').then((r) => r.json())")
+        roll = next(n for n in snap["notes"] if n["kind"] == "roll")
         assert roll["data"]["value"] == 3
-        assert spoken[0] == {"text": page.evaluate("(note) => phrase(note, 'de')", roll), "lang": "de-DE",
+        # the board's sentence for the roll, in German, as the snapshot brings it
+        assert spoken[0] == {"text": snap["words"]["de"]["said"][str(roll["n"])], "lang": "de-DE",
                              "rate": pytest.approx(1.2)}
-        assert "3" in spoken[0]["text"] and "Schwarz" in spoken[0]["text"]
+        assert "3" in spoken[0]["text"]
         assert not page.errors
 
 

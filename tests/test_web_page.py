@@ -1,6 +1,7 @@
 """The web page's server side and its pure script, without a browser: the rules page's JSON
 (its example positions are the engines' own), the new-game request's set-up and clock, the
-page's modules and their addresses, and the spoken phrases of speech.js, run under node."""
+page's modules and their addresses, and speech.js's choice of what to say, run under node (the
+sentences themselves come in the snapshots, from the board's catalogue)."""
 
 import json
 import random
@@ -14,7 +15,6 @@ from starlette.testclient import TestClient
 
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.session.play_session import PlaySession
-from reedboard.controller.session.snapshot import moves_named
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.signals import BLINKING, PALETTE
 from reedboard.controller.web import create_app
@@ -210,62 +210,6 @@ def test_the_page_asks_for_every_module_it_imports_at_once(client):
 
 
 # --- speech.js under node ---------------------------------------------------------------------------------
-NOTES = {  # a name for each example -> the note
-    "setup": {"kind": "setup", "data": {"mode": "shuffle"}},
-    "ready": {"kind": "ready", "data": {"player": "black"}},
-    "roll": {"kind": "roll", "data": {"player": "black", "value": 4, "stones": [4]}},
-    "roll-gone": {"kind": "roll", "data": {"player": "white", "value": 4, "stones": [3, 5]}},
-    "stone-move": {"kind": "move", "data": {"player": "black", "move": "4 b2-b3"}},
-    "big-ball-capture": {"kind": "move", "data": {"player": "white", "move": "BB a5xa4"}},
-    "push-off": {"kind": "move", "data": {"player": "yellow", "move": "C6-B5x1 S2+2"}},
-    "put-back": {"kind": "move", "data": {"player": "red", "move": "+E5"}},
-    "amend": {"kind": "amend", "data": {"old": "4 b2-b3", "new": "4 b2-c2"}},
-    "takeback": {"kind": "takeback", "data": {"move": "6 c3xb4", "roll": 6}},
-    "illegal": {"kind": "illegal", "data": {"fill": ["e3"], "empty": ["d4"]}},
-    "choose": {"kind": "choose", "data": {"moves": ["4 b2-b3", "4 b2-c2"]}},
-    "refused": {"kind": "refused", "data": {"reason": "no roll now"}},
-    "identified": {"kind": "identified", "data": {"player": "white", "number": 3, "cell": "f1"}},
-    "over": {"kind": "over", "data": {"result": "1-0", "winner": "black", "reason": "a7"}},
-    "over-drawn": {"kind": "over", "data": {"result": "1/2-1/2", "winner": None, "reason": "agreed"}},
-    "clear": {"kind": "clear", "data": {}},
-    "identify": {"kind": "identify", "data": {"player": "black", "number": 5}},
-    "low-time": {"kind": "low_time", "data": {"player": "white", "seconds": 28}},
-    "flag": {"kind": "flag", "data": {"player": "yellow"}},
-    "resign": {"kind": "resign", "data": {"player": "red"}},
-    "draw": {"kind": "draw", "data": {}},
-    "link-lost": {"kind": "link", "data": {"state": "lost", "why": "unplugged"}},
-    "link-back": {"kind": "link", "data": {"state": "connected", "why": ""}},
-    "touch": {"kind": "touch", "data": {"cells": ["a1"]}},
-    "info": {"kind": "info", "data": {}},
-    "computer": {"kind": "computer", "data": {"player": "white", "move": "4 b2-b3"}},
-    "computer-rolls": {"kind": "computer", "data": {"player": "white", "move": None}},
-    "hint": {"kind": "hint", "data": {"player": "black", "move": "BB a5xa4"}},
-}
-QUIET = {"touch", "info"}  # nothing worth saying
-PROMPTS = [
-    {"kind": "clear", "cells": ["d4"]}, {"kind": "fill", "cells": ["a1"], "empty": []},
-    {"kind": "place", "piece": "B4", "cell": "a2"}, {"kind": "place", "piece": "ball", "cell": "a7"},
-    {"kind": "identify", "player": "black", "number": 4},
-    {"kind": "roll", "player": "black"}, {"kind": "put_back", "fill": ["e3"], "empty": []},
-]
-PLAYER_WORDS = {
-    "en": {"black": "Black", "white": "White", "yellow": "Yellow", "red": "Red"},
-    "de": {"black": "Schwarz", "white": "Weiß", "yellow": "Gelb", "red": "Rot"},
-    "ro": {"black": "Negrul", "white": "Albul", "yellow": "Galbenul", "red": "Roșul"},
-}
-
-
-def games_words(notes) -> dict:
-    """The games' words for `notes` as snapshots bring them: each move in the words of the game
-    whose notation it is (a game says another game's notation as written), every ending."""
-    words = {"moves": {}, "endings": {}}
-    for game in (BigBalls(), OffBoard()):
-        voice = game.voice(moves_named(notes))
-        words["moves"].update({move: said for move, said in voice["moves"].items() if said["en"] != move})
-        words["endings"].update(voice["endings"])
-    return words
-
-
 def run_speech(script: str):
     """Run `script` under node with speech.js's exports as `speech`; its JSON output."""
     node = shutil.which("node")
@@ -277,93 +221,54 @@ def run_speech(script: str):
     return json.loads(done.stdout)
 
 
-@pytest.fixture(scope="module")
-def said():
-    return run_speech(f"""
-        const notes = {json.dumps(NOTES)}, prompts = {json.dumps(PROMPTS)};
-        const words = {json.dumps(games_words(list(NOTES.values())))};
-        const out = {{kinds: speech.NOTE_KINDS, langs: speech.SPEECH_LANGS, notes: {{}}, prompts: {{}}}};
-        for (const lang of ["en", "de", "ro"]) {{
-          out.notes[lang] = Object.fromEntries(Object.entries(notes).map(([name, n]) => [name, speech.phrase(n, lang, words)]));
-          out.prompts[lang] = prompts.map((p) => speech.promptPhrase(p, lang));
-        }}
-        console.log(JSON.stringify(out));""")
+def snapshot(journal, notes, prompt_said=""):
+    """A snapshot as the page gets it: its notes (n: their words), each said in every language
+    (`words[lang].said`), and the set-up prompt said ("" when none is said)."""
+    listed = [{"t": n, "n": n, "kind": "move", "data": {}, "text": f"note {n}"} for n in sorted(notes, reverse=True)]
+    words = {lang: {"message": "", "notes": {str(n): f"{lang} line {n}" for n in notes},
+                    "said": {str(n): said if lang == "en" else f"{lang}: {said}" for n, said in notes.items()},
+                    "prompt_said": prompt_said and (prompt_said if lang == "en" else f"{lang}: {prompt_said}"),
+                    "ending": None} for lang in ("en", "de", "ro")}
+    return {"journal": journal, "notes": listed, "words": words}
 
 
-def test_speech_has_a_phrase_for_every_note_kind_in_three_languages(said):
+def test_speech_says_what_is_new_in_the_snapshots_words():
+    first = snapshot("g1", {1: "Black rolled 4.", 2: "Black: stone 4 from b2 to b3."})
+    later = snapshot("g1", {1: "Black rolled 4.", 2: "Black: stone 4 from b2 to b3.", 3: "White rolled 2.",
+                            4: "White: big ball from b5 to b4."})
+    renewed = snapshot("g2", {1: "Set-up done. Black to move."}, prompt_said="Put the white stone 2 on e1.")
+    moved_on = snapshot("g2", {1: "Set-up done. Black to move."}, prompt_said="Put a big ball on a7.")
+    backlog = snapshot("g2", {n: f"Red: move {n}." for n in range(1, 8)}, prompt_said="Put a big ball on a7.")
+    silent = snapshot("g2", {n: "" for n in range(1, 9)}, prompt_said="Put a big ball on a7.")
+    old_board = {"journal": "g2", "notes": [{"t": 1, "n": 9, "text": "a board without words"}]}
+    said = run_speech(f"""
+        const s = {json.dumps([first, later, renewed, moved_on, backlog, silent, old_board])};
+        const a = speech.announcements(null, s[0], "en");
+        const same = speech.announcements(a.heard, s[0], "en");
+        const b = speech.announcements(same.heard, s[1], "de");
+        const c = speech.announcements(b.heard, s[2], "ro");
+        const again = speech.announcements(c.heard, s[2], "en");  // another language: no new prompt
+        const d = speech.announcements(again.heard, s[3], "en");
+        const e = speech.announcements(d.heard, s[4], "en");
+        const f = speech.announcements(e.heard, s[5], "en");
+        const g = speech.announcements(f.heard, s[6], "de");
+        console.log(JSON.stringify({{langs: speech.SPEECH_LANGS, most: speech.MOST_AT_ONCE, a: a.say, same: same.say,
+                                     b: b.say, c: c.say, again: again.say, d: d.say, e: e.say, f: f.say, g: g.say}}));""")
     assert said["langs"] == {"en": "en-GB", "de": "de-DE", "ro": "ro-RO"}
-    assert set(said["kinds"]) == {note["kind"] for note in NOTES.values()}
-    for lang in ("en", "de", "ro"):
-        texts = said["notes"][lang]
-        for name, note in NOTES.items():
-            if note["kind"] in QUIET:
-                assert texts[name] == "", (lang, name)
-                continue
-            assert texts[name], (lang, name)
-            for word in ("undefined", "null", "NaN", "[object", "${"):
-                assert word not in texts[name], (lang, name, texts[name])
-        words = PLAYER_WORDS[lang]
-        assert words["black"] in texts["ready"] and "4" in texts["roll"]
-        assert "3" in texts["roll-gone"] and "5" in texts["roll-gone"] and words["white"] in texts["roll-gone"]
-        assert "b2" in texts["stone-move"] and "b3" in texts["stone-move"] and "-" not in texts["stone-move"]
-        assert "a5" in texts["big-ball-capture"] and "a4" in texts["big-ball-capture"]
-        assert words["yellow"] in texts["push-off"] and "S2" in texts["push-off"] and "2" in texts["push-off"]
-        assert "E5" in texts["put-back"] and words["red"] in texts["put-back"]
-        assert "c2" in texts["amend"] and "b3" in texts["amend"]
-        assert "c3" in texts["takeback"] and "b4" in texts["takeback"] and "6" in texts["takeback"]
-        assert "e3" in texts["illegal"] and "d4" in texts["illegal"]
-        assert "b3" in texts["choose"] and "c2" in texts["choose"]
-        assert "3" in texts["identified"] and "f1" in texts["identified"]
-        assert words["black"] in texts["over"] and "a7" in texts["over"]
-        assert texts["over-drawn"] != texts["over"]
-        assert words["black"] in texts["identify"] and "5" in texts["identify"]
-        assert words["white"] in texts["low-time"] and "28" in texts["low-time"]
-        assert "b2" in texts["computer"] and "b3" in texts["computer"] and texts["computer-rolls"] != texts["computer"]
-        assert words["black"] in texts["hint"] and "a5" in texts["hint"]
-        assert words["yellow"] in texts["flag"] and words["red"] in texts["resign"]
-    # three languages, three different sentences
-    for name, note in NOTES.items():
-        if note["kind"] not in QUIET:
-            assert len({said["notes"][lang][name] for lang in ("en", "de", "ro")}) == 3, name
-    assert said["notes"]["ro"]["low-time"].endswith("28 de secunde.")
+    assert said["a"] == [] and said["same"] == []  # nothing on loading; nothing twice
+    assert said["b"] == ["de: White rolled 2.", "de: White: big ball from b5 to b4."]  # the newer notes, in order
+    # a new game: all its notes, then its set-up prompt, in the page's language
+    assert said["c"] == ["ro: Set-up done. Black to move.", "ro: Put the white stone 2 on e1."]
+    assert said["again"] == []
+    assert said["d"] == ["Put a big ball on a7."]  # the prompt changed
+    assert said["e"] == ["Red: move 5.", "Red: move 6.", "Red: move 7."]  # after a gap, only the newest few
+    assert len(said["e"]) == said["most"]
+    assert said["f"] == []  # a note with nothing to say is not said
+    assert said["g"] == []  # an old board's snapshot brings no words to say
 
 
-def test_speech_says_the_set_up_prompts_and_leaves_the_rest_to_the_notes(said):
-    for lang in ("en", "de", "ro"):
-        clear, fill, place_stone, place_ball, identify, roll, put_back = said["prompts"][lang]
-        assert clear and fill and "a2" in place_stone and "4" in place_stone and "a7" in place_ball
-        assert identify == roll == put_back == ""  # their notes say them
-    assert "black stone 4" in said["prompts"]["en"][2] and "schwarzen Stein 4" in said["prompts"]["de"][2]
-    assert "piatra neagră 4" in said["prompts"]["ro"][2]
-
-
-def test_speech_announces_only_what_is_new():
-    words = games_words([{"data": {"move": "BB b5-b4"}}])
-    result = run_speech(f"const words = {json.dumps(words)};" + """
-        const note = (n, kind, data, text) => ({t: n, n, kind, data, text: text || "ignored"});
-        const first = {journal: "g1", notes: [note(2, "move", {player: "black", move: "4 b2-b3"}),
-                                             note(1, "roll", {player: "black", value: 4, stones: [4]})],
-                       prompt: {kind: "move", player: "white"}};
-        const a = speech.announcements(null, first, "en");
-        const same = speech.announcements(a.heard, first, "en");
-        // the text says one thing, the kind and data another: the data is what is said
-        const later = {journal: "g1", notes: [note(4, "move", {player: "white", move: "BB b5-b4"}, "4 b2-b3 by black"),
-                                             note(3, "roll", {player: "white", value: 2, stones: [2]}), ...first.notes],
-                       prompt: {kind: "roll", player: "black"}, speech: words};
-        const b = speech.announcements(same.heard, later, "de");
-        const renewed = {journal: "g2", notes: [note(1, "ready", {player: "black"})],
-                         prompt: {kind: "place", piece: "W2", cell: "e1"}};
-        const c = speech.announcements(b.heard, renewed, "ro");
-        const again = speech.announcements(c.heard, renewed, "ro");
-        const backlog = {journal: "g2", notes: [2, 3, 4, 5, 6, 7].reverse().map((n) =>
-            note(n, "move", {player: "red", move: `C${n % 7 + 1}-D${n % 7 + 2}`})), prompt: null};
-        const d = speech.announcements(again.heard, backlog, "en");
-        const unnumbered = speech.announcements(d.heard, {journal: "g2", notes: [{t: 1, text: "old server"}]}, "en");
-        console.log(JSON.stringify({a: a.say, same: same.say, b: b.say, c: c.say, again: again.say,
-                                    d: d.say, unnumbered: unnumbered.say}));""")
-    assert result["a"] == [] and result["same"] == []  # nothing on loading; nothing twice
-    assert result["b"] == ["Weiß würfelt 2: Stein 2 zieht.", "Weiß: große Kugel von b5 nach b4."]
-    assert result["c"] == ["Așezarea e gata. Mută Negrul.", "Pune piatra albă 2 pe e1."]  # a new game's notes
-    assert result["again"] == []
-    assert len(result["d"]) == 3 and "C1" in result["d"][-1]  # after a gap only the newest few, oldest first
-    assert result["unnumbered"] == []
+def test_speech_js_keeps_no_sentences_of_its_own():
+    """The sentences come in the snapshots, from the board's catalogue; speech.js chooses which."""
+    text = SPEECH_JS.read_text("utf-8")
+    for words in ("rolled", "Weiß", "würfelt", "Negrul", "mută", "Voice on", "stone"):
+        assert words not in text, words

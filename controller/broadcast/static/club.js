@@ -1,14 +1,40 @@
 // The club's page: every board as a small drawing with its players, score and last move, and the
 // evening's standings, from the club's WebSocket (/ws). A click opens the board's own page.
-"use strict";
+// Its words are the page catalogue's, through the board page's i18n.js where the club serves it
+// beside this file (with the catalogue at /api/language/LANG); a club without it shows English.
 const SVGNS = "http://www.w3.org/2000/svg";
 const U = 64;
 const $ = (sel, root = document) => root.querySelector(sel);
 const geometries = new Map();   // game id -> its geometry (GET /api/boards/NAME), or null while asked
 const COLOURS = { white: "#f4f1ea", black: "#23262b", red: "#c0392b", yellow: "#f1c40f", ball: "#a9b2bc" };
 
+// The words in English, until (or unless) the page's languages are there.
+const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+let words = {
+  _: (text) => text,
+  N_: (text) => text,
+  format: fill,
+  ngettext: (one, many, n, values = {}) => fill(n === 1 ? one : many, { n, ...values }),
+  side: (colour) => String(colour || ""),
+  languageHeaders: () => ({}),
+  onLanguage: () => {},
+  startLanguage: async () => {},
+};
+try {
+  words = await import("/club/i18n.js");
+} catch (error) { /* a club server that does not serve the page's languages: English */ }
+const { _, N_, format, ngettext, side, languageHeaders } = words;
+
 function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+// An element with its text (never HTML: names and moves come from the boards).
+function node(tag, className, text) {
+  const made = document.createElement(tag);
+  if (className) made.className = className;
+  if (text != null) made.textContent = text;
+  return made;
 }
 
 function pieceColour(piece, geometry, colours) {
@@ -54,7 +80,8 @@ async function geometryOf(board) {
   if (geometries.has(board.game)) return geometries.get(board.game);
   geometries.set(board.game, null);
   try {
-    const detail = await (await fetch(`/api/boards/${encodeURIComponent(board.name)}`)).json();
+    const response = await fetch(`/api/boards/${encodeURIComponent(board.name)}`, { headers: languageHeaders() });
+    const detail = await response.json();
     if (detail.game === board.game) geometries.set(board.game, detail.geometry);
     else geometries.delete(board.game);
   } catch (error) {
@@ -63,47 +90,58 @@ async function geometryOf(board) {
   return geometries.get(board.game);
 }
 
-function playersText(board) {
-  return (board.colours || []).map((c) => `${escapeHTML(board.players[c] || c)} <span class="title">(${escapeHTML(c)})</span>`).join(" – ");
+// "Ann (black) – Bo (white)": each side's player, or its colour.
+function showPlayers(holder, board) {
+  holder.replaceChildren();
+  (board.colours || []).forEach((c, i) => {
+    if (i) holder.append(" – ");
+    holder.append(board.players[c] || side(c), " ", node("span", "title", `(${side(c)})`));
+  });
 }
 
 function card(board) {
-  let node = document.querySelector(`[data-board="${CSS.escape(board.name)}"]`);
-  if (!node) {
-    node = document.createElement("a");
-    node.className = "card";
-    node.dataset.board = board.name;
-    node.href = `/board/${encodeURIComponent(board.name)}/`;
-    node.innerHTML = `<h3><span class="name"></span><span class="dot"></span></h3><div class="title"></div>`
+  let found = document.querySelector(`[data-board="${CSS.escape(board.name)}"]`);
+  if (!found) {
+    found = document.createElement("a");
+    found.className = "card";
+    found.dataset.board = board.name;
+    found.href = `/board/${encodeURIComponent(board.name)}/`;
+    found.innerHTML = `<h3><span class="name"></span><span class="dot"></span></h3><div class="title"></div>`
       + `<svg xmlns="${SVGNS}" role="img"></svg><div class="players"></div><div class="score"></div><div class="last"></div>`;
     const list = $("[data-role=boards]");
     const after = [...list.children].find((c) => c.dataset.board > board.name);
-    list.insertBefore(node, after || null);
+    list.insertBefore(found, after || null);
   }
-  return node;
+  return found;
 }
 
 function renderBoard(board) {
-  const node = card(board);
-  $(".name", node).textContent = board.name;
-  const dot = $(".dot", node);
+  const shown = card(board);
+  $(".name", shown).textContent = board.name;
+  const dot = $(".dot", shown);
   dot.dataset.online = board.online === false ? "no" : board.online ? "yes" : "";
-  dot.textContent = board.online === false ? "offline" : board.online ? "live" : "";
-  $(".title", node).textContent = board.title ? `${board.title} · ${board.moves} moves` : "no game yet";
-  $(".players", node).innerHTML = playersText(board);
-  $(".score", node).textContent = board.score
-    ? Object.entries(board.score).map(([p, n]) => `${p} ${n}`).join(" · ") : "";
-  const last = $(".last", node);
+  dot.textContent = board.online === false ? _("offline") : board.online ? _("live") : "";
+  const moves = ngettext("{n} move", "{n} moves", board.moves);
+  $(".title", shown).textContent = board.title ? `${board.title} · ${moves}` : _("no game yet");
+  showPlayers($(".players", shown), board);
+  $(".score", shown).textContent = board.score
+    ? Object.entries(board.score).map(([p, n]) => `${side(p)} ${n}`).join(" · ") : "";
+  const last = $(".last", shown);
+  last.replaceChildren();
   if (board.result) {
-    last.innerHTML = `<span class="result">${escapeHTML(board.result.line)}${board.result.winner ? ` · ${escapeHTML(board.result.winner)} wins` : " · draw"}</span>`;
+    const how = board.result.winner ? format(_("{player} wins"), { player: side(board.result.winner) }) : _("draw");
+    last.append(node("span", "result", `${board.result.line} · ${how}`));
   } else {
-    const roll = board.roll ? ` (rolled ${board.roll})` : "";
-    last.innerHTML = `${board.last_move ? `last: <b>${escapeHTML(board.last_move)}</b> · ` : ""}`
-      + (board.to_move ? `<span class="to-move">${escapeHTML(board.to_move)} to move${roll}</span>` : "");
+    if (board.last_move) last.append(_("last:"), " ", node("b", "", board.last_move), " · ");
+    if (board.to_move) {
+      const toMove = format(_("{player} to move"), { player: side(board.to_move) });
+      const roll = board.roll ? format(_("(rolled {value})"), { value: board.roll }) : "";
+      last.append(node("span", "to-move", roll ? `${toMove} ${roll}` : toMove));
+    }
   }
-  node.dataset.seq = board.seq;
-  node.dataset.moves = board.moves;
-  const svg = $("svg", node);
+  shown.dataset.seq = board.seq;
+  shown.dataset.moves = board.moves;
+  const svg = $("svg", shown);
   const key = `${board.game}|${board.seq}`;
   if (svg.dataset.key === key) return;
   geometryOf(board).then((geometry) => {
@@ -114,16 +152,34 @@ function renderBoard(board) {
 }
 
 function renderStandings(rows) {
-  $("[data-role=standings] tbody").innerHTML = rows.map((r, i) =>
-    `<tr><td>${i + 1}</td><td>${escapeHTML(r.player)}</td><td>${r.games}</td><td>${r.wins}</td><td>${r.draws}</td>`
-    + `<td>${r.losses}</td><td>${r.points}</td></tr>`).join("");
+  $("[data-role=standings] tbody").replaceChildren(...rows.map((r, i) => {
+    const row = document.createElement("tr");
+    for (const value of [i + 1, r.player, r.games, r.wins, r.draws, r.losses, r.points]) row.append(node("td", "", String(value)));
+    return row;
+  }));
+}
+
+// The club's link to the broker, and this page's to the club.
+const LINK_WORDS = {
+  live: N_("broker connected"), down: N_("broker unreachable: waiting"), away: N_("club server unreachable: reconnecting"),
+};
+const boards = new Map();  // each board as last told (drawn again in another language)
+let linkState = null;
+
+function showLink(state) {
+  linkState = state;
+  const link = $("[data-role=link]");
+  link.dataset.state = state === "live" ? "live" : "down";
+  link.dataset.i18nText = LINK_WORDS[state];
+  link.textContent = _(LINK_WORDS[state]);
 }
 
 function render(data) {
-  const link = $("[data-role=link]");
-  link.dataset.state = data.connected ? "live" : "down";
-  link.textContent = data.connected ? "broker connected" : "broker unreachable: waiting";
-  for (const board of data.boards) renderBoard(board);  // every board at first ("full"), then those changed
+  showLink(data.connected ? "live" : "down");
+  for (const board of data.boards) {  // every board at first ("full"), then those changed
+    boards.set(board.name, board);
+    renderBoard(board);
+  }
   $("[data-role=empty]").hidden = document.querySelector("[data-board]") !== null;
   renderStandings(data.standings);
 }
@@ -134,11 +190,15 @@ function connect() {
   ws.onopen = () => { retry = 500; };
   ws.onmessage = (event) => render(JSON.parse(event.data));
   ws.onclose = () => {
-    const link = $("[data-role=link]");
-    link.dataset.state = "down";
-    link.textContent = "club server unreachable: reconnecting";
+    showLink("away");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
 }
+
+words.onLanguage(() => {
+  for (const board of boards.values()) renderBoard(board);
+  if (linkState) showLink(linkState);
+});
+await words.startLanguage();
 connect();

@@ -1,4 +1,5 @@
 // The games: the snapshot's list of the registry's games, or the catalog the page asked for.
+import { languageHeaders } from "./i18n.js";
 import { state } from "./state.js";
 
 let catalog = [];  // the registry's games (GET api/catalog), when the snapshot has none
@@ -14,7 +15,7 @@ export function gameInfo(name) {
 
 export async function loadCatalog() {
   try {
-    const response = await fetch("api/catalog");
+    const response = await fetch("api/catalog", { headers: languageHeaders() });
     if (response.ok) catalog = await response.json();
   } catch (error) { /* the snapshot's list, when it has one, is used */ }
 }

@@ -1,5 +1,6 @@
 // The game clock: each player's time; the running one counts down here between snapshots.
-import { $, $$, cap, escapeHTML } from "./dom.js";
+import { $, $$, escapeHTML } from "./dom.js";
+import { Side } from "./i18n.js";
 import { state } from "./state.js";
 
 let clockAt = 0;  // performance.now() when the snapshot with the clock came
@@ -22,7 +23,7 @@ export function renderClock(snap) {
   if (clock == null) { card.innerHTML = ""; return; }
   clockAt = performance.now();
   card.innerHTML = snap.players.map((p) =>
-    `<div class="clock" data-player="${escapeHTML(p)}"><span class="who">${escapeHTML(cap(p))}</span>`
+    `<div class="clock" data-player="${escapeHTML(p)}"><span class="who">${escapeHTML(Side(p))}</span>`
     + `<span class="time" data-role="clock-time"></span></div>`).join("");
   tickClock();
 }

@@ -1,7 +1,8 @@
 // The page's controls of the live game: the simulated board (a click lifts or puts down a
 // piece, the hand and the box), the die and OK, resigning, a draw, a hint, the same game again;
 // and whether this page may use them at all (api/auth).
-import { $, $$, cap } from "./dom.js";
+import { $, $$ } from "./dom.js";
+import { Side, _, format } from "./i18n.js";
 import { headers, post } from "./server.js";
 import { state } from "./state.js";
 import { followPointer } from "./tray.js";
@@ -49,7 +50,7 @@ export function wireControls() {
   $("[data-action=ok]").addEventListener("click", () => post("api/press", { button: "ok" }));
   for (const b of $$("[data-action=resign]")) {
     b.addEventListener("click", () => {
-      if (confirm(`${cap(b.dataset.player)} resigns?`)) post("api/resign", { player: b.dataset.player });
+      if (confirm(format(_("{player} resigns?"), { player: Side(b.dataset.player) }))) post("api/resign", { player: b.dataset.player });
     });
   }
   $("[data-action=hint]").addEventListener("click", () => post("api/hint", {}));
@@ -61,6 +62,6 @@ export function wireControls() {
     details.scrollIntoView({ block: "start", behavior: "smooth" });
   });
   $("[data-action=draw]").addEventListener("click", () => {
-    if (confirm("Both players agree to a draw?")) post("api/draw", {});
+    if (confirm(_("Both players agree to a draw?"))) post("api/draw", {});
   });
 }

@@ -7,7 +7,6 @@ export function escapeHTML(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-export const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 let toastTimer = null;
 

@@ -52,6 +52,18 @@ export function dateTime(value) { return date(value, { dateStyle: "medium", time
 
 const fold = (text) => text.replace(/\s+/g, " ").trim();
 
+// A marked element given other English words (N_ marks them): shown in the language in use, and
+// again in the next language chosen.
+export function wordsInto(el, text) {
+  el.dataset.i18nText = text;
+  el.textContent = _(text);
+}
+
+// The games' sides by their colours, as the page names them: "{player} to move", "Black: Ann".
+const SIDES = { black: N_("black"), white: N_("white"), red: N_("red"), yellow: N_("yellow") };
+export function side(colour) { return SIDES[colour] ? _(SIDES[colour]) : String(colour || ""); }
+export function Side(colour) { const name = side(colour); return name.charAt(0).toUpperCase() + name.slice(1); }
+
 // Every marked element under `root` in the language in use (its English kept to look up again).
 export function translateWithin(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) {

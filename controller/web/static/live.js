@@ -1,9 +1,12 @@
 // The live game: each snapshot drawn on the page (the board, whose turn, the die, the score,
-// the messages, the record, the end), and beside the board what its lights mean now.
+// the messages, the record, the end), and beside the board what its lights mean now. The
+// board's own words (the prompt, the notes, how the game ended) come in the snapshot in every
+// language (`words`); a snapshot without them (an older board in the club) brings English.
 import { buildBoard, lightColour, lightSwatch, paint } from "./board.js";
 import { gameInfo } from "./catalog.js";
 import { renderClock } from "./clock.js";
-import { $, $$, cap, escapeHTML } from "./dom.js";
+import { $, $$, escapeHTML } from "./dom.js";
+import { N_, Side, _, format, language, number, side } from "./i18n.js";
 import { renderRecord } from "./move_list.js";
 import { renderNewGame } from "./new_game.js";
 import { cachedRulesPage, renderRulesGames, rulesPage } from "./rules.js";
@@ -12,6 +15,30 @@ import { positionCursor, renderTray } from "./tray.js";
 import { announce, storeVoiceSetting, voiceSetting } from "./voice.js";
 
 const examples = new Map();  // game -> a geometry from its rules page, when the snapshot has none
+
+// The board's words in the page's language: the snapshot's, or its English lines.
+function boardWords(snap) {
+  const words = (snap.words || {})[language()] || (snap.words || {}).en;
+  const notes = (words && words.notes) || {};
+  return {
+    message: words ? words.message : snap.message,
+    note: (n) => (n && Object.prototype.hasOwnProperty.call(notes, n.n) ? notes[n.n] : (n && n.text) || ""),
+    ending: (outcome) => (words && words.ending) || outcome.words || outcome.reason,
+  };
+}
+
+// The current snapshot drawn again (the language changed).
+export function renderAgain() {
+  if (!state.snap) return;
+  const snap = state.snap;
+  state.seq = 0;
+  render(snap);
+}
+
+// A waiting ball by its colour (Off Board), each colour in its own words.
+const WAITING = {
+  red: N_("a red ball waits to be put back"), yellow: N_("a yellow ball waits to be put back"),
+};
 
 export function render(snap) {
   if (!snap || !snap.seq || snap.seq <= state.seq) return;
@@ -31,10 +58,11 @@ export function render(snap) {
   turnLight.style.background = snap.turn_light ? lightColour(snap.turn_light, snap.palette) : "#2b3036";
   turnLight.dataset.colour = snap.turn_light || "";
   const settingUp = snap.phase === "setup" || snap.phase === "identify";
-  $("[data-role=turn]").textContent = over ? "game over" : settingUp ? "setting up" : `${snap.turn} to move`;
+  $("[data-role=turn]").textContent = over ? _("game over") : settingUp ? _("setting up")
+    : format(_("{player} to move"), { player: side(snap.turn) });
   $("[data-role=phase]").textContent = {
-    setup: `${snap.turn} moves first`, identify: "identifying the stones", play: "", rolled: `rolled ${snap.roll}`,
-    over: "",
+    setup: format(_("{player} moves first"), { player: side(snap.turn) }), identify: _("identifying the stones"),
+    play: "", rolled: format(_("rolled {value}"), { value: number(snap.roll) }), over: "",
   }[snap.phase] || "";
 
   // die
@@ -45,16 +73,19 @@ export function render(snap) {
   scoreCard.hidden = !snap.score;
   if (snap.score) {
     $("[data-role=score]").innerHTML = snap.players.map((p) =>
-      `<span class="score-${escapeHTML(p)}" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(p)}`
+      `<span class="score-${escapeHTML(p)}" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(side(p))}`
       + ` <b>${escapeHTML(snap.score[p])}</b></span>`).join("");
-    $("[data-role=waiting]").textContent = snap.waiting ? `a ${snap.waiting} ball waits to be put back` : "";
+    $("[data-role=waiting]").textContent = !snap.waiting ? ""
+      : WAITING[snap.waiting] ? _(WAITING[snap.waiting])
+        : format(_("a {colour} ball waits to be put back"), { colour: side(snap.waiting) });
   }
 
   // messages
+  const said = boardWords(snap);
   const message = $("[data-role=message]");
-  $("[data-role=status]").textContent = snap.error || snap.message;
-  const latest = snap.notes && snap.notes[0] ? snap.notes[0].text : "";
-  $("[data-role=event]").textContent = latest && latest !== snap.message ? latest : "";
+  $("[data-role=status]").textContent = snap.error || said.message;
+  const latest = snap.notes && snap.notes[0] ? said.note(snap.notes[0]) : "";
+  $("[data-role=event]").textContent = latest && latest !== said.message ? latest : "";
   message.dataset.kind = messageKind(snap);
   message.dataset.prompt = (snap.prompt || {}).kind || "";
 
@@ -71,8 +102,8 @@ export function render(snap) {
 
   // notes
   $("[data-role=notes]").innerHTML = (snap.notes || []).map((n) =>
-    `<li><span class="t">${Number(n.t).toFixed(1)}s</span> ${escapeHTML(n.text)}</li>`).join("");
-  $("[data-role=journal]").textContent = snap.journal ? `journal: ${snap.journal}` : "";
+    `<li><span class="t">${escapeHTML(number(Number(n.t), 1))}s</span> ${escapeHTML(said.note(n))}</li>`).join("");
+  $("[data-role=journal]").textContent = snap.journal ? format(_("journal: {file}"), { file: snap.journal }) : "";
   announce(snap);
 
   // hands and box (simulated board)
@@ -82,7 +113,7 @@ export function render(snap) {
   const resign = $$("[data-action=resign]");
   snap.players.forEach((p, i) => {
     resign[i].dataset.player = p;
-    resign[i].textContent = `${cap(p)} resigns`;
+    resign[i].textContent = format(_("{player} resigns"), { player: Side(p) });
     resign[i].hidden = Boolean(snap.computer && snap.computer.plays === p);  // the computer never gives up
   });
   const playing = snap.phase === "play" || snap.phase === "rolled";
@@ -107,28 +138,32 @@ function renderFirstGame(snap) {
     return;
   }
   const hands = $("[data-role=guide-hands]");
-  if (hands.dataset.game !== page.game) {
+  const shown = `${language()}:${page.game}`;
+  if (hands.dataset.game !== shown) {
     hands.innerHTML = (page.hands || []).map((point) => `<li>${escapeHTML(point)}</li>`).join("");
-    hands.dataset.game = page.game;
+    hands.dataset.game = shown;
   }
   const lit = new Set(Object.values(snap.cells || {}).map((c) => c.light).filter(Boolean));
   const palette = { ...page.palette, ...snap.palette };
   const rows = page.lights.filter((light) => lit.has(light.name));
   const key = rows.map((l) => l.name).join(",");
   const now = $("[data-role=lights-now]");
-  if (now.dataset.lights === key && now.dataset.game === page.game) return;
+  const nothingLit = _("No hollow is lit: nothing to put right.");
+  if (now.dataset.lights === key && now.dataset.game === shown) return;
   now.innerHTML = rows.length ? rows.map((light) => {
     const colour = light.name === "last" ? lightColour("last", palette) : palette[light.name] || light.colour || "";
     return `<div class="light-now" data-light-now="${escapeHTML(light.name)}">${lightSwatch(light.name, colour, light.blink)}`
       + `<div><b>${escapeHTML(light.look)}</b> ${escapeHTML(light.means)} <span class="muted">${escapeHTML(light.do)}</span></div></div>`;
-  }).join("") : `<p class="empty-note">No hollow is lit: nothing to put right.</p>`;
+  }).join("") : `<p class="empty-note">${escapeHTML(nothingLit)}</p>`;
   now.dataset.lights = key;
-  now.dataset.game = page.game;
+  now.dataset.game = shown;
 }
 
 // Who plays: each side's name (or colour), the computer's side with its level.
 function sideName(snap, p) {
-  if (snap.computer && snap.computer.plays === p) return `the computer, level ${snap.computer.level}`;
+  if (snap.computer && snap.computer.plays === p) {
+    return format(_("the computer, level {level}"), { level: number(snap.computer.level) });
+  }
   return (snap.names || {})[p] || "";
 }
 
@@ -137,7 +172,7 @@ function renderPlayers(snap) {
   const named = snap.players.some((p) => sideName(snap, p));
   line.innerHTML = !named ? "" : snap.players.map((p) => {
     const name = sideName(snap, p);
-    return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(cap(p))}`
+    return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(Side(p))}`
       + `${name ? `: <b>${escapeHTML(name)}</b>` : ""}</span>`;
   }).join(" ");
   line.dataset.computer = snap.computer ? String(snap.computer.level) : "";
@@ -150,9 +185,9 @@ function renderOver(snap) {
   card.hidden = !outcome;
   if (!outcome) return;
   const winner = outcome.winner;
-  const who = winner ? (sideName(snap, winner) ? `${cap(winner)} (${sideName(snap, winner)})` : cap(winner)) : "";
-  $("[data-role=over-title]").textContent = winner ? `${who} wins` : "A draw";
-  $("[data-role=over-words]").textContent = `${outcome.words || outcome.reason} · ${outcome.result}`;
+  const who = winner ? (sideName(snap, winner) ? `${Side(winner)} (${sideName(snap, winner)})` : Side(winner)) : "";
+  $("[data-role=over-title]").textContent = winner ? format(_("{player} wins"), { player: who }) : _("A draw");
+  $("[data-role=over-words]").textContent = `${boardWords(snap).ending(outcome)} · ${outcome.result}`;
   $("[data-action=again]").disabled = !state.control;
   $("[data-action=other-game]").disabled = !state.control;
 }
@@ -184,14 +219,21 @@ function exampleGeometry(game) {
   return null;
 }
 
-// The board's link: a banner while it is lost (the lights cannot say that the board is gone).
+// The board's link: a banner while it is lost (the lights cannot say that the board is gone),
+// saying why in the page's words (the board's own line where the page has none).
+const LINK_LOST = {
+  unplugged: N_("the board is unplugged: plug it in again; the game waits"),
+  silent: N_("the board does not answer: check its cable; the game waits"),
+  refused: N_("the board does not fit this controller (its firmware or board file; see the log): the game waits"),
+};
+
 function renderLink(link) {
   const banner = $("[data-role=link]");
   if (!banner) return;
   const lost = !!link && link.state === "lost";
   banner.hidden = !lost;
   banner.dataset.state = link ? link.state : "";
-  banner.textContent = lost ? link.text : "";
+  banner.textContent = !lost ? "" : LINK_LOST[link.why] ? _(LINK_LOST[link.why]) : link.text;
 }
 
 // The message card's look, from what is asked of the players (the prompt) and the latest note.
@@ -217,7 +259,10 @@ function renderDie(snap) {
   display.dataset.face = die.face;
   display.dataset.value = die.value == null ? "" : String(die.value);
   display.textContent = die.face === "value" ? String(die.value) : die.face === "error" ? "Err" : "";
-  display.title = { blank: "no roll", rolling: "rolling", value: `shows ${die.value}`, error: `error (the roll was ${die.value})` }[die.face];
+  display.title = {
+    blank: _("no roll"), rolling: _("rolling"), value: format(_("shows {value}"), { value: die.value }),
+    error: format(_("error (the roll was {value})"), { value: die.value }),
+  }[die.face] || "";
   const pips = $("[data-role=pips]");
   pips.dataset.pips = String(die.pips || 0);
   pips.dataset.rolling = die.face === "rolling" ? "1" : "";

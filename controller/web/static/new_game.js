@@ -1,14 +1,15 @@
 // The new-game dialog: the games, their set-up modes and start options, the clock, the
 // computer and the players' names; sent as POST api/new.
 import { gameInfo, games } from "./catalog.js";
-import { $, $$, cap, escapeHTML } from "./dom.js";
+import { $, $$, escapeHTML } from "./dom.js";
+import { N_, Side, _, language } from "./i18n.js";
 import { post } from "./server.js";
 import { state } from "./state.js";
 
 // The games, their set-up modes and their start options come from the registry (the snapshot's
 // "games", or the catalog); an option with choices is a select, a free-text one (a file) is only
 // for the command line.
-const SETUP_LABELS = { auto: "as the board is", shuffle: "guided shuffle", identify: "identify the stones" };
+const SETUP_LABELS = { auto: N_("as the board is"), shuffle: N_("guided shuffle"), identify: N_("identify the stones") };
 
 export function renderGameChoices() {
   const list = games();
@@ -30,16 +31,16 @@ export function renderSides(form, snap) {
   const info = gameInfo(chosen) || {};
   const players = chosen === snap.game ? snap.players : (info.players || snap.players);
   const select = $("[data-role=computer-plays]", form);
-  const key = players.join(",");
+  const key = `${language()}:${players.join(",")}`;
   if (select.dataset.players !== key) {
     const kept = select.value;
-    select.innerHTML = players.map((p) => `<option value="${escapeHTML(p)}">${escapeHTML(cap(p))}</option>`).join("");
+    select.innerHTML = players.map((p) => `<option value="${escapeHTML(p)}">${escapeHTML(Side(p))}</option>`).join("");
     select.value = players.includes(kept) ? kept : players[players.length - 1];
     select.dataset.players = key;
-    const names = $("[data-role=names]", form);
+    const names = $("[data-role=name-fields]", form);
     const typed = Object.fromEntries($$("input[data-name]", names).map((i) => [i.dataset.name, i.value]));
-    names.innerHTML = "<legend>Players' names</legend>" + players.map((p) =>
-      `<label>${escapeHTML(cap(p))} <input type="text" maxlength="40" data-name="${escapeHTML(p)}"`
+    names.innerHTML = players.map((p) =>
+      `<label>${escapeHTML(Side(p))} <input type="text" maxlength="40" data-name="${escapeHTML(p)}"`
       + ` value="${escapeHTML(typed[p] || (snap.names || {})[p] || "")}"></label>`).join("");
   }
   if (!form.dataset.touched) {
@@ -49,6 +50,13 @@ export function renderSides(form, snap) {
       if (players.includes(snap.computer.plays)) select.value = snap.computer.plays;
     }
   }
+}
+
+// The dialog in the language just chosen: its labels drawn again, what was filled in kept.
+export function renderNewGameAgain() {
+  delete $("[data-role=setup-choices]").dataset.modes;
+  delete $("[data-role=game-options]").dataset.key;
+  if (state.snap && state.snap.players) renderNewGame(state.snap);
 }
 
 export function renderNewGame(snap) {
@@ -86,22 +94,30 @@ function showNewGameFields(form) {
   if (!modes.length && snap && snap.game === name && !snap.games) modes = snap.setup_modes || [];
   const choices = $("[data-role=setup-choices]");
   if (choices.dataset.modes !== modes.join(",")) {
+    const chosen = $("input[name=setup]:checked", form);
+    const kept = chosen && modes.includes(chosen.value) ? chosen.value : null;
     choices.innerHTML = modes.map((m) =>
-      `<label><input type="radio" name="setup" value="${escapeHTML(m)}"> ${escapeHTML(SETUP_LABELS[m] || m)}</label>`).join("");
+      `<label><input type="radio" name="setup" value="${escapeHTML(m)}"> ${escapeHTML(SETUP_LABELS[m] ? _(SETUP_LABELS[m]) : m)}</label>`).join("");
     choices.dataset.modes = modes.join(",");
     const current = snap && snap.game === name && modes.includes(snap.setup_mode) ? snap.setup_mode : modes[0];
-    if (modes.length) setRadio(form, "setup", current);
+    if (modes.length) setRadio(form, "setup", kept || current);
   }
   $("[data-role=setup-modes]").hidden = !modes.length;
   const options = (info.options || []).filter((o) => o.choices && o.choices.length);
   const holder = $("[data-role=game-options]");
   const key = name + "|" + options.map((o) => o.flag).join(",");
   if (holder.dataset.key !== key) {
+    const byDefault = _("default");
+    const kept = Object.fromEntries($$("select[data-option]", holder).map((s) => [s.dataset.option, s.value]));
     holder.innerHTML = options.map((o) =>
       `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.flag)} <select data-option="${escapeHTML(o.flag)}">`
-      + (o.default ? "" : `<option value="">default</option>`)
+      + (o.default ? "" : `<option value="">${escapeHTML(byDefault)}</option>`)
       + o.choices.map((c) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>${escapeHTML(c)}</option>`).join("")
       + `</select></label>`).join("");
+    for (const select of $$("select[data-option]", holder)) {
+      const value = kept[select.dataset.option];
+      if ([...select.options].some((option) => option.value === value)) select.value = value;
+    }
     holder.dataset.key = key;
   }
   holder.hidden = !options.length;

@@ -1,6 +1,7 @@
 // A picture of the replayed position: the board drawing as a file of its own (SVG or PNG).
 import { gameInfo } from "./catalog.js";
 import { $, toast } from "./dom.js";
+import { _, format } from "./i18n.js";
 import { SVGNS } from "./svg.js";
 
 // The page's stylesheet does not travel with a file, so each element takes its computed look
@@ -52,7 +53,8 @@ function saveFile(blob, filename) {
 // `data`: the replayed game (GET api/games/NAME), shown after move `ply`.
 export async function savePicture(data, ply, kind) {
   if (!data) return;
-  const title = `${data.title || gameInfo(data.game).title}, ${data.started.slice(0, 10)}, after move ${ply}`;
+  const title = format(_("{game}, {day}, after move {ply}"),
+    { game: data.title || gameInfo(data.game).title, day: data.started.slice(0, 10), ply });
   const picture = boardPicture($("#replay-board"), title);
   const filename = `${data.name.replace(/\.jsonl$/, "")}-move-${ply}.${kind}`;
   const svgBlob = new Blob([picture.text], { type: "image/svg+xml" });
@@ -67,9 +69,9 @@ export async function savePicture(data, ply, kind) {
     canvas.height = Math.round(picture.height);
     canvas.getContext("2d").drawImage(image, 0, 0, canvas.width, canvas.height);
     const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
-    if (png) saveFile(png, filename); else toast("cannot make the picture");
+    if (png) saveFile(png, filename); else toast(_("cannot make the picture"));
   } catch (error) {
-    toast("cannot make the picture");
+    toast(_("cannot make the picture"));
   } finally {
     URL.revokeObjectURL(url);
   }

@@ -3,6 +3,7 @@
 import { buildBoard, paint } from "./board.js";
 import { gameInfo } from "./catalog.js";
 import { $, $$, escapeHTML, toast } from "./dom.js";
+import { _, dateTime, format, languageHeaders, number, side } from "./i18n.js";
 import { renderRecord } from "./move_list.js";
 import { savePicture } from "./picture.js";
 import { state } from "./state.js";
@@ -10,17 +11,19 @@ import { state } from "./state.js";
 const replay = { data: null, ply: 0 };  // the game replayed (GET api/games/NAME), the move shown
 
 export async function openGame(name) {
-  const response = await fetch(`api/games/${encodeURIComponent(name)}`);
-  const data = await response.json();
-  if (!response.ok) { toast(data.error || "cannot open the game"); return; }
+  let data;
+  try {
+    const response = await fetch(`api/games/${encodeURIComponent(name)}`, { headers: languageHeaders() });
+    data = await response.json();
+    if (!response.ok) { toast(data.error || _("cannot open the game")); return; }
+  } catch (error) { toast(_("cannot open the game")); return; }
   replay.data = data;
   replay.ply = data.record.length;
   $("[data-role=replay]").hidden = false;
-  $("[data-role=replay-title]").textContent = `${data.title || gameInfo(data.game).title}, ${data.started.replace("T", " ").slice(0, 16)}`;
+  showWords();
   $("[data-role=replay-download]").href = `api/games/${encodeURIComponent(name)}/record`;
   $("[data-role=replay-record-download]").href = `api/games/${encodeURIComponent(name)}/record?format=record`;
   $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
-  $("[data-role=replay-result]").textContent = (data.result || "unfinished") + (data.note ? ` · ${data.note}` : "");
   const slider = $("[data-role=replay-slider]");
   slider.max = String(data.record.length);
   const svg = $("#replay-board");
@@ -28,6 +31,22 @@ export async function openGame(name) {
   state.boards.set(svg, board);
   showPly(replay.ply);
   $("[data-role=replay]").scrollIntoView({ block: "start", behavior: "smooth" });
+}
+
+// The replayed game's title and result in the page's language.
+function showWords() {
+  const data = replay.data;
+  const started = new Date(data.started || "");
+  const when = Number.isNaN(started.getTime()) ? String(data.started || "").replace("T", " ").slice(0, 16) : dateTime(started);
+  $("[data-role=replay-title]").textContent = `${data.title || gameInfo(data.game).title}, ${when}`;
+  $("[data-role=replay-result]").textContent = (data.result || _("unfinished")) + (data.note ? ` · ${data.note}` : "");
+}
+
+// The replay open, in the language just chosen.
+export function showReplayAgain() {
+  if (!replay.data || $("[data-role=replay]").hidden) return;
+  showWords();
+  showPly(replay.ply);
 }
 
 function showPly(ply) {
@@ -41,11 +60,13 @@ function showPly(ply) {
     cells[cell] = { piece: position.pieces[cell] || "", light: position.last.includes(cell) ? "last" : "" };
   }
   paint(state.boards.get($("#replay-board")), cells, {}, false);
-  $("[data-role=replay-ply]").textContent = `move ${ply} of ${data.record.length}`;
+  $("[data-role=replay-ply]").textContent = format(_("move {ply} of {moves}"),
+    { ply: number(ply), moves: number(data.record.length) });
   $("[data-role=replay-slider]").value = String(ply);
-  $("[data-role=replay-turn]").textContent = ply === data.record.length && data.result ? data.result : `${position.turn} to move`;
+  $("[data-role=replay-turn]").textContent = ply === data.record.length && data.result ? data.result
+    : format(_("{player} to move"), { player: side(position.turn) });
   $("[data-role=replay-score]").textContent = position.score
-    ? data.players.map((p) => `${p} ${position.score[p]}`).join(" · ") : "";
+    ? data.players.map((p) => `${side(p)} ${number(position.score[p])}`).join(" · ") : "";
   renderRecord($("[data-role=replay-record]"), data.record, data.players, ply - 1);
 }
 

@@ -1,19 +1,21 @@
 // The rules: each game's rules in words, its example positions drawn by the same board drawing
-// as the live game, and the meaning of every light. The game being played is shown first.
+// as the live game, and the meaning of every light. The game being played is shown first. Each
+// page comes in the page's language (the request says which), asked for again in another.
 import { buildBoard, drawArrow, lightColour, lightSwatch, paint } from "./board.js";
 import { games } from "./catalog.js";
 import { $, $$, escapeHTML, toast } from "./dom.js";
+import { _, format, language, languageHeaders } from "./i18n.js";
 import { state } from "./state.js";
 import { SVGNS } from "./svg.js";
 
-const pages = new Map();  // game -> its rules page (from api/rules), asked for once
+const pages = new Map();  // "lang:game" -> its rules page (from api/rules) in that language, asked for once
 let shown = null;         // the game whose rules are shown
 
 export async function showRules(game) {
   shown = game;
   markRulesGame(game);
   const page = await rulesPage(game);
-  if (!page) { toast("cannot load the rules"); return; }
+  if (!page) { toast(_("cannot load the rules")); return; }
   if (shown === game) renderRules(page);
 }
 
@@ -26,23 +28,27 @@ function markRulesGame(game) {
 
 // A game's rules page (GET /api/rules/GAME), asked for once; null when it cannot be had.
 export async function rulesPage(game) {
-  let page = pages.get(game);
+  const key = `${language()}:${game}`;
+  let page = pages.get(key);
   if (page) return page;
   try {
-    const response = await fetch(`api/rules/${encodeURIComponent(game)}`);
+    const response = await fetch(`api/rules/${encodeURIComponent(game)}`, { headers: languageHeaders() });
     page = await response.json();
     if (!response.ok) throw new Error(page.error);
   } catch (error) {
     return null;
   }
-  pages.set(game, page);
+  pages.set(key, page);
   return page;
 }
+
+// The pages asked for in other languages are not needed again soon.
+export function forgetRulesPages() { pages.clear(); }
 
 function renderRules(page) {
   const root = $("[data-role=rules]");
   delete root.dataset.game;
-  $("[data-role=rules-title]").textContent = `${page.title}: the rules`;
+  $("[data-role=rules-title]").textContent = format(_("{game}: the rules"), { game: page.title });
   $("[data-role=rules-text]").innerHTML = page.sections.map((section) =>
     `<h2>${escapeHTML(section.title)}</h2><ul>${section.points.map((p) => `<li>${escapeHTML(p)}</li>`).join("")}</ul>`).join("");
   const diagrams = $("[data-role=diagrams]");
@@ -93,7 +99,7 @@ export function renderRulesGames() {
   }
 }
 
-export function cachedRulesPage(game) { return pages.get(game); }
+export function cachedRulesPage(game) { return pages.get(`${language()}:${game}`); }
 
 export function currentRulesGame() { return shown; }
 

@@ -2,6 +2,7 @@
 // pushes over a WebSocket. Every address is relative to the page, so the same page works at /
 // and where the club shows one board, under /board/NAME/.
 import { $, toast } from "./dom.js";
+import { N_, _, languageHeaders, wordsInto } from "./i18n.js";
 import { state } from "./state.js";
 
 let token = null;
@@ -21,8 +22,9 @@ let received = () => {};  // what is done with a snapshot (the live view's rende
   token = sessionStorage.getItem("reedboard-token");
 })();
 
+// A request's headers: the page's language (a refusal comes back in it), JSON, the owner's token.
 export function headers(json) {
-  const h = {};
+  const h = { ...languageHeaders() };
   if (json) h["Content-Type"] = "application/json";
   if (token) h["X-Reedboard-Token"] = token;
   return h;
@@ -35,7 +37,7 @@ export async function post(path, body) {
   try {
     response = await fetch(path, { method: "POST", headers: headers(true), body: JSON.stringify(body || {}) });
   } catch (error) {
-    toast("no connection to the board");
+    toast(_("no connection to the board"));
     return null;
   }
   const data = await response.json().catch(() => ({}));
@@ -61,12 +63,12 @@ export function connect() {
     state.seq = 0;           // a restarted server counts from the start again
     retry = 500;
     conn.dataset.state = "live";
-    conn.textContent = "live";
+    wordsInto(conn, N_("live"));
   };
   ws.onmessage = (event) => received(JSON.parse(event.data));
   ws.onclose = () => {
     conn.dataset.state = "down";
-    conn.textContent = "reconnecting";
+    wordsInto(conn, N_("reconnecting"));
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };

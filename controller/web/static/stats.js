@@ -1,18 +1,30 @@
 // Statistics of the archive: per game and per player, drawn as bars, and month by month.
 import { gameInfo } from "./catalog.js";
 import { $, escapeHTML, toast } from "./dom.js";
+import { N_, _, date, format, languageHeaders, ngettext, number, side } from "./i18n.js";
 
 let asked = null;  // the player whose statistics were asked for last ("" for everyone)
 
-const RESULT_PARTS = [["wins", "won"], ["draws", "drawn"], ["losses", "lost"], ["unfinished", "unfinished"]];
+const RESULT_PARTS = [["wins", N_("won")], ["draws", N_("drawn")], ["losses", N_("lost")], ["unfinished", N_("unfinished")]];
 
-// A bar of parts (each [key, count, words]) side by side, as wide as their total.
+// "3 won": a count of games of one part, its words agreeing with the count.
+function counted(n, key) {
+  if (key === "wins") return ngettext("{n} won", "{n} won", n);
+  if (key === "draws") return ngettext("{n} drawn", "{n} drawn", n);
+  if (key === "losses") return ngettext("{n} lost", "{n} lost", n);
+  if (key === "unfinished") return ngettext("{n} unfinished", "{n} unfinished", n);
+  if (key === "decided") return ngettext("{n} won by someone", "{n} won by someone", n);
+  return ngettext("{n} won by {colour}", "{n} won by {colour}", n, { colour: side(key) });  // a colour's wins
+}
+
+// A bar of parts (each [key, count]) side by side, as wide as their total.
 function bar(parts, label) {
   const total = parts.reduce((sum, [, n]) => sum + n, 0);
   let x = 0;
-  const rects = parts.filter(([, n]) => n > 0).map(([key, n, words]) => {
+  const rects = parts.filter(([, n]) => n > 0).map(([key, n]) => {
     const width = (100 * n) / total;
-    const rect = `<rect data-part="${key}" data-count="${n}" x="${x.toFixed(2)}" width="${width.toFixed(2)}" height="10"><title>${n} ${escapeHTML(words)}</title></rect>`;
+    const rect = `<rect data-part="${escapeHTML(key)}" data-count="${n}" x="${x.toFixed(2)}" width="${width.toFixed(2)}" height="10">`
+      + `<title>${escapeHTML(counted(n, key))}</title></rect>`;
     x += width;
     return rect;
   }).join("");
@@ -23,29 +35,37 @@ function bar(parts, label) {
 // "3 games: 2 finished, 10 moves on average; 1 unfinished": the average is the finished games'
 function gamesText(g) {
   const finished = g.finished == null ? g.games : g.finished, open = g.games - finished;
-  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  if (!open) return plural(g.games, "game") + (g.average_moves !== null ? `, ${g.average_moves} moves on average` : "");
-  return `${plural(g.games, "game")}: ${finished} finished`
-    + (g.average_moves !== null ? `, ${g.average_moves} moves on average` : "") + `; ${open} unfinished`;
+  const games = ngettext("{n} game", "{n} games", g.games);
+  const moves = ngettext("{n} move on average", "{n} moves on average", g.average_moves || 0);
+  const average = g.average_moves === null ? "" : `, ${moves}`;
+  if (!open) return games + average;
+  const done = ngettext("{n} finished", "{n} finished", finished);
+  const unfinished = counted(open, "unfinished");
+  return `${games}: ${done}${average}; ${unfinished}`;
 }
 
 function countsText(entry, keys) {
-  return keys.filter(([key]) => entry[key]).map(([key, words]) => `${entry[key]} ${words}`).join(" · ") || "none";
+  return keys.filter(([key]) => entry[key]).map(([key]) => counted(entry[key], key)).join(" · ") || _("none");
 }
 
 export async function loadStats(player) {
   asked = player;
   let stats;
   try {
-    const response = await fetch(`api/stats${player ? `?player=${encodeURIComponent(player)}` : ""}`);
+    const query = player ? `?player=${encodeURIComponent(player)}` : "";
+    const response = await fetch(`api/stats${query}`, { headers: languageHeaders() });
     stats = await response.json();
-    if (!response.ok) { toast(stats.error || "cannot load the statistics"); return; }
-  } catch (error) { toast("cannot load the statistics"); return; }
+    if (!response.ok) { toast(stats.error || _("cannot load the statistics")); return; }
+  } catch (error) { toast(_("cannot load the statistics")); return; }
   if (asked === player) renderStats(stats);
 }
 
 function renderStats(stats) {
   const card = $("[data-role=stats]");
+  const say = {
+    first: _("first player"), colours: _("wins by colour"), noGames: _("no finished games yet"),
+    noPlayers: _("no named players yet"), counts: _("won–drawn–lost"),
+  };
   $("[data-role=stats-who]").textContent = stats.player ? `· ${stats.player}` : "";
   if (!stats.player) {  // the names the search knows
     const names = [...new Set(stats.players.map((p) => p.player))];
@@ -55,24 +75,26 @@ function renderStats(stats) {
     const first = g.first;
     const colours = Object.entries(g.colours);
     return `<div class="stats-game" data-stats-game="${escapeHTML(g.game)}">`
-      + `<h3>${escapeHTML(gameInfo(g.game).title)} <span class="muted">${gamesText(g)}</span></h3>`
-      + `<div class="stats-line" data-stats="first"><span class="stats-label">first player</span>`
-      + bar([["wins", first.wins, "won"], ["draws", first.draws, "drawn"], ["losses", first.losses, "lost"]],
-        `the first player: ${countsText(first, RESULT_PARTS)}`)
+      + `<h3>${escapeHTML(gameInfo(g.game).title)} <span class="muted">${escapeHTML(gamesText(g))}</span></h3>`
+      + `<div class="stats-line" data-stats="first"><span class="stats-label">${escapeHTML(say.first)}</span>`
+      + bar(RESULT_PARTS.slice(0, 3).map(([key]) => [key, first[key]]),
+        format(_("the first player: {counts}"), { counts: countsText(first, RESULT_PARTS) }))
       + `<span class="stats-counts">${first.wins}–${first.draws}–${first.losses}</span></div>`
-      + `<div class="stats-line" data-stats="colours"><span class="stats-label">wins by colour</span>`
-      + bar(colours.map(([colour, n]) => [colour, n, `won by ${colour}`]), `wins by colour`)
-      + `<span class="stats-counts">${colours.map(([colour, n]) => `${escapeHTML(colour)} ${n}`).join(" · ")}</span></div></div>`;
-  }).join("") || `<p class="empty-note">no finished games yet</p>`;
+      + `<div class="stats-line" data-stats="colours"><span class="stats-label">${escapeHTML(say.colours)}</span>`
+      + bar(colours, say.colours)
+      + `<span class="stats-counts">${colours.map(([colour, n]) => `${escapeHTML(side(colour))} ${number(n)}`).join(" · ")}</span>`
+      + `</div></div>`;
+  }).join("") || `<p class="empty-note">${escapeHTML(say.noGames)}</p>`;
   const rows = stats.players.map((p) => `<tr data-stats-player="${escapeHTML(p.player)}" data-stats-game="${escapeHTML(p.game)}">`
-    + `<td>${escapeHTML(p.player)}</td><td>${escapeHTML(gameInfo(p.game).title)}</td><td>${p.games}</td>`
-    + `<td class="stats-bar">${bar(RESULT_PARTS.map(([key, words]) => [key, p[key], words]), `${p.player}: ${countsText(p, RESULT_PARTS)}`)}</td>`
-    + `<td class="stats-counts" title="won–drawn–lost">${p.wins}–${p.draws}–${p.losses}</td></tr>`).join("");
+    + `<td>${escapeHTML(p.player)}</td><td>${escapeHTML(gameInfo(p.game).title)}</td><td>${number(p.games)}</td>`
+    + `<td class="stats-bar">${bar(RESULT_PARTS.map(([key]) => [key, p[key]]), `${p.player}: ${countsText(p, RESULT_PARTS)}`)}</td>`
+    + `<td class="stats-counts" title="${escapeHTML(say.counts)}">${p.wins}–${p.draws}–${p.losses}</td></tr>`).join("");
   $("[data-role=stats-months]").innerHTML = monthsChart(stats.months || [], Boolean(stats.player));
+  const heads = [_("player"), _("game"), _("games"), _("results"), _("W–D–L")];
   $("[data-role=stats-players]").innerHTML = rows
-    ? `<table class="stats-table"><thead><tr><th>player</th><th>game</th><th>games</th><th>results</th><th>W–D–L</th></tr></thead><tbody>${rows}</tbody></table>`
-      + `<p class="legend">${RESULT_PARTS.map(([key, words]) => `<span class="key" data-part="${key}"></span>${words}`).join(" ")}</p>`
-    : `<p class="empty-note">no named players yet</p>`;
+    ? `<table class="stats-table"><thead><tr>${heads.map((h) => `<th>${escapeHTML(h)}</th>`).join("")}</tr></thead><tbody>${rows}</tbody></table>`
+      + legendOf(RESULT_PARTS)
+    : `<p class="empty-note">${escapeHTML(say.noPlayers)}</p>`;
   card.dataset.player = stats.player || "";
 }
 
@@ -80,9 +102,14 @@ function renderStats(stats) {
 // tall as its games against the busiest month's.
 const MONTHS_SHOWN = 12;
 const MONTH_PARTS = {
-  player: [["wins", "won"], ["draws", "drawn"], ["losses", "lost"], ["unfinished", "unfinished"]],
-  all: [["decided", "won by someone"], ["draws", "drawn"], ["unfinished", "unfinished"]],
+  player: RESULT_PARTS,
+  all: [["decided", N_("won by someone")], ["draws", N_("drawn")], ["unfinished", N_("unfinished")]],
 };
+
+function legendOf(parts) {
+  return `<p class="legend">${parts.map(([key, words]) => `<span class="key" data-part="${escapeHTML(key)}"></span>`
+    + escapeHTML(_(words))).join(" ")}</p>`;
+}
 
 function monthsChart(months, forPlayer) {
   if (!months.length) return "";
@@ -91,20 +118,23 @@ function monthsChart(months, forPlayer) {
   const parts = forPlayer ? MONTH_PARTS.player : MONTH_PARTS.all;
   const columns = shown.map((m) => {
     let y = 100;
-    const rects = parts.filter(([key]) => m[key] > 0).map(([key, words]) => {
+    const rects = parts.filter(([key]) => m[key] > 0).map(([key]) => {
       const height = (100 * m[key]) / most;
       y -= height;
-      return `<rect data-part="${key}" data-count="${m[key]}" x="0" y="${y.toFixed(2)}" width="10" height="${height.toFixed(2)}"><title>${m[key]} ${escapeHTML(words)}</title></rect>`;
+      return `<rect data-part="${escapeHTML(key)}" data-count="${m[key]}" x="0" y="${y.toFixed(2)}" width="10"`
+        + ` height="${height.toFixed(2)}"><title>${escapeHTML(counted(m[key], key))}</title></rect>`;
     }).join("");
     const [year, month] = m.month.split("-").map(Number);
-    const label = new Date(year, month - 1, 1).toLocaleString("en", { month: "short" }) + ` ${year}`;
-    return `<div class="month" data-month="${escapeHTML(m.month)}" title="${escapeHTML(m.month)}: ${m.games} game${m.games === 1 ? "" : "s"}">`
-      + `<span class="month-count">${m.games}</span>`
+    const label = date(new Date(year, month - 1, 1), { month: "short", year: "numeric" });
+    const title = `${m.month}: ${ngettext("{n} game", "{n} games", m.games)}`;
+    return `<div class="month" data-month="${escapeHTML(m.month)}" title="${escapeHTML(title)}">`
+      + `<span class="month-count">${number(m.games)}</span>`
       + `<svg class="column" viewBox="0 0 10 100" preserveAspectRatio="none" aria-hidden="true">${rects}</svg>`
       + `<span class="month-name">${escapeHTML(label)}</span></div>`;
   }).join("");
-  const legend = `<p class="legend">${parts.map(([key, words]) => `<span class="key" data-part="${key}"></span>${words}`).join(" ")}</p>`;
   // a player's months share the colours of the players' table below, and its legend
-  return `<h3>Results by month</h3><div class="months" role="img" aria-label="results by month">${columns}</div>`
-    + (forPlayer ? "" : legend);
+  const heading = _("Results by month"), label = _("results by month");
+  return `<h3>${escapeHTML(heading)}</h3>`
+    + `<div class="months" role="img" aria-label="${escapeHTML(label)}">${columns}</div>`
+    + (forPlayer ? "" : legendOf(parts));
 }

@@ -1,5 +1,6 @@
 // The simulated board's hand and box, and the piece in hand following the pointer over the board.
 import { $, escapeHTML } from "./dom.js";
+import { _, format } from "./i18n.js";
 import { pieceSVG } from "./pieces.js";
 import { state } from "./state.js";
 import { U } from "./svg.js";
@@ -15,17 +16,22 @@ export function renderTray(snap) {
   if (!snap.sim) return;
   const hand = $("[data-role=hand]");
   const selected = snap.selected == null ? 0 : snap.selected;
+  const nothing = _("empty");
+  const empty = `<span class="empty-note">${escapeHTML(nothing)}</span>`;
+  const taking = (piece) => format(_("take {piece}"), { piece });
+  const held = (h) => (h.from ? format(_("{piece} from {cell}"), { piece: h.piece, cell: h.from }) : h.piece);
   hand.innerHTML = snap.hand.length ? snap.hand.map((h, i) =>
     `<button type="button" class="held${i === selected ? " selected" : ""}" data-hand="${i}" data-piece="${escapeHTML(h.piece)}"`
-    + ` title="${escapeHTML(h.piece)}${h.from ? " from " + escapeHTML(h.from) : ""}">${miniPiece(h.piece)}</button>`).join("")
-    : `<span class="empty-note">empty</span>`;
+    + ` title="${escapeHTML(held(h))}">${miniPiece(h.piece)}</button>`).join("")
+    : empty;
   const box = $("[data-role=box]");
   const counts = new Map();
   snap.box.forEach((p, i) => { if (!counts.has(p)) counts.set(p, []); counts.get(p).push(i); });
   box.innerHTML = snap.box.length ? Array.from(counts.entries()).map(([p, idx]) =>
-    `<button type="button" class="boxed" data-box="${idx[0]}" data-piece="${escapeHTML(p)}" title="take ${escapeHTML(p)}">`
+    `<button type="button" class="boxed" data-box="${idx[0]}" data-piece="${escapeHTML(p)}"`
+    + ` title="${escapeHTML(taking(p))}">`
     + `${miniPiece(p)}${idx.length > 1 ? `<sub>×${idx.length}</sub>` : ""}</button>`).join("")
-    : `<span class="empty-note">empty</span>`;
+    : empty;
   $("[data-action=aside]").disabled = !state.control || !snap.hand.length;
   const cursor = $("[data-role=cursor]");
   const inHand = snap.hand.length ? snap.hand[selected] || snap.hand[0] : null;

@@ -1,13 +1,14 @@
 // Sound and voice: the settings remembered in this browser, the cue's tones (sound.js) and
-// the new notes said aloud. speech.js is a classic script loaded before the modules: its
-// SPEECH_LANGS, announcements() and voiceOnPhrase() are the page's globals.
-/* global SPEECH_LANGS, announcements, voiceOnPhrase */
+// the new notes said aloud, in the page's language. speech.js is a classic script loaded
+// before the modules: its SPEECH_LANGS and announcements() are the page's globals.
+/* global SPEECH_LANGS, announcements */
 import { $$ } from "./dom.js";
+import { _, language, onLanguage } from "./i18n.js";
 import { audioContext, playCue } from "./sound.js";
 
 const heard = { notes: null, cue: null };  // what was announced and sounded so far (null: nothing yet)
 
-const VOICE_DEFAULTS = { sound: "0", speech: "0", lang: "en", rate: "1", guide: "1" };
+const VOICE_DEFAULTS = { sound: "0", speech: "0", rate: "1", guide: "1" };
 
 export function voiceSetting(name) {
   let value = null;
@@ -19,7 +20,7 @@ export function storeVoiceSetting(name, value) {
   try { localStorage.setItem(`reedboard-${name}`, value); } catch (error) { /* storage blocked */ }
 }
 
-function speak(texts, lang) {
+function speak(texts, lang = language()) {
   const synth = window.speechSynthesis;
   if (!synth || typeof SpeechSynthesisUtterance === "undefined") return;
   const tag = SPEECH_LANGS[lang] || SPEECH_LANGS.en;
@@ -41,7 +42,7 @@ export function announce(snap) {
     playCue(cue.name);
   }
   if (cue) heard.cue = cue.n;
-  const lang = voiceSetting("lang");
+  const lang = language();
   const { say, heard: now } = announcements(heard.notes, snap, lang);
   heard.notes = now;
   if (say.length && voiceSetting("speech") === "1") speak(say, lang);
@@ -52,21 +53,23 @@ export function wireVoice() {
   for (const input of $$("[data-setting]")) inputs[input.dataset.setting] = input;
   inputs.sound.checked = voiceSetting("sound") === "1";
   inputs.speech.checked = voiceSetting("speech") === "1";
-  inputs.lang.value = SPEECH_LANGS[voiceSetting("lang")] ? voiceSetting("lang") : "en";
   inputs.rate.value = voiceSetting("rate");
   inputs.sound.addEventListener("change", () => {
     storeVoiceSetting("sound", inputs.sound.checked ? "1" : "0");
     if (inputs.sound.checked) playCue("move");  // this click is the gesture that lets audio play
   });
   const sayVoiceOn = () => {
-    if (inputs.speech.checked) speak([voiceOnPhrase(inputs.lang.value)], inputs.lang.value);
+    if (inputs.speech.checked) speak([_("Voice on.")]);
   };
   inputs.speech.addEventListener("change", () => {
     storeVoiceSetting("speech", inputs.speech.checked ? "1" : "0");
     sayVoiceOn();
   });
-  inputs.lang.addEventListener("change", () => {
-    storeVoiceSetting("lang", inputs.lang.value);
+  // a new language: what was being said in the old one stops, and the voice speaks the new one
+  let spoken = null;  // the first language is the page's start, when nothing is said
+  onLanguage((lang) => {
+    if (spoken === null || lang === spoken) { spoken = lang; return; }
+    spoken = lang;
     if (window.speechSynthesis) window.speechSynthesis.cancel();
     sayVoiceOn();
   });
