@@ -29,6 +29,9 @@ from ..persist.journal_reader import players_of, read_game
 from ..persist.journal import append_players
 from ..persist.game_files import sync_directory
 from ..persist.notation import result_line
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 INDEX_NAME = "archive-index.sqlite3"
 SCHEMA_VERSION = 2
@@ -311,7 +314,8 @@ class Archive:
             values.append(until.isoformat())
         if result is not None:
             if result not in OUTCOMES:
-                raise ArchiveError(f"a result is {', '.join(OUTCOMES)}, not {result!r}")
+                raise ArchiveError(_('a result is {outcomes}, not {result}').format(
+                    outcomes=', '.join(OUTCOMES), result=repr(result)))
             where.append("outcome = ?")
             values.append(result)
         return where, values
@@ -327,7 +331,8 @@ class Archive:
         """The ID of the game `key` names (see `game`)."""
         key = key.removesuffix(SUFFIX)
         if not key or any(c in key for c in "/\\%_") or key != key.strip():
-            raise ArchiveError(f"no game {key!r}: an ID is a journal's name, as `reedboard games list` shows it")
+            raise ArchiveError(_("no game {key}: an ID is a journal's name, as `reedboard games list` shows it").format(
+                key=repr(key)))
         found = [row[0] for row in self.db.execute("SELECT id FROM games WHERE id >= ? AND id < ? ORDER BY id LIMIT 3",
                                                    (key, key + "\U0010ffff"))]
         if key in found:
@@ -335,18 +340,24 @@ class Archive:
         if len(found) == 1:
             return found[0]
         if not found:
-            problem = self._why_not_listed(key)
-            raise ArchiveError(f"no game {key!r} in {self.games_dir}{problem}")
-        raise ArchiveError(f"{key!r} is the start of several games' IDs ({', '.join(found[:2])}, ...): give more of it")
+            raise ArchiveError(self._why_not_listed(key))
+        raise ArchiveError(_("{key} is the start of several games' IDs ({found}, ...): give more of it").format(
+            key=repr(key), found=", ".join(found[:2])))
 
     def _why_not_listed(self, key: str) -> str:
+        """No game `key` in the folder, in one line, and why when its journal is there."""
         row = self.db.execute("SELECT state, problem FROM files WHERE name = ?", (key + SUFFIX,)).fetchone()
+        words = dict(key=repr(key), folder=self.games_dir)
         if row is None:
-            return ""
+            return _("no game {key} in {folder}").format(**words)
         if row["state"] == "damaged":
             line, problem = json.loads(row["problem"])
-            return f": its journal is damaged ({'' if line is None else f'line {line}: '}{problem})"
-        return ": it was given up before its first move"
+            if line is None:
+                return _("no game {key} in {folder}: its journal is damaged ({problem})").format(
+                    problem=problem, **words)
+            return _("no game {key} in {folder}: its journal is damaged (line {line}: {problem})").format(
+                line=line, problem=problem, **words)
+        return _("no game {key} in {folder}: it was given up before its first move").format(**words)
 
     def journal(self, key: str) -> Path:
         """The journal of the game `key` names."""
@@ -357,11 +368,12 @@ class Archive:
         written is rewritten, so a rebuilt index keeps the new name). How many games were
         renamed, and why the others were not (a damaged journal is never written to)."""
         if not is_player_name(new.strip() if isinstance(new, str) else new):
-            raise ArchiveError(f"a name is 1 to {NAME_LIMIT} printable characters, not {new!r}")
+            raise ArchiveError(_('a name is 1 to {most} printable characters, not {name}').format(
+                most=NAME_LIMIT, name=repr(new)))
         new = new.strip()
         games = self.games(player=old)
         if not games:
-            raise ArchiveError(f"no game has a player called {old!r}")
+            raise ArchiveError(_('no game has a player called {name}').format(name=repr(old)))
         renamed, failed = 0, []
         for game in games:
             colours = {colour: new for colour, name in game["players"].items() if name.casefold() == old.casefold()}
@@ -384,7 +396,8 @@ class Archive:
             except FileNotFoundError:
                 pass
             except OSError as error:
-                raise ArchiveError(f"cannot delete {file.name} ({error.strerror or error})") from None
+                raise ArchiveError(_('cannot delete {name} ({problem})').format(
+                    name=file.name, problem=error.strerror or error)) from None
         sync_directory(path.parent)
         self.refresh()
         return game

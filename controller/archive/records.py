@@ -26,18 +26,20 @@ from pathlib import Path
 from ..games import Game, MoveError, game_class, game_from_header, game_header
 from ..persist.journal import write_journal
 from ..persist.journal_format import (  # the journal's own checks of a header, players' names, the computer's side
-    VERSION, JournalContents, JournalError, check_header, extras_problem,
+    VERSION, JournalContents, JournalError, _or, check_header, extras_problem,
 )
 from ..persist.journal_reader import players_of, read_journal
 from ..persist.journal_replay import rebuild
 from reedboard.hal.readfile import read_text
 from ..persist.notation import result_line, starting_position
+from ..language.catalogue import COMMANDS
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # the last: the game is not over
 RECORD_LIMIT = 16 << 20  # bytes of a file of records, as for a journal
 MOVE_LINE = re.compile(r"(\d+)\.\s*(.*)")
 TAG_LINE = re.compile(r"\[\s*([A-Za-z][A-Za-z0-9_]*)\s+(.*)\]")
 COMMAND = re.compile(r"\[%(\w+)\s*([^\]]*)\]")  # [%t 3.2], [%clk black=590 white=600] inside a comment
+_ = COMMANDS.gettext
 
 
 class RecordError(ValueError):
@@ -127,7 +129,7 @@ def game_record(contents: JournalContents) -> GameRecord:
         tags["Site"] = header["place"]
     started = header.get("started")
     if isinstance(started, str) and started:
-        date, _, time = started.partition("T")
+        date, __, time = started.partition("T")
         tags["Date"] = date.replace("-", ".")
         if time:
             tags["Time"] = time
@@ -224,29 +226,29 @@ def parse_records(text: str, source: str | Path = "record") -> list[ParsedRecord
             continue
         if line.startswith("["):
             if moves:
-                raise RecordError(source, number, "a tag after the moves: end the record before with its result"
-                                                  " line (1-0, 0-1, 1/2-1/2 or * for a game not over)")
+                raise RecordError(source, number, _('a tag after the moves: end the record before with its result line (1-0, 0-1, 1/2-1/2 or * for a game not over)'))
             match = TAG_LINE.fullmatch(line)
             if match is None:
-                raise RecordError(source, number, f"not a tag: write [Name \"value\"], not {_brief(line)}")
+                raise RecordError(source, number, _('not a tag: write [Name "value"], not {line}').format(
+                    line=_brief(line)))
             tags.append((number, match.group(1), match.group(2).strip()))
         elif line.split(None, 1)[0] in RESULTS:
             if not tags:
-                raise RecordError(source, number, "a result line without a record: a record starts with its tags")
+                raise RecordError(source, number, _('a result line without a record: a record starts with its tags'))
             records.append(_record(source, tags, moves, number, line))
             tags, moves = [], []
         elif MOVE_LINE.match(line):
             if not tags:
-                raise RecordError(source, number, 'a move before any tag: a record starts with [Game "NAME"]')
+                raise RecordError(source, number, _('a move before any tag: a record starts with [Game "NAME"]'))
             moves.append((number, line))
         else:
-            raise RecordError(source, number, f"not a tag, a move (N. MOVE) or a result: {_brief(line)}")
+            raise RecordError(source, number, _('not a tag, a move (N. MOVE) or a result: {line}').format(
+                line=_brief(line)))
     if tags:
         last = (moves or tags)[-1][0]
-        raise RecordError(source, last, "the record has no result line: end it with 1-0, 0-1, 1/2-1/2,"
-                                        " or * for a game not over")
+        raise RecordError(source, last, _('the record has no result line: end it with 1-0, 0-1, 1/2-1/2, or * for a game not over'))
     if not records:
-        raise RecordError(source, None, "no record in it: a record starts with tags such as [Game \"NAME\"]")
+        raise RecordError(source, None, _('no record in it: a record starts with tags such as [Game "NAME"]'))
     return records
 
 
@@ -260,27 +262,27 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
     values = _tag_values(source, tags)
     named = next((name for name in values if name.lower() == "game"), None)
     if named is None:
-        raise RecordError(source, first_line, 'the record does not name its game: add [Game "NAME"]')
+        raise RecordError(source, first_line, _('the record does not name its game: add [Game "NAME"]'))
     try:
         cls = game_class(values[named][1])
     except ValueError as error:
         raise RecordError(source, values[named][0], str(error)) from None
     known = {name.lower(): name for name in tag_names(cls)}
-    for name, (number, _) in list(values.items()):
+    for name, (number, __) in list(values.items()):
         if name.lower() not in known:
-            raise RecordError(source, number, f"unknown tag [{name}]: a {cls.name} record takes"
-                                              f" {', '.join(tag_names(cls))}")
+            raise RecordError(source, number, _('unknown tag [{name}]: a {game} record takes {tags}').format(
+                name=name, game=cls.name, tags=', '.join(tag_names(cls))))
     values = {known[name.lower()]: value for name, value in values.items()}
 
     def tag_error(name: str, problem: str) -> RecordError:
-        return RecordError(source, values[name][0], f"[{name}]: {problem}")
+        return RecordError(source, values[name][0], _('[{name}]: {problem}').format(name=name, problem=problem))
 
     def text(name: str) -> str | None:
         if name not in values:
             return None
         value = values[name][1]
         if not isinstance(value, str):
-            raise tag_error(name, f'write the value in quotes, e.g. [{name} "..."]')
+            raise tag_error(name, _('write the value in quotes, e.g. [{name} "..."]').format(name=name))
         return value
 
     header: dict = {"game": cls.name}
@@ -292,9 +294,10 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
         start = game_from_header({"game": cls.name, **own})
     except ValueError as error:
         name = next((n for n in ("First", *map(_tag_of, setup_keys(cls))) if n in values), "Game")
-        raise tag_error(name, f"the set-up: {error}") from None
+        raise tag_error(name, _('the set-up: {problem}').format(problem=error)) from None
     if first is not None and first != start.turn:
-        raise tag_error("First", f"{start.turn} moves first in this set-up, not {first!r}")
+        raise tag_error("First", _('{turn} moves first in this set-up, not {first}').format(
+            turn=start.turn, first=repr(first)))
     header.update(game_header(start))
     header["settings"] = {}
     started = None
@@ -302,7 +305,7 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
     if date is not None:
         started, header["started"] = _started(date, text("Time"), lambda p: tag_error("Date", p))
     elif "Time" in values:
-        raise tag_error("Time", "a time needs its [Date]")
+        raise tag_error("Time", _('a time needs its [Date]'))
     for name, key in (("Event", "event"), ("Site", "place")):
         if (value := text(name)) is not None:
             header[key] = value
@@ -326,12 +329,14 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
         written, rest = MOVE_LINE.fullmatch(line).groups()
         move_text, annotation = _split_annotation(source, number, rest)
         if int(written) != expected:
-            raise RecordError(source, number, f"move number {written}: this is move {expected}")
+            raise RecordError(source, number, _('move number {written}: this is move {expected}').format(
+                written=written, expected=expected))
         try:
             move = game.parse_move(move_text)
         except MoveError as error:
             reason = str(error).removeprefix(f"{move_text!r}: ")  # the move is named once
-            raise RecordError(source, number, f"move {expected} {move_text!r} is refused: {reason}") from None
+            raise RecordError(source, number, _('move {number} {move} is refused: {reason}').format(
+                number=expected, move=repr(move_text), reason=reason)) from None
         game.push(move)
         entry_t, clock, comment = _read_annotation(source, number, annotation, game.players)
         t = entry_t if entry_t is not None else t
@@ -343,27 +348,31 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
         entries.append(entry)
         numbers.append(number)
 
-    token, _, rest = result_text.partition(" ")
+    token, __, rest = result_text.partition(" ")
     rest, annotation = _split_annotation(source, end, rest)
-    result_t, _, _ = _read_annotation(source, end, annotation, game.players)
+    result_t, __, ___ = _read_annotation(source, end, annotation, game.players)
     tagged = text("Result")
     if tagged is not None and tagged != token:
-        raise tag_error("Result", f"says {tagged} but the result line says {token}")
+        raise tag_error("Result", _('says {tagged} but the result line says {token}').format(
+            tagged=tagged, token=token))
     if token != "*":
         reason = rest.split()[0] if rest.split() else text("Termination")
         if reason is None:
-            raise RecordError(source, end, f"{token} and why? write the reason after it, e.g. {token} resign")
+            raise RecordError(source, end, _('{token} and why? write the reason after it, e.g. {token} resign').format(
+                token=token))
         termination = text("Termination")
         if termination is not None and termination != reason:
-            raise tag_error("Termination", f"says {termination} but the result line says {reason}")
+            raise tag_error("Termination", _('says {termination} but the result line says {reason}').format(
+                termination=termination, reason=reason))
         winner = None if token == "1/2-1/2" else game.players[0 if token == "1-0" else 1]
         entries.append({"type": "result", "t": result_t if result_t is not None else t, "result": token,
                         "reason": reason, "winner": winner})
         numbers.append(end)
     elif rest:
-        raise RecordError(source, end, f"* ends a game not over: nothing may follow it ({_brief(rest)})")
+        raise RecordError(source, end, _('* ends a game not over: nothing may follow it ({rest})').format(
+            rest=_brief(rest)))
     elif "Termination" in values:
-        raise tag_error("Termination", "a game not over (*) has no termination")
+        raise tag_error("Termination", _('a game not over (*) has no termination'))
 
     # The journal's own checks, with the record's lines: the header's names and the result.
     contents = JournalContents({"type": "header", "version": VERSION, **header}, entries, path=Path(str(source)),
@@ -376,9 +385,11 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
     if token != "*":
         line = result_line(finished.game)
         if rest and line.split()[:len(rest.split()) + 1] != [token, *rest.split()]:  # what the game adds may be left out
-            raise RecordError(source, end, f"the result line says {token} {rest}, but the game gives {line}")
+            raise RecordError(source, end, _('the result line says {token} {rest}, but the game gives {line}').format(
+                token=token, rest=rest, line=line))
     elif game.outcome() is not None:
-        raise RecordError(source, end, f"the game is over after the last move ({result_line(game)}), not *")
+        raise RecordError(source, end, _('the game is over after the last move ({result}), not *').format(
+            result=result_line(game)))
     return ParsedRecord(first_line, finished.game, header, entries, started)
 
 
@@ -387,13 +398,13 @@ def _tag_values(source, tags: list[tuple[int, str, str]]) -> dict[str, tuple[int
     seen: dict[str, str] = {}
     for number, name, raw in tags:
         if name.lower() in seen:
-            raise RecordError(source, number, f"[{name}] is given twice")
+            raise RecordError(source, number, _('[{name}] is given twice').format(name=name))
         seen[name.lower()] = name
         try:
             value = json.loads(raw)
         except (ValueError, RecursionError):
-            raise RecordError(source, number, f'[{name}]: the value must be in quotes, as in [{name} "value"],'
-                                              f" or JSON data") from None
+            raise RecordError(source, number, _('[{name}]: the value must be in quotes, as in [{name} "value"], or JSON data').format(
+                name=name)) from None
         values[name] = (number, value)
     return values
 
@@ -402,25 +413,26 @@ def _started(date: str, time: str | None, error) -> tuple[datetime, str]:
     """The journal's start time ("2026-11-30T17:20:05+01:00", or the date alone) and its datetime."""
     match = re.fullmatch(r"(\d{4})[.-](\d{2})[.-](\d{2})", date)
     if match is None:
-        raise error(f"write the date as YYYY.MM.DD, not {date!r}")
+        raise error(_('write the date as YYYY.MM.DD, not {date}').format(date=repr(date)))
     iso = "-".join(match.groups())
     if time is not None:
         iso = f"{iso}T{time}"
     try:
         when = datetime.fromisoformat(iso)
     except ValueError:
-        raise error(f"not a date and time: {iso!r} (the time as HH:MM:SS, with its offset if known: +01:00)") from None
+        raise error(_('not a date and time: {iso} (the time as HH:MM:SS, with its offset if known: +01:00)').format(
+            iso=repr(iso))) from None
     return when, iso
 
 
 def _clock(text: str, error) -> dict:
-    minutes, _, increment = text.partition("+")
+    minutes, __, increment = text.partition("+")
     try:
         values = [json.loads(part) for part in (minutes, increment or "0")]
     except ValueError:
         values = None
     if values is None or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 for v in values):
-        raise error(f'write minutes and seconds of increment, e.g. "10+5", not {text!r}')
+        raise error(_('write minutes and seconds of increment, e.g. "10+5", not {text}').format(text=repr(text)))
     return {"minutes": values[0], "increment": values[1]}
 
 
@@ -428,11 +440,11 @@ def _split_annotation(source, number: int, rest: str) -> tuple[str, str | None]:
     """The move (or result) and the text of the {comment} after it, if any."""
     if "{" not in rest:
         if "}" in rest:
-            raise RecordError(source, number, "a } without its {")
+            raise RecordError(source, number, _('a } without its {'))
         return rest.strip(), None
-    before, _, after = rest.partition("{")
+    before, __, after = rest.partition("{")
     if not after.endswith("}") or "{" in after or "}" in after[:-1]:
-        raise RecordError(source, number, "a comment is one {...} at the end of the line")
+        raise RecordError(source, number, _('a comment is one {...} at the end of the line'))
     return before.strip(), after[:-1].strip()
 
 
@@ -448,14 +460,14 @@ def _read_annotation(source, number: int, annotation: str | None, colours: Itera
         elif name == "clk":
             clock = {}
             for item in body.split():
-                colour, _, left = item.partition("=")
+                colour, __, left = item.partition("=")
                 if colour not in colours:
-                    raise RecordError(source, number, f"[%clk]: no colour {colour!r} in this game"
-                                                      f" ({' or '.join(colours)})")
+                    raise RecordError(source, number, _('[%clk]: no colour {colour} in this game ({colours})').format(
+                        colour=repr(colour), colours=_or(colours)))
                 clock[colour] = _seconds(source, number, left, "[%clk COLOUR=SECONDS ...]")
         else:
-            raise RecordError(source, number, f"[%{name}]: a comment knows [%t SECONDS] and"
-                                              " [%clk COLOUR=SECONDS ...]")
+            raise RecordError(source, number, _('[%{name}]: a comment knows [%t SECONDS] and [%clk COLOUR=SECONDS ...]').format(
+                name=name))
     words = COMMAND.sub("", annotation).strip()
     return t, clock, (" ".join(words.split()) or None)
 
@@ -466,7 +478,8 @@ def _seconds(source, number: int, text: str, form: str) -> float:
     except ValueError:
         value = None
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < 1e9:
-        raise RecordError(source, number, f"write {form}, seconds as a number, not {text.strip()!r}")
+        raise RecordError(source, number, _('write {form}, seconds as a number, not {text}').format(
+            form=form, text=repr(text.strip())))
     return value
 
 
@@ -476,7 +489,8 @@ def read_records(path: str | Path) -> list[ParsedRecord]:
     try:
         text = read_text(path, RECORD_LIMIT, "record file")
     except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(path, None, f"cannot read the records ({getattr(error, 'strerror', None) or error})") from None
+        raise RecordError(path, None, _('cannot read the records ({problem})').format(
+            problem=getattr(error, 'strerror', None) or error)) from None
     return parse_records(text, path)
 
 
@@ -517,12 +531,12 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
     trace_path = Path(trace_path)
     beside = Path(str(trace_path).removesuffix(TRACE_SUFFIX) + SUFFIX) if str(trace_path).endswith(TRACE_SUFFIX) else None
     if beside is not None and beside.is_file() and beside.parent.resolve() == Path(games_dir).resolve():
-        raise TraceError(trace_path, None, f"its game is in the archive already: {beside.name}")
+        raise TraceError(trace_path, None, _('its game is in the archive already: {name}').format(name=beside.name))
     trace = read_trace(trace_path)
     if replayed is None:
         replayed = replay(trace, source=str(trace_path))
     if not any(entry["type"] in ("move", "result") for entry in replayed.decisions):
-        raise TraceError(trace_path, None, "no move was made in it: there is no game to keep")
+        raise TraceError(trace_path, None, _('no move was made in it: there is no game to keep'))
     header = {**game_header(trace.game()), "settings": dict(trace.header.get("settings", {}))}
     started = None
     if beside is not None and beside.is_file():
@@ -547,7 +561,8 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
     try:
         return write_journal(games_dir, header, replayed.decisions, started)
     except OSError as error:
-        raise JournalError(games_dir, None, f"cannot keep the game here ({error.strerror or error})") from None
+        raise JournalError(games_dir, None, _('cannot keep the game here ({problem})').format(
+            problem=error.strerror or error)) from None
 
 
 __all__ = ["GameRecord", "ParsedRecord", "RecordError", "RecordedMove", "game_record",

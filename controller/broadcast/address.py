@@ -7,6 +7,10 @@ import ssl
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+
 PORTS = {"mqtt": 1883, "mqtts": 8883}
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")  # a board's name: one topic level, no wildcards
 PREFIX_LEVEL = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
@@ -41,29 +45,29 @@ class BrokerAddress:
 def parse_broker_url(url: str) -> BrokerAddress:
     """The broker an URL names; BroadcastError (one line) when it is not one."""
     if not isinstance(url, str) or not url.strip():
-        raise BroadcastError("the broker is an URL: mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX]")
+        raise BroadcastError(_('the broker is an URL: mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX]'))
     text = url.strip()
     if any(ord(c) < 33 for c in text):
-        raise BroadcastError(f"the broker URL {text!r} has spaces or control characters")
+        raise BroadcastError(_('the broker URL {text} has spaces or control characters').format(text=repr(text)))
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as error:
-        raise BroadcastError(f"the broker URL {text!r}: {error}") from None
+        raise BroadcastError(_('the broker URL {text}: {problem}').format(text=repr(text), problem=error)) from None
     if parts.scheme not in PORTS:
-        raise BroadcastError(f"the broker URL {text!r} must start with mqtt:// or mqtts://")
+        raise BroadcastError(_('the broker URL {text} must start with mqtt:// or mqtts://').format(text=repr(text)))
     if not parts.hostname:
-        raise BroadcastError(f"the broker URL {text!r} names no host")
+        raise BroadcastError(_('the broker URL {text} names no host').format(text=repr(text)))
     if "?" in text or "#" in text:
-        raise BroadcastError(f"the broker URL {text!r}: no ?query or #fragment")
+        raise BroadcastError(_('the broker URL {text}: no ?query or #fragment').format(text=repr(text)))
     if port == 0:
-        raise BroadcastError(f"the broker URL {text!r}: port 0")
+        raise BroadcastError(_('the broker URL {text}: port 0').format(text=repr(text)))
     levels = [level for level in parts.path.split("/") if level]
     for level in levels:
         if not PREFIX_LEVEL.match(level):
-            raise BroadcastError(f"the broker URL's prefix level {level!r} must be letters, digits, '_', '.' or '-'")
+            raise BroadcastError(_("the broker URL's prefix level {level} must be letters, digits, '_', '.' or '-'").format(level=repr(level)))
     if (parts.password is not None) and not parts.username:
-        raise BroadcastError(f"the broker URL {text!r} has a password but no user")
+        raise BroadcastError(_('the broker URL {text} has a password but no user').format(text=repr(text)))
     return BrokerAddress(
         host=parts.hostname, port=port or PORTS[parts.scheme], prefix="/".join(levels) or "reedboard",
         username=unquote(parts.username) if parts.username else None,
@@ -74,6 +78,5 @@ def parse_broker_url(url: str) -> BrokerAddress:
 def check_name(name: str) -> str:
     """A board's name as its topic level; BroadcastError when it cannot be one."""
     if not isinstance(name, str) or not NAME.match(name):
-        raise BroadcastError(f"a board's name is 1 to 40 letters, digits, '_', '.' or '-' (starting with a"
-                             f" letter or digit), not {name!r}")
+        raise BroadcastError(_("a board's name is 1 to 40 letters, digits, '_', '.' or '-' (starting with a letter or digit), not {name}").format(name=repr(name)))
     return name

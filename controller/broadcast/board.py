@@ -41,9 +41,13 @@ from ..persist.game_files import SUFFIX, TRACE_SUFFIX
 from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
 from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
+from ..language.catalogue import COMMANDS
 from .messages import board_topic, decode, encode, journal_message, state_message, status_message, game_snapshot
 
 RETRY_FIRST, RETRY_MOST = 0.5, 10.0  # s between connection attempts, doubling
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
+
 REFUSED_RETRY = 30.0  # s between attempts once the broker refused the board
 ECHO_WAIT = 5.0  # s to hear the board's own status back
 SNAPSHOT_EVERY = 1.0  # s: the board page's snapshot goes out at most this often between journal lines
@@ -221,8 +225,9 @@ class Broadcaster:
         waiting = self.unconfirmed
         if waiting and not self._farewell_said:
             self._farewell_said = True
-            self.say(f"{waiting} journal lines wait for the club's confirmation: they are sent"
-                     f" when the board broadcasts again")
+            self.say(ngettext("{n} journal line waits for the club's confirmation: it is sent when the board broadcasts"
+                              " again", "{n} journal lines wait for the club's confirmation: they are sent when the"
+                              " board broadcasts again", waiting).format(n=waiting))
 
     # --- the task's side -------------------------------------------------------------------------
     def _take_queued(self) -> None:
@@ -245,7 +250,7 @@ class Broadcaster:
         """The board page's snapshot (a piece lifted, a light, a note) between journal lines:
         a wake-up for the sender at most every `snapshot_every` seconds."""
         with contextlib.suppress(Exception):  # the page's snapshots are a courtesy: never the game's concern
-            async for _ in self.updates():
+            async for __ in self.updates():
                 self._queue.put_nowait(None)
                 await asyncio.sleep(self.snapshot_every)
 
@@ -343,7 +348,8 @@ class Broadcaster:
             temporary.write_text(json.dumps(data), "utf-8")
             os.replace(temporary, self.outbox)
         except OSError as error:
-            self.say(f"cannot write the outbox {self.outbox} ({error}): what waits is sent again")
+            self.say(_('cannot write the outbox {outbox} ({problem}): what waits is sent again').format(
+                outbox=self.outbox, problem=error))
 
     def _broker_key(self) -> str:
         return f"{self.address.host}:{self.address.port}/{self.address.prefix}"
@@ -355,8 +361,9 @@ class Broadcaster:
                 try:
                     async with self._client() as client:
                         if not await self._announce(client):
-                            self._refused(f"the broker at {self.address} does not let board {self.name!r} publish"
-                                          f" under {self.topic('#')} (its ACL): not broadcasting")
+                            self._refused(_('the broker at {address} does not let board {name} publish under {topic} (its ACL):'
+                                            ' not broadcasting').format(
+                                address=self.address, name=repr(self.name), topic=self.topic('#')))
                             await asyncio.sleep(self.refused_retry)
                             continue
                         self._connected()
@@ -370,8 +377,9 @@ class Broadcaster:
                             raise
                 except aiomqtt.MqttCodeError as error:
                     if _refused_login(error):
-                        self._refused(f"the broker at {self.address} refused board {self.name!r}: its user name or"
-                                      f" password is not accepted ({error.rc}): not broadcasting")
+                        self._refused(_('the broker at {address} refused board {name}: its user name or password is not'
+                                        ' accepted ({code}): not broadcasting').format(
+                            address=self.address, name=repr(self.name), code=error.rc))
                         await asyncio.sleep(self.refused_retry)
                         continue
                     self._offline(error)
@@ -492,7 +500,7 @@ class Broadcaster:
         try:
             data = read_bytes(game.path, JOURNAL_LIMIT, "journal")
         except OSError as error:
-            self.say(f"cannot read {game.path} ({error}): its lines are not sent")
+            self.say(_('cannot read {path} ({problem}): its lines are not sent').format(path=game.path, problem=error))
             game.told = game.acked = len(game.lines)
             game.reread = False
             return
@@ -521,7 +529,7 @@ class Broadcaster:
             payload = await asyncio.to_thread(_state_payload, self.name, game, seq, header, entries, snapshot)
         except ValueError as error:  # a journal the rules engine does not accept: its lines went out
             if not game.stateless:
-                self.say(f"{game.path}: no state to publish ({error})")
+                self.say(_('{path}: no state to publish ({problem})').format(path=game.path, problem=error))
             game.stateless = True
             return
         await client.publish(self.topic("state"), payload, qos=1, retain=True)
@@ -539,13 +547,13 @@ class Broadcaster:
     def _connected(self) -> None:
         self.connections += 1
         if self.problem is not None:
-            self.say(f"connected to {self.address} as {self.name!r}")
+            self.say(_('connected to {address} as {name}').format(address=self.address, name=repr(self.name)))
         self.state, self.problem = "online", None
 
     def _offline(self, error: Exception) -> None:
         self.state = "offline"
-        problem = (f"the broker at {self.address} cannot be reached ({_brief(error)}): the game goes on,"
-                   f" its moves are sent when the broker is back")
+        problem = _("the broker at {address} cannot be reached ({problem}): the game goes on, its moves are sent"
+                    " when the broker is back").format(address=self.address, problem=_brief(error))
         if self.problem is None:
             self.say(problem)
         self.problem = self.problem or problem

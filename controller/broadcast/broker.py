@@ -34,6 +34,9 @@ from pathlib import Path
 from . import mosquitto
 from .address import BrokerAddress
 from .messages import PAYLOAD_LIMIT
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 QUIET = ("amqtt", "transitions")
 CLUB_USER = "club"
@@ -80,9 +83,9 @@ class EmbeddedBroker:
         except (OSError, RuntimeError) as error:
             self._mosquitto = None
             shutil.rmtree(self._folder, ignore_errors=True)
-            raise OSError(f"the embedded broker (mosquitto) cannot listen on {self.host}:{self.port}:"
-                          f" {str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__}"
-                          ) from None
+            said = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+            raise OSError(_('the embedded broker (mosquitto) cannot listen on {host}:{port}: {problem}').format(
+                host=self.host, port=self.port, problem=said)) from None
 
     async def _start_amqtt(self) -> None:
         from amqtt.broker import Broker
@@ -102,8 +105,9 @@ class EmbeddedBroker:
             await self._broker.start()
         except (BrokerError, OSError) as error:
             self._broker = None
-            raise OSError(f"the embedded broker cannot listen on {self.host}:{self.port}:"
-                          f" {str(error).splitlines()[0] if str(error) else type(error).__name__}") from None
+            said = str(error).splitlines()[0] if str(error) else type(error).__name__
+            raise OSError(_('the embedded broker cannot listen on {host}:{port}: {problem}').format(
+                host=self.host, port=self.port, problem=said)) from None
 
     def kill(self) -> None:
         """Gone at once (Mosquitto only: a power cut for the tests and the benchmark)."""

@@ -41,9 +41,12 @@ from ..web.languages import Speaking, language_routes
 from ..web.rules import rules_page
 from .address import NAME
 from .club import Club
+from ..language.catalogue import COMMANDS
 
 HERE = Path(__file__).parent / "static"
 BOARD_PAGE = Path(__file__).parent.parent / "web" / "static"
+_ = COMMANDS.gettext
+
 PUSH_EVERY = 0.2  # s: at most five pushes a second to each page, however busy the boards
 LIMITS = Limits(watchers=200, watchers_per_address=16)  # WebSockets at once, and from one address
 
@@ -95,7 +98,7 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         name = board_name(request)
         detail = club.detail(name) if name else None
         if detail is None:
-            return _error("no such board", 404)
+            return _error(_('no such board'), 404)
         return Response(_json(detail), media_type="application/json")
 
     async def standings(request: Request):
@@ -108,12 +111,12 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
     async def board_page(request: Request):
         name = board_name(request)
         if name is None:
-            return _error("no such board", 404)
+            return _error(_('no such board'), 404)
         return HTMLResponse(_board_page(name), headers={"Cache-Control": "no-cache"})
 
     async def to_board_page(request: Request):  # the page's addresses are relative to /board/NAME/
         if board_name(request) is None:
-            return _error("no such board", 404)
+            return _error(_('no such board'), 404)
         return RedirectResponse(f"{request.path_params['name']}/")
 
     async def board_auth(request: Request):
@@ -123,7 +126,7 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         name = board_name(request)
         snapshot = club.board_snapshot(name) if name else None
         if snapshot is None:
-            return _error("no such board, or nothing received from it yet", 404)
+            return _error(_('no such board, or nothing received from it yet'), 404)
         return Response(_json(snapshot), media_type="application/json")
 
     async def board_catalog(request: Request):
@@ -133,13 +136,13 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         try:
             return Response(_rules_json(request.path_params["game"][:40], current()), media_type="application/json")
         except KeyError:
-            return _error("no such game", 404)
+            return _error(_('no such game'), 404)
 
     async def board_games(request: Request):  # the club's archive is the place for past games
         return Response(b"[]", media_type="application/json")
 
     async def no_game(request: Request):
-        return _error("no such game", 404)
+        return _error(_('no such game'), 404)
 
     async def watch(websocket: WebSocket, send_one) -> None:
         address = websocket.client.host if websocket.client else "?"

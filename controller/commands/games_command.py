@@ -23,7 +23,6 @@ from datetime import date
 from pathlib import Path
 
 from .usage import UsageError
-from ..language import forms
 from ..language.catalogue import COMMANDS, PLAY
 
 _ = COMMANDS.gettext
@@ -162,6 +161,7 @@ def _resolve(archive, key: str) -> str:
 
 # --- the actions ----------------------------------------------------------------------------
 def run_list(args: argparse.Namespace) -> int:
+    from ..language import forms  # babel: only when a command prints
     if args.since and args.until and args.since > args.until:
         raise _usage(_("reedboard games list: --since {since} is after --until {until}").format(
             since=args.since, until=args.until))
@@ -186,6 +186,7 @@ def _filtered(args: argparse.Namespace) -> bool:
 
 def _when(started: str) -> str:
     """The day and the time of the day a game started, as the language writes the day."""
+    from ..language import forms  # babel: only when a command prints
     if not started:
         return "?"
     from datetime import datetime
@@ -289,6 +290,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_reindex(args: argparse.Namespace) -> int:
+    from ..language import forms  # babel: only when a command prints
     import time
 
     started = time.monotonic()
@@ -356,6 +358,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def stats_text(stats: dict) -> str:
     """The statistics as two tables: per player and game, then per game."""
+    from ..language import forms  # babel: only when a command prints
     if not stats["games"]:
         return _("no games")
     parts = []

@@ -73,7 +73,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
                       help=_("the most the computer thinks about a move, 0.1 to 60 (default 2; a slower Pi: more)"))
     for colour in colours():
         play.add_argument(f"--{colour}", metavar="NAME", type=_player_name,
-                          help=_("the name of the player of {colour} (journaled with the game)").format(colour=colour))
+                          help=_("the name of the player of {colour} (journaled with the game)").format(
+                              colour=PLAY.gettext(colour)))
     add_broadcast_arguments(play)
     play.set_defaults(run=run)
     return play
@@ -235,7 +236,8 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
                           thinker=_thinker(config) if computer is not None or resume is not None else None)
     session.page_language = config["page.language"]
     if computer is not None:
-        print(_("the computer plays {colour}, at level {level}").format(colour=computer.plays, level=computer.level))
+        print(_("the computer plays {colour}, at level {level}").format(colour=PLAY.gettext(computer.plays),
+                                                                    level=computer.level))
     if broadcast is not None:
         from ..broadcast import attach
 

@@ -58,9 +58,13 @@ class Parser(argparse.ArgumentParser):
         if self._intermixing or self._subparsers is not None:
             return super().parse_known_args(args, namespace)
         self._intermixing = True
+        saved = self.usage
+        if saved is None:  # argparse would cut its own 7 characters, "usage: ", off the usage in any language
+            self.usage = self.format_usage()[len(_("usage: ")):]
         try:
             return self.parse_known_intermixed_args(args, namespace)
         finally:
+            self.usage = saved
             self._intermixing = False
 
 

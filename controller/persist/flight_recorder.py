@@ -25,6 +25,9 @@ from pathlib import Path
 
 from .trace import TraceWriter
 from .game_files import sync_directory
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 
 class _Lines:
@@ -66,7 +69,7 @@ class _Lines:
 
     def _raise(self) -> None:
         if self._error is not None:
-            raise OSError(f"the trace cannot be written: {self._error}") from self._error
+            raise OSError(_("the trace cannot be written: {problem}").format(problem=self._error)) from self._error
 
     def _run(self) -> None:
         while True:
@@ -240,10 +243,10 @@ class FlightRecorder:
         if not self._waiting:
             return
         waiting, self._waiting = self._waiting, []
-        for t, _ in waiting:
+        for t, __ in waiting:
             self.mark(t)
         self.sync()
-        for _, write in waiting:
+        for __, write in waiting:
             write()
 
     def close(self) -> None:

@@ -8,6 +8,10 @@ import os
 from datetime import datetime
 from pathlib import Path
 
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+
 SUFFIX = ".jsonl"
 TRACE_SUFFIX = ".trace.jsonl"
 
@@ -36,7 +40,7 @@ def new_journal_file(games_dir: Path, game: str, now: datetime):
             return path, open(path, "xb")
         except FileExistsError:
             continue
-    raise FileExistsError(f"{games_dir}: too many games started at {now}")
+    raise FileExistsError(_("{folder}: too many games started at {time}").format(folder=games_dir, time=now))
 
 
 def sync_directory(directory: Path) -> None:

@@ -25,6 +25,9 @@ from .journal_format import VERSION, JournalError, check_entry, extras_problem, 
 from .journal_reader import read_journal
 from .journal_recovery import why_not_written
 from .journal_replay import rebuild
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 class Journal:
     """An open journal, appended to line by line."""
@@ -76,7 +79,7 @@ class Journal:
         if contents.damage is not None:  # what is appended after the damage would never be read
             raise JournalError(path, contents.damage.line, why_not_written(path, contents))
         if rebuild(contents).finished:
-            raise JournalError(path, None, "the game is over: there is nothing to resume")
+            raise JournalError(path, None, _("the game is over: there is nothing to resume"))
         data = read_bytes(path, JOURNAL_LIMIT)
         torn = not data.endswith(b"\n")
         last = max((entry["t"] for entry in contents.entries if "t" in entry), default=0.0)
@@ -203,6 +206,6 @@ def write_journal(games_dir: str | Path, header: Mapping, entries: list[dict], s
                     continue
             sync_directory(games_dir)
             return path
-        raise JournalError(games_dir, None, f"too many games started at {started}")
+        raise JournalError(games_dir, None, _("too many games started at {time}").format(time=started))
     finally:
         partial.unlink(missing_ok=True)

@@ -21,6 +21,7 @@ from ..core.clock import ClockSettings
 from ..core.reconcile import Settings
 from ..games import Game, brief, game_from_header, header_keys
 from ..games import game_header as header_of
+from ..language.catalogue import COMMANDS, N_
 from .notation import starting_position
 
 VERSION = 1
@@ -49,7 +50,9 @@ OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
     "move": {"clock": (dict,),  # with a game clock: each player's time left after the move
              "comment": (str,)},  # a comment on the move (a record imported with one)
 }
-NESTED_TOO_DEEPLY = "arrays or objects nested too deeply"
+NESTED_TOO_DEEPLY = N_("arrays or objects nested too deeply")  # looked up where it is said
+
+_ = COMMANDS.gettext
 
 
 class JournalError(ValueError):
@@ -84,39 +87,40 @@ def parse_line(line: bytes) -> tuple[dict | None, str]:
     try:
         value = json.loads(line.decode("utf-8"))
     except RecursionError:
-        return None, NESTED_TOO_DEEPLY
+        return None, _(NESTED_TOO_DEEPLY)
     except (UnicodeDecodeError, ValueError):  # JSONDecodeError; an integer of too many digits
-        return None, "not a JSON object"
-    return (value, "") if isinstance(value, dict) else (None, "not a JSON object")
+        return None, _("not a JSON object")
+    return (value, "") if isinstance(value, dict) else (None, _("not a JSON object"))
 
 
 def check_header(path: Path, header: dict) -> None:
     if header.get("type") != "header":
-        raise JournalError(path, 1, 'the first line must be the header ({"type": "header", ...})')
+        raise JournalError(path, 1, _('the first line must be the header ({"type": "header", ...})'))
     if header.get("version") != VERSION:
-        raise JournalError(path, 1, f"journal version {brief(header.get('version'))}:"
-                                    f" this reedboard reads version {VERSION}")
+        raise JournalError(path, 1, _("journal version {version}: this reedboard reads version {ours}").format(
+            version=brief(header.get("version")), ours=VERSION))
     unknown = set(header) - JOURNAL_KEYS - header_keys()
     if unknown:
-        raise JournalError(path, 1, f"unknown header key {brief(sorted(unknown)[0])}")
+        raise JournalError(path, 1, _("unknown header key {key}").format(key=brief(sorted(unknown)[0])))
     if not isinstance(header.get("settings", {}), dict):
-        raise JournalError(path, 1, '"settings" must be an object')
+        raise JournalError(path, 1, _('"settings" must be an object'))
     try:
         Settings.from_mapping(header.get("settings", {}))  # the referee's own rules
     except ValueError as error:
         raise JournalError(path, 1, f'"settings": {error}') from None
     if not isinstance(header.get("started", ""), str):
-        raise JournalError(path, 1, '"started" must be an ISO time string')
+        raise JournalError(path, 1, _('"started" must be an ISO time string'))
     if "clock" in header:
         try:
             clock_settings(header["clock"])
         except (TypeError, ValueError) as error:
             raise JournalError(path, 1, f'"clock": {error}') from None
     if "recovered_from" in header and recovered_from(header) is None:
-        raise JournalError(path, 1, '"recovered_from" must be {"journal": NAME, "line": N}')
+        raise JournalError(path, 1, _('"recovered_from" must be {"journal": NAME, "line": N}'))
     for key in ("event", "place"):
         if key in header and not _is_text(header[key]):
-            raise JournalError(path, 1, f'"{key}" must be 1 to {TEXT_LIMIT} printable characters')
+            raise JournalError(path, 1, _('"{key}" must be 1 to {most} printable characters').format(
+                key=key, most=TEXT_LIMIT))
     try:
         players = start_game(header).players
     except ValueError as error:
@@ -131,27 +135,38 @@ def is_player_name(name: object) -> bool:
     return isinstance(name, str) and bool(name.strip()) and len(name) <= NAME_LIMIT and name.isprintable()
 
 
+def _or(words) -> str:
+    """"black or white", in the language in use."""
+    words = list(words)
+    if len(words) < 2:
+        return "".join(words)
+    return _("{names} or {last}").format(names=", ".join(words[:-1]), last=words[-1])
+
+
 def extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
     """What is wrong with a header's player names or computer side (None: nothing)."""
     players = header.get("players", {})
     if not isinstance(players, dict):
-        return '"players" must be an object of colours and names'
+        return _('"players" must be an object of colours and names')
     for colour, name in players.items():
-        if colour not in colours:
-            return f'"players": no colour {brief(colour)} in this game ({" or ".join(colours)})'
+        if colour not in colours:  # '"players": ' stays as it is: a record's reader takes it off
+            return '"players": ' + _("no colour {colour} in this game ({colours})").format(
+                colour=brief(colour), colours=_or(colours))
         if not is_player_name(name):
-            return f'"players": the name of {colour} must be 1 to {NAME_LIMIT} printable characters, not {brief(name)}'
+            return '"players": ' + _("the name of {colour} must be 1 to {most} printable characters, not {name}").format(
+                colour=colour, most=NAME_LIMIT, name=brief(name))
     if "computer" in header:
         computer = header["computer"]
         if not isinstance(computer, dict) or set(computer) != {"plays", "level", "version"}:
-            return '"computer" must be {"plays": COLOUR, "level": 1-8, "version": TEXT}'
+            return _('"computer" must be {"plays": COLOUR, "level": 1-8, "version": TEXT}')
         level = computer["level"]
         if computer["plays"] not in colours:
-            return f'"computer": it plays {" or ".join(colours)}, not {brief(computer["plays"])}'
+            return '"computer": ' + _("it plays {colours}, not {colour}").format(
+                colours=_or(colours), colour=brief(computer["plays"]))
         if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
-            return f'"computer": the level is 1 to 8, not {brief(level)}'
+            return '"computer": ' + _("the level is 1 to 8, not {level}").format(level=brief(level))
         if not isinstance(computer["version"], str):
-            return '"computer": the version must be text'
+            return '"computer": ' + _("the version must be text")
     return None
 
 
@@ -174,25 +189,29 @@ def check_entry(path: Path, number: int, entry: dict) -> None:
     kind = entry.get("type")
     fields = ENTRY_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
-        raise JournalError(path, number, f"unknown entry type {brief(kind)} (expected {', '.join(ENTRY_FIELDS)})")
+        raise JournalError(path, number, _("unknown entry type {kind} (expected {kinds})").format(
+            kind=brief(kind), kinds=", ".join(ENTRY_FIELDS)))
     optional = OPTIONAL_FIELDS.get(kind, {})
     keys = set(entry) - {"type"} - {k for k in optional if k in entry}
     for key, types in optional.items():
         if key in entry and not isinstance(entry[key], types):
-            raise JournalError(path, number, f"{kind} entry: {key} {brief(entry[key])} has the wrong type")
+            raise JournalError(path, number, _("{kind} entry: {key} {value} has the wrong type").format(
+                kind=kind, key=key, value=brief(entry[key])))
     if keys != set(fields):
         missing, extra = sorted(set(fields) - keys), sorted(keys - set(fields))
-        problem = f"missing {brief(missing[0])}" if missing else f"unknown key {brief(extra[0])}"
-        raise JournalError(path, number, f"{kind} entry: {problem}")
+        if missing:
+            raise JournalError(path, number, _("{kind} entry: missing {key}").format(kind=kind, key=brief(missing[0])))
+        raise JournalError(path, number, _("{kind} entry: unknown key {key}").format(kind=kind, key=brief(extra[0])))
     for key, types in fields.items():
         value = entry[key]
         if not isinstance(value, types) or isinstance(value, bool):
-            raise JournalError(path, number, f"{kind} entry: {key} {brief(value)} has the wrong type")
+            raise JournalError(path, number, _("{kind} entry: {key} {value} has the wrong type").format(
+                kind=kind, key=key, value=brief(value)))
     if "t" in entry and not _finite(entry["t"]):
-        raise JournalError(path, number, f"{kind} entry: t must be a finite number of seconds")
+        raise JournalError(path, number, _("{kind} entry: t must be a finite number of seconds").format(kind=kind))
     if "comment" in entry and (not _is_text(entry["comment"]) or any(c in entry["comment"] for c in ("{", "}", "[%"))):
-        raise JournalError(path, number, f"{kind} entry: a comment is 1 to {TEXT_LIMIT} printable characters,"
-                                         " without { } or [%")
+        raise JournalError(path, number, _("{kind} entry: a comment is 1 to {most} printable characters,"
+                                           " without {{ }} or [%").format(kind=kind, most=TEXT_LIMIT))
 
 
 def _finite(number: int | float) -> bool:
@@ -204,7 +223,7 @@ def _finite(number: int | float) -> bool:
 
 def clock_settings(data: object) -> ClockSettings:
     if not isinstance(data, dict) or set(data) != {"minutes", "increment"}:
-        raise ValueError("a clock is {\"minutes\": M, \"increment\": S}")
+        raise ValueError(_('a clock is {"minutes": M, "increment": S}'))
     return ClockSettings(data["minutes"], data["increment"])
 
 

@@ -16,6 +16,10 @@ from .journal_format import (
     NESTED_TOO_DEEPLY, JournalContents, JournalError, check_entry, check_header, parse_line,
 )
 from .journal_replay import Resumed, rebuild
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 def read_journal(path: str | Path) -> JournalContents:
     """Read and check a journal, replaying it through the rules engine.
@@ -34,9 +38,9 @@ def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
     try:
         data = read_bytes(path, JOURNAL_LIMIT, "journal")
     except OSError as error:
-        raise JournalError(path, None, f"cannot read the journal ({error})") from None
+        raise JournalError(path, None, _("cannot read the journal ({problem})").format(problem=error)) from None
     if not data:
-        raise JournalError(path, None, "empty: a journal starts with a header line")
+        raise JournalError(path, None, _("empty: a journal starts with a header line"))
     raw = data.split(b"\n")
     ends_cleanly = raw[-1] == b""
     if ends_cleanly:
@@ -71,7 +75,7 @@ def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
     try:
         check_header(path, header)
     except RecursionError:  # nesting the parser took, too deep to check
-        raise JournalError(path, 1, f"the header line is damaged: {NESTED_TOO_DEEPLY}") from None
+        raise JournalError(path, 1, _("the header line is damaged: {why}").format(why=_(NESTED_TOO_DEEPLY))) from None
     entries: list[tuple[int, dict]] = []
     for number, entry in kept[1:]:
         try:
@@ -80,7 +84,7 @@ def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
             damage = error
             break
         except RecursionError:
-            damage = JournalError(path, number, f"damaged line: {NESTED_TOO_DEEPLY}")
+            damage = JournalError(path, number, _("damaged line: {why}").format(why=_(NESTED_TOO_DEEPLY)))
             break
         entries.append((number, entry))
     return _replayed(path, header, entries, ignored, damage)
@@ -105,21 +109,24 @@ def _replayed(path: Path, header: dict, entries: list[tuple[int, dict]], ignored
 
 def _contents(header: dict, entries: list[tuple[int, dict]], path: Path, warning: str | None = None,
               damage: JournalError | None = None) -> JournalContents:
-    return JournalContents(header, [e for _, e in entries], warning, path, [n for n, _ in entries], damage)
+    return JournalContents(header, [e for __, e in entries], warning, path, [n for n, __ in entries], damage)
 
 
 def _damaged(path: Path, number: int, why: str) -> JournalError:
     if number == 1:
-        detail = f" ({why})" if why == NESTED_TOO_DEEPLY else ""
-        return JournalError(path, 1, f"the header line is damaged{detail}: this game cannot be restored")
-    return JournalError(path, number, f"damaged line: {why or 'not a JSON object'}")
+        if why == _(NESTED_TOO_DEEPLY):
+            return JournalError(path, 1, _("the header line is damaged ({why}): this game cannot be restored").format(
+                why=why))
+        return JournalError(path, 1, _("the header line is damaged: this game cannot be restored"))
+    return JournalError(path, number, _("damaged line: {why}").format(why=why or _("not a JSON object")))
 
 
 def _warning(path: Path, ignored: list[int], damage: JournalError | None) -> str | None:
     """One line on what was left out, or None."""
     parts = []
     if damage is not None:
-        parts.append(f"{damage}; the game is read up to the line before it, and nothing from it on is used")
+        parts.append(_("{damage}; the game is read up to the line before it, and nothing from it on is used").format(
+            damage=damage))
     if ignored:
         parts.append(_torn_warning(path, ignored))
     return "; ".join(parts) or None
@@ -127,7 +134,9 @@ def _warning(path: Path, ignored: list[int], damage: JournalError | None) -> str
 
 def _torn_warning(path: Path, numbers: list[int]) -> str:
     lines = ", ".join(str(n) for n in numbers)
-    return f"{path}: line {lines} was cut off (a power cut?) and is ignored; everything before it is kept"
+    return ngettext("{path}: line {lines} was cut off (a power cut?) and is ignored; everything before it is kept",
+                    "{path}: lines {lines} were cut off (a power cut?) and are ignored; everything before them is kept",
+                    len(numbers)).format(path=path, lines=lines)
 
 
 def players_of(contents: JournalContents) -> dict[str, str]:

@@ -14,6 +14,9 @@ from .game_files import new_journal_file, sync_directory
 from .games_folder import going_on_in
 from .journal_format import JournalContents, JournalError
 from .journal_reader import read_journal
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
     """A new journal, next to the damaged journal at `path`, holding its game up to the damage:
@@ -24,14 +27,15 @@ def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
     contents = read_journal(path)
     damage = contents.damage
     if damage is None:
-        raise JournalError(path, None, "not damaged: it is resumed as it is")
+        raise JournalError(path, None, _("not damaged: it is resumed as it is"))
     other = going_on_in(path)
     if other is not None:
-        raise JournalError(path, damage.line, f"{damage.problem}; its game already goes on in {other}")
+        raise JournalError(path, damage.line, _("{problem}; its game already goes on in {other}").format(
+            problem=damage.problem, other=other))
     try:
         raw = read_bytes(path, JOURNAL_LIMIT, "journal").split(b"\n")
     except OSError as error:
-        raise JournalError(path, None, f"cannot read the journal ({error})") from None
+        raise JournalError(path, None, _("cannot read the journal ({problem})").format(problem=error)) from None
     header = {**contents.header, "recovered_from": {"journal": path.name, "line": damage.line}}
     lines = [json.dumps(header).encode("utf-8")] + [raw[number - 1] for number in contents.line_numbers]
     now = datetime.now().astimezone() if now is None else now
@@ -47,6 +51,8 @@ def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
 def why_not_written(path: Path, contents: JournalContents) -> str:
     """Why a damaged journal is not appended to, and where its game goes on (or how it can)."""
     other = going_on_in(path)
-    then = (f"its game goes on in {other}" if other is not None else
-            f"go on with its game in a new journal: reedboard play {contents.header['game']} --resume {path}")
-    return f"{contents.damage.problem}; a damaged journal is never written to: {then}"
+    if other is not None:
+        return _("{problem}; a damaged journal is never written to: its game goes on in {other}").format(
+            problem=contents.damage.problem, other=other)
+    return _("{problem}; a damaged journal is never written to: go on with its game in a new journal: {command}").format(
+        problem=contents.damage.problem, command=f"reedboard play {contents.header['game']} --resume {path}")

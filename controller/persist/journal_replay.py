@@ -8,9 +8,12 @@ from dataclasses import dataclass
 
 from ..core.clock import ClockSettings
 from ..games import Game, MoveError, brief
+from ..language.catalogue import COMMANDS
 from .journal_format import (
-    AFTER_THE_RESULT, JournalContents, JournalError, clock_settings, extras_problem, start_game,
+    AFTER_THE_RESULT, JournalContents, JournalError, _or, clock_settings, extras_problem, start_game,
 )
+
+_ = COMMANDS.gettext
 
 @dataclass(frozen=True)
 class Resumed:
@@ -37,7 +40,7 @@ def rebuild(contents: JournalContents) -> Resumed:
         if kind == "resume":
             continue
         if finished and kind not in AFTER_THE_RESULT:
-            raise JournalError(path, number, f"a {kind} entry after the result")
+            raise JournalError(path, number, _("a {kind} entry after the result").format(kind=kind))
         try:
             if kind == "roll":
                 pending = _roll(game, entry["player"], entry["value"])
@@ -55,7 +58,8 @@ def rebuild(contents: JournalContents) -> Resumed:
                 _finish(game, entry["result"], entry["reason"], entry["winner"])
                 finished = True
             elif kind == "hint" and entry["player"] not in game.players:  # a hint changes nothing
-                raise ValueError(f"a hint for {brief(entry['player'])}, who does not play {game.title}")
+                raise ValueError(_("a hint for {player}, who does not play {game}").format(
+                    player=brief(entry["player"]), game=game.title))
             elif kind == "players" and (problem := extras_problem({"players": entry["players"]}, game.players)):
                 raise ValueError(problem)
         except ValueError as error:  # MoveError, GameOverError and the checks below
@@ -66,52 +70,59 @@ def rebuild(contents: JournalContents) -> Resumed:
 
 def _roll(game: Game, player: str, value: int) -> int:
     if not game.uses_die:
-        raise ValueError(f"{game.name} has no die roll")
+        raise ValueError(_("{game} has no die roll").format(game=game.name))
     if player != game.turn:
-        raise ValueError(f"{player} rolled, but it is {game.turn}'s turn")
+        raise ValueError(_("{player} rolled, but it is {turn}'s turn").format(player=player, turn=game.turn))
     if not game.can_roll():
-        raise ValueError(f"{player} has no stone to roll for")
+        raise ValueError(_("{player} has no stone to roll for").format(player=player))
     if not 1 <= value <= 6:
-        raise ValueError(f"a die shows 1-6, not {value}")
+        raise ValueError(_("a die shows 1-6, not {value}").format(value=value))
     return value
 
 
 def _play(game: Game, text: str, pending_roll: int | None) -> None:
     move = game.parse_move(text)
     if pending_roll is not None and game.roll_of(move) != pending_roll:
-        raise MoveError(f"{text!r}: the die showed {pending_roll}, so a stone move for {pending_roll} is due")
+        raise MoveError(_("{move}: the die showed {roll}, so a stone move for {roll} is due").format(
+            move=repr(text), roll=pending_roll))
     game.push(move)
 
 
 def _take_back(game: Game, text: str) -> int | None:
     """Undo the last move, which must be `text`; the die value it was made with, if any."""
     if not game.move_stack:
-        raise ValueError(f"takes back {text!r}, but no move was made")
+        raise ValueError(_("takes back {move}, but no move was made").format(move=repr(text)))
     last = game.pop()
     try:
         same = game.parse_move(text) == last
     except MoveError:
         same = False
     if not same:
-        raise ValueError(f"takes back {text!r}, but the last move was {game.format_move(last)}")
+        raise ValueError(_("takes back {move}, but the last move was {last}").format(
+            move=repr(text), last=game.format_move(last)))
     return game.roll_of(last)
 
 
 def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
     if reason == "resign":
         if winner not in game.players:
-            raise ValueError(f"a resignation needs the winner, {' or '.join(game.players)}; got {winner!r}")
+            raise ValueError(_("a resignation needs the winner, {colours}; got {winner}").format(
+                colours=_or(game.players), winner=repr(winner)))
         game.resign(game.other(winner))
     elif reason == "agreed":
         game.agree_draw()
     elif reason == "time":
         if winner not in game.players:
-            raise ValueError(f"a loss on time needs the winner, {' or '.join(game.players)}; got {winner!r}")
+            raise ValueError(_("a loss on time needs the winner, {colours}; got {winner}").format(
+                colours=_or(game.players), winner=repr(winner)))
         game.lose_on_time(game.other(winner))
     outcome = game.outcome()
     if outcome is None:
-        raise ValueError(f"the result says {result} {reason}, but the game is not over")
+        raise ValueError(_("the result says {result} {reason}, but the game is not over").format(
+            result=result, reason=reason))
     expected = (outcome.result(game.players), outcome.termination.value, outcome.winner)
     if (result, reason, winner) != expected:
-        raise ValueError(f"the result says {result} {reason} (winner {winner}),"
-                         f" but the position gives {expected[0]} {expected[1]} (winner {expected[2]})")
+        raise ValueError(_("the result says {result} {reason} (winner {winner}), but the position gives {expected}"
+                           " {expected_reason} (winner {expected_winner})").format(
+            result=result, reason=reason, winner=winner, expected=expected[0], expected_reason=expected[1],
+            expected_winner=expected[2]))

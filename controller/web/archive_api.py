@@ -37,8 +37,11 @@ from .archive_query import (
     unfoldered, unindexed,
 )
 from .changes import Changes
-from .replies import NAME_LENGTH, beside, busy, encoded, error, json_answer
+from ..language.catalogue import COMMANDS
+from .replies import NAME_LENGTH, beside, busy, encoded, error, in_words, json_answer
 from .side_work import Busy, SideWork
+
+_ = COMMANDS.gettext
 
 REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
 RECORD_FORMATS = ("moves", "record")
@@ -91,17 +94,18 @@ class PastGames:
     async def game_detail(self, request: Request):
         name = journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
-            return error("no such game", 404)
+            return error(_('no such game'), 404)
         return await beside(self.work, ("game", name), self._replay_json, name)
 
     async def game_record(self, request: Request):
         name = journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
-            return error("no such game", 404)
+            return error(_('no such game'), 404)
         try:
             form = parameters(request, ("format",)).get("format", "moves")
             if form not in RECORD_FORMATS:
-                raise ActionError(f"format is {' or '.join(RECORD_FORMATS)}, not {form[:40]!r}", 400)
+                raise ActionError(_('format is {formats}, not {form}').format(
+                    formats=in_words(RECORD_FORMATS), form=repr(form[:40])), 400)
             filename, text = await self.work.run(("record", name, form), self._record_text, name, form)
         except Busy:
             return busy()
@@ -123,7 +127,7 @@ class PastGames:
         key = data["id"]
         live = getattr(getattr(self.session.referee, "journal", None), "path", None)
         if live is not None and Path(live).name.removesuffix(".jsonl") == key.removesuffix(".jsonl"):
-            raise ActionError("this is the game on the board: it cannot be deleted while it is played", 409)
+            raise ActionError(_('this is the game on the board: it cannot be deleted while it is played'), 409)
 
         def change() -> dict:
             with self._asked():
@@ -135,7 +139,7 @@ class PastGames:
         try:
             return await self.work.run(key, change)
         except Busy:
-            raise ActionError("the board is busy: try again in a moment", 503) from None
+            raise ActionError(_('the board is busy: try again in a moment'), 503) from None
 
     # --- the worker thread's side ----------------------------------------------------------------------
     def _archive(self) -> Archive | None:
@@ -151,7 +155,7 @@ class PastGames:
     def _archive_or_none(self) -> Archive:
         found = self._archive()
         if found is None:
-            raise ActionError("there are no games yet", 404)
+            raise ActionError(_('there are no games yet'), 404)
         return found
 
     def _close_archive(self) -> None:
@@ -166,11 +170,11 @@ class PastGames:
         try:
             yield
         except sqlite3.OperationalError:
-            raise ActionError("the archive is busy: try again in a moment", 503) from None
+            raise ActionError(_('the archive is busy: try again in a moment'), 503) from None
         except sqlite3.DatabaseError:
             with contextlib.suppress(sqlite3.Error):
                 self._close_archive()
-            raise ActionError("the archive's index is being rebuilt: try again in a moment", 503) from None
+            raise ActionError(_("the archive's index is being rebuilt: try again in a moment"), 503) from None
         except ArchiveError as problem:
             message = unfoldered(str(problem), self.games).replace(str(self.games), "the games folder")
             raise ActionError(message, 400) from None

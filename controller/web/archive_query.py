@@ -11,13 +11,18 @@ from pathlib import Path
 from starlette.requests import Request
 
 from ..archive.index import OUTCOMES, Archive, ArchiveError, Skipped
-from ..games import GAMES, names_in_words
+from ..games import GAMES
+from ..language.catalogue import COMMANDS
 from ..persist.game_files import SUFFIX
 from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name
 from ..persist.journal_replay import rebuild
 from ..persist.journal_reader import read_journal
 from ..persist.notation import result_line
 from ..session.actions import ActionError
+
+from .replies import games_in_words
+
+_ = COMMANDS.gettext
 
 LIST_PAGE = 100  # games in one answer of /api/games, unless ?limit= says otherwise
 LIST_LIMIT = 500  # ... and at most
@@ -32,9 +37,10 @@ def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
         if key == "token":
             continue
         if key not in allowed:
-            raise ActionError(f"{request.url.path} takes {', '.join(allowed)}, not {key[:40]!r}", 400)
+            raise ActionError(_('{path} takes {allowed}, not {key}').format(
+                path=request.url.path, allowed=', '.join(allowed), key=repr(key[:40])), 400)
         if key in found:
-            raise ActionError(f"{key} is given once", 400)
+            raise ActionError(_('{key} is given once').format(key=key), 400)
         found[key] = value
     return found
 
@@ -45,7 +51,8 @@ def list_filters(request: Request) -> dict:
     for key, text in parameters(request, LIST_PARAMETERS).items():
         if key == "game":
             if text not in GAMES:
-                raise ActionError(f"no game {text[:40]!r}: {names_in_words()}", 400)
+                raise ActionError(_('no game {name}: {games}').format(
+                    name=repr(text[:40]), games=games_in_words()), 400)
             filters[key] = text
         elif key == "player":
             filters[key] = player_name(text)
@@ -53,22 +60,25 @@ def list_filters(request: Request) -> dict:
             filters[key] = _day(key, text)
         elif key == "result":
             if text not in OUTCOMES:
-                raise ActionError(f"result is one of {', '.join(OUTCOMES)}, not {text[:40]!r}", 400)
+                raise ActionError(_('result is one of {outcomes}, not {text}').format(
+                    outcomes=', '.join(OUTCOMES), text=repr(text[:40])), 400)
             filters[key] = text
         else:
             lowest, highest = (1, LIST_LIMIT) if key == "limit" else (0, OFFSET_LIMIT)
             if not re.fullmatch(r"[0-9]{1,7}", text) or not lowest <= int(text) <= highest:
-                raise ActionError(f"{key} is a whole number from {lowest} to {highest}", 400)
+                raise ActionError(_('{key} is a whole number from {lowest} to {highest}').format(
+                    key=key, lowest=lowest, highest=highest), 400)
             filters[key] = int(text)
     if "since" in filters and "until" in filters and filters["since"] > filters["until"]:
-        raise ActionError(f"since ({filters['since']}) is after until ({filters['until']})", 400)
+        raise ActionError(_('since ({since}) is after until ({until})').format(
+            since=filters['since'], until=filters['until']), 400)
     return filters
 
 
 def player_name(text: str) -> str:
     name = text.strip()
     if not is_player_name(name):
-        raise ActionError(f"a player's name is 1 to {NAME_LIMIT} printable characters", 400)
+        raise ActionError(_("a player's name is 1 to {most} printable characters").format(most=NAME_LIMIT), 400)
     return name
 
 
@@ -78,7 +88,7 @@ def _day(key: str, text: str) -> date:
             return date.fromisoformat(text.replace(".", "-"))
     except ValueError:
         pass
-    raise ActionError(f"{key} is a day, YYYY-MM-DD", 400)
+    raise ActionError(_('{key} is a day, YYYY-MM-DD').format(key=key), 400)
 
 
 def journal_name(name: str) -> str:

@@ -14,32 +14,35 @@ from collections.abc import Callable
 
 from starlette.requests import ClientDisconnect, Request
 
+from ..language.catalogue import COMMANDS, N_
 from ..session.actions import ActionError
+
+_ = COMMANDS.gettext
 
 
 async def read_json(request: Request, limit: int) -> dict:
     """The request's JSON object ({} for an empty body), read no further than `limit` bytes."""
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
-        raise ActionError("send JSON (Content-Type: application/json)", 415)
+        raise ActionError(_('send JSON (Content-Type: application/json)'), 415)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
-        raise ActionError(f"the body is larger than {limit} bytes", 413)
+        raise ActionError(_('the body is larger than {limit} bytes').format(limit=limit), 413)
     raw = bytearray()
     try:
         async for chunk in request.stream():
             raw += chunk
             if len(raw) > limit:
-                raise ActionError(f"the body is larger than {limit} bytes", 413)
+                raise ActionError(_('the body is larger than {limit} bytes').format(limit=limit), 413)
     except ClientDisconnect:
-        raise ActionError("the request was cut off", 400) from None
+        raise ActionError(_('the request was cut off'), 400) from None
     if not raw.strip():
         return {}
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ActionError("the body is not JSON", 400) from None
+        raise ActionError(_('the body is not JSON'), 400) from None
     if not isinstance(data, dict):
-        raise ActionError("the body must be a JSON object", 400)
+        raise ActionError(_('the body must be a JSON object'), 400)
     return data
 
 
@@ -54,11 +57,11 @@ def _seconds(value: object) -> bool:
 
 
 KINDS: dict[str, tuple[str, Callable[[object], bool]]] = {
-    "text": ("a string", lambda v: isinstance(v, str)),
-    "index": ("a whole number", lambda v: isinstance(v, int) and not isinstance(v, bool)),
-    "flag": ("true or false", lambda v: isinstance(v, bool)),
-    "seconds": ("a number of seconds", _seconds),
-    "object": ("an object", lambda v: isinstance(v, dict)),
+    "text": (N_("a string"), lambda v: isinstance(v, str)),
+    "index": (N_("a whole number"), lambda v: isinstance(v, int) and not isinstance(v, bool)),
+    "flag": (N_("true or false"), lambda v: isinstance(v, bool)),
+    "seconds": (N_("a number of seconds"), _seconds),
+    "object": (N_("an object"), lambda v: isinstance(v, dict)),
     "null": ("null", lambda v: v is None),
 }
 
@@ -83,18 +86,20 @@ SCHEMAS: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {
 }
 
 
-def check(data: dict, schema: dict[str, tuple[bool, tuple[str, ...]]], where: str = "the body") -> dict:
+def check(data: dict, schema: dict[str, tuple[bool, tuple[str, ...]]], where: str = N_("the body")) -> dict:
     """`data` when it has only the schema's keys, the required ones, each of its kinds; else ActionError 400."""
     unknown = sorted(set(data) - set(schema))
     if unknown:
-        allowed = ", ".join(schema) if schema else "nothing"
-        raise ActionError(f"{where} has no key {unknown[0][:40]!r} (it takes {allowed})", 400)
+        allowed = ", ".join(schema) if schema else _("nothing")
+        raise ActionError(_('{where} has no key {key} (it takes {allowed})').format(
+            where=_(where), key=repr(unknown[0][:40]), allowed=allowed), 400)
     for key, (required, kinds) in schema.items():
         if key not in data:
             if required:
-                raise ActionError(f"{where} needs {key!r}", 400)
+                raise ActionError(_('{where} needs {key}').format(where=_(where), key=repr(key)), 400)
             continue
         if not any(KINDS[kind][1](data[key]) for kind in kinds):
-            said = " or ".join(KINDS[kind][0] for kind in kinds)
-            raise ActionError(f"{key} is {said}", 400)
+            said = _("{names} or {last}").format(names=", ".join(_(KINDS[k][0]) for k in kinds[:-1]),
+                                                 last=_(KINDS[kinds[-1]][0])) if len(kinds) > 1 else _(KINDS[kinds[0]][0])
+            raise ActionError(_('{key} is {said}').format(key=key, said=said), 400)
     return data

@@ -17,6 +17,9 @@ from ..session.play_session import PlaySession
 from .access import Access
 from .bodies import SCHEMAS, check, read_json
 from .replies import CLOSE, error
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 
 class Changes:
@@ -28,7 +31,7 @@ class Changes:
         gives, or the session's snapshot when it gives nothing."""
         async def endpoint(request: Request):
             if not self.access.may_change(request):
-                return error("watching only: changing the game needs the token", 403, CLOSE)
+                return error(_('watching only: changing the game needs the token'), 403, CLOSE)
             try:
                 data = check(await read_json(request, self.body_size), SCHEMAS[name])
             except ActionError as problem:

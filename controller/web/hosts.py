@@ -18,7 +18,10 @@ import socket
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
+from ..language.catalogue import COMMANDS
 from .quiet_log import QuietLog
+
+_ = COMMANDS.gettext
 
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 EVERY_ADDRESS = frozenset({"0.0.0.0", "::", ""})
@@ -43,10 +46,10 @@ def split_host(value: str) -> tuple[str, int | None]:
     """A Host header's name and port: "board.local:8000" -> ("board.local", 8000)."""
     value = value.strip()
     if value.startswith("["):
-        name, _, rest = value[1:].partition("]")
+        name, __, rest = value[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
     elif value.count(":") == 1:
-        name, _, port = value.partition(":")
+        name, __, port = value.partition(":")
     else:
         name, port = value, ""
     return _clean(name), int(port) if port.isdigit() else None
@@ -70,13 +73,13 @@ class HostCheck:
         server = scope.get("server") or ("",)
         if not name or (name not in self.names and name != _clean(str(server[0]))):
             self.log.note("host", f"refused a request for the host {host[:100]!r} (this board has other names)")
-            return await _refuse(scope, receive, send, 400, f"this board is not called {host[:100]!r}: "
-                                 "use the address it printed")
+            return await _refuse(scope, receive, send, 400, _("this board is not called {host}: use the address it"
+                                                              " printed").format(host=repr(host[:100])))
         origin = headers.get("origin")
         checks_origin = scope["type"] == "websocket" or scope.get("method") not in SAFE_METHODS
         if checks_origin and origin is not None and not _same_host(origin, name, port, scope):
             self.log.note("origin", f"refused a {scope['type']} request from a page of {origin[:100]!r}")
-            return await _refuse(scope, receive, send, 403, "only the board's own page may do that")
+            return await _refuse(scope, receive, send, 403, _("only the board's own page may do that"))
         return await self.app(scope, receive, send)
 
 

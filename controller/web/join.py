@@ -19,6 +19,10 @@ from collections.abc import Callable, Iterable
 
 from reedboard.hal.install import pip_extra
 
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}
 # A documentation address (RFC 5737): connecting a UDP socket to it only picks the route out,
@@ -137,20 +141,21 @@ def join_lines(host: str, port: int, token: str | None = None, *, qr: bool = Tru
     open it, a QR code of the address for a phone; with a token, two side by side: the
     watchers' address (no token) and the owner's (the token included: it lets the game be changed)."""
     urls = join_urls(host, port, token, **found)
-    lines = [f"web view: {address}" for address in urls]
+    lines = [_("web view: {address}").format(address=address) for address in urls]
     if qr and host not in LOOPBACK:
         target = qr_target(urls)
         try:
             codes = [terminal_qr(target.split("?")[0])] + ([terminal_qr(target)] if token else [])
         except ImportError:
-            lines.append(f"  (a QR code of the address needs segno: {pip_extra('web')})")
+            lines.append("  " + _("(a QR code of the address needs segno: {install})").format(install=pip_extra("web")))
             return lines
         if not token:
-            lines.append(f"  scan to open {target} on a phone:")
+            lines.append("  " + _("scan to open {address} on a phone:").format(address=target))
             return lines + codes[0]
         watch, own = codes
         width = max(map(len, watch))
-        lines.append(f"  scan to watch {target.split('?')[0]} (left), or to play as the owner, token included (right):")
+        lines.append("  " + _("scan to watch {address} (left), or to play as the owner, token included (right):").format(
+            address=target.split("?")[0]))
         for row in range(max(len(watch), len(own))):
             left = watch[row] if row < len(watch) else ""
             right = own[row] if row < len(own) else ""

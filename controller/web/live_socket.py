@@ -16,6 +16,9 @@ from .access import Access
 from .limits import Limits, Watchers
 from .quiet_log import QuietLog
 from .replies import SnapshotJSON, error
+from ..language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
 
 
 def address_of(websocket: WebSocket) -> str:
@@ -32,7 +35,8 @@ def live_routes(session: PlaySession, access: Access, limits: Limits, log: Quiet
         refused = watchers.admit(address, owner)
         if refused:
             log.note("watchers", f"refused a watcher from {address}: {refused}")
-            await websocket.send_denial_response(error(f"{refused}: try again later", 503, {"Retry-After": "30"}))
+            await websocket.send_denial_response(error(_('{refused}: try again later').format(refused=refused), 503,
+                                                                   {"Retry-After": "30"}))
             return
         try:
             await watch(websocket)

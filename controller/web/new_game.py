@@ -6,12 +6,16 @@ from __future__ import annotations
 from ..core.clock import ClockSettings
 from ..core.computer import Computer
 from ..core.reconcile import Settings
-from ..games import GAMES, colours, names_in_words
+from ..games import GAMES, colours
+from ..language.catalogue import COMMANDS
 from ..persist.journal_format import NAME_LIMIT, is_player_name
 from ..session.actions import ActionError
 from ..session.play_session import PlaySession
 
 from .bodies import KINDS, SCHEMAS, check
+from .replies import games_in_words
+
+_ = COMMANDS.gettext
 
 SETTING_KEYS = ("debounce", "settle", "grace", "takebacks")
 CLOCK_LIMIT = 600  # minutes of a game clock, and seconds of its increment, at most
@@ -27,11 +31,11 @@ def start_new_game(session: PlaySession, data: dict):
         try:  # the settings' own rules (a settle time of 0 would stop the referee)
             settings = Settings(**{**_settings_dict(session.settings), **changes})
         except (TypeError, ValueError, OverflowError) as error:
-            raise ActionError(f"settings: {error}", 400) from None
+            raise ActionError(_('settings: {problem}').format(problem=error), 400) from None
     setup = data.get("setup")
     modes = _setup_modes()
     if setup is not None and setup not in modes:
-        raise ActionError(f"setup is one of {', '.join(modes)}", 400)
+        raise ActionError(_('setup is one of {modes}').format(modes=', '.join(modes)), 400)
     keep_clock = {} if "clock" not in data else {"clock": _clock_settings(data["clock"])}
     if "computer" in data:
         keep_clock["computer"] = _computer(data["computer"])
@@ -52,12 +56,12 @@ def _clock_settings(clock: object) -> ClockSettings | None:
     if clock is None:
         return None
     if not isinstance(clock, dict) or set(clock) != {"minutes", "increment"}:
-        raise ActionError('clock is null or {"minutes": ..., "increment": ...}', 400)
+        raise ActionError(_('clock is null or {"minutes": ..., "increment": ...}'), 400)
     minutes, increment = clock["minutes"], clock["increment"]
     if not _number(minutes) or not 0 < minutes <= CLOCK_LIMIT:
-        raise ActionError(f"the clock's minutes are a number above 0 and at most {CLOCK_LIMIT}", 400)
+        raise ActionError(_("the clock's minutes are a number above 0 and at most {most}").format(most=CLOCK_LIMIT), 400)
     if not _number(increment) or not 0 <= increment <= CLOCK_LIMIT:
-        raise ActionError(f"the clock's increment is a number of seconds from 0 to {CLOCK_LIMIT}", 400)
+        raise ActionError(_("the clock's increment is a number of seconds from 0 to {most}").format(most=CLOCK_LIMIT), 400)
     return ClockSettings(minutes, increment)
 
 
@@ -66,22 +70,24 @@ def _computer(data: object) -> Computer | None:
     if data is None:
         return None
     if not isinstance(data, dict) or set(data) != {"level", "plays"}:
-        raise ActionError('computer is null or {"level": 1-8, "plays": COLOUR}', 400)
+        raise ActionError(_('computer is null or {"level": 1-8, "plays": COLOUR}'), 400)
     level, plays = data["level"], data["plays"]
     if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
-        raise ActionError("the computer's level is a whole number from 1 to 8", 400)
+        raise ActionError(_("the computer's level is a whole number from 1 to 8"), 400)
     if plays not in colours():
-        raise ActionError(f"the computer plays one of {', '.join(sorted(colours()))}", 400)
+        raise ActionError(_('the computer plays one of {colours}').format(colours=', '.join(sorted(colours()))), 400)
     return Computer(plays, level)
 
 
 def _players(data: object) -> dict[str, str]:
     """POST /api/new's players: {COLOUR: NAME}, each name 1 to 40 printable characters."""
     if not isinstance(data, dict) or not set(data) <= set(colours()):
-        raise ActionError(f"players is an object of colours ({', '.join(sorted(colours()))}) and names", 400)
+        raise ActionError(_('players is an object of colours ({colours}) and names').format(
+            colours=', '.join(sorted(colours()))), 400)
     for colour, name in data.items():
         if not is_player_name(name):
-            raise ActionError(f"the name of {colour} is 1 to {NAME_LIMIT} printable characters", 400)
+            raise ActionError(_('the name of {colour} is 1 to {most} printable characters').format(
+                colour=colour, most=NAME_LIMIT), 400)
     return {colour: name.strip() for colour, name in data.items()}
 
 
@@ -93,17 +99,19 @@ def _setup_modes() -> list[str]:
 def _game_from_options(name: object, options: dict):
     """POST /api/new's "options": the game's start options ({flag: text}); the game in its start."""
     if not isinstance(name, str) or name not in GAMES:
-        raise ActionError(f"no game {str(name)[:40]!r}: {names_in_words()}", 400)
+        raise ActionError(_('no game {name}: {games}').format(name=repr(str(name)[:40]), games=games_in_words()), 400)
     cls = GAMES[name]
     own = {option.flag: option for option in cls.options}
     for flag, value in options.items():
         if flag not in own:
-            raise ActionError(f"{name} has no start option {flag[:40]!r}"
-                              f" ({', '.join(own) if own else 'it takes none'})", 400)
+            raise ActionError((_('{name} has no start option {flag} ({options})').format(
+                name=name, flag=repr(flag[:40]), options=', '.join(own)) if own else
+                _('{name} has no start option {flag} (it takes none)').format(name=name, flag=repr(flag[:40]))), 400)
         if not isinstance(value, str) or len(value) > OPTION_LENGTH:
-            raise ActionError(f"the start option {flag} is a text of at most {OPTION_LENGTH} characters", 400)
+            raise ActionError(_('the start option {flag} is a text of at most {most} characters').format(
+                flag=flag, most=OPTION_LENGTH), 400)
         if own[flag].choices is None:  # a file or a set-up string: only from the command line
-            raise ActionError(f"the start option {flag} is given on the command line, not here", 400)
+            raise ActionError(_('the start option {flag} is given on the command line, not here').format(flag=flag), 400)
     try:
         return cls.from_options(**options)
     except ValueError as error:

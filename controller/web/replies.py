@@ -8,12 +8,31 @@ from collections.abc import Callable
 
 from starlette.responses import JSONResponse, Response
 
+from ..games import GAMES
+from ..language.catalogue import COMMANDS
 from ..session.actions import ActionError
 
 from .side_work import Busy, SideWork
 
 CLOSE = {"Connection": "close"}  # the rest of a refused body is not read: the connection goes
 NAME_LENGTH = 200  # characters of a game's or a journal's name in an address, at most
+
+_ = COMMANDS.gettext
+
+
+def in_words(names, last: str = "or") -> str:
+    """Names for a message, in the language of the request: "a, b or c" (or "a, b and c")."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    if last == "and":
+        return _("{names} and {last}").format(names=", ".join(names[:-1]), last=names[-1])
+    return _("{names} or {last}").format(names=", ".join(names[:-1]), last=names[-1])
+
+
+def games_in_words() -> str:
+    """The games' names for a message: "abalone, bigballs or offboard"."""
+    return in_words(sorted(GAMES))
 
 
 def error(message: str, status: int, headers: dict | None = None) -> JSONResponse:
@@ -30,7 +49,7 @@ def json_answer(body: bytes, headers: dict | None = None) -> Response:
 
 
 def busy() -> JSONResponse:
-    return error("the board is busy: try again in a moment", 503, {"Retry-After": "2"})
+    return error(_('the board is busy: try again in a moment'), 503, {"Retry-After": "2"})
 
 
 async def beside(work: SideWork, key: tuple, work_out: Callable, *args) -> Response:

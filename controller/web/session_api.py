@@ -13,8 +13,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from ..games import catalog, names_in_words
-from ..language.catalogue import current
+from ..games import catalog
+from ..language.catalogue import COMMANDS, current
 from ..session.actions import ActionError
 from ..session.play_session import PlaySession
 
@@ -22,9 +22,11 @@ from .access import Access
 from .changes import Changes
 from .join import join_info, listen_host
 from .new_game import start_new_game
-from .replies import NAME_LENGTH, SnapshotJSON, beside, encoded, error, json_answer
+from .replies import NAME_LENGTH, SnapshotJSON, beside, encoded, error, games_in_words, json_answer
 from .rules import rules_page
 from .side_work import SideWork
+
+_ = COMMANDS.gettext
 
 
 @functools.cache
@@ -36,7 +38,7 @@ def rules_json(game: str, lang: str) -> bytes:
     try:
         return _rules_json(game, lang)
     except KeyError:
-        raise ActionError(f"no game {game[:40]!r}: {names_in_words()}", 404) from None
+        raise ActionError(_('no game {name}: {games}').format(name=repr(game[:40]), games=games_in_words()), 404) from None
 
 
 def session_routes(session: PlaySession, access: Access, changes: Changes, work: SideWork,
@@ -64,7 +66,7 @@ def session_routes(session: PlaySession, access: Access, changes: Changes, work:
     async def rules(request: Request):
         game = request.path_params["game"]
         if len(game) > NAME_LENGTH:
-            return error(f"no such game: {names_in_words()}", 404)
+            return error(_('no such game: {games}').format(games=games_in_words()), 404)
         lang = current()  # the request's (languages.Speaking): the worker thread has its own context
         return await beside(work, ("rules", game, lang), rules_json, game, lang)
 
