@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from importlib import import_module
 
+from ..language.catalogue import PLAY
 from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief
 from .bigballs import BigBalls, BigBallsMove, SetupError
 from .offboard import OffBoard, OffBoardMove
 from .offboard_layout import Layout, LayoutError, load_layout
 from .perft import divide, perft
+
+_ = PLAY.gettext
 
 # "module.Class" of each game, in the order the page lists them.
 REGISTERED = (
@@ -24,7 +27,7 @@ REGISTERED = (
 
 
 def _load(entry: str) -> type[Game]:
-    module, _, name = entry.partition(".")
+    module, _dot, name = entry.partition(".")
     return getattr(import_module(f".{module}", __name__), name)
 
 
@@ -34,7 +37,12 @@ GAMES: dict[str, type[Game]] = {cls.name: cls for cls in map(_load, REGISTERED)}
 def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str:
     """The games' names for a message: "a, b or c" (sorted)."""
     names = sorted(GAMES if names is None else names)
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {last} {names[-1]}"
+    if len(names) == 1:
+        return names[0]
+    if last in ("or", "and"):  # in the language in use
+        joined = _("{first} or {last}") if last == "or" else _("{first} and {last}")
+        return joined.format(first=", ".join(names[:-1]), last=names[-1])
+    return f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
 def game_name(text: str) -> str:
