@@ -277,3 +277,206 @@ def test_every_marked_word_of_the_scripts_reaches_the_catalogue():
     lost = [(script.name, line, text) for script in SCRIPTS for line, text, call in js_strings(script.read_text("utf-8"))
             if call in MARKING and text not in ids]
     assert not lost, f"marked words the catalogue does not get (take them out of the template literal): {lost}"
+
+
+# --- in a real browser ---------------------------------------------------------------------------------
+def words(lang: str, domain: str):
+    """`tr(msgid)`: the words of `msgid` in `lang` as the board's catalogue has them (its English
+    where the catalogue has no translation yet, as gettext shows it)."""
+    po = catalogue(lang, domain)
+
+    def tr(msgid: str) -> str:
+        message = po.get(msgid)
+        return message.string if message is not None and message.string else msgid
+    return tr
+
+
+def pattern(template: str) -> str:
+    """A regular expression for `template`'s words with anything in its {placeholders}."""
+    return "".join(".+?" if PLACEHOLDER.fullmatch(part) else re.escape(part)
+                   for part in re.split(r"(\{\w+\})", template))
+
+
+def open_in(browser, url, session, locale, viewport=None):
+    """A page on `url` in a browser whose language is `locale` (its Accept-Language, navigator.languages)."""
+    from in_browser import DESKTOP
+
+    context = browser.new_context(locale=locale, viewport=viewport or DESKTOP)
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(error))
+    page.session = session
+    page.goto(url)
+    return context, page
+
+
+def in_language(page, lang):
+    from in_browser import TIMEOUT, expect
+
+    expect(page.locator("html")).to_have_attribute("lang", lang, timeout=TIMEOUT)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_page_plays_in_the_browsers_language_and_switches(browser, tmp_path, lang):
+    from in_browser import FAST, TIMEOUT, cell, click, expect, record, wait_for_prompt
+    from reedboard.controller.games import BigBalls
+    from reedboard.controller.session.play_session import PlaySession, ScriptedDie
+    from reedboard.controller.web.background import served
+    from reedboard.controller.web.rules import rules_page
+
+    page_words, play, rules = words(lang, "page"), words(lang, "play"), words(lang, "rules")
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3, 1]))
+    with served(session) as url:
+        context, page = open_in(browser, url, session, {"de": "de-DE", "ro": "ro-RO"}[lang])
+        try:
+            wait_for_prompt(page, "roll")
+            in_language(page, lang)
+            expect(page.locator('[data-tab="live"]')).to_have_text(page_words("Live game"))
+            expect(page.locator('[data-role="language"]')).to_have_value(lang)
+            status = page.locator('[data-role="status"]')
+            roll_words = play("{player}: roll the die, or move a big ball").format(player=play("Black"))
+            expect(status).to_have_text(roll_words)
+            assert session.snapshot()["words"][lang]["message"] == roll_words  # the page shows the board's words
+
+            # the roll, then the die pressed again: the refusal, in the notes
+            page.click('[data-action="die"]')
+            die = page.locator('[data-role="die"]')
+            expect(die).to_have_text("3", timeout=TIMEOUT)
+            # (the page's button is off while the die shows a number: the board's own button is pressed)
+            page.evaluate("""() => fetch('api/press', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({button: 'die'})})""")
+            refused = play("the die cannot roll now: {reason}").format(
+                reason=play("the die already shows {roll}: move a stone for it").format(roll=3))
+            notes = page.locator('[data-role="notes"] li')
+            expect(notes.first).to_contain_text(refused, timeout=TIMEOUT)
+
+            # a move by clicks, and the turn line in the page's words
+            click(page, "c1")
+            click(page, "d1")
+            expect(page.locator('[data-role="record"] > li')).to_have_count(1, timeout=TIMEOUT)
+            assert record(page) == ["3 c1-d1"]
+            expect(page.locator('[data-role="turn"]')).to_have_text(
+                page_words("{player} to move").format(player=page_words("white")))
+
+            # White rolls 1 and moves the wrong stone: what to put right, in the board's words
+            page.click('[data-action="die"]')
+            expect(die).to_have_text("1", timeout=TIMEOUT)
+            click(page, "e3")
+            click(page, "d4")
+            wait_for_prompt(page, "put_back")
+            expect(cell(page, "e3")).to_have_attribute("data-light", "fill")
+            expect(status).to_have_text(re.compile(pattern(play("move {piece} from {src} back to {dst}"))))
+            expect(status).to_contain_text("e3")
+            expect(notes.first).to_have_text(re.compile(r"\S+s " + pattern(play("illegal: {what}"))))
+            shown_notes = notes.evaluate_all("items => items.map((li) => li.textContent)")
+            said = session.snapshot()["words"][lang]["notes"]
+            assert [text.split(" ", 1)[1] for text in shown_notes] == [said[n] for n in sorted(said, key=int, reverse=True)]
+
+            # the rules, asked for in the page's language
+            page.click('[data-tab="rules"]')
+            expect(page.locator('[data-role="rules"]')).to_have_attribute("data-game", "bigballs", timeout=TIMEOUT)
+            expect(page.locator('[data-role="rules-title"]')).to_have_text(
+                page_words("{game}: the rules").format(game="Big Balls"))
+            first_section = rules_page("bigballs", "en")["sections"][0]["title"]
+            expect(page.locator('[data-role="rules-text"] h2').first).to_have_text(rules(first_section))
+            expect(page.locator(".lights-legend h2")).to_have_text(page_words("What the lights mean"))
+
+            # the header's choice: another language at once, kept after a reload
+            other = next(code for code in ("en", *LANGS) if code != lang)
+            other_words = words(other, "page") if other != "en" else (lambda text: text)
+            page.locator('[data-role="language"]').select_option(other)
+            in_language(page, other)
+            expect(page.locator('[data-tab="rules"]')).to_have_text(other_words("Rules"))
+            expect(page.locator('[data-role="rules-title"]')).to_have_text(
+                other_words("{game}: the rules").format(game="Big Balls"), timeout=TIMEOUT)
+            page.click('[data-tab="live"]')
+            expect(page.locator('[data-role="turn"]')).to_have_text(
+                other_words("{player} to move").format(player=other_words("white")))
+            page.reload()
+            wait_for_prompt(page, "put_back")
+            in_language(page, other)
+            expect(page.locator('[data-role="language"]')).to_have_value(other)
+            expect(page.locator('[data-tab="live"]')).to_have_text(other_words("Live game"))
+            assert not page.errors
+        finally:
+            context.close()
+
+
+def test_the_boards_page_language_comes_before_the_browsers(browser, tmp_path):
+    from in_browser import FAST, TIMEOUT, expect, wait_for_prompt
+    from reedboard.controller.games import BigBalls
+    from reedboard.controller.session.play_session import PlaySession
+    from reedboard.controller.web.background import served
+
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST)
+    session.page_language = "ro"  # [page] language = "ro"
+    with served(session) as url:
+        context, page = open_in(browser, url, session, "en-US")
+        try:
+            wait_for_prompt(page, "roll")
+            in_language(page, "ro")
+            expect(page.locator('[data-tab="live"]')).to_have_text(words("ro", "page")("Live game"), timeout=TIMEOUT)
+            expect(page.locator('[data-role="language"]')).to_have_value("ro")
+            # the player's own choice comes first, and is kept
+            page.locator('[data-role="language"]').select_option("en")
+            in_language(page, "en")
+            page.reload()
+            wait_for_prompt(page, "roll")
+            in_language(page, "en")
+            expect(page.locator('[data-tab="live"]')).to_have_text("Live game")
+            assert not page.errors
+        finally:
+            context.close()
+
+
+# --- pictures of the page in German and Romanian ----------------------------------------------------------
+SCREENS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pictures_of_the_page_in_german_and_romanian(browser, tmp_path, lang):
+    """The live game and the rules, on a desktop and a phone, written where REEDBOARD_SCREENSHOTS
+    says (nothing is written without it); a label too long for its place shows there."""
+    from in_browser import FAST, TIMEOUT, click, expect, wait_for_prompt
+    from reedboard.controller.games import BigBalls
+    from reedboard.controller.session.play_session import PlaySession, ScriptedDie
+    from reedboard.controller.web.background import served
+
+    folder = os.environ.get("REEDBOARD_SCREENSHOTS")
+    session = PlaySession(BigBalls(), games_dir=tmp_path, settings=FAST, die=ScriptedDie([3, 1]))
+    session.page_language = lang
+    with served(session) as url:
+        context, page = open_in(browser, url, session, "en-GB", SCREENS["desktop"])
+        try:
+            wait_for_prompt(page, "roll")
+            page.click('[data-action="die"]')
+            expect(page.locator('[data-role="die"]')).to_have_text("3", timeout=TIMEOUT)
+            click(page, "c1")
+            click(page, "d1")
+            page.click('[data-action="die"]')
+            wait_for_prompt(page, "move")
+            in_language(page, lang)
+        finally:
+            context.close()
+        for screen, viewport in SCREENS.items():
+            context, page = open_in(browser, url, session, "en-GB", viewport)
+            try:
+                wait_for_prompt(page, "move")
+                in_language(page, lang)
+                page.locator(".new-game summary").click()  # the dialog's labels are the longest
+                expect(page.locator('[data-role="name-fields"] input')).to_have_count(2)
+                overflowing = page.evaluate("""() => Array.from(document.querySelectorAll('button, .tab, label'))
+                    .filter((el) => el.offsetParent && el.scrollWidth > el.clientWidth + 1)
+                    .map((el) => el.textContent.trim())""")
+                assert not overflowing, f"{lang} {screen}: words wider than their place: {overflowing}"
+                if folder:
+                    Path(folder).mkdir(parents=True, exist_ok=True)
+                    page.screenshot(path=str(Path(folder) / f"{lang}-{screen}-live.png"), full_page=True)
+                page.click('[data-tab="rules"]')
+                expect(page.locator('[data-role="rules"]')).to_have_attribute("data-game", "bigballs", timeout=TIMEOUT)
+                page.wait_for_function("document.querySelectorAll('[data-role=diagrams] figure').length > 0")
+                if folder:
+                    page.screenshot(path=str(Path(folder) / f"{lang}-{screen}-rules.png"), full_page=True)
+                assert not page.errors
+            finally:
+                context.close()

@@ -2,7 +2,7 @@
 // computer and the players' names; sent as POST api/new.
 import { gameInfo, games } from "./catalog.js";
 import { $, $$, escapeHTML } from "./dom.js";
-import { N_, Side, _, language } from "./i18n.js";
+import { N_, Side, _, language, side } from "./i18n.js";
 import { post } from "./server.js";
 import { state } from "./state.js";
 
@@ -112,7 +112,7 @@ function showNewGameFields(form) {
     holder.innerHTML = options.map((o) =>
       `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.flag)} <select data-option="${escapeHTML(o.flag)}">`
       + (o.default ? "" : `<option value="">${escapeHTML(byDefault)}</option>`)
-      + o.choices.map((c) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>${escapeHTML(c)}</option>`).join("")
+      + o.choices.map((c) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>${escapeHTML(side(c))}</option>`).join("")
       + `</select></label>`).join("");
     for (const select of $$("select[data-option]", holder)) {
       const value = kept[select.dataset.option];
