@@ -66,6 +66,20 @@ def free_port(host: str = "127.0.0.1") -> int:
         return probe.getsockname()[1]
 
 
+# --- the language of the words tested ------------------------------------------------------------------
+@pytest.fixture(autouse=True)
+def in_english(monkeypatch):
+    """Tests read the board's English, whatever language the machine running them speaks; a test
+    of another language says so itself (its own environment, `speaking`, --lang). The process's
+    language is English again after a test that ran the command line in another."""
+    from reedboard.controller.language.catalogue import set_default
+
+    monkeypatch.setenv("LANGUAGE", "en")
+    set_default("en")
+    yield
+    set_default("en")
+
+
 # --- levels ---------------------------------------------------------------------------------------
 MODULES_BY_LEVEL = {
     # one module, pure

@@ -14,15 +14,6 @@ from command_line import run_command
 from archive_games import A7_GAME, HAND, bigballs, played
 
 
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
-
-
 def games_main(argv, capsys):
     """`reedboard games ...` on a parser of its own, as cli.main runs it: (status, out, err)."""
     return run_command(games_command, ["games", *argv], capsys)

@@ -10,15 +10,6 @@ from reedboard.controller.commands.cli import main
 from reedboard.controller.commands.show_command import split_moves
 
 
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
-
-
 def run(capsys, *argv):
     status = main(list(argv))
     out, err = capsys.readouterr()

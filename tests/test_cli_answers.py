@@ -22,15 +22,6 @@ from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
 
 
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
-
-
 DEFINITION = resources.files("reedboard.controller.games").joinpath("data/offboard.toml")
 WIRING = Path(__file__).resolve().parent.parent / "hardware" / "boards" / "offboard.toml"
 FAST = Settings(settle=0.15, grace=0.3)

@@ -10,15 +10,6 @@ from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.commands.config import ConfigError, load_play
 
 
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
-
-
 def write(tmp_path, text):
     path = tmp_path / "config.toml"
     path.write_text(text)

@@ -10,15 +10,6 @@ from reedboard.controller.commands.config import BY_NAME
 from command_line import run_command
 
 
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
-
-
 def config_main(argv, capsys):
     """`reedboard config ...` on a parser of its own, as cli.main runs it: (status, out, err)."""
     return run_command(config_command, ["config", *argv], capsys)

@@ -4,18 +4,8 @@ docs/make_commands.py, it must be what that writes now."""
 import runpy
 from pathlib import Path
 
-import pytest
 
 from reedboard.controller.commands.cli import build_parser
-
-
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,15 +11,6 @@ from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls
 
 
-@pytest.fixture(autouse=True)
-def in_english(monkeypatch):
-    """These tests read the command line's English, whatever language the machine running them speaks."""
-    from reedboard.controller.language.catalogue import set_default
-
-    monkeypatch.setenv("LANGUAGE", "en")
-    set_default("en")
-
-
 START = [c for c in BigBalls().cells if c in BigBalls().occupied()]
 
 

@@ -242,8 +242,8 @@ class Abalone(Game):
     players = PLAYERS
     board = "offboard"
     setup_modes = ("given",)
-    options = (GameOption("layout", "the start layout: standard, belgian-daisy or german-daisy"
-                                    " (default standard)", choices=LAYOUTS,
+    options = (GameOption("layout", N_("the start layout: standard, belgian-daisy or german-daisy"
+                                       " (default standard)"), choices=LAYOUTS,
                           default="standard"),)
     header_keys = ("layout",)
     endings = (PUSHED_OFF,)

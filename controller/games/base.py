@@ -87,7 +87,8 @@ class GameOption:
     """A start option a game takes on the command line (`--layout standard`) and in headers.
 
     flag: the option's name without dashes ("layout"); the command line adds `--flag`.
-    help: one line for --help, e.g. "the start layout (default standard)".
+    help: one line for --help, e.g. "the start layout (default standard)", marked N_ for the
+        "play" catalogue (the command line looks it up there).
     choices: the allowed words, or None for free text (a file, a set-up string).
     """
 
