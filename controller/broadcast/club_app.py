@@ -199,12 +199,17 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
                 await websocket.send_text(_json(snapshot).decode("utf-8"))
         await watch(websocket, send_one)
 
+    async def club_words(request: Request):  # the board page's i18n.js, for the club's own page
+        return FileResponse(BOARD_PAGE / "i18n.js", media_type="text/javascript")
+
     routes = [
         Route("/", page),
         Route("/api/boards", boards),
         Route("/api/boards/{name}", board),
         Route("/api/standings", standings),
         Route("/api/club", status),
+        *language_routes(lambda: None),  # the club's page in its visitors' languages
+        Route("/club/i18n.js", club_words),
         WebSocketRoute("/ws", club_updates),
         Route("/board/{name}", to_board_page),
         Route("/board/{name}/", board_page),

@@ -88,13 +88,12 @@ def game_from_header(header: Mapping, file_keys: Iterable[str] = ()) -> Game:
 
 def catalog() -> list[dict]:
     """The registry for a page: each game's name, title, die, players, the set-up modes a player may
-    choose for a new game ("given" is for replays and tests) and its start options."""
+    choose for a new game ("given" is for replays and tests) and its start options (their words
+    in the language in use)."""
     return [
         {"name": cls.name, "title": cls.title, "uses_die": cls.uses_die, "players": list(cls.players),
          "setup_modes": [mode for mode in cls.setup_modes if mode != "given"],
-         "options": [{"flag": o.flag, "choices": list(o.choices) if o.choices is not None else None,
-                      "help": o.help, **({"default": o.default} if o.default is not None else {})}
-                     for o in cls.options]}
+         "options": [option.for_page() for option in cls.options]}
         for cls in GAMES.values()
     ]
 

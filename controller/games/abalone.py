@@ -244,6 +244,7 @@ class Abalone(Game):
     setup_modes = ("given",)
     options = (GameOption("layout", N_("the start layout: standard, belgian-daisy or german-daisy"
                                        " (default standard)"), choices=LAYOUTS,
+                          label=N_("start layout"), choice_labels=(N_("standard"), N_("Belgian daisy"), N_("German daisy")),
                           default="standard"),)
     header_keys = ("layout",)
     endings = (PUSHED_OFF,)

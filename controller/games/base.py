@@ -90,6 +90,8 @@ class GameOption:
     help: one line for --help, e.g. "the start layout (default standard)", marked N_ for the
         "play" catalogue (the command line looks it up there).
     choices: the allowed words, or None for free text (a file, a set-up string).
+    label, choice_labels: what a page shows for the option and for each choice (N_-marked;
+        the flag and the choices themselves when not given).
     """
 
     flag: str
@@ -97,6 +99,18 @@ class GameOption:
     choices: tuple[str, ...] | None = None
     metavar: str | None = None
     default: str | None = None  # the choice taken when none is given (a page preselects it)
+    label: str = ""
+    choice_labels: tuple[str, ...] | None = None
+
+    def for_page(self) -> dict:
+        """The option as a page offers it, its words in the language in use."""
+        page = {"flag": self.flag, "label": _(self.label) if self.label else self.flag,
+                "choices": list(self.choices) if self.choices is not None else None, "help": _(self.help)}
+        if self.choices is not None:
+            page["choice_labels"] = [_(word) for word in self.choice_labels] if self.choice_labels else list(self.choices)
+        if self.default is not None:
+            page["default"] = self.default
+        return page
 
 
 def in_words(names: Sequence[str]) -> str:

@@ -164,7 +164,8 @@ class BigBalls(Game):
     options = (
         GameOption("setup", N_('the stones, e.g. "black=a1:3,b1:6,c1:1,a2:5,b2:2,a3:4 white=e1:2,f1:4,g1:6,e2:1,f2:3,'
                                'e3:5" (default: numbers 1-6 in board order)'), metavar="SETUP"),
-        GameOption("first", N_("who moves first (default black)"), choices=PLAYERS, default="black"),
+        GameOption("first", N_("who moves first (default black)"), label=N_("first to move"),
+                   choice_labels=(N_("Black"), N_("White")), choices=PLAYERS, default="black"),
     )
     header_keys = ("first", "setup", "balls")
     endings = (REACHED_A7, BALLS_ONLY)

@@ -101,7 +101,7 @@ class OffBoard(Game):
     title = "Off Board"
     players = PLAYERS
     board = "offboard"
-    options = (GameOption("board", N_("a board definition file (TOML): the start position and the sectors"),
+    options = (GameOption("board", N_("a board definition file (TOML): the start position and the sectors"), label=N_("board file"),
                           metavar="FILE"),)
     header_keys = ("board", "first")
     endings = (POINTS, UNREACHABLE)

@@ -46,6 +46,7 @@ onLanguage(() => {
   const select = $("[data-role=language]");
   if (select && select.value !== language()) select.value = language();
   renderNewGameAgain();
+  loadCatalog().then(renderNewGameAgain);  // the start options' words, in the new language
   renderAgain();
   forgetRulesPages();
   if (!$("#rules").hidden && currentRulesGame()) showRules(currentRulesGame());

@@ -6,11 +6,13 @@ let catalog = [];  // the registry's games (GET api/catalog), when the snapshot 
 
 export function games() { return (state.snap && state.snap.games) || catalog || []; }
 
-// What the page knows of a game: the snapshot's entry over the catalog's (either may lack a key).
+// What the page knows of a game: the snapshot's entry over the catalog's (either may lack a key),
+// but the start options as the catalog words them, in the page's language.
 export function gameInfo(name) {
   const fallback = { name, title: name, uses_die: true, setup_modes: [], options: [] };
   const listed = (list) => (list || []).find((g) => g.name === name) || {};
-  return { ...fallback, ...listed(catalog), ...listed(state.snap && state.snap.games) };
+  const asked = listed(catalog);
+  return { ...fallback, ...asked, ...listed(state.snap && state.snap.games), ...(asked.options ? { options: asked.options } : {}) };
 }
 
 export async function loadCatalog() {

@@ -105,14 +105,15 @@ function showNewGameFields(form) {
   $("[data-role=setup-modes]").hidden = !modes.length;
   const options = (info.options || []).filter((o) => o.choices && o.choices.length);
   const holder = $("[data-role=game-options]");
-  const key = name + "|" + options.map((o) => o.flag).join(",");
+  const key = name + "|" + options.map((o) => `${o.flag}:${o.label}`).join(",");
   if (holder.dataset.key !== key) {
     const byDefault = _("default");
     const kept = Object.fromEntries($$("select[data-option]", holder).map((s) => [s.dataset.option, s.value]));
     holder.innerHTML = options.map((o) =>
-      `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.flag)} <select data-option="${escapeHTML(o.flag)}">`
+      `<label title="${escapeHTML(o.help || "")}">${escapeHTML(o.label || o.flag)} <select data-option="${escapeHTML(o.flag)}">`
       + (o.default ? "" : `<option value="">${escapeHTML(byDefault)}</option>`)
-      + o.choices.map((c) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>${escapeHTML(side(c))}</option>`).join("")
+      + o.choices.map((c, i) => `<option value="${escapeHTML(c)}"${c === o.default ? " selected" : ""}>`
+        + `${escapeHTML((o.choice_labels && o.choice_labels[i]) || side(c))}</option>`).join("")
       + `</select></label>`).join("");
     for (const select of $$("select[data-option]", holder)) {
       const value = kept[select.dataset.option];
