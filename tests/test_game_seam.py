@@ -226,7 +226,8 @@ def test_the_rules_page_and_the_catalog_show_the_toy(toy):
     assert means["winner"] == Toy().light_meanings()["winner"] and means["movable"] == "The piece the die chose."
     entry = next(g for g in catalog() if g["name"] == "toy")
     assert entry == {"name": "toy", "title": "Toy Row", "uses_die": False, "players": ["black", "white"], "setup_modes": [],
-                     "options": [{"flag": "length", "choices": ["3", "4", "5"], "help": "the number of cells (default 4)"}]}
+                     "options": [{"flag": "length", "label": "length", "choices": ["3", "4", "5"],
+                                  "choice_labels": ["3", "4", "5"], "help": "the number of cells (default 4)"}]}
 
 
 def test_an_unknown_game_is_named_with_the_known_ones():

@@ -28,7 +28,7 @@ def in_words(names, last: str = "or") -> str:
 
 
 def games_in_words(names=None, last: str = "or") -> str:
-    """The games' names for a message: "abalone, bigballs or offboard" (sorted)."""
+    """The games' names for a message: each registered name, sorted, joined by "or"."""
     return in_words(sorted(GAMES if names is None else names), last)
 
 

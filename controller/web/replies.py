@@ -31,7 +31,7 @@ def in_words(names, last: str = "or") -> str:
 
 
 def games_in_words() -> str:
-    """The games' names for a message: "abalone, bigballs or offboard"."""
+    """The games' names for a message: each registered name, joined by "or"."""
     return in_words(sorted(GAMES))
 
 

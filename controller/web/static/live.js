@@ -35,7 +35,7 @@ export function renderAgain() {
   render(snap);
 }
 
-// A waiting ball by its colour (Off Board), each colour in its own words.
+// A waiting ball by its colour (a game that sets one aside), each colour in its own words.
 const WAITING = {
   red: N_("a red ball waits to be put back"), yellow: N_("a yellow ball waits to be put back"),
 };
