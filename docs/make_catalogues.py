@@ -10,6 +10,8 @@ tests/test_language.py fails while a catalogue is behind the sources or has a wo
 
 from __future__ import annotations
 
+import io
+import re
 import sys
 from pathlib import Path
 
@@ -31,12 +33,21 @@ def read_po(path: Path, lang: str, domain: str) -> Catalog:
 HEADER = "# The reedboard's words in one language, one catalogue.\n# Kept with docs/make_catalogues.py; translate the empty msgstr entries."
 
 
+def write_if_changed(path: Path, write) -> None:
+    """Writes with `write(file)` unless only the dates in the header would change."""
+    fresh = io.BytesIO()
+    write(fresh)
+    undated = lambda data: re.sub(rb'(POT-Creation|PO-Revision)-Date: [^"\\\n]*', b"", data)  # noqa: E731
+    if not path.is_file() or undated(path.read_bytes()) != undated(fresh.getvalue()):
+        path.write_bytes(fresh.getvalue())
+
+
 def main(argv: list[str]) -> None:
     root = Path(locale_dir())
     for domain in argv or DOMAINS:  # python docs/make_catalogues.py page: that catalogue only
         template = extract(domain)
-        with (root / f"{domain}.pot").open("wb") as f:
-            pofile.write_po(f, template, width=100, omit_header=False, sort_output=False)
+        write_if_changed(root / f"{domain}.pot",
+                         lambda f: pofile.write_po(f, template, width=100, omit_header=False, sort_output=False))
         for lang in LANGUAGES[1:]:
             folder = root / lang / "LC_MESSAGES"
             folder.mkdir(parents=True, exist_ok=True)
@@ -44,10 +55,9 @@ def main(argv: list[str]) -> None:
             po.update(template, no_fuzzy_matching=True, update_header_comment=False)
             po.obsolete.clear()
             po.fuzzy = False
-            with (folder / f"{domain}.po").open("wb") as f:
-                pofile.write_po(f, po, width=100, sort_output=False, include_previous=False)
-            with (folder / f"{domain}.mo").open("wb") as f:
-                mofile.write_mo(f, po, use_fuzzy=False)
+            write_if_changed(folder / f"{domain}.po",
+                             lambda f: pofile.write_po(f, po, width=100, sort_output=False, include_previous=False))
+            write_if_changed(folder / f"{domain}.mo", lambda f: mofile.write_mo(f, po, use_fuzzy=False))
             missing = sum(1 for m in po if m.id and not (all(m.string) if isinstance(m.string, tuple) else m.string))
             print(f"{lang}/{domain}: {len(template)} words, {missing} untranslated")
 
