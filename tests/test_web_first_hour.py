@@ -31,7 +31,10 @@ def test_the_new_game_dialog_offers_the_sides_and_layouts_of_the_game_picked(ope
             form.locator('input[name="game"][value="abalone"]').check()
             layout = form.locator('select[data-option="layout"]')
             expect(layout).to_have_value("standard")
-            assert layout.locator("option").all_inner_texts() == ["standard", "belgian-daisy", "german-daisy"]
+            # each named in words, each sent as the command line writes it
+            assert layout.locator("option").all_inner_texts() == ["standard", "Belgian daisy", "German daisy"]
+            assert [o.get_attribute("value") for o in layout.locator("option").all()] == \
+                ["standard", "belgian-daisy", "german-daisy"]
             # Big Balls against the computer: its own colours
             form.locator('input[name="game"][value="bigballs"]').check()
             form.locator('input[name="computer"]').check()
