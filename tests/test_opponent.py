@@ -152,8 +152,12 @@ def test_the_node_limit_holds():
 
 def test_levels_one_to_eight_grow():
     assert sorted(LEVELS) == list(range(1, 9))
-    assert [LEVELS[n].seconds for n in range(1, 9)] == sorted(LEVELS[n].seconds for n in range(1, 9))
-    assert LEVELS[1].noise > 0 and LEVELS[8].noise == 0
+    for game in (None, "abalone", "bigballs", "offboard"):
+        settings = [LEVELS[n].setting(game) for n in range(1, 9)]
+        assert [s.nodes for s in settings] == sorted(s.nodes for s in settings)
+        assert [s.temperature for s in settings] == sorted((s.temperature for s in settings), reverse=True)
+        assert settings[0].temperature > 0 and settings[-1].temperature == 0
+        assert level(8).limits(game).seconds is None  # the nodes decide; time is the table's safety cap only
     with pytest.raises(ValueError, match="1 to 8"):
         level(9)
 
@@ -306,12 +310,12 @@ def test_a_turn_with_a_die_shares_its_nodes_between_its_two_searches():
 from reedboard.controller.opponent.match import player_limits  # noqa: E402
 
 
-def test_a_match_by_nodes_drops_the_clock_and_keeps_each_levels_node_cap():
-    top = player_limits("computer:8", nodes=5000)
+def test_a_match_searches_by_the_levels_node_budgets_and_nodes_replaces_the_top_ones():
+    top = player_limits("computer:8", nodes=5000, game="abalone")
     assert (top.seconds, top.nodes) == (None, 5000)
-    low = player_limits("computer:3", nodes=5000)
-    assert (low.seconds, low.nodes) == (None, LEVELS[3].nodes)
-    assert player_limits("computer:8").seconds == LEVELS[8].seconds  # by time without it
+    low = player_limits("computer:3", nodes=5000, game="bigballs")
+    assert (low.seconds, low.nodes) == (None, LEVELS[3].setting("bigballs").nodes)
+    assert player_limits("computer:8", game="offboard") == LEVELS[8].limits("offboard")  # never by time
     assert player_limits("greedy", nodes=5000).depth == 1
 
 

@@ -285,6 +285,13 @@ class Game(ABC):
         +-1 itself, and its chance nodes rely on these bounds); 0 when the game cannot say."""
         return 0.0
 
+    def absurd(self, option: Hashable) -> bool:
+        """Whether `option` (a move of the player to move, or the computer's word for another
+        choice, such as rolling the die) is one a beginner would find absurd: the computer's
+        levels above the first never choose it while another option is left. None is, unless
+        a game says so."""
+        return False
+
     @classmethod
     def drawn_start(cls, rng) -> Game:
         """A start as the players draw it at the table from `rng` (a random.Random), for engine

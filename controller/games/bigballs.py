@@ -592,6 +592,20 @@ class BigBalls(Game):
     def evaluate(self, player: str) -> float:
         return _EVALUATE(self, player)
 
+    def absurd(self, option: object) -> bool:
+        """A capture of one's own stone for nothing: the move takes a stone of the player who
+        makes it, and neither wins at once (a stone onto a7) nor brings the moving stone a row
+        nearer to a7. That is a big ball rolled onto one's own stone, or a stone stepping
+        sideways (w or e) onto its neighbour: a stone lost, and nothing gained."""
+        if not isinstance(option, BigBallsMove) or not option.capture:
+            return False
+        taken = self._board[CELL[option.dst.lower()]]
+        if taken in (EMPTY, BALL) or STONE_OF[taken][0] != self._turn:
+            return False
+        if option.roll is None:
+            return True
+        return option.dst.lower() != "a7" and option.dst[1:] == option.src[1:]
+
     @classmethod
     def drawn_start(cls, rng) -> BigBalls:
         return shuffled(rng)

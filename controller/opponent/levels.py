@@ -1,40 +1,97 @@
-"""The computer's levels 1-8: each a time budget and search limits.
+"""The computer's levels 1-8: each a node budget, a depth and a temperature, game by game.
 
-Level 1 looks one turn ahead and errs at random (a child can beat it); level 8 searches as
-deep as about two seconds allow here. Depth counts plies (with a die: turns, each a decision,
-the die and the move it allows). `scale` stretches the time budgets (a slower Pi).
+A level searches every move at the root to its exact value within its node budget (a turn with
+a die: both its decisions together), then picks among them as a person would: the better a move,
+the likelier, by a softmax over the values with the level's temperature (0: always the best).
+A weak level searches shallow and has a high temperature, so it misses what lies deeper and now
+and then plays a move a little worse than the best, rarely a much worse one; it never plays a
+move the game calls absurd (Game.absurd: in Big Balls, taking one's own stone for nothing) while
+another is left, except level 1, which may.
+
+The nodes decide, never the clock: the same position, seed and level give the same move on any
+machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`,
+see worker.Thinker), far above what the budgets take here. The budgets and temperatures are
+calibrated by bench/ladder.py so that each level scores 60-80 % against the level below; its
+measured table, with each level's rating, is ladder.toml (read by ratings.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .search_parts import Limits
+
+SAFETY_SECONDS = 6.0  # at the table only: a move never takes longer, whatever the budget
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a level does in one game: its node budget per move, the plies (turns with a die) it
+    deepens to at most, and its temperature at the root (in the evaluation's units)."""
+
+    nodes: int
+    depth: int = 64
+    temperature: float = 0.0
 
 
 @dataclass(frozen=True)
 class Level:
     number: int
-    depth: int
-    seconds: float | None
-    nodes: int | None = None
-    noise: float = 0.0
+    settings: dict[str, Setting] = field(hash=False)  # game name -> its setting; "*" for the others
 
-    def limits(self, scale: float = 1.0) -> Limits:
-        seconds = None if self.seconds is None else self.seconds * scale
-        return Limits(depth=self.depth, nodes=self.nodes, seconds=seconds, noise=self.noise)
+    @property
+    def sensible(self) -> bool:
+        """Whether it keeps off absurd moves (every level but the first)."""
+        return self.number > 1
+
+    def setting(self, game: str | None = None) -> Setting:
+        return self.settings.get(game or "*") or self.settings["*"]
+
+    @property
+    def nodes(self) -> int:
+        return self.setting().nodes
+
+    @property
+    def temperature(self) -> float:
+        return self.setting().temperature
+
+    def limits(self, game: str | None = None, seconds: float | None = None) -> Limits:
+        """The search limits in `game` (a name; None: the default setting). `seconds`: a safety
+        cap, for the table only; without it the node budget alone decides."""
+        s = self.setting(game)
+        return Limits(depth=s.depth, nodes=s.nodes, seconds=seconds, temperature=s.temperature,
+                      sensible=self.sensible)
 
 
-LEVELS = {
-    1: Level(1, depth=1, seconds=0.05, nodes=2_000, noise=0.5),
-    2: Level(2, depth=1, seconds=0.05, nodes=2_000, noise=0.1),
-    3: Level(3, depth=2, seconds=0.1, nodes=4_000),
-    4: Level(4, depth=3, seconds=0.3, nodes=12_000),
-    5: Level(5, depth=4, seconds=0.6, nodes=25_000),
-    6: Level(6, depth=5, seconds=1.0, nodes=45_000),
-    7: Level(7, depth=6, seconds=1.4, nodes=65_000),
-    8: Level(8, depth=64, seconds=1.8),
-}
+def _levels(table: dict[str, list[tuple[int, int, float]]]) -> dict[int, Level]:
+    return {n: Level(n, {game: Setting(*rows[n - 1]) for game, rows in table.items()}) for n in range(1, 9)}
+
+
+# (nodes, depth, temperature) for levels 1..8. Off Board and Abalone have no chance: the lower
+# levels' temperature makes their games differ and their mistakes; Big Balls has a die, which
+# hides small differences in strength, so its steps are wider.
+LEVELS = _levels({
+    "*": [
+        (400, 1, 0.30),
+        (800, 1, 0.12),
+        (1_500, 2, 0.08),
+        (2_500, 2, 0.04),
+        (4_000, 3, 0.03),
+        (6_000, 3, 0.015),
+        (9_000, 4, 0.008),
+        (14_000, 64, 0.0),
+    ],
+    "bigballs": [
+        (300, 1, 0.20),
+        (600, 1, 0.08),
+        (1_500, 2, 0.05),
+        (3_000, 2, 0.02),
+        (6_000, 3, 0.01),
+        (12_000, 3, 0.004),
+        (24_000, 4, 0.0),
+        (48_000, 64, 0.0),
+    ],
+})
 
 
 def level(number: int) -> Level:

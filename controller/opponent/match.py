@@ -1,11 +1,11 @@
 """`reedboard match GAME PLAYER PLAYER --games N`: engine against engine, headless.
 
 Players: `random` (any legal choice), `greedy` (the best one-ply choice by the evaluation),
-`computer:L` (level L). The two swap colours every game, so each moves first in half of them;
+`computer:L` (level L, searching by its node budget: a match never looks at the clock). The two swap colours every game, so each moves first in half of them;
 each game's start is drawn as at the table (shuffled stones) and the die is rolled from the seeded
 generator, so a seed replays the same games whatever --jobs. `--opening N` starts each pair of
-games after the same N random moves (games without chance differ then), `--nodes N` has the
-computer search by nodes instead of time. Prints each result and, last, the first player's score
+games after the same N random moves (games without chance differ then), `--nodes N` gives the top
+level that budget instead of its own. Prints each result and, last, the first player's score
 with its 95 % confidence interval (Wilson).
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 from ..games import GAMES, game_class, game_name
 from ..language.catalogue import COMMANDS, PLAY
-from .levels import level
+from .levels import LEVELS, level
 from .search import choose
 from .search_parts import ROLL, Limits
 
@@ -54,15 +54,16 @@ def parse_player(text: str) -> str:
         text=repr(text)))
 
 
-def player_limits(player: str, nodes: int | None = None) -> Limits:
-    """The search limits of `greedy` or `computer:L`. With `nodes`, the computer searches by
-    nodes, not by time, so that a match gives the same games on any machine and under any load:
-    its level's own node cap, or `nodes` for a level without one (the top level)."""
+def player_limits(player: str, nodes: int | None = None, game: str | None = None) -> Limits:
+    """The search limits of `greedy` or `computer:L` in `game` (a name). A match never looks at
+    the clock: the levels' node budgets decide, so that it gives the same games on any machine
+    and under any load; `nodes` replaces the top level's budget."""
     if player == "greedy":
         return GREEDY
-    limits = level(int(player.partition(":")[2])).limits()
-    if nodes is not None:
-        limits = replace(limits, seconds=None, nodes=limits.nodes or nodes)
+    number = int(player.partition(":")[2])
+    limits = level(number).limits(game)
+    if nodes is not None and number == max(LEVELS):
+        limits = replace(limits, nodes=nodes)
     return limits
 
 
@@ -73,7 +74,7 @@ def decide(player: str, game, rng: random.Random, roll: int | None = None, nodes
         if roll is None and game.uses_die and game.can_roll():
             options.append(ROLL)
         return rng.choice(options)
-    return choose(game, player_limits(player, nodes), roll=roll, rng=rng).move
+    return choose(game, player_limits(player, nodes, game.name), roll=roll, rng=rng).move
 
 
 def opening(game, plies: int, rng: random.Random) -> tuple[str, ...]:
@@ -192,8 +193,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
                         help=_("a game still going after this many moves is a draw (default {moves})").format(
                             moves=MAX_MOVES))
     parser.add_argument("--nodes", type=_count, default=None,
-                        help=_("the computer searches by nodes, not time (the same games on any machine): each"
-                               " level its own node cap, the top level this many"))
+                        help=_("the top level's node budget instead of its own (every level searches by nodes, never"
+                               " by time, in a match: the same games on any machine)"))
     parser.add_argument("--opening", type=_plies, default=0, metavar="PLIES",
                         help=_("each pair of games (colours swapped) starts after this many random moves, the same"
                                " for both: games without chance then differ (default 0)"))

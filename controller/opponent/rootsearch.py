@@ -4,6 +4,7 @@ previously best move was searched), and stop early when a won or lost end is pro
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Hashable
 
@@ -25,27 +26,31 @@ class RootSearch:
 
     def deepen(self, options: list[Hashable], value_of: Callable[[Hashable, int, float, float], float]) -> Result:
         """The best of `options` by `value_of(option, depth, alpha, beta)` (a value for the
-        player to move), searched deeper and deeper."""
+        player to move), searched deeper and deeper; with a temperature, one drawn by a softmax
+        over the values of the deepest iteration that valued them all."""
+        if self.limits.sensible:
+            options = [o for o in options if not self.game.absurd(o)] or options
         best, best_value, done, completed = options[0], 0.0, 0, True
-        if len(options) == 1 and self.limits.noise == 0:
+        if len(options) == 1:
             return Result(best, best_value, 0, 0, True)
+        exact = self.limits.temperature > 0  # every option valued exactly, to compare like with like
+        values: dict[Hashable, float] = {}
+        current: dict[Hashable, float] = {}
         try:
             for depth in range(1, self.limits.depth + 1):
                 if depth > 1:
                     self.budget.check()
                 found, found_value = None, -INFINITY
                 alpha, beta = -INFINITY, INFINITY
+                current = {}
                 for option in options:
-                    # with noise every option gets an exact value, so the jitter compares like with like
-                    low = -INFINITY if self.limits.noise else alpha
-                    value = value_of(option, depth, low, beta)
-                    if self.limits.noise:
-                        value += self.rng.uniform(-self.limits.noise, self.limits.noise)
+                    value = value_of(option, depth, -INFINITY if exact else alpha, beta)
+                    current[option] = value
                     if value > found_value:
                         found, found_value = option, value
                         alpha = max(alpha, value)
                     self._partial = (found, found_value)
-                best, best_value, done = found, found_value, depth
+                best, best_value, done, values = found, found_value, depth, current
                 options = [found] + [o for o in options if o != found]  # the best first next time
                 self._partial = None
                 # a win or loss proven within `depth` plies (a mean over the die with any face
@@ -54,7 +59,20 @@ class RootSearch:
                     break
         except Stopped:
             completed = False
-            if self._partial is not None:
+            if self._partial is not None and not exact:
                 # the previous best was searched first, so this one equals or beats it
                 best, best_value = self._partial
+        if exact and (values or current):
+            best, best_value = self.drawn(values or current)
         return Result(best, best_value, done, self.budget.nodes, completed)
+
+    def drawn(self, values: dict[Hashable, float]) -> tuple[Hashable, float]:
+        """An option drawn with probability proportional to exp(value / temperature)."""
+        top = max(values.values())
+        weights = [(option, math.exp((value - top) / self.limits.temperature)) for option, value in values.items()]
+        pick = self.rng.random() * sum(w for _, w in weights)
+        for option, weight in weights:
+            pick -= weight
+            if pick < 0:
+                return option, values[option]
+        return weights[-1][0], values[weights[-1][0]]

@@ -24,13 +24,16 @@ EXACT, LOWER, UPPER = 0, 1, 2  # what a stored value is: the value, or a bound b
 
 @dataclass(frozen=True)
 class Limits:
-    """How far a search may go: plies (turns in a game with a die), nodes, seconds; noise > 0 adds up
-    to that much at random to each root move's value (the weak levels' mistakes)."""
+    """How far a search may go: plies (turns in a game with a die), nodes, seconds. With a
+    temperature > 0 every root option gets its exact value and the choice among them is drawn
+    by a softmax over the values (a person's way to err: seldom far from the best); `sensible`
+    keeps off the options the game calls absurd (Game.absurd) while another is left."""
 
     depth: int = 64
     nodes: int | None = None
     seconds: float | None = None
-    noise: float = 0.0
+    temperature: float = 0.0
+    sensible: bool = False
 
 
 @dataclass

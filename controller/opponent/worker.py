@@ -17,10 +17,9 @@ import time
 from collections.abc import Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
 
 from ..games.base import Game
-from .levels import level
+from .levels import SAFETY_SECONDS, level
 from .search import choose
 from .search_parts import Limits
 
@@ -57,7 +56,7 @@ class _Counter:  # the threads' stand-in for a shared value
 class Thinker:
     """Answers the referee's questions (controller.core.computer.Question) by searching elsewhere.
 
-    seconds: the most a move may take (a slower Pi: the levels' budgets are cut to it).
+    seconds: the most a move may take (a slower Pi: the levels' node budgets are cut short by it).
     processes: False searches in a thread instead (tests that need no second process)."""
 
     def __init__(self, seconds: float | None = None, *, processes: bool = True) -> None:
@@ -81,11 +80,11 @@ class Thinker:
                 self._executor = ThreadPoolExecutor(1)
         return self._executor
 
-    def limits(self, number: int) -> Limits:
-        limits = level(number).limits()
-        if self.seconds is not None and limits.seconds is not None:
-            limits = replace(limits, seconds=min(limits.seconds, self.seconds))
-        return limits
+    def limits(self, number: int, game: str | None = None) -> Limits:
+        """Level `number`'s limits in `game` (a name): its node budget, with a time cap for
+        safety only (the budgets take far less here; a much slower board stops at the cap)."""
+        seconds = SAFETY_SECONDS if self.seconds is None else min(SAFETY_SECONDS, self.seconds)
+        return level(number).limits(game, seconds=seconds)
 
     def warm_up(self) -> None:
         """Start the worker now, so that the first move does not wait for it."""
@@ -96,7 +95,7 @@ class Thinker:
         with self._lock:
             self._newest.value += 1
             number = self._newest.value
-        args = (number, question.game, self.limits(question.level), question.roll, self._rng.getrandbits(32))
+        args = (number, question.game, self.limits(question.level, question.game.name), question.roll, self._rng.getrandbits(32))
         if not self.processes:
             args += (self._newest,)
         loop = asyncio.get_running_loop()
