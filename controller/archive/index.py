@@ -7,6 +7,10 @@ given afterwards, a line torn by a power cut) is read again at the next refresh,
 dropped. Deleting the index file loses nothing: it is built again. Each refresh is one
 transaction, so a power cut leaves the index as it was before or after it.
 
+The computer's reviews of games (controller.archive.reviews) are kept here too, by journal and
+by a digest of the moves and the review's settings: worked out once, on the first ask; a reindex
+keeps them, a journal gone takes its reviews with it.
+
 Not listed: journals that cannot be read or are damaged (reported with their file and line),
 and games given up before their first move.
 """
@@ -34,7 +38,7 @@ from ..language.catalogue import COMMANDS
 _ = COMMANDS.gettext
 
 INDEX_NAME = "archive-index.sqlite3"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 PARALLEL_FROM = 200  # journals to read before a refresh reads them in several processes
 OUTCOMES = ("win", "draw", "unfinished")
 
@@ -51,6 +55,7 @@ CREATE INDEX players_by_name ON players (folded, id);
 CREATE INDEX players_by_score ON players (folded, game, score, name);
 CREATE INDEX players_by_game ON players (id);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE reviews (name TEXT, digest TEXT, data TEXT, PRIMARY KEY (name, digest));
 """
 
 GAME_COLUMNS = ("id", "game", "title", "started", "day", "moves", "result", "outcome", "reason", "winner",
@@ -224,6 +229,8 @@ class Archive:
                 self.db.execute("BEGIN IMMEDIATE")
                 for name in gone + stale:
                     self._forget(name)
+                for name in gone:
+                    self.db.execute("DELETE FROM reviews WHERE name = ?", (name,))
                 for name in stale:
                     state, problem, line, row = read[name]
                     self.db.execute("INSERT INTO files VALUES (?, ?, ?, ?, ?)",
@@ -414,6 +421,40 @@ class Archive:
         from ..session.past_games import past_game
 
         return past_game(self.games_dir, self.resolve(key) + SUFFIX)
+
+    # --- the computer's reviews -------------------------------------------------------------------
+    def review_job(self, key: str, nodes: int | None = None):
+        """What the review of the game `key` names is worked out from (controller.archive.reviews.
+        ReviewJob), with the review kept in the index when there is one (`cached`)."""
+        from .reviews import REVIEW_NODES, review_job
+
+        try:
+            job = review_job(self._contents(key), REVIEW_NODES if nodes is None else nodes)
+        except JournalError as error:
+            raise ArchiveError(str(error)) from None
+        row = self.db.execute("SELECT data FROM reviews WHERE name = ? AND digest = ?", (job.name, job.digest)).fetchone()
+        if row is not None:
+            job.cached = json.loads(row[0])
+        return job
+
+    def keep_review(self, job, data: dict) -> None:
+        """Keep the review worked out for `job` (older reviews of the journal are dropped)."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM reviews WHERE name = ?", (job.name,))
+            self.db.execute("INSERT INTO reviews VALUES (?, ?, ?)",
+                            (job.name, job.digest, json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
+        job.cached = data
+
+    def review(self, key: str, nodes: int | None = None, compute=None) -> dict:
+        """The computer's review of the game `key` names (its JSON, see controller.opponent.review),
+        from the index, else worked out by `compute(job)` (by default in this process) and kept."""
+        job = self.review_job(key, nodes)
+        if job.cached is None:
+            if compute is None:
+                from .reviews import compute
+            self.keep_review(job, compute(job))
+        return job.cached
 
     def _contents(self, key: str):
         from ..persist.journal_reader import read_journal

@@ -1,12 +1,21 @@
 """The past games: the archive's list, one game to replay, its record to download, the
 statistics, and the owner's changes to the archive (a player renamed, a game deleted).
 
-    GET  /api/games, /api/games/NAME, /api/games/NAME/record, /api/stats
+    GET  /api/games, /api/games/NAME, /api/games/NAME/record, /api/games/NAME/review, /api/stats
     POST /api/archive/rename-player, /api/archive/delete
 
 The archive's index (controller.archive) is kept in the side work's thread (its SQLite
 connection belongs to that thread) and brought up to date with the journals at each question;
 reading it needs no token, changing it does.
+
+A game's review (the first player's chance to win after every move, the blunders and mistakes
+marked: controller.opponent.review) is worked out once in a worker process, never in the
+board's loop nor in the side work's thread, and kept in the archive's index:
+
+    {"first": colour, "nodes": N, "version": V, "result": 1 | 0 | 0.5 | null (for the first player),
+     "points": [{"ply": 0, "p": 0.5}, {"ply": 1, "move": "3 c1-d1", "mover": "black", "p": 0.53,
+                "loss": 0.0, "mark": null | "mistake" | "blunder", "better": null | "4 b2-c2",
+                "cells": null | {"from": ["b2"], "to": ["c2"]}}, ...]}
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import contextlib
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from starlette.requests import Request
@@ -23,6 +33,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..archive.index import Archive, ArchiveError, Skipped
+from ..archive.reviews import ReviewJob, ReviewWorker
 from ..archive.records import game_record as record_of
 from ..archive.records import record_lines as game_record_lines
 from ..persist.journal_format import JournalError
@@ -55,6 +66,7 @@ class PastGames:
         self.session, self.games, self.work = session, games, work
         self._replays: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread's
         self._kept: dict = {}  # the worker thread's own: the archive, and what was read of damaged journals
+        self.reviews: ReviewWorker | None = None  # started at the first review asked for
 
     def routes(self, changes: Changes) -> list[BaseRoute]:
         return [
@@ -63,11 +75,14 @@ class PastGames:
             Route("/api/games", self.game_list),
             Route("/api/games/{name}", self.game_detail),
             Route("/api/games/{name}/record", self.game_record),
+            Route("/api/games/{name}/review", self.game_review),
             Route("/api/stats", self.statistics),
         ]
 
     async def close(self) -> None:
         """The archive closed in its thread; a refresh still running is not waited for long."""
+        if self.reviews is not None:
+            self.reviews.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.work.run(("close",), self._close_archive), ARCHIVE_CLOSE_WAIT)
 
@@ -112,6 +127,31 @@ class PastGames:
         except ActionError as problem:
             return error(str(problem), problem.status)
         return PlainTextResponse(text, headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    async def game_review(self, request: Request):
+        """The computer's review of a game: from the index, else worked out in the worker process
+        (the side work's thread only reads the journal and keeps the answer)."""
+        name = journal_name(request.path_params["name"])
+        if len(name) > NAME_LENGTH:
+            return error(_('no such game'), 404)
+        try:
+            job = await self.work.run(("review", name), self._review_job, name)
+            if job.cached is not None:
+                return json_answer(encoded(job.cached))
+            if self.reviews is None:
+                self.reviews = ReviewWorker()
+            try:
+                data = await asyncio.wrap_future(self.reviews.review(job))
+            except BrokenProcessPool:  # the worker died (killed, out of memory): a new one next time
+                self.reviews.close()
+                self.reviews = None
+                return error(_('the review could not be worked out: try again in a moment'), 503)
+            await self.work.run(("keep-review", job.digest), self._keep_review, job, data)
+        except Busy:
+            return busy()
+        except ActionError as problem:
+            return error(str(problem), problem.status)
+        return json_answer(encoded(data))
 
     # --- changes to the archive (they take the token, as changing a game does) -----------------------
     async def rename_player(self, data: dict) -> dict:
@@ -234,6 +274,23 @@ class PastGames:
         while len(self._replays) > REPLAYS_ENCODED:
             self._replays.popitem(last=False)
         return kept[1]
+
+    def _review_job(self, name: str) -> ReviewJob:
+        found = self._archive()
+        try:
+            if found is None:
+                raise ArchiveError(name)
+            found.resolve(name)
+        except ArchiveError:
+            raise ActionError(_('no game {name}').format(name=repr(name.removesuffix(".jsonl"))), 404) from None
+        with self._asked():
+            return found.review_job(name)
+
+    def _keep_review(self, job: ReviewJob, data: dict) -> None:
+        found = self._archive()
+        if found is not None:
+            with self._asked():
+                found.keep_review(job, data)
 
     def _record_text(self, name: str, form: str) -> tuple[str, str]:
         path = journal_path(self.games, name)

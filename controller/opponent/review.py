@@ -1,0 +1,185 @@
+"""A finished (or unfinished) game looked over by the computer: after every move, the first
+player's chance to win, and the moves that lost most marked, with the move the search preferred.
+
+    review(start, ["3 c1-d1", ...], nodes) -> Review;  Review.data() -> the JSON the page draws
+
+Pure: no I/O, no clock read for a decision. Every search is limited by nodes alone (never by
+time) and seeded, so a game gives the same numbers on any machine, fast or slow.
+
+The first player is the colour that moved first in this game. A position's value v comes from a
+search (`choose`) for the player to move: Big Balls' expectimax value of the turn's first
+decision (before any roll: between two moves no roll is pending) is that player's mean result
+in [-1, 1], so p = (1 + v) / 2; alpha-beta's value in the games without a die is mapped by a
+logistic curve, p = 1 / (1 + exp(-k v)), k per game (SLOPES). An ended position is exactly 1,
+0 or 1/2.
+
+A move's loss is how much less the mover's chance is after the move played than after the move
+the search chose in the position before it, both positions searched alike (in Big Balls the
+search chooses among the moves the die allowed: the roll is luck, the move is not). A loss of
+0.20 or more is a blunder, 0.10 a mistake; a marked move names the better move and the cells it
+empties and fills, for a page to light.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+
+from ..games.base import Game
+from .search import choose
+from .search_parts import ROLL, Limits
+
+REVIEW_VERSION = 1  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
+REVIEW_NODES = 4_000  # each search's nodes by default: a game of 40 moves in about half a minute here
+SEED = 26  # the searches' random numbers (no level's noise is used: kept for reproducibility alone)
+BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
+
+# Games without a die: p = 1 / (1 + exp(-k v)) of the alpha-beta value v (for the player to
+# move, in [-WIN, WIN]; evaluations lie in [-0.9, 0.9]). Chosen by hand until games between the
+# computer's levels can calibrate it (a logistic fit of the results against the values): k = 4
+# maps an even position (v = 0) to 1/2, a proven win (v ~ WIN = 1) to 0.98, the evaluation's
+# bound 0.9 to 0.97, and one marble or point ahead (v ~ 0.32) to about 0.78.
+SLOPES = {"offboard": 4.0, "abalone": 4.0}
+SLOPE = 4.0  # a game not in the table
+
+
+@dataclass(frozen=True)
+class ReviewedMove:
+    ply: int  # 1 for the game's first move
+    move: str  # in the rules' notation
+    mover: str
+    before: float  # the first player's chance to win before the move
+    after: float  # and after it
+    loss: float  # of the mover's own chance, against the better move (0 when it was played)
+    mark: str | None  # "blunder", "mistake" or None
+    better: str | None  # the move the search chose instead, for a marked move
+    cells: dict[str, list[str]] | None  # {"from": cells it empties, "to": cells it fills or captures}
+
+
+@dataclass(frozen=True)
+class Review:
+    game: str
+    first: str
+    nodes: int
+    start: float  # the first player's chance before the first move
+    moves: tuple[ReviewedMove, ...]
+    result: float | None  # 1, 0 or 1/2 for the first player; None while the game goes on
+    version: int = REVIEW_VERSION
+
+    def points(self) -> list[float]:
+        """The first player's chance before the first move and after every move."""
+        return [self.start] + [move.after for move in self.moves]
+
+    def data(self) -> dict:
+        """The review as JSON-ready data, the shape the page's replay draws."""
+        points: list[dict] = [{"ply": 0, "p": self.start}]
+        for m in self.moves:
+            points.append({"ply": m.ply, "move": m.move, "mover": m.mover, "p": m.after, "loss": m.loss,
+                           "mark": m.mark, "better": m.better, "cells": m.cells})
+        return {"first": self.first, "nodes": self.nodes, "version": self.version, "points": points,
+                "result": self.result}
+
+
+def mark_of(loss: float) -> str | None:
+    return "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else None
+
+
+def chance(game: Game, value: float) -> float:
+    """The chance to win of the player to move in `game`, from a search's value for them."""
+    if game.uses_die:
+        return min(1.0, max(0.0, (1.0 + value) / 2.0))
+    return 1.0 / (1.0 + math.exp(-SLOPES.get(game.name, SLOPE) * value))
+
+
+def score(game: Game, player: str) -> float | None:
+    """1, 0 or 1/2 for `player` when the game is over, else None."""
+    outcome = game.outcome()
+    if outcome is None:
+        return None
+    return 0.5 if outcome.winner is None else 1.0 if outcome.winner == player else 0.0
+
+
+class _Searcher:
+    """The searches of one review, each position searched once (by its moves from the start)."""
+
+    def __init__(self, nodes: int, clock: Callable[[], float] | None) -> None:
+        self.limits = Limits(nodes=nodes, seconds=None)
+        self.clock = clock
+        self.known: dict[tuple, tuple[Hashable | None, float]] = {}
+
+    def best(self, game: Game, roll: int | None = None) -> tuple[Hashable | None, float]:
+        """The move the search chooses (ROLL in Big Balls before a roll) and its value for the
+        player to move."""
+        key = (tuple(map(str, game.move_stack)), roll)
+        found = self.known.get(key)
+        if found is None:
+            try:
+                result = choose(game, self.limits, roll=roll, clock=self.clock, rng=random.Random(SEED))
+                found = (result.move, result.value)
+            except IndexError:  # nothing to choose from (no move, no roll), though not over
+                found = (None, 0.0)
+            self.known[key] = found
+        return found
+
+    def chance_of(self, game: Game, player: str) -> float:
+        """`player`'s chance to win in `game`'s position (exact when it is over)."""
+        ended = score(game, player)
+        if ended is not None:
+            return ended
+        value = chance(game, self.best(game)[1])
+        return value if game.turn == player else 1.0 - value
+
+
+def _cells(game: Game, move: Hashable) -> dict[str, list[str]]:
+    footprint = game.footprint(move)
+    return {"from": sorted(footprint.empties), "to": sorted(footprint.fills | footprint.captures)}
+
+
+def _round(p: float) -> float:
+    return round(p, 4)
+
+
+def review(start: Game, moves: Sequence[str], nodes: int = REVIEW_NODES, *, end: float | None = None,
+           clock: Callable[[], float] | None = None) -> Review:
+    """The review of the game played from `start` by `moves` (notation). `end`: the first
+    player's result when the game ended otherwise than by its rules (a resignation, time, a
+    draw agreed): the last point is then that result. `clock` is handed to the searches, which
+    never stop by it (node budgets only). MoveError for a move that is not legal."""
+    game = start.copy()
+    first = game.turn
+    search = _Searcher(nodes, clock)
+    before = search.chance_of(game, first)
+    reviewed = []
+    for ply, text in enumerate(moves, 1):
+        mover = game.turn
+        move = game.parse_move(text)
+        written = game.format_move(move)
+        best, _ = search.best(game, game.roll_of(move)) if game.uses_die else search.best(game)
+        better = cells = None
+        loss = 0.0
+        game.push(move)
+        after = search.chance_of(game, first)
+        if best is not None and best != ROLL and best != move:
+            played = search.chance_of(game, mover)
+            game.pop()
+            game.push(best)
+            chosen = search.chance_of(game, mover)
+            game.pop()
+            loss = _round(max(0.0, chosen - played))
+            if mark_of(loss) is not None:
+                better, cells = game.format_move(best), _cells(game, best)
+            game.push(move)
+        reviewed.append(ReviewedMove(ply, written, mover, _round(before), _round(after), loss,
+                                     mark_of(loss), better, cells))
+        before = after
+    result = score(game, first)
+    if result is None and end is not None:
+        result = end
+        if reviewed:
+            last = reviewed[-1]
+            reviewed[-1] = ReviewedMove(last.ply, last.move, last.mover, last.before, end, last.loss, last.mark,
+                                        last.better, last.cells)
+    start_point = _round(before if not reviewed else reviewed[0].before)
+    return Review(start.name, first, nodes, start_point, tuple(reviewed), result)
