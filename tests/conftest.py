@@ -92,7 +92,7 @@ MODULES_BY_LEVEL = {
     """,
     # several modules together, in-process
     "component": """
-        test_abalone_table test_archive_command test_archive_index test_archive_records
+        test_abalone_table test_archive_command test_archive_index test_archive_records test_ladder
         test_broadcast_club test_calibrate test_clock test_computer_at_table test_computer_session
         test_config test_config_command test_docs_commands test_firmware test_game_seam
         test_gpio_board test_hal_contract test_led_drivers test_opponent test_play_session

@@ -32,6 +32,7 @@ class Setting:
     nodes: int
     depth: int = 64
     temperature: float = 0.0
+    natural: float = 0.0  # a push or a capture counts this much more in the draw (people see them first)
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class Level:
         """The search limits in `game` (a name; None: the default setting). `seconds`: a safety
         cap, for the table only; without it the node budget alone decides."""
         s = self.setting(game)
-        return Limits(depth=s.depth, nodes=s.nodes, seconds=seconds, temperature=s.temperature,
+        return Limits(depth=s.depth, nodes=s.nodes, seconds=seconds, temperature=s.temperature, natural=s.natural,
                       sensible=self.sensible)
 
 
@@ -67,29 +68,30 @@ def _levels(table: dict[str, list[tuple[int, int, float]]]) -> dict[int, Level]:
     return {n: Level(n, {game: Setting(*rows[n - 1]) for game, rows in table.items()}) for n in range(1, 9)}
 
 
-# (nodes, depth, temperature) for levels 1..8. Off Board and Abalone have no chance: the lower
-# levels' temperature makes their games differ and their mistakes; Big Balls has a die, which
+# (nodes, depth, temperature, natural) for levels 1..8. Off Board and Abalone have no chance:
+# the lower levels' temperature makes their games differ and their mistakes, their liking for
+# pushes makes them attack (a cautious shallow player only shuffles); Big Balls has a die, which
 # hides small differences in strength, so its steps are wider.
 LEVELS = _levels({
     "*": [
-        (400, 1, 0.30),
-        (800, 1, 0.12),
-        (1_500, 2, 0.08),
-        (2_500, 2, 0.04),
-        (4_000, 3, 0.03),
-        (6_000, 3, 0.015),
-        (9_000, 4, 0.008),
-        (14_000, 64, 0.0),
+        (400, 1, 0.25, 0.20),
+        (600, 1, 0.10, 0.15),
+        (1_000, 1, 0.04, 0.10),
+        (4_000, 2, 0.05, 0.05),
+        (4_000, 2, 0.025, 0.03),
+        (5_000, 2, 0.012, 0.015),
+        (6_000, 2, 0.004, 0.0),
+        (10_000, 64, 0.0, 0.0),
     ],
     "bigballs": [
-        (300, 1, 0.20),
-        (600, 1, 0.08),
-        (1_500, 2, 0.05),
-        (3_000, 2, 0.02),
-        (6_000, 3, 0.01),
-        (12_000, 3, 0.004),
-        (24_000, 4, 0.0),
-        (48_000, 64, 0.0),
+        (300, 1, 0.20, 0.05),
+        (600, 1, 0.08, 0.03),
+        (1_500, 2, 0.05, 0.0),
+        (3_000, 2, 0.02, 0.0),
+        (6_000, 3, 0.01, 0.0),
+        (12_000, 3, 0.004, 0.0),
+        (24_000, 4, 0.0, 0.0),
+        (48_000, 64, 0.0, 0.0),
     ],
 })
 

@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable, Hashable
 
 from ..games.base import Game
-from .search_parts import INFINITY, PLY_COST, WIN, Budget, Limits, Result, Stopped, Table
+from .search_parts import INFINITY, tactical, PLY_COST, WIN, Budget, Limits, Result, Stopped, Table
 
 
 class RootSearch:
@@ -67,9 +67,13 @@ class RootSearch:
         return Result(best, best_value, done, self.budget.nodes, completed)
 
     def drawn(self, values: dict[Hashable, float]) -> tuple[Hashable, float]:
-        """An option drawn with probability proportional to exp(value / temperature)."""
-        top = max(values.values())
-        weights = [(option, math.exp((value - top) / self.limits.temperature)) for option, value in values.items()]
+        """An option drawn with probability proportional to exp(value / temperature), a natural
+        looking one (a push, a capture: what a person sees first) valued `natural` higher."""
+        natural, game = self.limits.natural, self.game
+        liked = {option: value + (natural if natural and tactical(option) and not game.absurd(option) else 0.0)
+                 for option, value in values.items()}
+        top = max(liked.values())
+        weights = [(option, math.exp((value - top) / self.limits.temperature)) for option, value in liked.items()]
         pick = self.rng.random() * sum(w for _, w in weights)
         for option, weight in weights:
             pick -= weight

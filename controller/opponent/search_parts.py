@@ -27,13 +27,15 @@ class Limits:
     """How far a search may go: plies (turns in a game with a die), nodes, seconds. With a
     temperature > 0 every root option gets its exact value and the choice among them is drawn
     by a softmax over the values (a person's way to err: seldom far from the best); `sensible`
-    keeps off the options the game calls absurd (Game.absurd) while another is left."""
+    keeps off the options the game calls absurd (Game.absurd) while another is left; `natural`
+    is what a push or a capture is worth more than its value in that draw."""
 
     depth: int = 64
     nodes: int | None = None
     seconds: float | None = None
     temperature: float = 0.0
     sensible: bool = False
+    natural: float = 0.0
 
 
 @dataclass

@@ -1,0 +1,136 @@
+"""The computer's ladder: each level against the level below, in every game, and each level's
+rating (Elo) on one scale.
+
+Usage:
+  python bench/ladder.py                          # 40 games a step, every game (hours of CPU)
+  python bench/ladder.py --games 16 --jobs 2      # fewer games, two processes
+  python bench/ladder.py --game bigballs --write  # one game; its table into ladder.toml
+
+Each step is `reedboard match GAME computer:K computer:K-1` (colours swapped every game, each
+pair of games after the same --opening random moves); the levels search by their node budgets
+only, so the ladder is the same on any machine and under any load. Targets (issue 26): every
+step scores 60-80 %, its 95 % interval inside 55-85 %.
+
+The ratings: level 1 is anchored at 800 in every game (a beginner's rating); a step that scores
+p adds 400 log10(p / (1 - p)). A level's interval chains the Wilson bounds of the steps below
+it (each step's low end added up, and each high end): wide at the top, and honest about it.
+--write puts the table into controller/opponent/ladder.toml (controller/opponent/ratings.py
+reads it), keeping the other games' tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import re
+import time
+from pathlib import Path
+
+from reedboard.controller.games import GAMES
+from reedboard.controller.opponent import LEVELS
+from reedboard.controller.opponent.match import MAX_MOVES, run_match, wilson
+from reedboard.controller.opponent.ratings import ANCHOR, elo_difference, ladder
+
+TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "ladder.toml"
+TOP = max(LEVELS)
+
+
+def clipped(score: float, games: int) -> float:
+    """A score kept off 0 and 1 (half a game), where the Elo difference would be infinite."""
+    edge = 0.5 / max(games, 1)
+    return min(1 - edge, max(edge, score))
+
+
+def step(name: str, upper: int, args) -> tuple[float, int]:
+    """Level `upper` against the level below: (points of the upper level, games)."""
+    lines: list[str] = []
+    run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), args.games, args.seed, args.jobs,
+              args.max_moves, out=lines.append, opening_plies=args.opening)
+    found = re.search(r" scored ([\d.,]+)/(\d+) ", lines[-1])
+    return float(found[1].replace(",", ".")), int(found[2])
+
+
+def ratings(steps: list[tuple[float, int]]) -> tuple[list[float], list[float], list[float]]:
+    """Levels 1..8's ratings and 95 % bounds from the steps' (points, games)."""
+    rating, low, high = [ANCHOR], [ANCHOR], [ANCHOR]
+    for points, games in steps:
+        lo, hi = wilson(points, games)
+        rating.append(rating[-1] + elo_difference(clipped(points / games, games)))
+        low.append(low[-1] + elo_difference(clipped(lo, games)))
+        high.append(high[-1] + elo_difference(clipped(hi, games)))
+    return rating, low, high
+
+
+def table(name: str, steps: list[tuple[float, int]]) -> str:
+    rating, low, high = ratings(steps)
+    lines = [f"\n{name}", "| step | score | 95 % interval | level | rating (95 % interval) |", "|---|---|---|---|---|",
+             f"| | | | 1 | {rating[0]:.0f} (anchor) |"]
+    for k, (points, games) in enumerate(steps, start=2):
+        lo, hi = wilson(points, games)
+        mark = "" if 0.55 <= lo and hi <= 0.85 else " *"
+        lines.append(f"| {k} vs {k - 1} | {points:g}/{games} = {100 * points / games:.0f} % | {100 * lo:.0f}-{100 * hi:.0f} %"
+                     f"{mark} | {k} | {rating[k - 1]:.0f} ({low[k - 1]:.0f} to {high[k - 1]:.0f}) |")
+    return "\n".join(lines)
+
+
+def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
+    """ladder.toml with the measured games' tables, the other games' kept as they were."""
+    try:
+        known = {name: ladder()[name] for name in GAMES if name in ladder()}
+    except FileNotFoundError:
+        known = {}
+    lines = ["# The computer's ladder, measured by bench/ladder.py (do not edit: run it again with --write).",
+             "# Per game: each level's rating (Elo, level 1 anchored at 800) and its 95 % interval,",
+             "# levels 1..8; per step (2 vs 1 .. 8 vs 7) the games played and the upper level's points;",
+             "# the levels' node budgets and temperatures when measured.",
+             f"anchor = {ANCHOR:g}", ""]
+    for name in sorted(set(known) | set(measured)):
+        if name in measured:
+            steps = measured[name]
+            rating, low, high = ratings(steps)
+            entry = {"ratings": rating, "low": low, "high": high, "games": [g for _, g in steps],
+                     "scores": [p for p, _ in steps], "nodes": [LEVELS[n].setting(name).nodes for n in range(1, 9)],
+                     "temperature": [LEVELS[n].setting(name).temperature for n in range(1, 9)],
+                     "seed": args.seed, "opening": args.opening, "measured": datetime.date.today().isoformat()}
+        else:
+            entry = known[name]
+        lines.append(f"[{name}]")
+        for key, value in entry.items():
+            if isinstance(value, list):
+                value = "[" + ", ".join(f"{v:.0f}" if key in ("ratings", "low", "high") else f"{v:g}" for v in value) + "]"
+            elif isinstance(value, str):
+                value = f'"{value}"'
+            lines.append(f"{key} = {value}")
+        lines.append("")
+    TOML.write_text("\n".join(lines), encoding="utf-8")
+    print(f"\nwrote {TOML}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per step (default 40)")
+    parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only this game (may repeat)")
+    parser.add_argument("--opening", type=int, default=4,
+                        help="random moves before each pair of games, the same for both (default 4)")
+    parser.add_argument("--max-moves", type=int, default=MAX_MOVES)
+    parser.add_argument("--write", action="store_true", help="write the table into controller/opponent/ladder.toml")
+    args = parser.parse_args()
+    measured: dict[str, list[tuple[float, int]]] = {}
+    for name in args.game or sorted(GAMES):
+        steps = measured[name] = []
+        for upper in range(2, TOP + 1):
+            started = time.perf_counter()
+            points, games = step(name, upper, args)
+            steps.append((points, games))
+            lo, hi = wilson(points, games)
+            print(f"{name}: computer:{upper} against computer:{upper - 1}: {points:g}/{games} = {100 * points / games:.0f} %"
+                  f" ({100 * lo:.0f}-{100 * hi:.0f} %), {time.perf_counter() - started:.0f} s", flush=True)
+        print(table(name, steps), flush=True)
+    if args.write:
+        write(measured, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,156 @@
+"""The computer's ladder: levels decided by nodes, never by the clock; the softmax at the root;
+Big Balls' absurd self-capture kept off above level 1; Elo from scores and a player's rating;
+the measured table in ladder.toml."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from reedboard.controller.games import GAMES
+from reedboard.controller.games.abalone import Abalone
+from reedboard.controller.games.bigballs import BigBalls, BigBallsMove
+from reedboard.controller.opponent import LEVELS, ROLL, choose, level
+from reedboard.controller.opponent.alphabeta import AlphaBeta
+from reedboard.controller.opponent.ratings import (
+    elo_difference, estimate, expected, level_ratings, player_rating, suggested_level,
+)
+from reedboard.controller.opponent.worker import Thinker
+
+
+def played(name: str, plies: int, seed: int):
+    """A position of `name` after `plies` random moves."""
+    rng = random.Random(seed)
+    game = GAMES[name].drawn_start(rng)
+    for _ in range(plies):
+        moves = game.legal_moves()
+        if not moves or game.outcome() is not None:
+            break
+        game.push(rng.choice(moves))
+    return game
+
+
+# --- the nodes decide, never the clock ------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("number", [1, 4, 7])
+def test_the_same_level_position_and_seed_give_the_same_move_whatever_the_clock(name, number):
+    game = played(name, 6, number)
+    roll = 4 if game.uses_die else None
+    limits = level(number).limits(name)
+    ticks = iter(range(0, 10**9, 1000))  # a clock racing ahead: a thousand seconds a look
+    slow = choose(game, limits, roll=roll, rng=random.Random(3))
+    fast = choose(game, limits, roll=roll, rng=random.Random(3), clock=lambda: next(ticks))
+    assert (fast.move, fast.nodes) == (slow.move, slow.nodes)
+    assert limits.seconds is None and limits.nodes == LEVELS[number].setting(name).nodes
+
+
+def test_time_is_only_a_safety_cap_at_the_table():
+    limits = Thinker(processes=False).limits(8, "abalone")
+    assert limits.nodes == LEVELS[8].setting("abalone").nodes and 1 <= limits.seconds <= 10
+    assert Thinker(seconds=0.5, processes=False).limits(3, "bigballs").seconds == 0.5
+
+
+# --- Big Balls: the absurd self-capture ----------------------------------------------------
+def trap() -> BigBalls:
+    """Black to move: stone 3 on c1 between its own 1 (b1) and 2 (d1); a big ball on b5 above its
+    own stone 4 (b4) and White's 5 (c4)."""
+    return BigBalls(black={"b1": 1, "c1": 3, "d1": 2, "b4": 4}, white={"e1": 1, "f1": 2, "c4": 5},
+                    balls=["b5", "a7"])
+
+
+def test_a_capture_of_ones_own_stone_for_nothing_is_absurd():
+    game = trap()
+    absurd = {str(m) for m in game.turn_moves(3) + game.turn_moves(None) if game.absurd(m)}
+    assert absurd == {"3 c1xb1", "3 c1xd1", "BB b5xb4"}  # sideways onto its own, a ball onto its own
+    assert not game.absurd(ROLL) and not game.absurd(BigBallsMove(None, "b5", "c4", True))  # White's stone
+    upward = BigBalls(black={"c1": 3, "c2": 2}, white={"e1": 1}, balls=["a7"])
+    assert "3 c1xc2" in {str(m) for m in upward.turn_moves(3)}
+    assert not upward.absurd(BigBallsMove(3, "c1", "c2", True))  # a row nearer a7: not for nothing
+    assert not any(Abalone().absurd(m) for m in Abalone().legal_moves())  # other games: none
+
+
+@pytest.mark.parametrize("number", range(2, 9))
+def test_no_level_above_one_takes_its_own_stone_for_nothing(number):
+    game = trap()
+    limits = level(number).limits("bigballs")
+    for seed in range(4):
+        assert not game.absurd(choose(game, limits, roll=3, rng=random.Random(seed)).move)
+        assert not game.absurd(choose(game, limits, rng=random.Random(seed)).move)
+
+
+def test_level_one_may():
+    game = trap()
+    limits = level(1).limits("bigballs")
+    picks = [choose(game, limits, roll=3, rng=random.Random(seed)).move for seed in range(60)]
+    assert any(game.absurd(move) for move in picks)
+    # every stone has a step up, so a sensible option is always left in Big Balls
+
+
+# --- the softmax at the root -----------------------------------------------------------------
+def drawn_counts(number: int, draws: int = 300) -> dict[str, int]:
+    values = {"best": 0.10, "second": 0.05, "worst": -0.10}  # plain words: no push, no capture
+    counts = dict.fromkeys(values, 0)
+    search = AlphaBeta(Abalone(), level(number).limits("abalone"), rng=random.Random(number))
+    for _ in range(draws):
+        counts[search.drawn(values)[0]] += 1
+    return counts
+
+
+def test_the_softmax_prefers_better_moves_and_more_so_at_higher_levels():
+    shares = []
+    for number in range(1, 8):
+        counts = drawn_counts(number)
+        assert counts["best"] >= counts["second"] >= counts["worst"]
+        shares.append(counts["best"])
+    assert shares[0] < shares[2] < shares[-1] and shares[-1] > 280
+    assert drawn_counts(1)["best"] > 100  # the best move most often even at level 1
+
+
+def test_a_weak_level_picks_the_best_move_most_often_in_a_real_position():
+    # Black's stone 3 on b6, the die shows 3: onto a7 wins, or sideways to a6
+    game = BigBalls(black={"b6": 3, "c1": 1}, white={"e1": 1, "f2": 4}, balls=["c5"])
+    wins = BigBallsMove(3, "b6", "a7", False)
+    assert wins in game.turn_moves(3)
+    counts = {n: sum(choose(game, level(n).limits("bigballs"), roll=3, rng=random.Random(seed)).move == wins
+                     for seed in range(30)) for n in (1, 4)}
+    assert 15 < counts[1] <= counts[4] == 30
+
+
+# --- ratings -------------------------------------------------------------------------------------
+def test_elo_from_scores():
+    assert elo_difference(0.5) == 0
+    assert elo_difference(0.76) == pytest.approx(200, abs=2)
+    assert elo_difference(0.24) == pytest.approx(-200, abs=2)
+    assert expected(1400, 1200) == pytest.approx(0.76, abs=0.01)
+
+
+def test_a_players_rating_from_made_up_results():
+    even, low, high = estimate([(1200, 1), (1200, 0)] * 10)
+    assert even == pytest.approx(1200, abs=1) and low < 1100 < 1300 < high
+    strong = estimate([(1000, 1)] * 8 + [(1400, 0.5)] * 8)[0]
+    assert 1300 < strong < 1500
+    all_won = estimate([(900, 1)] * 3)
+    assert 900 < all_won[0] < 2000 and all_won[1] < all_won[0] < all_won[2]  # finite: the prior
+    few = estimate([(1000, 1)])
+    many = estimate([(1000, 1), (1000, 0)] * 30)
+    assert few[2] - few[1] > many[2] - many[1]
+
+
+def test_a_player_against_the_levels_and_the_level_to_play_next():
+    table = level_ratings("bigballs")
+    beats_three = player_rating("bigballs", [(3, 1), (3, 1), (3, 0.5), (4, 0), (4, 1), (2, 1)])
+    assert table[1][1] < beats_three[0]
+    suggested = suggested_level("bigballs", beats_three[0])
+    assert table[suggested - 1][1] > beats_three[0] or suggested == 8
+    assert suggested_level("abalone", 0) == 1 and suggested_level("abalone", 10_000) == 8
+
+
+def test_the_ladder_table_has_eight_increasing_ratings_per_game():
+    for name in sorted(GAMES):
+        rows = level_ratings(name)
+        assert [n for n, *_ in rows] == list(range(1, 9))
+        ratings = [rating for _, rating, _, _ in rows]
+        assert ratings == sorted(ratings) and len(set(ratings)) == 8, name
+        assert ratings[0] == 800
+        assert all(low <= rating <= high for _, rating, low, high in rows)
