@@ -15,7 +15,8 @@ The ratings: level 1 is anchored at 800 in every game (a beginner's rating); a s
 p adds 400 log10(p / (1 - p)). A level's interval chains the Wilson bounds of the steps below
 it (each step's low end added up, and each high end): wide at the top, and honest about it.
 --write puts the table into controller/opponent/ladder.toml (controller/opponent/ratings.py
-reads it), keeping the other games' tables.
+reads it) after every step, keeping the other games' tables: a run cut short leaves the levels
+measured so far (fewer than eight).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
 
 def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
     """ladder.toml with the measured games' tables, the other games' kept as they were."""
+    ladder.cache_clear()
     try:
         known = {name: ladder()[name] for name in GAMES if name in ladder()}
     except FileNotFoundError:
@@ -127,9 +129,9 @@ def main() -> None:
             lo, hi = wilson(points, games)
             print(f"{name}: computer:{upper} against computer:{upper - 1}: {points:g}/{games} = {100 * points / games:.0f} %"
                   f" ({100 * lo:.0f}-{100 * hi:.0f} %), {time.perf_counter() - started:.0f} s", flush=True)
+            if args.write:  # step by step: a ladder cut short keeps the levels measured so far
+                write(measured, args)
         print(table(name, steps), flush=True)
-    if args.write:
-        write(measured, args)
 
 
 if __name__ == "__main__":

@@ -155,7 +155,7 @@ def test_levels_one_to_eight_grow():
     for game in (None, "abalone", "bigballs", "offboard"):
         settings = [LEVELS[n].setting(game) for n in range(1, 9)]
         assert [s.nodes for s in settings] == sorted(s.nodes for s in settings)
-        assert [s.temperature for s in settings] == sorted((s.temperature for s in settings), reverse=True)
+        assert [s.depth for s in settings] == sorted(s.depth for s in settings)
         assert settings[0].temperature > 0 and settings[-1].temperature == 0
         assert level(8).limits(game).seconds is None  # the nodes decide; time is the table's safety cap only
     with pytest.raises(ValueError, match="1 to 8"):

@@ -40,9 +40,11 @@ def ladder() -> dict:
 
 
 def level_ratings(game: str) -> list[tuple[int, float, float, float]]:
-    """(level, rating, low, high) for levels 1..8 of `game`: the rating and its 95 % interval."""
+    """(level, rating, low, high) for levels 1..8 of `game`: the rating and its 95 % interval
+    (a ladder not measured to the top yet: the levels measured so far)."""
     table = ladder()[game]
-    return [(n, table["ratings"][n - 1], table["low"][n - 1], table["high"][n - 1]) for n in range(1, 9)]
+    return [(n, rating, low, high) for n, rating, low, high
+            in zip(range(1, 9), table["ratings"], table["low"], table["high"])]
 
 
 def player_rating(game: str, results: Iterable[tuple[int, float]]) -> tuple[float, float, float]:
@@ -73,8 +75,9 @@ def estimate(results: Iterable[tuple[float, float]]) -> tuple[float, float, floa
 
 
 def suggested_level(game: str, rating: float) -> int:
-    """The level to play next: the weakest one rated above `rating` (8 when none is)."""
-    for n, level_rating, _, _ in level_ratings(game):
+    """The level to play next: the weakest one rated above `rating` (the top one when none is)."""
+    rows = level_ratings(game)
+    for n, level_rating, _, _ in rows:
         if level_rating > rating:
             return n
-    return 8
+    return rows[-1][0]
