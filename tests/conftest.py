@@ -113,7 +113,7 @@ MODULES_BY_LEVEL = {
         test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
         test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
-        test_cli_languages
+        test_cli_languages test_review_page
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}

@@ -145,7 +145,7 @@ function showReview() {
   const nodes = review.data && Number(review.data.nodes);
   status.textContent = review.state === "waiting" ? _("the computer is reviewing…")
     : review.state === "failed" ? review.error
-      : nodes ? ngettext("the computer weighed {n} position", "the computer weighed {n} positions", nodes) : "";
+      : nodes ? ngettext("the computer searched {n} position for each move", "the computer searched {n} positions for each move", nodes) : "";
   status.setAttribute("role", review.state === "failed" ? "alert" : "status");
   $("[data-action=review]").hidden = review.state !== "failed";
   $("[data-role=review-body]").hidden = review.state !== "done";
@@ -198,16 +198,18 @@ function showBetter() {
   line.hidden = !chosen;
   if (!chosen) { line.innerHTML = ""; return; }
   const palette = lightsPalette();
-  const whole = (move) => String(move || "").replace(/ /g, "\u00a0");  // a move kept on one line
-  const values = { better: whole(chosen.better), played: whole(chosen.move), loss: percent(chosen.loss || 0), player: Side(chosen.mover) };
-  const words = chosen.better
-    ? format(_("Better: {better} — the move played, {played}, lost {loss} of {player}'s chance"), values)
-    : format(_("The move played, {played}, lost {loss} of {player}'s chance"), values);
+  // the words, each move in them kept on one line
+  const moves = { "\u0001": chosen.better, "\u0002": chosen.move };
+  const values = { better: "\u0001", played: "\u0002", loss: percent(chosen.loss || 0), player: Side(chosen.mover) };
+  const template = chosen.better ? _("Better: {better} — the move played, {played}, lost {loss} of {player}'s chance")
+    : _("The move played, {played}, lost {loss} of {player}'s chance");
+  const words = escapeHTML(format(template, values))
+    .replace(/[\u0001\u0002]/g, (token) => `<span class="move-name">${escapeHTML(moves[token] || "")}</span>`);
   const lift = _("lift here"), put = _("put here");
   const lights = chosen.cells
     ? `<span class="review-lights"><span>${lightSwatch("empty", lightColour("empty", palette), true)}${escapeHTML(lift)}</span>`
       + `<span>${lightSwatch("dest", lightColour("dest", palette), false)}${escapeHTML(put)}</span></span>` : "";
-  line.innerHTML = `<span class="review-words" data-mark="${escapeHTML(chosen.mark || "")}">${escapeHTML(words)}</span>${lights}`;
+  line.innerHTML = `<span class="review-words" data-mark="${escapeHTML(chosen.mark || "")}">${words}</span>${lights}`;
 }
 
 // A marked move chosen: the position before it, its better move lit.
