@@ -38,7 +38,7 @@ from ..language.catalogue import COMMANDS
 _ = COMMANDS.gettext
 
 INDEX_NAME = "archive-index.sqlite3"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PARALLEL_FROM = 200  # journals to read before a refresh reads them in several processes
 OUTCOMES = ("win", "draw", "unfinished")
 
@@ -55,7 +55,7 @@ CREATE INDEX players_by_name ON players (folded, id);
 CREATE INDEX players_by_score ON players (folded, game, score, name);
 CREATE INDEX players_by_game ON players (id);
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE reviews (name TEXT, digest TEXT, data TEXT, PRIMARY KEY (name, digest));
+CREATE TABLE reviews (name TEXT, digest TEXT, game TEXT, data TEXT, PRIMARY KEY (name, digest));
 """
 
 GAME_COLUMNS = ("id", "game", "title", "started", "day", "moves", "result", "outcome", "reason", "winner",
@@ -438,12 +438,14 @@ class Archive:
         return job
 
     def keep_review(self, job, data: dict) -> None:
-        """Keep the review worked out for `job` (older reviews of the journal are dropped)."""
+        """Keep the review worked out for `job`; the journal's reviews of other moves are dropped
+        (those of the same moves with other settings are kept)."""
         with self.db:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("DELETE FROM reviews WHERE name = ?", (job.name,))
-            self.db.execute("INSERT INTO reviews VALUES (?, ?, ?)",
-                            (job.name, job.digest, json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
+            self.db.execute("DELETE FROM reviews WHERE name = ? AND game != ?", (job.name, job.game_digest))
+            self.db.execute("INSERT OR REPLACE INTO reviews VALUES (?, ?, ?, ?)",
+                            (job.name, job.digest, job.game_digest,
+                             json.dumps(data, ensure_ascii=False, separators=(",", ":"))))
         job.cached = data
 
     def review(self, key: str, nodes: int | None = None, compute=None) -> dict:

@@ -8,7 +8,8 @@ works it out, so that neither the board's loop nor the page's side work searches
 
 A review is kept in the index by the journal's name and a digest of what makes its numbers: the
 game's start, its moves, how it ended, the nodes and REVIEW_VERSION. A journal that only gained
-its players' names keeps its review; one whose moves changed is reviewed again.
+its players' names keeps its reviews; one whose moves changed is reviewed again (and its
+reviews of the old moves are dropped).
 """
 
 from __future__ import annotations
@@ -39,17 +40,18 @@ class ReviewJob:
     moves: list[str]
     end: float | None  # the first player's result, once the game is over
     nodes: int
-    digest: str = ""
+    digest: str = ""  # of the game and the review's settings: the key a review is kept by
+    game_digest: str = ""  # of the game alone (its start, moves and end)
     cached: dict | None = field(default=None, compare=False)  # the review kept in the index, if any
 
     def __post_init__(self) -> None:
-        if not self.digest:
-            self.digest = digest_of(self.start, self.moves, self.end, self.nodes)
+        game = {"game": self.start.name, "first": self.start.turn, "start": self.start.start_header(),
+                "moves": self.moves, "end": self.end}
+        self.game_digest = self.game_digest or _digest(game)
+        self.digest = self.digest or _digest({**game, "nodes": self.nodes, "version": REVIEW_VERSION})
 
 
-def digest_of(start: Game, moves: list[str], end: float | None, nodes: int) -> str:
-    key = {"game": start.name, "first": start.turn, "start": start.start_header(), "moves": moves, "end": end,
-           "nodes": nodes, "version": REVIEW_VERSION}
+def _digest(key: dict) -> str:
     return hashlib.sha256(json.dumps(key, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
 
 

@@ -16,7 +16,8 @@ from . import games_command
 from . import club_command
 from . import (
     calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
-    hardware_command, perft_command, play_command, replay_command, selftest_command, service, show_command,
+    hardware_command, perft_command, play_command, replay_command, review_command, selftest_command, service,
+    show_command,
 )
 from .usage import Parser, UsageError, is_user_error, speak_argparse
 from ..language.catalogue import COMMANDS as WORDS, LANGUAGES, set_default
@@ -28,7 +29,7 @@ _ = WORDS.gettext
 # The commands, in the order --help lists them.
 COMMANDS = (perft_command, show_command, replay_command, export_command, play_command, hardware_command,
             selftest_command, calibrate_command, doctor_command, fake_board, config_command, firmware_command,
-            service, match, games_command, club_command)
+            service, match, games_command, review_command, club_command)
 
 
 __all__ = ["COMMANDS", "build_parser", "main"]

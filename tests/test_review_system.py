@@ -1,0 +1,41 @@
+"""The computer's review in real processes: `reedboard review` run as a program gives the same
+numbers as in the tests' process, whatever the process's hash seed, and the worker process the
+page's reviews are worked out in gives them too (tests/test_review.py has the rest)."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from reedboard.controller.archive import reviews
+from reedboard.controller.opponent.review import review
+
+from archive_games import A7_GAME, bigballs
+
+TRACE = Path(__file__).parent / "traces" / "bigballs-game-to-a7.jsonl"
+NODES = 300
+
+
+def test_the_command_gives_the_same_review_in_any_process():
+    expected = review(bigballs(), A7_GAME, NODES).data()
+    for seed in ("1", "2"):
+        result = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "review", str(TRACE),
+                                 "--nodes", str(NODES), "--json"], capture_output=True, text=True, timeout=120,
+                                env={**os.environ, "PYTHONHASHSEED": seed, "LANGUAGE": "en"})
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout) == expected
+    assert expected["points"][-1]["p"] == 1.0 == expected["result"]
+
+
+def test_the_worker_process_gives_the_numbers_of_this_one():
+    game = bigballs()
+    for text in A7_GAME:
+        game.play(text)
+    job = reviews.job_of("a7", game, NODES)
+    worker = reviews.ReviewWorker()
+    try:
+        assert worker.review(job).result(timeout=120) == reviews.compute(job)
+        assert worker.computed == 1
+    finally:
+        worker.close()
