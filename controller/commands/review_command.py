@@ -77,10 +77,19 @@ def _of_archive(args: argparse.Namespace, key: str, nodes: int):
     with _archive(args) as archive:
         game_id = _resolve(archive, key)
         try:
-            job = archive.review_job(game_id, nodes)
-            return job.start, archive.review(game_id, nodes)
+            return _kept(archive, game_id, nodes)
         except ArchiveError as error:
             raise _usage(str(error)) from None
+
+
+def _kept(archive, key: str, nodes: int):
+    """The start and the review of an archived game: from the index, else worked out and kept there."""
+    from ..archive import reviews
+
+    job = archive.review_job(key, nodes)
+    if job.cached is None:
+        archive.keep_review(job, reviews.compute(job))
+    return job.start, job.cached
 
 
 def _of_file(path: Path, nodes: int):
@@ -98,8 +107,7 @@ def _of_file(path: Path, nodes: int):
                 with Archive(path.parent) as archive:
                     archive.refresh()
                     try:
-                        job = archive.review_job(path.name, nodes)
-                        return [(job.start, archive.review(path.name, nodes))]
+                        return [_kept(archive, path.name, nodes)]
                     except ArchiveError:  # not listed there (damaged, given up): reviewed as it is
                         pass
             job = review_job(read_journal(path), nodes)
