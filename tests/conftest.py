@@ -98,7 +98,7 @@ MODULES_BY_LEVEL = {
         test_gpio_board test_hal_contract test_led_drivers test_opponent test_play_session
         test_referee test_referee_changes test_resume test_serial_board test_serial_link
         test_signals_legend test_table_calls_on_boards test_table_fuzz test_table_setup
-        test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs
+        test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs test_ratings_shown
         test_words_in_languages test_review
     """,
     # real processes, servers, browsers, brokers

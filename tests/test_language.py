@@ -109,6 +109,7 @@ def test_the_compiled_catalogue_is_the_written_one(domain, lang):
     want = gettext.GNUTranslations(compiled)._catalog
     with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.mo").open("rb") as f:
         have = gettext.GNUTranslations(f)._catalog
+    want.pop("", None), have.pop("", None)  # the headers: their dates are not the words
     assert have == want, f"{lang}/{domain}.mo is not compiled from {lang}/{domain}.po: run docs/make_catalogues.py"
 
 

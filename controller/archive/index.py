@@ -468,6 +468,23 @@ class Archive:
             raise ArchiveError(str(error)) from None
 
     # --- statistics -------------------------------------------------------------------------------
+    def against_computer(self, game: str, player: str | None = None) -> list[tuple[int, float]]:
+        """(the computer's level, the people's score: 1, 1/2 or 0) of each finished game of `game`
+        against the computer; with `player`, only the games that player played (any case)."""
+        results = []
+        for row in self.games(game=game, player=player):
+            computer = row["computer"]
+            if not computer or row["outcome"] not in ("win", "draw"):
+                continue
+            people = [colour for colour in row["colours"] if colour != computer.get("plays")]
+            if player is not None:
+                people = [c for c in people if str(row["players"].get(c, "")).casefold() == player.casefold()]
+            if len(people) != 1 or not isinstance(computer.get("level"), int):
+                continue
+            score = 0.5 if row["outcome"] == "draw" else float(row["winner"] == people[0])
+            results.append((computer["level"], score))
+        return results
+
     def stats(self, player: str | None = None) -> dict:
         """Per player and game: games, wins, draws, losses, unfinished; per game: the first
         player's results, each colour's wins, the draws, the average length of finished games.

@@ -36,6 +36,8 @@ from ..archive.index import Archive, ArchiveError, Skipped
 from ..archive.reviews import ReviewJob, ReviewWorker
 from ..archive.records import game_record as record_of
 from ..archive.records import record_lines as game_record_lines
+from ..games import GAMES
+from ..opponent.ratings import level_ratings, player_rating, suggested_level
 from ..persist.journal_format import JournalError
 from ..persist.journal_reader import read_journal
 from ..persist.export import export_lines
@@ -49,7 +51,7 @@ from .archive_query import (
 )
 from .changes import Changes
 from ..language.catalogue import COMMANDS
-from .replies import NAME_LENGTH, beside, busy, encoded, error, in_words, json_answer
+from .replies import NAME_LENGTH, beside, busy, encoded, error, games_in_words, in_words, json_answer
 from .side_work import Busy, SideWork
 
 _ = COMMANDS.gettext
@@ -77,6 +79,7 @@ class PastGames:
             Route("/api/games/{name}/record", self.game_record),
             Route("/api/games/{name}/review", self.game_review),
             Route("/api/stats", self.statistics),
+            Route("/api/rating", self.rating),
         ]
 
     async def close(self) -> None:
@@ -105,6 +108,19 @@ class PastGames:
         except ActionError as problem:
             return error(str(problem), problem.status)
         return await beside(self.work, ("stats", player), self._stats_json, player)
+
+    async def rating(self, request: Request):
+        """GET api/rating?game=GAME[&player=NAME]: the people's rating in GAME from their finished
+        games against the computer (a player's, with a name), and the level to try next."""
+        try:
+            asked = parameters(request, ("game", "player"))
+            game = asked.get("game") or ""
+            if game not in GAMES:
+                raise ActionError(_("no such game: {games}").format(games=games_in_words()), 404)
+            player = player_name(asked["player"]) if asked.get("player") else None
+        except ActionError as problem:
+            return error(str(problem), problem.status)
+        return await beside(self.work, ("rating", game, player), self._rating_json, game, player)
 
     async def game_detail(self, request: Request):
         name = journal_name(request.path_params["name"])
@@ -264,6 +280,19 @@ class PastGames:
                 return encoded({"player": player, "players": [], "games": [], "months": []})
             stats, by_month = found.stats(player), months(found.games(player=player), player)
         return encoded({"player": player, **stats, "months": by_month})
+
+    def _rating_json(self, game: str, player: str | None) -> bytes:
+        with self._asked():
+            found = self._archive()
+            results = found.against_computer(game, player) if found is not None else []
+        answer = {"game": game, "player": player, "games": len(results)}
+        known = {n for n, *_rest in level_ratings(game)}
+        results = [(level, score) for level, score in results if level in known]
+        if results:
+            rating, low, high = player_rating(game, results)
+            answer.update(rating=round(rating), low=round(low), high=round(high),
+                          suggested=suggested_level(game, rating))
+        return encoded(answer)
 
     def _replay_json(self, name: str) -> bytes:
         replay = past_game(self.games, name)  # the same dict for as long as the journal is unchanged

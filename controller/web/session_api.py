@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..games import catalog
 from ..language.catalogue import COMMANDS, current
+from ..opponent.ratings import level_ratings
 from ..session.actions import ActionError
 from ..session.play_session import PlaySession
 
@@ -27,6 +28,18 @@ from .rules import rules_page
 from .side_work import SideWork
 
 _ = COMMANDS.gettext
+
+
+def with_levels(games: list[dict]) -> list[dict]:
+    """The catalog with each game's computer levels and their ratings (the ladder's, measured
+    by bench/ladder.py): [{"level", "rating", "low", "high"}], for the new-game dialog."""
+    for entry in games:
+        try:
+            rows = level_ratings(entry["name"])
+        except KeyError:  # a game the ladder has not measured
+            rows = []
+        entry["levels"] = [{"level": n, "rating": round(r), "low": round(lo), "high": round(hi)} for n, r, lo, hi in rows]
+    return games
 
 
 @functools.cache
@@ -56,7 +69,7 @@ def session_routes(session: PlaySession, access: Access, changes: Changes, work:
         return JSONResponse({"control": access.may_change(request), "token_required": access.token is not None})
 
     async def games_catalog(request: Request):
-        return json_answer(encoded(catalog()))
+        return json_answer(encoded(with_levels(catalog())))
 
     async def join(request: Request):
         # the port the page was reached on is the one listened on; names says where (hosts.py)

@@ -2,7 +2,7 @@
 // computer and the players' names; sent as POST api/new.
 import { gameInfo, games } from "./catalog.js";
 import { $, $$, escapeHTML } from "./dom.js";
-import { N_, Side, _, language, side } from "./i18n.js";
+import { N_, Side, _, format, language, languageHeaders, ngettext, number, side } from "./i18n.js";
 import { post } from "./server.js";
 import { state } from "./state.js";
 
@@ -123,6 +123,56 @@ function showNewGameFields(form) {
   }
   holder.hidden = !options.length;
   for (const field of ["minutes", "increment"]) form.elements[field].disabled = !form.elements.clock.checked;
+  showLevels(form, info);
+}
+
+// Each level with its rating on the ladder's scale (Elo, as bench/ladder.py measured it), and
+// where a club player stands on it; a level not measured keeps its plain words.
+const CLUB_PLAYER = 1500;
+function showLevels(form, info) {
+  const rated = Object.fromEntries((info.levels || []).map((l) => [String(l.level), l]));
+  for (const option of form.elements.level.options) {
+    const level = rated[option.value];
+    if (level) option.textContent = format(_("{level} — about {rating}"), { level: option.value, rating: number(level.rating) });
+    else option.textContent = option.dataset.i18nText ? _(option.dataset.i18nText) : option.value;
+  }
+  const scale = $("[data-role=level-scale]");
+  scale.textContent = format(_("Ratings on one scale: a beginner is about {beginner}, a club player about {club}."),
+    { beginner: number(800), club: number(CLUB_PLAYER) });
+  scale.hidden = !Object.keys(rated).length;
+  showPlayerRating(form, Object.keys(rated).length > 0);
+}
+
+// The people's own rating from their finished games against the computer in the archive (the
+// name typed for the side the computer does not play, else everyone's at this board), and the
+// level to climb to next.
+let ratingAsked = "";
+async function showPlayerRating(form, rated) {
+  const line = $("[data-role=player-rating]");
+  const game = chosenGame(form);
+  const people = $$("input[data-name]", form).filter((i) => i.dataset.name !== form.elements.plays.value);
+  const name = people.length === 1 ? people[0].value.trim() : "";
+  const key = [game, name, language(), rated, form.elements.computer.checked].join("|");
+  if (key === ratingAsked) return;
+  ratingAsked = key;
+  if (!rated || !form.elements.computer.checked || !game) { line.hidden = true; return; }
+  let answer = null;
+  try {
+    const query = new URLSearchParams({ game, ...(name ? { player: name } : {}) });
+    const response = await fetch(`api/rating?${query}`, { headers: languageHeaders() });
+    if (response.ok) answer = await response.json();
+  } catch (error) { /* no archive to rate from: nothing said */ }
+  if (ratingAsked !== key) return;  // asked again meanwhile
+  if (!answer || !answer.rating) { line.hidden = true; return; }
+  const words = name
+    ? ngettext("{name}'s rating from one game against the computer: about {rating}; try level {level} next.",
+      "{name}'s rating from {n} games against the computer: about {rating}; try level {level} next.", answer.games,
+      { name, rating: number(answer.rating), level: answer.suggested })
+    : ngettext("The rating from one game against the computer at this board: about {rating}; try level {level} next.",
+      "The rating from {n} games against the computer at this board: about {rating}; try level {level} next.",
+      answer.games, { rating: number(answer.rating), level: answer.suggested });
+  line.textContent = words;
+  line.hidden = false;
 }
 
 function chosenOptions(form) {
@@ -137,6 +187,9 @@ function chosenOptions(form) {
 
 export function wireNewGame() {
   const form = $("[data-role=new-game]");
+  form.addEventListener("input", (event) => {
+    if (event.target.matches("input[data-name]")) showPlayerRating(form, true);
+  });
   form.addEventListener("change", () => {
     form.dataset.touched = "1";
     if (state.snap && state.snap.players) renderSides(form, state.snap);  // the sides of the game picked
