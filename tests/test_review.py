@@ -234,3 +234,17 @@ def test_the_page_is_told_in_one_line_of_an_unknown_game(page, counted):
         answer = client.get(f"/api/games/{name}/review")
         assert answer.status_code == 404 and list(answer.json()) == ["error"] and "\n" not in answer.json()["error"]
     assert counted == []
+
+
+def test_a_roll_where_a_big_ball_move_was_better_is_weighed_against_the_six_faces():
+    """Before White's 14th move of the A7 game the search prefers taking Black's stone on a6 with
+    the big ball from a7 to rolling; the roll's worth is the mean of the six faces' best moves."""
+    from archive_games import A7_GAME, bigballs
+    from reedboard.controller.opponent.review import _rolled_instead, _Searcher
+
+    game = bigballs()
+    for move in A7_GAME[:13]:
+        game.play(move)
+    preferred, loss = _rolled_instead(_Searcher(4000, None), game, "white")
+    assert game.format_move(preferred) == "BB a7xa6" and 0 < loss < 1
+    assert [str(m) for m in game.move_stack] == A7_GAME[:13]  # the position is left as it was

@@ -1,8 +1,8 @@
 """The computer's review of a past game in the page, in a real browser against the real server.
 
-A short Big Balls game is journaled in the games folder: Ann (black) against Bob (white), 13
-moves; at move 12 White plays 1 g1-f2, a blunder, Black's stone climbs to a6, and White
-resigns. The server (GET api/games/NAME/review) says how the computer sees every move; the page
+A short Big Balls game is journaled in the games folder: Ann (black) against Bob (white), 15
+moves; at move 15 Black has rolled 4 with stone 4 on a6 and could take the top hollow a7 and
+win, but plays 4 c1-d1 (a blunder), and White resigns. The server (GET api/games/NAME/review) says how the computer sees every move; the page
 opened on Past games replays the game and draws under the board a graph of Black's chance after
 every move: one point a move and one for the start, the ½ line, the move shown now, the
 blunders and mistakes as markers of their own shape and colour that are buttons (a title and an
@@ -37,7 +37,7 @@ from reedboard.controller.language.catalogue import locale_dir
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.session.snapshot import PALETTE_HEX
 
-GAME = A7_GAME[:13]  # ... 12. 1 g1-f2 (the blunder) 13. 5 a5xa6, and White resigns
+GAME = A7_GAME[:14] + ["4 c1-d1"]  # ... 15. 4 c1-d1 where 4 a6xa7 wins (the blunder), and White resigns
 PLIES = len(GAME)
 TIMEOUT = 8000          # ms for anything on the page
 REVIEW_TIMEOUT = 90000  # ms for the computer's review (worked out in a worker process)

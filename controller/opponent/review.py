@@ -31,7 +31,7 @@ from ..games.base import Game
 from .search import choose
 from .search_parts import ROLL, Limits
 
-REVIEW_VERSION = 1  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
+REVIEW_VERSION = 2  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
 REVIEW_NODES = 4_000  # each search's nodes by default: a game of 40 moves in 2 to 5 seconds on a desktop
 SEED = 26  # the searches' random numbers (no level's noise is used: kept for reproducibility alone)
 BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
@@ -105,7 +105,8 @@ class _Searcher:
     """The searches of one review, each position searched once (by its moves from the start)."""
 
     def __init__(self, nodes: int, clock: Callable[[], float] | None) -> None:
-        self.limits = Limits(nodes=nodes, seconds=None)
+        # never a better move a beginner would find absurd (Big Balls: one's own stone taken for nothing)
+        self.limits = Limits(nodes=nodes, seconds=None, sensible=True)
         self.clock = clock
         self.known: dict[tuple, tuple[Hashable | None, float]] = {}
 
@@ -135,6 +136,28 @@ class _Searcher:
 def _cells(game: Game, move: Hashable) -> dict[str, list[str]]:
     footprint = game.footprint(move)
     return {"from": sorted(footprint.empties), "to": sorted(footprint.fills | footprint.captures)}
+
+
+def _rolled_instead(search: _Searcher, game: Game, mover: str) -> tuple[Hashable, float] | None:
+    """In a game with a die, before the roll: when the search prefers a move without the die
+    (Big Balls: a big ball's) to rolling, that move and how much the mover's chance after it
+    exceeds their mean chance over the six faces (each played as the search plays it)."""
+    first, _value = search.best(game)
+    if first is None or first == ROLL:
+        return None
+    game.push(first)
+    kept = search.chance_of(game, mover)
+    game.pop()
+    faces = []
+    for face in range(1, 7):
+        reply, _value = search.best(game, face)
+        if reply is None:
+            faces.append(search.chance_of(game, mover))
+            continue
+        game.push(reply)
+        faces.append(search.chance_of(game, mover))
+        game.pop()
+    return first, _round(max(0.0, kept - sum(faces) / len(faces)))
 
 
 def _round(p: float) -> float:
@@ -171,6 +194,14 @@ def review(start: Game, moves: Sequence[str], nodes: int = REVIEW_NODES, *, end:
             if mark_of(loss) is not None:
                 better, cells = game.format_move(best), _cells(game, best)
             game.push(move)
+        if game.uses_die and game.roll_of(move) is not None:
+            game.pop()
+            skipped = _rolled_instead(search, game, mover)  # the die rolled where a move without it was better
+            game.push(move)
+            if skipped is not None and skipped[1] > loss and mark_of(skipped[1]) is not None:
+                game.pop()
+                better, cells, loss = game.format_move(skipped[0]), _cells(game, skipped[0]), skipped[1]
+                game.push(move)
         reviewed.append(ReviewedMove(ply, written, mover, _round(before), _round(after), loss,
                                      mark_of(loss), better, cells))
         before = after
