@@ -7,14 +7,14 @@ Pure: no I/O, no clock read for a decision. Every search is limited by nodes alo
 time) and seeded, so a game gives the same numbers on any machine, fast or slow.
 
 The first player is the colour that moved first in this game. A position's value v comes from a
-search (`choose`) for the player to move: Big Balls' expectimax value of the turn's first
+search (`choose`) for the player to move: in a game with a die, the expectimax value of the turn's first
 decision (before any roll: between two moves no roll is pending) is that player's mean result
 in [-1, 1], so p = (1 + v) / 2; alpha-beta's value in the games without a die is mapped by a
-logistic curve, p = 1 / (1 + exp(-k v)), k per game (SLOPES). An ended position is exactly 1,
+logistic curve, p = 1 / (1 + exp(-k v)) (SLOPE). An ended position is exactly 1,
 0 or 1/2.
 
 A move's loss is how much less the mover's chance is after the move played than after the move
-the search chose in the position before it, both positions searched alike (in Big Balls the
+the search chose in the position before it, both positions searched alike (in a game with a die the
 search chooses among the moves the die allowed: the roll is luck, the move is not). A loss of
 0.20 or more is a blunder, 0.10 a mistake; a marked move names the better move and the cells it
 empties and fills, for a page to light.
@@ -41,8 +41,7 @@ BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at 
 # computer's levels can calibrate it (a logistic fit of the results against the values): k = 4
 # maps an even position (v = 0) to 1/2, a proven win (v ~ WIN = 1) to 0.98, the evaluation's
 # bound 0.9 to 0.97, and one marble or point ahead (v ~ 0.32) to about 0.78.
-SLOPES = {"offboard": 4.0, "abalone": 4.0}
-SLOPE = 4.0  # a game not in the table
+SLOPE = 4.0  # the same for every game without a die until a calibration says otherwise
 
 
 @dataclass(frozen=True)
@@ -90,7 +89,7 @@ def chance(game: Game, value: float) -> float:
     """The chance to win of the player to move in `game`, from a search's value for them."""
     if game.uses_die:
         return min(1.0, max(0.0, (1.0 + value) / 2.0))
-    return 1.0 / (1.0 + math.exp(-SLOPES.get(game.name, SLOPE) * value))
+    return 1.0 / (1.0 + math.exp(-SLOPE * value))
 
 
 def score(game: Game, player: str) -> float | None:
@@ -105,13 +104,13 @@ class _Searcher:
     """The searches of one review, each position searched once (by its moves from the start)."""
 
     def __init__(self, nodes: int, clock: Callable[[], float] | None) -> None:
-        # never a better move a beginner would find absurd (Big Balls: one's own stone taken for nothing)
+        # never a better move a beginner would find absurd (Game.absurd)
         self.limits = Limits(nodes=nodes, seconds=None, sensible=True)
         self.clock = clock
         self.known: dict[tuple, tuple[Hashable | None, float]] = {}
 
     def best(self, game: Game, roll: int | None = None) -> tuple[Hashable | None, float]:
-        """The move the search chooses (ROLL in Big Balls before a roll) and its value for the
+        """The move the search chooses (ROLL before a roll, in a game with a die) and its value for the
         player to move."""
         key = (tuple(map(str, game.move_stack)), roll)
         found = self.known.get(key)
@@ -140,7 +139,7 @@ def _cells(game: Game, move: Hashable) -> dict[str, list[str]]:
 
 def _rolled_instead(search: _Searcher, game: Game, mover: str) -> tuple[Hashable, float] | None:
     """In a game with a die, before the roll: when the search prefers a move without the die
-    (Big Balls: a big ball's) to rolling, that move and how much the mover's chance after it
+    (a big ball's, say) to rolling, that move and how much the mover's chance after it
     exceeds their mean chance over the six faces (each played as the search plays it)."""
     first, _value = search.best(game)
     if first is None or first == ROLL:

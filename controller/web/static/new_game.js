@@ -165,10 +165,10 @@ async function showPlayerRating(form, rated) {
   if (ratingAsked !== key) return;  // asked again meanwhile
   if (!answer || !answer.rating) { line.hidden = true; return; }
   const words = name
-    ? ngettext("{name}'s rating from one game against the computer: about {rating}; try level {level} next.",
+    ? ngettext("{name}'s rating from {n} game against the computer: about {rating}; try level {level} next.",
       "{name}'s rating from {n} games against the computer: about {rating}; try level {level} next.", answer.games,
       { name, rating: number(answer.rating), level: answer.suggested })
-    : ngettext("The rating from one game against the computer at this board: about {rating}; try level {level} next.",
+    : ngettext("The rating from {n} game against the computer at this board: about {rating}; try level {level} next.",
       "The rating from {n} games against the computer at this board: about {rating}; try level {level} next.",
       answer.games, { rating: number(answer.rating), level: answer.suggested });
   line.textContent = words;
