@@ -5,6 +5,7 @@ Usage:
   python bench/ladder.py                          # 40 games a step, every game (hours of CPU)
   python bench/ladder.py --games 16 --jobs 2      # fewer games, two processes
   python bench/ladder.py --game bigballs --write  # one game; its table into ladder.toml
+  python bench/ladder.py --game abalone --from 7 --write  # steps 7 vs 6 and up; those below kept
 
 Each step is `reedboard match GAME computer:K computer:K-1` (colours swapped every game, each
 pair of games after the same --opening random moves); the levels search by their node budgets
@@ -74,6 +75,19 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
     return "\n".join(lines)
 
 
+def kept(name: str, first: int) -> list[tuple[float, int]]:
+    """The steps below `first` (2 vs 1 .. first-1 vs first-2) from ladder.toml, if the levels they
+    played are as they are today; SystemExit (one line) otherwise."""
+    table = ladder().get(name)
+    below = range(1, first)
+    if table is None or len(table["games"]) < first - 2:
+        raise SystemExit(f"{name}: ladder.toml has no steps up to {first - 1} vs {first - 2}: measure from 2")
+    if any(table["nodes"][n - 1] != LEVELS[n].setting(name).nodes
+           or abs(table["temperature"][n - 1] - LEVELS[n].setting(name).temperature) > 1e-9 for n in below):
+        raise SystemExit(f"{name}: levels 1-{first - 1} changed since ladder.toml was measured: measure from 2")
+    return list(zip(table["scores"], table["games"]))[:first - 2]
+
+
 def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
     """ladder.toml with the measured games' tables, the other games' kept as they were."""
     ladder.cache_clear()
@@ -117,12 +131,14 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=4,
                         help="random moves before each pair of games, the same for both (default 4)")
     parser.add_argument("--max-moves", type=int, default=MAX_MOVES)
+    parser.add_argument("--from", dest="first", type=int, default=2, choices=range(2, TOP + 1), metavar="K",
+                        help="start at step K vs K-1, keeping the steps below from ladder.toml (default 2)")
     parser.add_argument("--write", action="store_true", help="write the table into controller/opponent/ladder.toml")
     args = parser.parse_args()
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
-        steps = measured[name] = []
-        for upper in range(2, TOP + 1):
+        steps = measured[name] = kept(name, args.first) if args.first > 2 else []
+        for upper in range(args.first, TOP + 1):
             started = time.perf_counter()
             points, games = step(name, upper, args)
             steps.append((points, games))

@@ -170,3 +170,17 @@ def test_the_table_was_measured_with_the_levels_as_they_are(name):
     assert len(table["scores"]) == steps and 1 <= steps <= 7
     assert len(table["ratings"]) == len(table["low"]) == len(table["high"]) == steps + 1
     assert all(0 <= points <= games for points, games in zip(table["scores"], table["games"]))
+
+
+def test_a_ladder_run_from_a_higher_step_keeps_the_steps_below_only_while_their_levels_stand(monkeypatch):
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).resolve().parents[1] / "bench" / "ladder.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    table = ladder()["bigballs"]
+    assert bench.kept("bigballs", 5) == list(zip(table["scores"], table["games"]))[:3]
+    changed = dict(LEVELS[2].settings, bigballs=LEVELS[3].setting("bigballs"))
+    monkeypatch.setitem(bench.LEVELS, 2, type(LEVELS[2])(2, changed))
+    with pytest.raises(SystemExit, match="changed"):
+        bench.kept("bigballs", 5)
