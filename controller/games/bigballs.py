@@ -169,6 +169,18 @@ class BigBalls(Game):
     )
     header_keys = ("first", "setup", "balls")
     endings = (REACHED_A7, BALLS_ONLY)
+    # the computer's levels 1..8 here (nodes, depth, temperature, natural; opponent/levels.py):
+    # the die hides small differences in strength, so the steps are wide; calibrated by bench/ladder.py
+    computer_levels = (
+        (300, 1, 0.14, 0.05),
+        (600, 1, 0.09, 0.03),
+        (1_500, 2, 0.075, 0.0),
+        (3_000, 2, 0.04, 0.0),
+        (6_000, 3, 0.03, 0.0),
+        (8_000, 3, 0.008, 0.0),
+        (20_000, 5, 0.006, 0.0),
+        (100_000, 64, 0.0, 0.0),
+    )
 
     def setup_guide(self, mode: str, rng=None):
         if mode == "given":

@@ -5,7 +5,7 @@ a die: both its decisions together), then picks among them as a person would: th
 the likelier, by a softmax over the values with the level's temperature (0: always the best).
 A weak level searches shallow and has a high temperature, so it misses what lies deeper and now
 and then plays a move a little worse than the best, rarely a much worse one; it never plays a
-move the game calls absurd (Game.absurd: in Big Balls, taking one's own stone for nothing) while
+move the game calls absurd (Game.absurd: say, taking one's own piece for nothing) while
 another is left, except level 1, which may.
 
 The nodes decide, never the clock: the same position, seed and level give the same move on any
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..games import GAMES
 from .search_parts import Limits
 
 SAFETY_SECONDS = 6.0  # at the table only: a move never takes longer, whatever the budget
@@ -68,46 +69,26 @@ def _levels(table: dict[str, list[tuple[int, int, float]]]) -> dict[int, Level]:
     return {n: Level(n, {game: Setting(*rows[n - 1]) for game, rows in table.items()}) for n in range(1, 9)}
 
 
-# (nodes, depth, temperature, natural) for levels 1..8. Off Board and Abalone have no chance:
-# the lower levels' temperature makes their games differ and their mistakes, their liking for
-# pushes makes them attack (a cautious shallow player only shuffles); Big Balls has a die, which
-# hides small differences in strength, so its steps are wider. A depth-2 level has the nodes to
-# value every move at depth 2 (Abalone: some 5-7k, Off Board some 3k; cut short, it falls back on
-# its depth-1 values and is no stronger than the level below); the step from depth 1 to depth 2
-# is bridged by a warmer depth-2 level: depth 2 at a temperature t plays about as well as depth 1
-# at a fraction of t. Low temperatures weigh most: halving 0.04 is a bigger step than halving 0.5.
-LEVELS = _levels({
-    "*": [
-        (400, 1, 0.25, 0.25),
-        (600, 1, 0.13, 0.20),
-        (1_000, 1, 0.08, 0.15),
-        (12_000, 2, 0.09, 0.12),
-        (12_000, 2, 0.06, 0.08),
-        (15_000, 2, 0.035, 0.04),
-        (20_000, 2, 0.015, 0.0),
-        (40_000, 64, 0.0, 0.0),
-    ],
-    "offboard": [
-        (400, 1, 0.5, 0.30),
-        (400, 1, 0.2, 0.15),
-        (600, 1, 0.08, 0.08),
-        (800, 1, 0.04, 0.04),
-        (4_000, 2, 0.07, 0.04),
-        (4_000, 2, 0.035, 0.02),
-        (5_000, 2, 0.012, 0.0),
-        (10_000, 64, 0.0, 0.0),
-    ],
-    "bigballs": [
-        (300, 1, 0.14, 0.05),
-        (600, 1, 0.09, 0.03),
-        (1_500, 2, 0.075, 0.0),
-        (3_000, 2, 0.04, 0.0),
-        (6_000, 3, 0.03, 0.0),
-        (8_000, 3, 0.008, 0.0),
-        (20_000, 5, 0.006, 0.0),
-        (100_000, 64, 0.0, 0.0),
-    ],
-})
+# (nodes, depth, temperature, natural) for levels 1..8, the games' own where a game has them
+# (Game.computer_levels), these otherwise. The lower levels' temperature makes games without
+# chance differ and their mistakes, their liking for pushes makes them attack (a cautious
+# shallow player only shuffles); a game with a die hides small differences in strength, so its
+# steps are wider. A depth-2 level has the nodes to value every move at depth 2 (cut short, it
+# falls back on its depth-1 values and is no stronger than the level below); the step from
+# depth 1 to depth 2 is bridged by a warmer depth-2 level: depth 2 at a temperature t plays about
+# as well as depth 1 at a fraction of t. Low temperatures weigh most: halving 0.04 is a bigger
+# step than halving 0.5.
+DEFAULT = (
+    (400, 1, 0.25, 0.25),
+    (600, 1, 0.13, 0.20),
+    (1_000, 1, 0.08, 0.15),
+    (12_000, 2, 0.09, 0.12),
+    (12_000, 2, 0.06, 0.08),
+    (15_000, 2, 0.035, 0.04),
+    (20_000, 2, 0.015, 0.0),
+    (40_000, 64, 0.0, 0.0),
+)
+LEVELS = _levels({"*": DEFAULT, **{name: cls.computer_levels for name, cls in GAMES.items() if cls.computer_levels}})
 
 
 def level(number: int) -> Level:
