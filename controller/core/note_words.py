@@ -10,26 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..language.catalogue import N_, PLAY
+from ..language.catalogue import PLAY
 from . import prompts
 from .view import Prompt
 
 _ = PLAY.gettext
 ngettext = PLAY.ngettext
-
-# The reasons a roll or a piece was refused, kept in the note as written here (with their
-# values beside) and looked up in the catalogue when shown.
-REFUSALS = (
-    N_("the set-up is not finished"),
-    N_("first show which move was made (lift and put back a piece of it)"),
-    N_("the die already shows {roll}: move a stone for it"),
-    N_("{player} has no stone to roll for: move a big ball"),
-    N_("put the pieces back first (see the lights), then roll"),
-    N_("the computer rolls for itself"),
-    N_("this game has no die"),
-    N_("lift only {player}'s stone {number}, one stone at a time"),
-)
-
 
 def refusal(data: Mapping) -> str:
     """A refusal's reason in the language in use: `reason` with `values` filled in."""

@@ -47,7 +47,7 @@ class Rolling:
             # the die is theirs.
             self._handle(self.reconciler.resolve_held(t))
         game = self.game
-        refusal, values = None, {}  # the reason, as note_words.REFUSALS writes it, and its values
+        refusal, values = None, {}  # the reason (a catalogue's words, looked up when shown) and its values
         if not game.uses_die:
             refusal = N_("this game has no die")
         elif self.phase is Phase.OVER:

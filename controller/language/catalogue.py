@@ -78,8 +78,5 @@ class Words:
     def ngettext(self, singular: str, plural: str, n: int) -> str:
         return translations(self.domain, current()).ngettext(singular, plural, n)
 
-    def in_language(self, lang: str, message: str) -> str:
-        return translations(self.domain, lang).gettext(message)
-
 
 PLAY, COMMANDS, PAGE, RULES = (Words(domain) for domain in DOMAINS)

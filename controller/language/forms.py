@@ -25,7 +25,3 @@ def percent(fraction: float) -> str:
 def date(moment: datetime.date | datetime.datetime) -> str:
     """A day, in the language's medium form: `1 Dec 2026`, `01.12.2026`, `1 dec. 2026`."""
     return dates.format_date(moment, format="medium", locale=current())
-
-
-def date_time(moment: datetime.datetime) -> str:
-    return dates.format_datetime(moment, format="medium", locale=current())

@@ -135,12 +135,31 @@ def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase, li
         outcome = game.outcome() if phase is Phase.OVER else None
         return {
             "message": prompts.describe(prompt, game),
-            "notes": {n["n"]: note_words.written(n["kind"], n["data"], game) for n in notes},
-            "said": {n["n"]: note_words.said(n["kind"], n["data"], game.spoken, game.ending_said, game) for n in notes},
+            "notes": {n["n"]: _note_words(n, lang, game)[0] for n in notes},
+            "said": {n["n"]: _note_words(n, lang, game)[1] for n in notes},
             "prompt_said": note_words.prompt_said(prompt, game) if prompt.kind in note_words.SPOKEN_PROMPTS else "",
             "ending": game.ending_words(outcome) if outcome is not None else None,
             "link": note_words.link(link) if link and link.get("state") == "lost" else "",
         }
+
+
+# A note's words never change once it is made, but a snapshot is built on every frame a hand
+# changes: each note is put into words once per language (keyed by its data, which the cache
+# holds, so the key cannot be reused), not on every build.
+_NOTE_WORDS: dict[tuple[int, str], tuple[dict, str, str]] = {}
+
+
+def _note_words(note: dict, lang: str, game: Game) -> tuple[str, str]:
+    """(the note as a line, as a spoken sentence) in `lang`, whose words are in use."""
+    data = note["data"]
+    kept = _NOTE_WORDS.get((id(data), lang))
+    if kept is None or kept[0] is not data:
+        if len(_NOTE_WORDS) >= 8 * NOTES_SHOWN * len(LANGUAGES):
+            _NOTE_WORDS.clear()
+        kept = (data, note_words.written(note["kind"], data, game),
+                note_words.said(note["kind"], data, game.spoken, game.ending_said, game))
+        _NOTE_WORDS[(id(data), lang)] = kept
+    return kept[1], kept[2]
 
 
 def notes_data(referee, t0: float) -> list[dict]:
