@@ -1,13 +1,16 @@
-"""The matrix scan of the firmware on an emulated Pico (pico_emulator/), before and after the scan
-stopped stalling for host lines: the longest gap between two scans idle and during bursts of L
-lines sent back to back, scans per emulated second idle, the heartbeat, and what a byte and a
-line of the host cost on the chip. Every time here is emulated time, read from the chip's pins
-or its own ticks_us; the emulation itself runs at a fraction of real time.
+"""The matrix scan of the firmware on an emulated Pico (pico_emulator/), before and after.
+
+Before and after the scan stopped stalling for host lines: the longest gap between two scans
+idle, while LEDs blink, and during bursts of L lines sent back to back, scans per emulated second
+idle, the heartbeat, the blinking's half-periods, whether switches pulsed for 25 ms during a
+burst are reported, and what a byte and a line of the host cost on the chip. Every time here is
+emulated time, read from the chip's pins or its own ticks_us; the emulation itself runs at a
+fraction of real time.
 
 "before" is the firmware of commit 1a6eac0 (from git), "after" the one in firmware/.
 
 Usage: python bench/pico_scan.py [--boards bigballs,offboard] [--bursts 3] [--idle-s 3]
-       [--before COMMIT] [--no-costs]
+       [--blink-s 2] [--before COMMIT] [--no-costs]
 """
 
 from __future__ import annotations
@@ -17,7 +20,6 @@ import importlib.util
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import serial
@@ -30,6 +32,10 @@ from reedboard.hal.protocol import encode, encode_bitmap
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE = "1a6eac0"
 LINES_PER_BURST = 8
+BLINK_MS = 250  # the firmware's nominal half-period of a blinking LED
+PULSE_MS = 25  # a switch pulsed during a burst: longer than the debounce (3 scans)
+PULSES_AT = (15, 85, 155, 225)  # ms of emulated time after a burst is written
+WAIT = 600.0  # s of wall time for anything the chip does
 
 
 def emulator():
@@ -50,19 +56,48 @@ def firmware_at(commit: str | None) -> dict[str, bytes]:
     return files
 
 
-def scan_run(pe, board, start, files, bursts: int, idle_s: float) -> dict:
+def emulated_wait(pico, since: int, ms: float) -> None:
+    """Until `ms` of emulated time have passed on the chip since event `since` (its heartbeats
+    come every 500 ms, so there is always an event to see the time by)."""
+    t0 = pico.stats()["t"]
+    pico.wait(lambda e: "t" in e and e["t"] >= t0 + ms, WAIT, since)
+
+
+def reported(pico, since: int, sensor: int) -> bool:
+    """The board sent C lines for `sensor` going and coming back (in either order)."""
+    fields = [f for e in pico.kind("tx", since) if e["line"].startswith("C ")
+              for f in e["line"].split("*")[0].split()[2:]]
+    return f"{sensor}+" in fields and f"{sensor}-" in fields
+
+
+def scan_run(pe, board, start, files, bursts: int, idle_s: float, blink_s: float) -> dict:
     files = dict(files, **{"board.json": json.dumps(board_config(board)).encode()})
     n = board.led_count
+    free = sorted(set(range(board.rows * board.columns)) - {board.sensor[c] for c in start}
+                  & set(board.sensor.values()))
     with pe.EmulatedPico(board, occupied=start, files=files) as pico:
-        pico.booted()
-        time.sleep(1)
+        pico.booted(WAIT)
+        emulated_wait(pico, pico.mark(), 1000)
         pico.stats()
         mark = pico.mark()
-        time.sleep(idle_s)
+        emulated_wait(pico, mark, idle_s * 1000)
         idle = pico.stats()
         beats = [e["t"] for e in pico.kind("tx", mark) if e["line"].startswith("S ")]
         port = serial.Serial(pico.port, 115200, timeout=0.05)
+        # one frame with blinking LEDs, then nothing: the blinking's half-periods from the data pin
+        lit = ["%02x%02x%02x" % (200, i * 3 % 256, 50) for i in range(n)]
+        blinking = set(range(0, n, 3))
+        dark = ["000000" if i in blinking else c for i, c in enumerate(lit)]
+        mark = pico.mark()
+        port.write(encode("L", 0xF0, ["".join(lit), encode_bitmap(blinking, n)]))
+        first = pico.wait(lambda e: e["ev"] == "leds" and e["pixels"] in (lit, dark), WAIT, mark)
+        pico.stats()
+        emulated_wait(pico, pico.events.index(first), blink_s * 1000)
+        blink = pico.stats()
+        frames = [f for f in pico.kind("leds", mark) if f["pixels"] in (lit, dark)]
+        halves = [b["t"] - a["t"] for a, b in zip(frames[1:], frames[2:])]  # the first may come early
         worst = []
+        pulsed = []
         for burst in range(bursts):
             lines = []
             for k in range(LINES_PER_BURST):
@@ -70,15 +105,22 @@ def scan_run(pe, board, start, files, bursts: int, idle_s: float) -> dict:
                 lines.append(encode("L", (burst * LINES_PER_BURST + k) & 0xFF,
                                     [colours, encode_bitmap(range(0, n, 5), n)]))
             last = [colours[i:i + 6] for i in range(0, len(colours), 6)]
+            sensors = [free[(burst * len(PULSES_AT) + k) % len(free)] for k in range(len(PULSES_AT))]
             pico.stats()
             sent = pico.mark()
             port.write(b"".join(lines))
-            shown = pico.wait(lambda e: e["ev"] == "leds" and e["pixels"][1:] == last[1:], 300, sent)
+            for sensor, at in zip(sensors, PULSES_AT):
+                pico.pulse(sensor, PULSE_MS, after=at)
+            shown = pico.wait(lambda e: e["ev"] == "leds" and e["pixels"][1:] == last[1:], WAIT, sent)
             during = pico.stats()
             worst.append((during["longest_gap_ms"], shown["t"] - during["since"]))
+            emulated_wait(pico, sent, PULSES_AT[-1] + PULSE_MS + 100)  # the last pulse over and debounced
+            inside = [p for p in pico.kind("pulse", sent) if p["t"] + PULSE_MS < shown["t"]]
+            pulsed.append((sum(reported(pico, sent, s) for s in sensors), len(sensors), len(inside)))
             port.read(65536)
         port.close()
-    return {"idle": idle, "beats": beats, "bursts": worst, "bytes": len(lines[0])}
+    return {"idle": idle, "beats": beats, "blink": blink, "halves": halves, "bursts": worst, "pulsed": pulsed,
+            "bytes": len(lines[0]) if bursts else 0}
 
 
 COSTS = r"""
@@ -155,9 +197,11 @@ def chip_costs(pe, board, files: dict[str, bytes]) -> list[float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--boards", default="bigballs,offboard")
-    parser.add_argument("--bursts", type=int, default=3)
-    parser.add_argument("--idle-s", type=float, default=3.0)
+    parser.add_argument("--boards", default="bigballs,offboard", help="games whose shipped boards to run")
+    parser.add_argument("--bursts", type=int, default=3, help="bursts of 8 L lines (default %(default)s)")
+    parser.add_argument("--idle-s", type=float, default=3.0, help="emulated seconds idle (default %(default)s)")
+    parser.add_argument("--blink-s", type=float, default=2.0,
+                        help="emulated seconds of blinking LEDs (default %(default)s)")
     parser.add_argument("--before", default=BEFORE, help="the commit of the firmware before (default %(default)s)")
     parser.add_argument("--no-costs", action="store_true", help="skip the per-byte and per-line costs")
     args = parser.parse_args()
@@ -181,14 +225,19 @@ def main() -> int:
         board = load_board(game=GAMES[game].board)
         start = GAMES[game]().occupied()
         for label, files in (("before", before), ("after", firmware_at(None))):
-            run = scan_run(pe, board, start, files, args.bursts, args.idle_s)
-            idle, beats = run["idle"], run["beats"]
+            run = scan_run(pe, board, start, files, args.bursts, args.idle_s, args.blink_s)
+            idle, beats, blink, halves = run["idle"], run["beats"], run["blink"], run["halves"]
             gaps = [b - a for a, b in zip(beats, beats[1:])]
-            print(f"{game:9} {label:6}: idle {idle['scans_per_s']:.0f} scans/s, longest gap {idle['longest_gap_ms']:.1f};"
-                  f" heartbeat every {min(gaps):.0f}-{max(gaps):.0f}" if gaps else "")
-            for k, (gap, shown) in enumerate(run["bursts"]):
+            print(f"{game:9} {label:6}: idle {idle['scans_per_s']:.0f} scans/s, longest gap {idle['longest_gap_ms']:.1f}"
+                  + (f"; heartbeat every {min(gaps):.0f}-{max(gaps):.0f}" if gaps else "; fewer than 2 heartbeats"))
+            print(f"{'':17} blinking: {blink['scans_per_s']:.0f} scans/s, longest gap {blink['longest_gap_ms']:.1f};"
+                  + (f" half-period {min(halves):.0f}-{max(halves):.0f} ({len(halves)}, nominal {BLINK_MS},"
+                     f" worst {max(abs(h - BLINK_MS) for h in halves) / BLINK_MS:.0%} off)" if halves
+                     else " fewer than 3 blink frames"))
+            for k, ((gap, shown), (seen, pulses, inside)) in enumerate(zip(run["bursts"], run["pulsed"])):
                 print(f"{'':17} burst {k + 1} ({run['bytes']} bytes a line): longest gap {gap:.1f},"
-                      f" last frame shown after {shown:.0f}")
+                      f" last frame shown after {shown:.0f}; {PULSE_MS} ms pulses reported {seen} of {pulses}"
+                      f" ({inside} ended before the last frame)")
         if not args.no_costs:
             for label, files in (("before", before), ("after", firmware_at(None))):
                 c = chip_costs(pe, board, files)
