@@ -46,16 +46,17 @@ def main() -> None:
                         help="where the shortened traces of the first examples go")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    scratch = tempfile.mkdtemp(prefix="table-fuzz-")
     games = [args.game] if args.game else list(tp.GAMES)
-    jobs = [(games[n % len(games)], args.seed + n // len(games), scratch, args.explore) for n in range(args.games)]
 
     began = time.monotonic()
-    if args.parallel > 1:
-        with Pool(args.parallel) as pool:
-            results = pool.map(one, jobs, chunksize=8)
-    else:
-        results = [one(job) for job in jobs]
+    with tempfile.TemporaryDirectory(prefix="table-fuzz-") as scratch:  # each game's trace, replayed
+        jobs = [(games[n % len(games)], args.seed + n // len(games), scratch, args.explore)
+                for n in range(args.games)]
+        if args.parallel > 1:
+            with Pool(args.parallel) as pool:
+                results = pool.map(one, jobs, chunksize=8)
+        else:
+            results = [one(job) for job in jobs]
     took = time.monotonic() - began
 
     promised = [r for r in results if r[2]]

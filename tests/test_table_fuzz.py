@@ -8,7 +8,11 @@ held against the replay (it is counted, and bench/table_fuzz.py reports it apart
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -82,3 +86,22 @@ def test_a_wrong_intention_is_caught(tmp_path):
     wrong = tp.check(played, tmp_path)
     assert wrong is not None and wrong.line == 5
     assert "seed 2" in wrong.describe()
+
+
+def test_the_bench_prints_the_agreement_and_leaves_no_traces_behind(tmp_path, monkeypatch, capsys):
+    """bench/table_fuzz.py on a few games: the rate and the time are printed, and the traces it
+    replays are gone afterwards (only the shortened first examples stay, in --out)."""
+    spec = importlib.util.spec_from_file_location(
+        "bench_table_fuzz", Path(__file__).resolve().parents[1] / "bench" / "table_fuzz.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    out = tmp_path / "examples"
+    monkeypatch.setattr(sys, "argv", ["table_fuzz.py", "--games", "3", "--out", str(out)])
+    bench.main()
+    printed = capsys.readouterr().out
+    assert "3 games (bigballs 1, offboard 1, abalone 1) in " in printed
+    assert "the replay agreed on" in printed
+    assert list(scratch.iterdir()) == []
