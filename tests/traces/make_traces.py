@@ -176,6 +176,20 @@ def bb_takeback_after_the_next_roll() -> TraceBuilder:
     return b.play("2 f1xf2", press_die=False).play("BB b5-b4")
 
 
+def bb_two_quick_swaps_then_die() -> TraceBuilder:
+    """Black's ball knocks White's 6 out of e3 unseen; White's ball, on its turn, knocks Black's
+    stone out of a3 just as fast; Black presses the die. Each swap counts in its turn, then the
+    die rolls for Black (rule 2)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).lift("d4")  # d4xe3, e3's switch never open
+    b.game.push(b.game.parse_move("BB d4xe3"))
+    b.lift("a4", after=1.0)  # a4xa3, a3's switch never open
+    b.game.push(b.game.parse_move("BB a4xa3"))
+    b.press("die", 4, after=1.0)  # Black starts
+    return b.play("4 a2xa3", "victim-first", press_die=False)
+
+
 def bb_game_to_a7(seed: int = 7) -> TraceBuilder:
     rng = random.Random(seed)
     b = TraceBuilder.bigballs(setup=shuffled(rng), step=0.25, think=0.9)
@@ -295,6 +309,18 @@ def ob_full_sector_slid_then_replaced() -> TraceBuilder:
     return b.play("+E9").play("H4-H5")
 
 
+def ob_next_player_before_the_settle_time() -> TraceBuilder:
+    """Red moves the front ball of its line, E5-E6: the board waits out the settle time, since
+    E4 could follow (a longer move). Yellow moves at once, before it is up: E5-E6 counts when
+    Yellow lifts its ball, then Yellow's move (rule 3)."""
+    b = offboard_from(FIVE)
+    b.wait(1.0).lift("E5").place("E6", after=0.3)
+    b.game.push(b.game.parse_move("E5-E6"))
+    b.lift("I9", after=0.3).place("H9", after=0.15)
+    b.game.push(b.game.parse_move("I9-H9"))
+    return b.wait(SETTLE + 0.5).play("E4-E5")
+
+
 def ob_game_to_six(seed: int = 3) -> TraceBuilder:
     rng = random.Random(seed)
     b = TraceBuilder.offboard(step=0.25, think=0.9)
@@ -339,6 +365,7 @@ SCENARIOS = {
     "bigballs-ball-quick-swap-then-die": lambda: bb_ball_quick_swap("die"),
     "bigballs-ball-quick-swap-then-ball": lambda: bb_ball_quick_swap("ball"),
     "bigballs-takeback-after-the-next-roll": bb_takeback_after_the_next_roll,
+    "bigballs-two-quick-swaps-then-die": bb_two_quick_swaps_then_die,
     "offboard-push-off-front-first": lambda: ob_push_off("front-first"),
     "offboard-push-off-slide": lambda: ob_push_off("slide"),
     "offboard-quick-swap": ob_quick_swap,
@@ -351,6 +378,7 @@ SCENARIOS = {
     "offboard-takeback-one": lambda: ob_takeback(1),
     "offboard-takeback-two": lambda: ob_takeback(2),
     "offboard-game-to-six": ob_game_to_six,
+    "offboard-next-player-before-the-settle-time": ob_next_player_before_the_settle_time,
     "offboard-full-sector-slid-then-replaced": ob_full_sector_slid_then_replaced,
 }
 
