@@ -133,6 +133,16 @@ def test_a_swap_two_push_offs_fit_is_asked_once_and_a_touch_answers():
     assert shown.count("choose") == 1 and "illegal" not in shown and "refused" not in shown
 
 
+def test_a_push_off_made_while_a_slid_one_was_held_counts_on_the_hole_it_opened():
+    """White slides E6E7 (only E6 empties: held); Black answers D3D2, lifting White's marble on
+    D1 first, and D1 is full again when E6E7 counts. That D1 was seen empty still counts for
+    Black: D3D2 counts once the board has been still for the settle time, not held as a marble
+    in Black's hand until White's next move."""
+    name = "abalone-push-off-slid-then-pushed-off"
+    assert moves_shown(name)[-3:] == ["E6E7", "D3D2", "E7F8"]
+    assert landing(name, "move D3D2") == pytest.approx(0.02 + 0.8)
+
+
 def test_an_abalone_push_off_counts_for_the_pusher():
     result = replayed("abalone-push-off-edge-first")
     assert result.referee.game.position_data()["score"] == {"black": 1, "white": 0}
