@@ -88,7 +88,7 @@ MODULES_BY_LEVEL = {
         test_board_config test_config_paths test_drawings test_guides test_journal test_language
         test_notation_roundtrip test_offboard test_offboard_layout test_opponent_keys test_project
         test_reconcile test_reconcile_properties test_record test_referee_decisions test_signals
-        test_sim_board test_test_levels test_trace_board
+        test_sim_board test_test_levels test_trace_board test_review_chance
     """,
     # several modules together, in-process
     "component": """

@@ -240,11 +240,11 @@ def test_a_roll_where_a_big_ball_move_was_better_is_weighed_against_the_six_face
     """Before White's 14th move of the A7 game the search prefers taking Black's stone on a6 with
     the big ball from a7 to rolling; the roll's worth is the mean of the six faces' best moves."""
     from archive_games import A7_GAME, bigballs
-    from reedboard.controller.opponent.review import _rolled_instead, _Searcher
+    from reedboard.controller.opponent.review import _rolled_instead, Searcher
 
     game = bigballs()
     for move in A7_GAME[:13]:
         game.play(move)
-    preferred, loss = _rolled_instead(_Searcher(4000, None), game, "white")
+    preferred, loss = _rolled_instead(Searcher(4000, None), game, "white")
     assert game.format_move(preferred) == "BB a7xa6" and 0 < loss < 1
     assert [str(m) for m in game.move_stack] == A7_GAME[:13]  # the position is left as it was

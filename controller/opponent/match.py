@@ -41,6 +41,7 @@ class GameResult:
     moves: int
     seconds: tuple[list[float], list[float]]  # each player's time per decision
     opening: tuple[str, ...] = ()  # the random moves played before the players took over
+    record: tuple[str, ...] = ()  # every move from the drawn start (`drawn_start`), the opening's too
 
 
 def parse_player(text: str) -> str:
@@ -105,6 +106,7 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
     by_colour = dict(zip(colours, range(2)))
     seconds: tuple[list[float], list[float]] = ([], [])
     moves = 0
+    played: list[str] = []
     while game.outcome() is None and moves < max_moves:
         who = by_colour[game.turn]
         started = time.perf_counter()
@@ -112,6 +114,7 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
         if choice == ROLL:
             choice = decide(players[who], game, rng, roll=rng.randint(1, 6), nodes=nodes)
         seconds[who].append(time.perf_counter() - started)
+        played.append(game.format_move(choice))
         game.push(choice)
         moves += 1
     outcome = game.outcome()
@@ -120,7 +123,12 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
     else:
         result, reason = outcome.result(game.players), outcome.termination.value
         score = 0.5 if outcome.winner is None else float(outcome.winner == colours[0])
-    return GameResult(index, colours[0], score, result, reason, moves, seconds, opened)
+    return GameResult(index, colours[0], score, result, reason, moves, seconds, opened, opened + tuple(played))
+
+
+def drawn_start(game_name: str, seed: int, index: int):
+    """The start game `index` of a match with `seed` was played from (its stones shuffled as then)."""
+    return game_class(game_name).drawn_start(random.Random(f"{seed}/{index}"))
 
 
 def _play_one(args: tuple) -> GameResult:

@@ -10,8 +10,8 @@ The first player is the colour that moved first in this game. A position's value
 search (`choose`) for the player to move: in a game with a die, the expectimax value of the turn's first
 decision (before any roll: between two moves no roll is pending) is that player's mean result
 in [-1, 1], so p = (1 + v) / 2; alpha-beta's value in the games without a die is mapped by a
-logistic curve, p = 1 / (1 + exp(-k v)) (SLOPE). An ended position is exactly 1,
-0 or 1/2.
+logistic curve calibrated on the computer's ladder games (chance.py). An ended position is exactly
+1, 0 or 1/2.
 
 A move's loss is how much less the mover's chance is after the move played than after the move
 the search chose in the position before it, both positions searched alike (in a game with a die the
@@ -22,26 +22,20 @@ empties and fills, for a page to light.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from ..games.base import Game
+from .chance import chance
 from .search import choose
 from .search_parts import ROLL, Limits
 
-REVIEW_VERSION = 2  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
+REVIEW_VERSION = 3  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
 REVIEW_NODES = 4_000  # each search's nodes by default: a game of 40 moves in 2 to 5 seconds on a desktop
 SEED = 26  # the searches' random numbers (no level's noise is used: kept for reproducibility alone)
 BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
 
-# Games without a die: p = 1 / (1 + exp(-k v)) of the alpha-beta value v (for the player to
-# move, in [-WIN, WIN]; evaluations lie in [-0.9, 0.9]). Chosen by hand until games between the
-# computer's levels can calibrate it (a logistic fit of the results against the values): k = 4
-# maps an even position (v = 0) to 1/2, a proven win (v ~ WIN = 1) to 0.98, the evaluation's
-# bound 0.9 to 0.97, and one marble or point ahead (v ~ 0.32) to about 0.78.
-SLOPE = 4.0  # the same for every game without a die until a calibration says otherwise
 
 
 @dataclass(frozen=True)
@@ -85,13 +79,6 @@ def mark_of(loss: float) -> str | None:
     return "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else None
 
 
-def chance(game: Game, value: float) -> float:
-    """The chance to win of the player to move in `game`, from a search's value for them."""
-    if game.uses_die:
-        return min(1.0, max(0.0, (1.0 + value) / 2.0))
-    return 1.0 / (1.0 + math.exp(-SLOPE * value))
-
-
 def score(game: Game, player: str) -> float | None:
     """1, 0 or 1/2 for `player` when the game is over, else None."""
     outcome = game.outcome()
@@ -100,7 +87,7 @@ def score(game: Game, player: str) -> float | None:
     return 0.5 if outcome.winner is None else 1.0 if outcome.winner == player else 0.0
 
 
-class _Searcher:
+class Searcher:
     """The searches of one review, each position searched once (by its moves from the start)."""
 
     def __init__(self, nodes: int, clock: Callable[[], float] | None) -> None:
@@ -137,7 +124,7 @@ def _cells(game: Game, move: Hashable) -> dict[str, list[str]]:
     return {"from": sorted(footprint.empties), "to": sorted(footprint.fills | footprint.captures)}
 
 
-def _rolled_instead(search: _Searcher, game: Game, mover: str) -> tuple[Hashable, float] | None:
+def _rolled_instead(search: Searcher, game: Game, mover: str) -> tuple[Hashable, float] | None:
     """In a game with a die, before the roll: when the search prefers a move without the die
     (a big ball's, say) to rolling, that move and how much the mover's chance after it
     exceeds their mean chance over the six faces (each played as the search plays it)."""
@@ -171,7 +158,7 @@ def review(start: Game, moves: Sequence[str], nodes: int = REVIEW_NODES, *, end:
     never stop by it (node budgets only). MoveError for a move that is not legal."""
     game = start.copy()
     first = game.turn
-    search = _Searcher(nodes, clock)
+    search = Searcher(nodes, clock)
     before = search.chance_of(game, first)
     reviewed = []
     for ply, text in enumerate(moves, 1):

@@ -1,0 +1,120 @@
+"""The review's chance to win, calibrated on the computer's ladder games (games without a die).
+
+Usage:
+  python bench/review_calibration.py                       # steps 3..6, 12 games each, every game without a die
+  python bench/review_calibration.py --game abalone --games 20 --jobs 2 --write
+
+Plays the ladder's games (`reedboard match GAME computer:K computer:K-1`, the same seed and
+opening as bench/ladder.py), then searches every position after the opening as the review does
+(its node budget and seed) and fits the logistic curve p = 1 / (1 + exp(-(k v + c))) of the
+value v for the player to move against that player's result (chance.fit). Prints, for the
+curve used until now and the fitted one, the log loss and a calibration table (predicted chance
+against the share of points scored); --write keeps the fitted curve in
+controller/opponent/chance.toml, which the review reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import math
+import multiprocessing
+import time
+from pathlib import Path
+
+from reedboard.controller.games import GAMES
+from reedboard.controller.opponent.chance import DEFAULT_SLOPE, DEFAULT_TEMPO, calibration, fit, logistic
+from reedboard.controller.opponent.match import MAX_MOVES, drawn_start, play_one
+from reedboard.controller.opponent.review import REVIEW_NODES, Searcher, score
+
+TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "chance.toml"
+
+
+def samples_of_game(task: tuple) -> list[tuple[float, float]]:
+    """(value for the player to move, their result) at every position of one ladder game after its
+    opening; none for a game cut short by the match's move limit (its draw is no result)."""
+    name, upper, index, seed, opening, nodes = task
+    played = play_one(name, (f"computer:{upper}", f"computer:{upper - 1}"), index, seed, MAX_MOVES,
+                      opening_plies=opening)
+    if played.moves >= MAX_MOVES and played.result == "1/2-1/2":
+        return []
+    game = drawn_start(name, seed, index)
+    positions = []
+    for ply, text in enumerate(played.record):
+        if ply >= len(played.opening) and game.outcome() is None:
+            positions.append((game.copy(), game.turn))
+        game.push(game.parse_move(text))
+    search = Searcher(nodes, None)
+    samples = []
+    for position, mover in positions:
+        result = score(game, mover)
+        samples.append((search.best(position)[1], 0.5 if result is None else result))
+    return samples
+
+
+def log_loss(samples, slope: float, tempo: float) -> float:
+    total = 0.0
+    for v, y in samples:
+        p = min(1 - 1e-9, max(1e-9, logistic(slope * v + tempo)))
+        total -= y * math.log(p) + (1 - y) * math.log(1 - p)
+    return total / max(len(samples), 1)
+
+
+def table(samples, slope: float, tempo: float) -> str:
+    """Predicted chance in tenths against the share of points the player to move scored."""
+    bins: dict[int, list[float]] = {}
+    for v, y in samples:
+        bins.setdefault(min(9, int(10 * logistic(slope * v + tempo))), []).append(y)
+    rows = [f"    {10 * b:>3}-{10 * b + 10:<3} %: {len(ys):>5} positions, scored {100 * sum(ys) / len(ys):5.1f} %"
+            for b, ys in sorted(bins.items())]
+    return "\n".join(rows)
+
+
+def write(fitted: dict[str, dict]) -> None:
+    calibration.cache_clear()
+    entries = {name: entry for name, entry in calibration().items() if name not in fitted} | fitted
+    lines = ["# The review's chance to win in games without a die, p = 1 / (1 + exp(-(slope v + tempo))),",
+             "# fitted by bench/review_calibration.py on the computer's ladder games (do not edit: run it again).", ""]
+    for name in sorted(entries):
+        lines.append(f"[{name}]")
+        for key, value in entries[name].items():
+            lines.append(f"{key} = " + (f'"{value}"' if isinstance(value, str) else f"{value:.4g}" if isinstance(value, float) else f"{value}"))
+        lines.append("")
+    TOML.write_text("\n".join(lines), encoding="utf-8")
+    print(f"wrote {TOML}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", action="append", choices=sorted(n for n, g in GAMES.items() if not g.uses_die))
+    parser.add_argument("--steps", default="3,4,5,6", help="ladder steps K (K vs K-1), comma-separated (default 3..6)")
+    parser.add_argument("--games", type=int, default=12, help="games per step (default 12)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opening", type=int, default=4)
+    parser.add_argument("--nodes", type=int, default=REVIEW_NODES, help="the review's nodes per search")
+    parser.add_argument("--write", action="store_true", help="keep the fitted curves in controller/opponent/chance.toml")
+    args = parser.parse_args()
+    steps = [int(k) for k in args.steps.split(",")]
+    fitted = {}
+    for name in args.game or sorted(n for n, g in GAMES.items() if not g.uses_die):
+        started = time.perf_counter()
+        tasks = [(name, k, i, args.seed, args.opening, args.nodes) for k in steps for i in range(args.games)]
+        with multiprocessing.Pool(args.jobs) as pool:
+            games = [game for game in pool.imap(samples_of_game, tasks) if game]
+        samples = [s for game in games for s in game]
+        slope, tempo = fit(samples)
+        print(f"{name}: {len(games)} games ({len(tasks) - len(games)} cut short at {MAX_MOVES} moves left out), "
+              f"{len(samples)} positions, {time.perf_counter() - started:.0f} s")
+        for label, (k, c) in (("until now", (DEFAULT_SLOPE, DEFAULT_TEMPO)), ("fitted", (slope, tempo))):
+            print(f"  {label}: slope {k:.2f}, tempo {c:+.3f}, log loss {log_loss(samples, k, c):.4f}")
+            print(table(samples, k, c))
+        fitted[name] = {"slope": round(slope, 4), "tempo": round(tempo, 4), "games": len(games), "positions": len(samples),
+                        "steps": args.steps, "nodes": args.nodes, "seed": args.seed,
+                        "measured": datetime.date.today().isoformat()}
+        if args.write:
+            write(fitted)
+
+
+if __name__ == "__main__":
+    main()

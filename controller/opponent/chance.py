@@ -1,0 +1,95 @@
+"""A search's value as a chance to win, for the player to move, and how that mapping is calibrated.
+
+In a game with a die the expectimax value is the player's mean result in [-1, 1], so the chance
+is (1 + v) / 2 exactly. Alpha-beta's value in a game without a die is a score, not a chance: it
+is mapped by a logistic curve, p = 1 / (1 + exp(-(k v + c))), whose slope k and tempo c (what
+being the one to move is worth beyond the value) are fitted to the results of the computer's
+ladder games (bench/review_calibration.py writes them into chance.toml). A game not calibrated
+yet gets k = 4, c = 0: an even position 1/2, one marble or point ahead (v ~ 0.32) about 0.78.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+
+from ..games.base import Game
+
+DEFAULT_SLOPE, DEFAULT_TEMPO = 4.0, 0.0
+
+
+@cache
+def calibration() -> dict:
+    """chance.toml: per game without a die its `slope` and `tempo`, and what they were fitted on."""
+    try:
+        text = resources.files(__package__).joinpath("chance.toml").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    return tomllib.loads(text)
+
+
+def curve(game_name: str) -> tuple[float, float]:
+    """(slope, tempo) of the game's logistic curve."""
+    entry = calibration().get(game_name, {})
+    return entry.get("slope", DEFAULT_SLOPE), entry.get("tempo", DEFAULT_TEMPO)
+
+
+def chance(game: Game, value: float) -> float:
+    """The chance to win of the player to move in `game`, from a search's value for them."""
+    if game.uses_die:
+        return min(1.0, max(0.0, (1.0 + value) / 2.0))
+    slope, tempo = curve(game.name)
+    return logistic(slope * value + tempo)
+
+
+def logistic(x: float) -> float:
+    if x < -60:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def fit(samples: Iterable[tuple[float, float]], steps: int = 100) -> tuple[float, float]:
+    """The (slope, tempo) that make the results most likely: `samples` are (value for the player
+    to move, that player's result 1, 1/2 or 0). Logistic regression by Newton's method, each step
+    halved until the likelihood grows, with a faint pull towards (DEFAULT_SLOPE, 0) so that
+    one-sided samples still give a finite curve."""
+    data = list(samples)
+    pull = 1e-3  # the prior's weight: a thousandth of one position's
+
+    def likelihood(k: float, c: float) -> float:
+        total = -pull * ((k - DEFAULT_SLOPE) ** 2 + c * c) / 2
+        for v, y in data:
+            x = k * v + c  # log p = -log(1 + e^-x), log (1 - p) = -log(1 + e^x), computed without overflow
+            total -= y * _softplus(-x) + (1 - y) * _softplus(x)
+        return total
+
+    k, c = DEFAULT_SLOPE, DEFAULT_TEMPO
+    best = likelihood(k, c)
+    for _ in range(steps):
+        gk, gc = -pull * (k - DEFAULT_SLOPE), -pull * c
+        hkk = hcc = pull
+        hkc = 0.0
+        for v, y in data:
+            p = logistic(k * v + c)
+            w = p * (1 - p)
+            gk += (y - p) * v
+            gc += y - p
+            hkk += w * v * v
+            hkc += w * v
+            hcc += w
+        det = hkk * hcc - hkc * hkc
+        dk, dc = (hcc * gk - hkc * gc) / det, (hkk * gc - hkc * gk) / det
+        scale = 1.0
+        while scale > 1e-6 and (found := likelihood(k + scale * dk, c + scale * dc)) < best:
+            scale /= 2
+        if scale <= 1e-6 or found - best < 1e-12:
+            break
+        k, c, best = k + scale * dk, c + scale * dc, found
+    return k, c
+
+
+def _softplus(x: float) -> float:
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
