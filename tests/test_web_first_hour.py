@@ -192,5 +192,11 @@ def test_a_first_game_guide_beside_the_board_says_how_hands_move_and_what_the_li
         expect(guide.locator('[data-role="guide-hands"]')).to_contain_text(
             "I6H6 moves the line I6–G6 towards F6", timeout=TIMEOUT)
         for width, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-            shot(open_page(url, viewport=viewport, session=session), f"first-game-guide-{width}")
+            seen = open_page(url, viewport=viewport, session=session)
+            expect(seen.locator('[data-role="guide-hands"]')).to_contain_text("I6H6", timeout=TIMEOUT)
+            if width == "phone":  # one column: the card comes after what to do now, before the moves and controls
+                top = {role: seen.locator(f'[data-role="{role}"]').bounding_box()["y"]
+                       for role in ("message", "first-game", "controls")}
+                assert top["message"] < top["first-game"] < top["controls"], top
+            shot(seen, f"first-game-guide-{width}")
         assert not page.errors

@@ -62,6 +62,14 @@ def test_past_games_and_their_statistics_fit_a_phone_and_count_what_was_played(o
             expect(rows.first.locator(".who")).to_have_count(2)
             expect(page.locator('[data-role="games"]')).to_contain_text("computer, level 1")
             expect(card.locator('tr[data-stats-player="computer:1"]')).to_have_count(1)
+            computer = card.locator('tr[data-stats-player="computer:1"] td').first
+            expect(computer).to_have_text("computer, level 1")
+            # each word of it on one line, and every heading whole
+            assert computer.evaluate("td => { const r = document.createRange(); const t = td.firstChild;"
+                                     " return [0, 10, 16].every((at) => { r.setStart(t, at); r.setEnd(t, t.data.indexOf(' ', at) < 0"
+                                     " ? t.data.length : t.data.indexOf(' ', at)); return r.getClientRects().length === 1; }); }"), width
+            assert card.locator(".stats-table th").evaluate_all("ths => ths.filter((th) => th.scrollWidth > th.clientWidth)"
+                                                               ".map((th) => th.textContent)") == [], width
             # three games: two finished (15 moves and 5), one not
             big = card.locator('[data-stats-game="bigballs"].stats-game')
             expect(big).to_contain_text("3 games: 2 finished, 10 moves on average; 1 unfinished")

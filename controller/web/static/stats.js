@@ -44,6 +44,12 @@ function gamesText(g) {
   return `${games}: ${done}${average}; ${unfinished}`;
 }
 
+// A player as the table names them: the computer's key ("computer:LEVEL") in words, as the games list says it.
+function playerWords(player) {
+  const computer = /^computer:(\d+)$/.exec(player);
+  return computer ? format(_("computer, level {level}"), { level: number(Number(computer[1])) }) : player;
+}
+
 function countsText(entry, keys) {
   return keys.filter(([key]) => entry[key]).map(([key]) => counted(entry[key], key)).join(" · ") || _("none");
 }
@@ -66,7 +72,7 @@ function renderStats(stats) {
     first: _("first player"), colours: _("wins by colour"), noGames: _("no finished games yet"),
     noPlayers: _("no named players yet"), counts: _("won–drawn–lost"),
   };
-  $("[data-role=stats-who]").textContent = stats.player ? `· ${stats.player}` : "";
+  $("[data-role=stats-who]").textContent = stats.player ? `· ${playerWords(stats.player)}` : "";
   if (!stats.player) {  // the names the search knows
     const names = [...new Set(stats.players.map((p) => p.player))];
     $("[data-role=archive-players]").innerHTML = names.map((n) => `<option value="${escapeHTML(n)}">`).join("");
@@ -86,8 +92,8 @@ function renderStats(stats) {
       + `</div></div>`;
   }).join("") || `<p class="empty-note">${escapeHTML(say.noGames)}</p>`;
   const rows = stats.players.map((p) => `<tr data-stats-player="${escapeHTML(p.player)}" data-stats-game="${escapeHTML(p.game)}">`
-    + `<td>${escapeHTML(p.player)}</td><td>${escapeHTML(gameInfo(p.game).title)}</td><td>${number(p.games)}</td>`
-    + `<td class="stats-bar">${bar(RESULT_PARTS.map(([key]) => [key, p[key]]), `${p.player}: ${countsText(p, RESULT_PARTS)}`)}</td>`
+    + `<td>${escapeHTML(playerWords(p.player))}</td><td>${escapeHTML(gameInfo(p.game).title)}</td><td>${number(p.games)}</td>`
+    + `<td class="stats-bar">${bar(RESULT_PARTS.map(([key]) => [key, p[key]]), `${playerWords(p.player)}: ${countsText(p, RESULT_PARTS)}`)}</td>`
     + `<td class="stats-counts" title="${escapeHTML(say.counts)}">${p.wins}–${p.draws}–${p.losses}</td></tr>`).join("");
   $("[data-role=stats-months]").innerHTML = monthsChart(stats.months || [], Boolean(stats.player));
   const heads = [_("player"), _("game"), _("games"), _("results"), _("W–D–L")];
