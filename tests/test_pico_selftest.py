@@ -1,8 +1,8 @@
 """`reedboard selftest` over the emulated Pico (pico_emulator/): the real firmware on MicroPython's
 RP2040 build, a builder's hands moving magnets on the emulated reed matrix and looking at the
 LEDs decoded from the chip's data pin, and faults planted in the wiring (a switch stuck closed,
-a dark LED) that the self-test must find, and nothing else. Skipped, saying why, where the
-emulated Pico cannot run."""
+a dark LED) that the self-test must find, and nothing else. The self-test's deadlines run in the
+chip's emulated time. Skipped, saying why, where the emulated Pico cannot run."""
 
 from __future__ import annotations
 
@@ -24,6 +24,21 @@ pytestmark = pytest.mark.pico
 pe = emulated_pico()
 
 WAIT = 120.0
+
+
+def chip_clock(pico):
+    """The emulated chip's time in seconds, as far as its reports have come (its heartbeat
+    reports at least every 500 ms): the self-test's deadlines run on it, since the emulation runs
+    at a fraction of real time, and at less still on a busy machine."""
+    latest = 0.0
+
+    def now() -> float:
+        nonlocal latest
+        events = pico.events
+        if events:
+            latest = max(latest, events[-1].get("t", 0.0) / 1000)
+        return latest
+    return now
 
 
 class Hands:
@@ -64,10 +79,11 @@ def test_the_selftest_finds_the_planted_faults_and_nothing_else():
         bits = board.rows * board.columns
         pico.wait(lambda e: e["ev"] == "tx" and e["line"].startswith("S ")  # the board reads it closed
                   and stuck in decode_bitmap(e["line"].split("*")[0].split()[2], bits), WAIT)
-        device = SerialSwitches(board, pico.port)
+        clock = chip_clock(pico)  # the switches stamped, and the deadlines kept, in the chip's time
+        device = SerialSwitches(board, pico.port, clock=clock)
         try:
-            report = asyncio.run(run_selftest(device, board, Settings(watch=1.0, timeout=6.0, remove_timeout=20.0),
-                                              builder=SimBuilder(Hands(pico, board, device), poll=0.01)))
+            report = asyncio.run(run_selftest(device, board, Settings(watch=1.0, timeout=3.0, remove_timeout=20.0),
+                                              builder=SimBuilder(Hands(pico, board, device), poll=0.01), clock=clock))
         finally:
             device.close()
     assert report.kinds() == {("stuck-closed", ("c3",)), ("dark", ("b4",))}, report.text()
