@@ -7,6 +7,8 @@ The fenced blocks of README.md, docs/*.md, hardware/README.md and firmware/READM
 - `sh`, `bash`, `console`: every `reedboard` command in it parses with the real command line
   (nothing is run), every `python FILE` names a file of the repository, every `python -c CODE`
   runs;
+- a block of no language, or `text` (output, a synopsis, a record): its lines typed at a `$ `
+  prompt, and in a block of no language its lines that start with `reedboard `, as the shell's;
 - `python`: compiles, and runs in a folder of its own.
 """
 
@@ -32,6 +34,7 @@ GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "ha
           ROOT / "firmware" / "README.md"]
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 SHELLS = {"sh", "bash", "console", "shell"}
+UNMARKED = {"", "text"}  # blocks whose typed commands are found by their prompt or their first word
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,9 @@ def shell_lines(example: Example) -> list[str]:
     the commands of its $( ... ) too."""
     text = example.text.replace("\\\n", " ")
     lines = text.splitlines()
+    if example.lang in UNMARKED:
+        typed = ("$ ", "reedboard ") if example.lang == "" else ("$ ",)
+        lines = [line for line in lines if line.startswith(typed)]
     if example.lang == "console" or any(line.startswith("$ ") for line in lines):
         lines = [line[2:] for line in lines if line.startswith("$ ")]
     return [part for line in lines if line.strip() for part in (line, *substitutions(line))]
@@ -170,7 +176,7 @@ def program(words: list[str]) -> list[str]:
 
 def reedboard_commands():
     found = []
-    for example in examples(*SHELLS):
+    for example in examples(*SHELLS, *UNMARKED):
         for line in shell_lines(example):
             for words in simple_commands(line):
                 words = program(words)
@@ -181,7 +187,7 @@ def reedboard_commands():
 
 def python_commands():
     found = []
-    for example in examples(*SHELLS):
+    for example in examples(*SHELLS, *UNMARKED):
         for line in shell_lines(example):
             for words in simple_commands(line):
                 words = program(words)
@@ -192,6 +198,15 @@ def python_commands():
 
 def test_the_guides_have_shell_examples_to_check():
     assert len(reedboard_commands()) >= 10
+
+
+def test_a_block_of_no_language_gives_its_typed_commands_only():
+    here = ROOT / "README.md"
+    assert shell_lines(Example(here, 1, "", "reedboard club   # its page on 8080\nlistener 8883\n")) == \
+        ["reedboard club   # its page on 8080"]
+    assert shell_lines(Example(here, 1, "text", "$ reedboard games import club.txt\nreedboard: club.txt:14: refused\n"
+                                                "reedboard show GAME [--first {black,white}]\n")) == \
+        ["reedboard games import club.txt"]
 
 
 @pytest.mark.parametrize("example, argv", reedboard_commands(),
