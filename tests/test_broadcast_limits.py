@@ -122,3 +122,42 @@ def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_p
         finally:
             await broker.stop()
     assert asyncio.run(asyncio.wait_for(main(), 60)) == b"small"
+
+
+@pytest.mark.mosquitto
+def test_the_clubs_own_broker_keeps_a_bounded_number_of_bytes_for_a_club_away(tmp_path):
+    """What the broker holds for the club while it is away (or reads slowly) is bounded by bytes:
+    a flood of large lines is dropped by the broker, not kept (their boards send them again,
+    the club not having confirmed them)."""
+    import asyncio
+
+    import aiomqtt
+
+    from reedboard.controller.broadcast import mosquitto
+    from reedboard.controller.broadcast.broker import EmbeddedBroker
+
+    large = b"x" * (900 << 10)
+    sent = 2 * (mosquitto.QUEUED_BYTES + mosquitto.INFLIGHT_BYTES) // len(large)
+
+    async def main():
+        broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind="mosquitto")
+        await broker.start()
+        try:
+            async with aiomqtt.Client("127.0.0.1", broker.port, identifier="club", clean_session=False) as club:
+                await club.subscribe("reedboard/#", qos=1)
+            async with aiomqtt.Client("127.0.0.1", broker.port, identifier="flood", timeout=30) as flood:
+                for _ in range(sent):  # the club away
+                    await flood.publish("reedboard/boards/w/journal", large, qos=1)
+                received = 0
+                async with aiomqtt.Client("127.0.0.1", broker.port, identifier="club", clean_session=False,
+                                          timeout=30) as club:
+                    async for message in club.messages:
+                        if message.payload == b"last":  # queued after whatever the broker kept
+                            return received
+                        received += len(message.payload)
+                        if received == len(large):  # the first came: there is room behind the rest
+                            await flood.publish("reedboard/boards/w/journal", b"last", qos=1)
+        finally:
+            await broker.stop()
+    received = asyncio.run(asyncio.wait_for(main(), 120))
+    assert len(large) <= received <= mosquitto.QUEUED_BYTES + mosquitto.INFLIGHT_BYTES + len(large)

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 SBIN = Path("/usr/sbin/mosquitto")
+QUEUED_BYTES = 32 << 20  # bytes a client's messages may queue at the broker (the club away or slow): more are dropped
+INFLIGHT_BYTES = 16 << 20  # bytes of a client's messages sent and not yet acknowledged
 
 
 def binary() -> str | None:
@@ -54,8 +56,8 @@ def config_text(port: int, *, host: str = "127.0.0.1", folder: Path | None = Non
         lines += ["persistence true", f"persistence_location {folder}/"]
     if packet_limit is not None:  # a larger publication is refused by the broker, never handed on
         lines.append(f"max_packet_size {packet_limit}")
-    lines += ["max_queued_messages 100000", "max_inflight_messages 100", "log_dest stderr", "log_type error",
-              "log_type warning"]
+    lines += ["max_queued_messages 100000", f"max_queued_bytes {QUEUED_BYTES}", "max_inflight_messages 100",
+              f"max_inflight_bytes {INFLIGHT_BYTES}", "log_dest stderr", "log_type error", "log_type warning"]
     return "\n".join(lines) + "\n"
 
 
