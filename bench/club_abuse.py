@@ -221,9 +221,11 @@ class Bench:
                     samples.append(await latency(self.api, 1))
                 await asyncio.sleep(self.args.every)
             share = (cpu(self.club.pid) - used0) / (time.time() - start)
+            meanwhile = f"{1000 * statistics.median(samples):.1f} ms" if samples else "not asked (too few lines taken)"
             print(f"watchers  {len(sockets)} watching ({refused} refused at once, {closed} closed),"
-                  f" {self.args.boards} boards, a line every {self.args.every:g} s: club CPU {100 * share:.0f}% of one"
-                  f" core, GET /api/club median {1000 * statistics.median(samples):.1f} ms meanwhile", flush=True)
+                  f" {self.args.boards} boards, a line every {self.args.every:g} s ({step} taken by the broker in"
+                  f" {time.time() - start:.0f} s): club CPU {100 * share:.0f}% of one core, GET /api/club median"
+                  f" {meanwhile} meanwhile", flush=True)
             for socket in sockets:
                 await socket.close()
             for task in draining:
