@@ -9,7 +9,7 @@ Usage:
 
 Each step is `reedboard match GAME computer:K computer:K-1` (colours swapped every game, each
 pair of games after the same --opening random moves); the levels search by their node budgets
-only, so the ladder is the same on any machine and under any load. Targets (issue 26): every
+only, so the ladder is the same on any machine and under any load. Targets: every
 step scores 60-80 %, its 95 % interval inside 55-85 %.
 
 The ratings: level 1 is anchored at 800 in every game (a beginner's rating); a step that scores

@@ -1,4 +1,4 @@
-"""The computer opponent's strength: the matches of issue 13, each with its score, 95 % interval
+"""The computer opponent's strength: the matches that measure it, each with its score, 95 % interval
 and the time per move of each computer level.
 
 Usage:
@@ -12,7 +12,7 @@ Usage:
 A match is GAME:PLAYER:PLAYER, with @N for its own number of games. --nodes N makes every
 computer search by nodes instead of time (each level its own node cap, the top level N nodes):
 the same games on any machine and under any load. Without it the levels search by time as at the
-table (the top level up to 1.8 s a move). Targets (issue 13): top level >= 95 % against random and
+table (the top level up to 1.8 s a move). Targets: top level >= 95 % against random and
 >= 70 % against greedy in Big Balls; >= 99 % and >= 90 % in Off Board and Abalone; every level
 > 50 % against the level below, with the interval above 50 %. The last lines are a table.
 """

@@ -7,7 +7,7 @@ For each game it prints three rates, each over the same random positions (reache
 play from the start, as a game goes):
   (a) generate+push+pop: every move of the position generated, played and taken back, three plies
       deep with a die (each roll's moves count) and two without (every node played, nothing
-      bulk-counted), in nodes per second. Issue 13 asks for at least twice the rates before the
+      bulk-counted), in nodes per second. The target is at least twice the rates before the
       engines were made incremental (0.34 M nodes/s Big Balls, 0.22 M Off Board there);
   (b) search: `choose` at a fixed node budget, in nodes per second (every node the search counts
       is a position it played and evaluated or expanded);
