@@ -398,3 +398,43 @@ def test_the_replay_command_publishes_a_recorded_game(broker, tmp_path, capsys):
                     return json.loads(message.payload)
     state = asyncio.run(asyncio.wait_for(retained(), 10))
     assert state["board"] == "demo" and state["result"]["winner"] and len(state["lines"]) == state["seq"]
+
+
+def test_a_board_stops_even_when_its_cancellation_is_swallowed(broker, tmp_path, monkeypatch):
+    """Python 3.11's asyncio.wait_for returns the result, and the task's cancellation is lost,
+    when what it awaits (aiomqtt's wait for the broker's acknowledgement) comes as the task is
+    cancelled: a board stopped at that moment must stop all the same, not wait for ever."""
+    import aiomqtt
+
+    from club_lines import board_lines
+
+    lines = board_lines(tmp_path)
+    original = aiomqtt.Client.publish
+    held = asyncio.Event()
+
+    async def publish(self, topic, *args, **kwargs):
+        if topic.endswith("/journal") and not held.is_set():
+            held.set()
+            try:
+                await asyncio.Event().wait()  # until the stop comes, with the acknowledgement
+            except asyncio.CancelledError:
+                pass  # swallowed, as wait_for does then
+        return await original(self, topic, *args, **kwargs)
+    monkeypatch.setattr(aiomqtt.Client, "publish", publish)
+
+    async def main():
+        await broker.start()
+        board = Broadcaster(parse_broker_url(broker.url), "table1", say=lambda line: None, **FAST)
+        await board.start()
+        for number, entry in enumerate(lines[:3], 1):
+            board.line_written(tmp_path / "board" / "game.jsonl", number, entry)
+        await held.wait()
+        sender = board._task
+        stopping = asyncio.create_task(board.stop())
+        await asyncio.wait({stopping}, timeout=LIMIT / 3)  # a guard: a stop ends at once
+        stopped = stopping.done()
+        stopping.cancel()
+        sender.cancel()
+        await asyncio.gather(stopping, sender, return_exceptions=True)
+        return stopped
+    assert asyncio.run(asyncio.wait_for(main(), LIMIT))

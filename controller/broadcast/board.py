@@ -204,7 +204,12 @@ class Broadcaster:
 
     async def stop(self, flush: float = 0.0) -> None:
         """Stop broadcasting: after `flush` seconds at most for what is still unsent, say the board
-        is offline (retained) and disconnect. What was not sent stays in the journal."""
+        is offline (retained) and disconnect. What was not sent stays in the journal.
+
+        The sender ends even when its cancellation is lost: Python 3.11's asyncio.wait_for (in
+        aiomqtt's wait for an acknowledgement) returns the result, swallowing the cancellation,
+        when the acknowledgement comes as the stop does. The sender looks at `_stopping` before
+        each wait of its own, and is woken to look."""
         if self._task is None:
             return
         if flush > 0:
@@ -212,6 +217,7 @@ class Broadcaster:
         self._stopping = True
         task, self._task = self._task, None
         watch, self._watch = self._watch, None
+        self._queue.put_nowait("confirmed")  # a wake-up (it says nothing): the sender looks at `_stopping`
         for running in (watch, task):
             if running is not None:
                 running.cancel()
@@ -357,7 +363,7 @@ class Broadcaster:
     async def _run(self) -> None:
         delay = self.retry[0]
         try:
-            while True:
+            while not self._stopping:  # (a stop whose cancellation was swallowed ends here)
                 try:
                     async with self._client() as client:
                         if not await self._announce(client):
@@ -455,6 +461,8 @@ class Broadcaster:
         if self._latest is not None:
             await self._publish_state(client, self._latest)
         while True:
+            if self._stopping:  # stopped, the cancellation swallowed on the way (see stop)
+                raise asyncio.CancelledError
             self._take_queued()
             if self._outbox_dirty and self.clock() - self._outbox_written >= OUTBOX_EVERY:
                 self._write_outbox()
