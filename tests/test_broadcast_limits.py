@@ -96,8 +96,8 @@ def test_messages_received_and_not_yet_read_are_bounded_by_bytes(monkeypatch):
     assert inbox.bytes == 10_000 and inbox.qsize() == 10
 
 
-@pytest.mark.mosquitto
-def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_path):
+@pytest.mark.parametrize("kind", [pytest.param("mosquitto", marks=pytest.mark.mosquitto), "amqtt"])
+def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_path, kind):
     import asyncio
 
     import aiomqtt
@@ -106,7 +106,7 @@ def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_p
     from reedboard.controller.broadcast.broker import EmbeddedBroker
 
     async def main():
-        broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind="mosquitto")
+        broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind=kind)
         await broker.start()
         try:
             async with aiomqtt.Client("127.0.0.1", broker.port, identifier="club") as club:

@@ -8,7 +8,7 @@ club on one laptop).
 
 Mosquitto runs as docs/broadcast.md configures it (a password file, the ACL, the client id
 being the user's name, payloads of at most PACKET_LIMIT bytes), in a folder of its own; it ends
-with the club, even when the club is killed.
+with the club, even when the club is killed. amqtt's connections refuse a larger packet too.
 
 amqtt 0.12 iterates over its table of subscriptions while it awaits (delivering a message to
 each subscriber, sending retained messages to a new session): a client subscribing meanwhile
@@ -99,7 +99,7 @@ class EmbeddedBroker:
         else:
             plugins = {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
         config = {"listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}}, "plugins": plugins}
-        self._broker = Broker(config)
+        self._broker = _bounded(Broker)(config)
         self._broker._subscriptions = _Subscriptions(self._broker._subscriptions)
         try:
             await self._broker.start()
@@ -140,6 +140,25 @@ class EmbeddedBroker:
         if self._folder is not None:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+
+def _bounded(broker_class):
+    """amqtt's Broker whose connections refuse a packet larger than PACKET_LIMIT: amqtt has no
+    setting for it and reads a payload whole, however large its header says it is (256 MB). The
+    read of a larger packet fails before a byte of it is taken, and amqtt ends that connection."""
+    from amqtt.adapters import StreamReaderAdapter, StreamWriterAdapter
+
+    class BoundedReader(StreamReaderAdapter):
+        async def read(self, n: int = -1) -> bytes:
+            if n > PACKET_LIMIT:
+                raise asyncio.IncompleteReadError(b"", n)
+            return await super().read(n)
+
+    class BoundedBroker(broker_class):
+        async def stream_connected(self, reader, writer, listener_name: str) -> None:
+            await self._client_connected(listener_name, BoundedReader(reader), StreamWriterAdapter(writer))
+
+    return BoundedBroker
 
 
 class _Subscriptions(dict):
