@@ -138,6 +138,7 @@ class Broadcaster:
         self._heard = clock()  # when the club last confirmed something (or the sending began)
         self._outbox_written = 0.0
         self._outbox_dirty = False
+        self._outbox_unborn = False  # its folder was not there: written at the first journal line, which makes it
         self._since = time.time()
         self._farewell_said = False
         if outbox is not None:
@@ -150,6 +151,9 @@ class Broadcaster:
     def line_written(self, path: Path, number: int, entry: dict) -> None:
         """The journal hook: told (path, line number, entry) of every line once it is on disk."""
         self._queue.put_nowait((Path(path), number, dict(entry), time.time()))
+        if self._outbox_unborn:  # the board's first game made the folder: from now on a kill loses nothing
+            self._outbox_unborn = False
+            self._write_outbox()
         self._ensure_started()
 
     def _ensure_started(self) -> None:
@@ -348,7 +352,7 @@ class Broadcaster:
         data = {"v": 1, "broker": self._broker_key(), "since": self._since, "confirmed": known}
         temporary = self.outbox.with_name(self.outbox.name + ".tmp")
         if not self.outbox.parent.is_dir():  # no journal was written there yet
-            self._outbox_dirty = True
+            self._outbox_dirty = self._outbox_unborn = True
             return
         try:
             temporary.write_text(json.dumps(data), "utf-8")
