@@ -216,3 +216,17 @@ def test_a_board_killed_with_lines_waiting_sends_them_when_it_broadcasts_again(t
         kept = club_folder / game.journal_name
         assert [read_journal(kept).header, *read_journal(kept).entries] == lines
         assert export_lines(kept) == export_lines(journal)
+
+
+def test_a_board_stopped_as_a_service_is_stopped_says_what_waits(tmp_path):
+    """systemd stops the board's service with SIGTERM: the board stops as on Ctrl-C, its outbox
+    kept and how many lines wait for the club said, not cut off in silence."""
+    board = Board(tmp_path, tmp_path / "games", f"mqtt://127.0.0.1:{free_port()}", 1)  # no broker there
+    try:
+        board.move(*KILLED_GAME[0])
+        until(lambda: board.said("cannot be reached"), "the board saying the broker is down")
+    finally:
+        board.end(signal.SIGTERM)
+    said = board.log.read_text("utf-8")
+    assert board.process.returncode == 0, said
+    assert "2 journal lines wait for the club's confirmation" in said, said

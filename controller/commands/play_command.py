@@ -9,6 +9,7 @@ import argparse
 import asyncio
 import dataclasses
 import math
+import signal
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -250,16 +251,25 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if token:
         print("  " + _("(the token lets a browser change the game; watching needs none)"))
     print(_("journal: {folder}").format(folder=games_dir))
+    previous = signal.signal(signal.SIGTERM, _interrupted)  # a service stopped ends as on Ctrl-C
     try:
         watchers = config["play.watchers"]
         limits = {} if config.source("play.watchers") == "default" else {"limits": Limits(watchers=watchers)}
         asyncio.run(serve(session, host, port, token, games_dir=games_dir, **limits))
     except KeyboardInterrupt:
         pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     saved = _saved_game(session)
     if saved:
         print(saved)
     return 0
+
+
+def _interrupted(signum, frame) -> None:
+    """SIGTERM (systemd stopping the service) as Ctrl-C: the server has stopped when uvicorn
+    raises the signal again, and what is left to say (the game saved, lines waiting) is said."""
+    raise KeyboardInterrupt
 
 
 def _computer(config: Configuration, game: Game):
