@@ -1,21 +1,46 @@
-"""Two of the table's hard calls in a real browser (reconciler rules 2 and 7).
+"""Four of the table's hard calls in a real browser (reconciler rules 2 and 7).
 
 - A big ball rolled onto a stone so fast that the stone's switch never opened: the page shows
   the ball in the hand with the capture it would be; when the next player presses the page's
   die button, the capture is recorded and the die rolls for them.
 - A takeback after the next player had rolled: the mover moves again with the number they had,
   and the next player's number shows on the die at once, with no new press.
+- Off Board: a push into a full sector slid in one motion, so that only the pusher's hole
+  opens; the owner of the pushed ball puts it back on a free hole as their move (+E9). The
+  push and the re-placement are recorded; the board never asks to undo the placement.
+- Abalone: a push-off slid in one motion, so that only the trailing marble's hole opens; the
+  next player pushes a line of the pusher's marbles back, taking it apart from the front (their
+  first lift is one of the pusher's marbles). Both moves are recorded, no illegal state.
 
-Clicks cannot be quicker than the debounce, so the knock of the first case is made on the
-simulated table itself (the ball put where the stone stood, the stone into the box, the
-switch never open), and everything else by clicks, as in test_web_table.py.
+Clicks cannot be quicker than the debounce, so what the hands do unseen (a ball knocked off a
+stone, a line slid so that the pushed piece's hole never opens) is made on the simulated table
+itself (the piece in the hand put where the pushed one stood, the pushed one into the box or a
+player's hand, no switch opening), and everything else by clicks, as in test_web_table.py. The
+Off Board and Abalone games are those of their traces in tests/traces, whose .record each page
+must show.
 """
 
+from pathlib import Path
+
 from reedboard.controller.games import BigBalls
+from reedboard.controller.persist.notation import header_lines, record_lines
+from reedboard.controller.persist.trace import read_trace
+from reedboard.controller.session.hand_table import Held
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
-from in_browser import FAST, TIMEOUT, cell, click, expect, record, wait_for_prompt
+from in_browser import FAST, TIMEOUT, cell, click, expect, record, shot, wait_for_prompt
+
+TRACES = Path(__file__).resolve().parent / "traces"
+
+# Every look the board's message took (data-kind: "illegal" for a position to put right,
+# "error" for a refused request), seen by the page itself however briefly it showed.
+LOOKS = """document.addEventListener("DOMContentLoaded", () => {
+  window.looks = [];
+  const message = document.querySelector('[data-role="message"]');
+  new MutationObserver(() => window.looks.push(message.dataset.kind || ""))
+    .observe(message, { attributes: true, attributeFilter: ["data-kind"] });
+});"""
 
 
 def knock(session, dst: str) -> None:
@@ -24,6 +49,15 @@ def knock(session, dst: str) -> None:
     victim = table.physical[dst]
     table.physical[dst] = table.hand.pop().piece
     table.box.append(victim)
+
+
+def catch(session, dst: str) -> None:
+    """The piece in the hand lands on `dst`, pushing its piece off the board into the hand
+    (caught) unseen."""
+    table = session.table
+    pushed = table.physical[dst]
+    table.physical[dst] = table.hand.pop().piece
+    table.hand.append(Held(pushed, dst))
 
 
 def test_a_big_balls_quick_swap_counts_when_the_next_player_presses_the_die(open_page, tmp_path):
@@ -80,3 +114,101 @@ def test_the_next_players_roll_shows_again_at_once_after_a_takeback(open_page, t
         expect(page.locator('[data-role="record"] > li')).to_have_count(2, timeout=TIMEOUT)
         assert record(page) == ["6 a3-a4", "1 e1-d2"]
         assert not page.errors
+
+
+def trace_game(name):
+    """The game of a trace (its board or layout, its start) and the record its hands meant."""
+    return read_trace(TRACES / f"{name}.jsonl").game(), (TRACES / f"{name}.record").read_text().splitlines()
+
+
+def moves_of(expected, session):
+    """The moves of a record: the lines after its header."""
+    return expected[len(header_lines(session.game)):]
+
+
+def shows_the_record(page, session, expected):
+    """The page's move list is the record's moves, the server's whole record is the record, and
+    the board never showed an illegal state or refused anything."""
+    moves = moves_of(expected, session)
+    expect(page.locator('[data-role="record"] > li')).to_have_count(len(moves), timeout=TIMEOUT)
+    assert record(page) == moves
+    assert record_lines(session.referee.game) == expected
+    assert not {"illegal", "error"} & set(page.evaluate("window.looks"))
+    assert not {"illegal", "refused", "takeback", "amend"} & {note.kind for note in session.referee.notes}
+    assert not page.errors
+
+
+def test_off_board_a_slid_push_into_a_full_sector_then_the_ball_put_back(open_page, tmp_path):
+    game, expected = trace_game("offboard-full-sector-slid-then-replaced")
+    session = PlaySession(game, games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url, init_script=LOOKS, session=session)
+        count = page.locator('[data-role="record"] > li')
+        wait_for_prompt(page, "move")
+        # Red's line C4-B3 slides onto A2, the yellow ball there rolls into S1
+        click(page, "C4")
+        catch(session, "A2")
+        click(page, "S1")
+        expect(count).to_have_count(1, timeout=TIMEOUT)
+        click(page, "I9")  # Yellow
+        click(page, "I8")
+        expect(count).to_have_count(2, timeout=TIMEOUT)
+        # Red's line C3-B2 slides onto A1: S1 is full, the yellow ball leaves the board (Yellow
+        # catches it), and neither its hole nor B2 ever opens; to the board, a red ball is in the hand
+        click(page, "C3")
+        catch(session, "A1")
+        wait_for_prompt(page, "in_hand")
+        assert record(page) == moves_of(expected, session)[:2]
+        # Yellow puts the pushed ball back on a free hole: that is their move
+        click(page, "E9")
+        expect(count).to_have_count(4, timeout=TIMEOUT)
+        expect(cell(page, "E9")).to_have_attribute("data-piece", "Y")
+        expect(cell(page, "A1")).to_have_attribute("data-piece", "R")
+        expect(page.locator('[data-role="turn"]')).to_have_text("red to move")
+        click(page, "H4")  # and Red moves on
+        click(page, "H5")
+        wait_for_prompt(page, "move")
+        shows_the_record(page, session, expected)
+        shot(page, "hard-call-offboard-full-sector-slid-then-replaced")
+
+
+# Abalone, the trace's moves 1-7, hole by hole as its hands went (lines taken apart from the front)
+ABALONE_OPENING = [
+    ["C4", "D4", "C5", "D5"],  # C4C5D4, a broadside
+    ["G7", "F6", "H8", "G7", "I9", "H8"],  # I9H8
+    ["D5", "E6"],  # D5E6
+    ["E6", "D6", "F6", "E6", "G6", "F6", "H6", "G6"],  # H6G6 pushes E6 to D6
+    ["B4", "C5", "B5", "C6", "B6", "C7"],  # B4B6C5, a broadside
+    ["C6", "B6", "D6", "C6", "E6", "D6", "F6", "E6", "G6", "F6"],  # G6F6 pushes D6 and C6
+    ["C5", "C4", "C6", "C5", "C7", "C6"],  # C7C6
+]
+
+
+def test_abalone_a_slid_push_off_then_the_line_pushed_back_from_the_front(open_page, tmp_path):
+    game, expected = trace_game("abalone-push-off-slid-then-pushed-back")
+    session = PlaySession(game, games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url, init_script=LOOKS, session=session)
+        count = page.locator('[data-role="record"] > li')
+        wait_for_prompt(page, "move")
+        for moves, clicks in enumerate(ABALONE_OPENING, start=1):
+            for name in clicks:
+                click(page, name)
+            expect(count).to_have_count(moves, timeout=TIMEOUT)
+        # White's line F6-E6-D6 slides one hole on: the black marbles of C6 and B6 go with it,
+        # B6's off the board; only F6 ever opens, so to the board a white marble is in the hand
+        click(page, "F6")
+        knock(session, "C6")
+        wait_for_prompt(page, "in_hand")
+        assert record(page) == moves_of(expected, session)[:7]
+        # Black pushes White's line C6-D6-E6 back, from the front: White's C6 first
+        for name in ["C6", "C7", "C5", "C6", "C4", "C5", "C3", "C4"]:
+            click(page, name)
+        expect(count).to_have_count(9, timeout=TIMEOUT)
+        expect(page.locator('[data-role="score"] [data-player="white"] b')).to_have_text("1")
+        expect(cell(page, "C7").locator(".pc.marble.white")).to_have_count(1)
+        click(page, "C7")  # and White moves on
+        click(page, "D8")
+        wait_for_prompt(page, "move")
+        shows_the_record(page, session, expected)
+        shot(page, "hard-call-abalone-push-off-slid-then-pushed-back")
