@@ -20,6 +20,7 @@ Off Board and Abalone games are those of their traces in tests/traces, whose .re
 must show.
 """
 
+from contextlib import contextmanager
 from pathlib import Path
 
 from reedboard.controller.games import BigBalls
@@ -116,9 +117,17 @@ def test_the_next_players_roll_shows_again_at_once_after_a_takeback(open_page, t
         assert not page.errors
 
 
-def trace_game(name):
-    """The game of a trace (its board or layout, its start) and the record its hands meant."""
-    return read_trace(TRACES / f"{name}.jsonl").game(), (TRACES / f"{name}.record").read_text().splitlines()
+@contextmanager
+def trace_page(open_page, tmp_path, name):
+    """The page of a trace's game (its board or layout, its start), served, waiting for the first
+    move: (page, session, the record's list on the page, the record the trace's hands meant)."""
+    game = read_trace(TRACES / f"{name}.jsonl").game()
+    expected = (TRACES / f"{name}.record").read_text().splitlines()
+    session = PlaySession(game, games_dir=tmp_path, settings=FAST)
+    with served(session) as url:
+        page = open_page(url, init_script=LOOKS, session=session)
+        wait_for_prompt(page, "move")
+        yield page, session, page.locator('[data-role="record"] > li'), expected
 
 
 def moves_of(expected, session):
@@ -139,12 +148,7 @@ def shows_the_record(page, session, expected):
 
 
 def test_off_board_a_slid_push_into_a_full_sector_then_the_ball_put_back(open_page, tmp_path):
-    game, expected = trace_game("offboard-full-sector-slid-then-replaced")
-    session = PlaySession(game, games_dir=tmp_path, settings=FAST)
-    with served(session) as url:
-        page = open_page(url, init_script=LOOKS, session=session)
-        count = page.locator('[data-role="record"] > li')
-        wait_for_prompt(page, "move")
+    with trace_page(open_page, tmp_path, "offboard-full-sector-slid-then-replaced") as (page, session, count, expected):
         # Red's line C4-B3 slides onto A2, the yellow ball there rolls into S1
         click(page, "C4")
         catch(session, "A2")
@@ -185,12 +189,7 @@ ABALONE_OPENING = [
 
 
 def test_abalone_a_slid_push_off_then_the_line_pushed_back_from_the_front(open_page, tmp_path):
-    game, expected = trace_game("abalone-push-off-slid-then-pushed-back")
-    session = PlaySession(game, games_dir=tmp_path, settings=FAST)
-    with served(session) as url:
-        page = open_page(url, init_script=LOOKS, session=session)
-        count = page.locator('[data-role="record"] > li')
-        wait_for_prompt(page, "move")
+    with trace_page(open_page, tmp_path, "abalone-push-off-slid-then-pushed-back") as (page, session, count, expected):
         for moves, clicks in enumerate(ABALONE_OPENING, start=1):
             for name in clicks:
                 click(page, name)
