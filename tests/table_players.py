@@ -578,11 +578,21 @@ class Players:
         others = [] if amending else [s for s in self.shapes(previous.before, previous.roll)
                                       if s.text != previous.shape.text]
 
+        back = self.occ(previous.before)
+        involved = previous.shape.cells
+
         def watch(table: Table, now: frozenset) -> None:
-            if any(matches(s, now, frozenset(table.touched)) for s in current):
-                self.note("a takeback passes through a legal move's result")
-            elif not amending and any(s.result == now and s.evidence for s in current):
-                self.note("a takeback passes through the board of a capture held by the player to move")
+            fits = [s for s in current if matches(s, now, frozenset(table.touched))]
+            if fits and not amending and now == back:
+                # Back on the position before the last move, which is a legal move's result too
+                # (R8): the takeback when the hands opened a hollow the last move involved and
+                # the new move does not.
+                if not all(table.since_commit & involved - s.cells for s in fits):
+                    self.note("a takeback ends on a legal move's result with nothing to tell them apart (R8)")
+            elif fits:
+                self.note("a takeback passes through a legal move's result on the way")
+            # A board on the way that is a capture held by the player to move is the takeback
+            # under way, not a quick swap (R13): nothing to note.
             if any(s.result == now and s.evidence <= table.since_commit for s in others):
                 # read as an amendment, then undone all the same: the record does not change
                 self.carried.setdefault(self.adapter.turn(previous.before), set()).add(
@@ -772,6 +782,9 @@ class Players:
         before = self.occ(previous.before)
         if any(plausible_on_the_way(s, before, first) for s in self.shapes(previous.before, previous.roll)):
             return None
+        if len(self.history) >= 2 and first != self.occ(self.history[-2].before) \
+                and (first ^ before) <= self.history[-2].shape.cells:
+            return None  # on the way back to before the last move counted: a takeback under way (R13)
         opening = (plan["before"] + plan["actions"])[0]
         if opening[0] == "slide":
             return "a whole move in one motion"
@@ -882,7 +895,9 @@ class Players:
             return
         new = self.rng.choice(options)
         if self.adapter.turn(self.pos) in self.kept:
-            self.note("an amendment while the next player's roll, kept over a takeback, stands")
+            # The kept number showing is no start of the next player's: the amendment counts,
+            # and the number stays theirs (R15).
+            move.kinds.add("amended while the next player's roll is kept")
         self.table.wait(self.rng.uniform(SETTLE + 0.15, 2.0))
         # the piece now on `dst` goes on to the new target; a piece there is captured
         relocations = tuple((dst if s == src else s, d) for s, d in new.relocations)
@@ -992,6 +1007,7 @@ TELLING = (
     "moves again after a takeback of one move after the next player's roll",
     "moves again after a takeback of one move",
     "moves with a kept roll",
+    "amended while the next player's roll is kept",
     "amended by moving on",
     "amend",
     "passes through a held capture's board on the way",

@@ -153,6 +153,28 @@ def test_amendments_are_shown():
     assert any(text == "amended: BB a5-a4 -> BB a5-b4" for _, text in notes("bigballs-amend"))
 
 
+def test_a_takeback_through_a_held_capture_is_the_takeback():
+    """Yellow takes A3-B3x1 back from the front: the first lift leaves the board of Red's
+    D3-E4x1 into the full S7 (held), the second lifts a ball of Yellow's line. That is the
+    takeback under way, not Red's quick swap and Yellow's start (R13)."""
+    name = "offboard-takeback-through-a-held-capture"
+    shown = [text for _, text in notes(name) if text.startswith(("move", "takeback", "amended"))]
+    assert shown[-4:] == ["move A3-B3x1", "takeback: A3-B3x1", "move A3-B3x1", "move E4-D3"]
+    assert not any(k in ("illegal", "choose") for k, _ in kinds(name))
+
+
+def test_an_amendment_while_the_next_players_roll_stands_keeps_that_roll():
+    """A number kept for White and shown is no start of White's: Black's move amended counts,
+    and White moves with the 2 rolled before the takeback, pressing nothing (R15)."""
+    name = "bigballs-amend-while-the-next-roll-stands"
+    shown = [text for _, text in notes(name)]
+    assert "amended: 6 a3-b3 -> 6 a3xa4" in shown
+    rolls = [(d["player"], d["value"], d["kept"]) for k, d in kinds(name) if k == "roll"]
+    assert rolls[-1] == ("white", 2, True)  # shown again, no press: the last roll seen
+    assert moves_shown(name)[-2:] == ["2 f1xf2", "BB b5-b4"]
+    assert "illegal" not in [k for k, _ in kinds(name)]
+
+
 def test_touches_and_bumps_are_no_moves():
     assert [d["cells"] for k, d in kinds("offboard-touch") if k == "touch"] == [["E5"], ["A1"]]
     assert [x for _, x in notes("offboard-touch") if "no move" in x] == ["E5 put back: no move", "A1 put back: no move"]

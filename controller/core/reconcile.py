@@ -607,6 +607,11 @@ class Reconciler:
         # The board is the last move taken back or changed by its player: those come first.
         if self._amendments(S) or (self._undo is not None and S == self._undo.result):
             return False
+        if self._on_the_way_back(S):
+            # The board is still on the way back to the position before the last move, which the
+            # held board was too: the mover taking that move back, piece by piece, not the next
+            # player starting after a quick swap. Nothing counts until the hands leave that way.
+            return False
         if S & self._base & ~held[0].result and self._can_grow(S, self._base, held, exclude=[]):
             # The swapping piece is back on its hollow, and one of those captures is still under
             # way (its victim lifted since): the mover's hand, no swap after all (rule 4).
@@ -711,6 +716,15 @@ class Reconciler:
             id(c) not in excluded and c.result != S and not gone & ~c.may_empty and not added & ~c.may_fill
             for c in candidates
         )
+
+    def _on_the_way_back(self, S: int) -> bool:
+        """Whether the board could still become the position before the last move: only hollows
+        that move involved are empty, only hollows it emptied are filled (rule 7 under way)."""
+        undo = self._undo
+        if undo is None or S == undo.result:
+            return False
+        gone, added = self._base & ~S, S & ~self._base
+        return not gone & ~undo.may_empty and not added & ~undo.may_fill
 
     def _on_the_way(self, S: int, base: int) -> bool:
         if self._can_grow(S, base, self._candidates, exclude=[]):

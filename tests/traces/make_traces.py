@@ -176,6 +176,24 @@ def bb_takeback_after_the_next_roll() -> TraceBuilder:
     return b.play("2 f1xf2", press_die=False).play("BB b5-b4")
 
 
+def bb_amend_while_the_next_roll_stands() -> TraceBuilder:
+    """Black takes a capture back after White rolled a 2 and plays the 6 elsewhere; White's 2
+    shows at once. Black then thinks better of it and moves the stone on, taking a4 after all:
+    the amendment counts (a number shown is no start of White's), and White's 2 still stands
+    (R15)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4").play("6 a3xa4", "mover-first")
+    b.press("die", 2, after=1.0)  # White rolls
+    b.lift("a4", after=0.8).place("a3", after=0.4).place("a4", after=0.6)  # Black takes it back
+    b.wait(SETTLE + 0.5)
+    b.game.pop()
+    b.play("6 a3-b3", press_die=False)  # the die shows Black's 6 again, then White's 2
+    b.wait(SETTLE + 0.5).lift("b3").lift("a4").place("a4")  # on to a4, taking White's 6
+    b.game.pop()
+    b.game.push(b.game.parse_move("6 a3xa4"))
+    return b.play("2 f1xf2", press_die=False).play("BB b5-b4")
+
+
 def bb_two_quick_swaps_then_die() -> TraceBuilder:
     """Black's ball knocks White's 6 out of e3 unseen; White's ball, on its turn, knocks Black's
     stone out of a3 just as fast; Black presses the die. Each swap counts in its turn, then the
@@ -295,6 +313,29 @@ def ob_takeback(count: int) -> TraceBuilder:
     return b.play("F5-G6" if count == 2 else "G7-G6")
 
 
+OB_BEFORE_TAKEBACK_THROUGH_HELD = (
+    "F4-E4", "G7-F7", "G4-G5x1", "D5-D6", "B2-C3", "D8-D7", "C3-C2", "C6-D6", "F3-E2", "F7-E6x2", "C2-B1",
+    "D6-D5x1", "G5-G6x1", "F6-F7", "B1-C2", "D4-C4x1", "D3-E4x1", "D7-E7", "G6-H7x1 S7+1", "F7-E6x2 S1+1",
+    "A2-A3", "C4-B4x1 S2+2", "F5-G6", "C5-B4x1 S1 full", "*E2-D2", "B4-B3", "G7-G6", "B2-A2", "C2-C3",
+    "A2-B2", "E5-E4", "D5-D6", "E3-D2", "G8-H8x1 S7 full", "*H5-G5",
+)
+
+
+def ob_takeback_through_held() -> TraceBuilder:
+    """Yellow's A3-B3x1 pushes Red's ball from C3 to D3. Yellow takes it back from the front:
+    D3's ball lifted leaves the board of Red's D3-E4x1 into the full S7 made in one motion (a
+    capture held), then C3's ball lifted too. That is Yellow's takeback under way, not Red
+    starting after a quick swap: the board waits, and the push is undone (R13)."""
+    b = TraceBuilder.offboard()
+    for text in OB_BEFORE_TAKEBACK_THROUGH_HELD:
+        b.play(text)
+    b.play("A3-B3x1", "front-first")
+    b.wait(SETTLE + 0.5)
+    b.lift("D3").lift("C3").place("C3").lift("B3").place("B3").place("A3").wait(SETTLE + 0.5)
+    b.game.pop()
+    return b.play("A3-B3x1").play("E4-D3")
+
+
 FULL_SECTOR = board_with(red=["C4", "B3", "C3", "B2", "H4"], yellow=["A2", "A1", "I9", "H9"])
 
 
@@ -364,6 +405,7 @@ SCENARIOS = {
     "bigballs-resume": bb_resume,
     "bigballs-ball-quick-swap-then-die": lambda: bb_ball_quick_swap("die"),
     "bigballs-ball-quick-swap-then-ball": lambda: bb_ball_quick_swap("ball"),
+    "bigballs-amend-while-the-next-roll-stands": bb_amend_while_the_next_roll_stands,
     "bigballs-takeback-after-the-next-roll": bb_takeback_after_the_next_roll,
     "bigballs-two-quick-swaps-then-die": bb_two_quick_swaps_then_die,
     "offboard-push-off-front-first": lambda: ob_push_off("front-first"),
@@ -380,6 +422,7 @@ SCENARIOS = {
     "offboard-game-to-six": ob_game_to_six,
     "offboard-next-player-before-the-settle-time": ob_next_player_before_the_settle_time,
     "offboard-full-sector-slid-then-replaced": ob_full_sector_slid_then_replaced,
+    "offboard-takeback-through-a-held-capture": ob_takeback_through_held,
 }
 
 
