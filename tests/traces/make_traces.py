@@ -166,14 +166,19 @@ def bb_ball_quick_swap(then: str) -> TraceBuilder:
 def bb_takeback_after_the_next_roll() -> TraceBuilder:
     """Black captures, White rolls, Black takes the capture back and moves again with the 6 it
     had; White's 2 stands and shows again at once: White moves with it, pressing nothing (rule 7)."""
+    b = _capture_taken_back_after_the_next_roll()
+    return b.play("2 f1xf2", press_die=False).play("BB b5-b4")
+
+
+def _capture_taken_back_after_the_next_roll() -> TraceBuilder:
+    """Black takes stone 6's capture on a4 back after White rolled a 2, and plays the 6 to b3."""
     b = TraceBuilder.bigballs()
     b.play("BB a5-a4").play("BB c5-d4").play("6 a3xa4", "mover-first")
     b.press("die", 2, after=1.0)  # White rolls
     b.lift("a4", after=0.8).place("a3", after=0.4).place("a4", after=0.6)  # Black takes it back
     b.wait(SETTLE + 0.5)
     b.game.pop()
-    b.play("6 a3-b3", press_die=False)  # the die shows Black's 6 again
-    return b.play("2 f1xf2", press_die=False).play("BB b5-b4")
+    return b.play("6 a3-b3", press_die=False)  # the die shows Black's 6 again
 
 
 def bb_amend_while_the_next_roll_stands() -> TraceBuilder:
@@ -181,13 +186,7 @@ def bb_amend_while_the_next_roll_stands() -> TraceBuilder:
     shows at once. Black then thinks better of it and moves the stone on, taking a4 after all:
     the amendment counts (a number shown is no start of White's), and White's 2 still stands
     (R15)."""
-    b = TraceBuilder.bigballs()
-    b.play("BB a5-a4").play("BB c5-d4").play("6 a3xa4", "mover-first")
-    b.press("die", 2, after=1.0)  # White rolls
-    b.lift("a4", after=0.8).place("a3", after=0.4).place("a4", after=0.6)  # Black takes it back
-    b.wait(SETTLE + 0.5)
-    b.game.pop()
-    b.play("6 a3-b3", press_die=False)  # the die shows Black's 6 again, then White's 2
+    b = _capture_taken_back_after_the_next_roll()  # then the die shows White's 2
     b.wait(SETTLE + 0.5).lift("b3").lift("a4").place("a4")  # on to a4, taking White's 6
     b.game.pop()
     b.game.push(b.game.parse_move("6 a3xa4"))
