@@ -24,7 +24,7 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
     reconnecting as long as it runs (a persistent session: the broker keeps what comes meanwhile)."""
     delay = retry[0]
     said = False
-    while True:
+    while not _cancelled():
         try:
             async with aiomqtt.Client(address.host, address.port, username=address.username,
                                       password=address.password, identifier=identifier, clean_session=False,
@@ -44,12 +44,23 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
                     with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                         await confirming
         except aiomqtt.MqttError as error:
+            if _cancelled():  # the client's disconnect, cancelled, says so as an MqttError
+                break
             if not said:
                 log.warning("reedboard club: the broker at %s: %s (trying again)", address, error)
                 said = True
         club.link(False)
         await asyncio.sleep(delay)
         delay = min(delay * 2, retry[1])
+    club.link(False)
+    raise asyncio.CancelledError
+
+
+def _cancelled() -> bool:
+    """Whether this task was told to stop: a cancellation that aiomqtt turned into an MqttError, or
+    that Python 3.11's wait_for swallowed inside it, still counts (Task.cancelling)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 class _Seldom(logging.Filter):
