@@ -172,12 +172,12 @@ class BigBalls(Game):
     # the computer's levels 1..8 here (nodes, depth, temperature, natural; opponent/levels.py):
     # the die hides small differences in strength, so the steps are wide; calibrated by bench/ladder.py
     computer_levels = (
-        (300, 1, 0.14, 0.05),
-        (600, 1, 0.09, 0.03),
-        (1_500, 2, 0.075, 0.0),
-        (3_000, 2, 0.04, 0.0),
-        (6_000, 3, 0.03, 0.0),
-        (8_000, 3, 0.008, 0.0),
+        (300, 1, 0.27, 0.05),
+        (600, 1, 0.17, 0.03),
+        (1_500, 2, 0.112, 0.0),
+        (3_000, 2, 0.081, 0.0),
+        (6_000, 3, 0.064, 0.0),
+        (8_000, 3, 0.016, 0.0),
         (20_000, 5, 0.006, 0.0),
         (100_000, 64, 0.0, 0.0),
     )
