@@ -99,7 +99,7 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
     (`nodes`: see player_limits). With `opening_plies`, games 2k and 2k + 1 both start after
     the same random moves, the players' colours swapped: without chance in the game, two
     computers would otherwise play the same two games over and over."""
-    rng = random.Random(f"{seed}/{index}")
+    rng = _game_rng(seed, index)
     game = game_class(game_name).drawn_start(rng)
     opened = opening(game, opening_plies, random.Random(f"{seed}/{index // 2}/opening"))
     colours = game.players if index % 2 == 0 else game.players[::-1]
@@ -128,7 +128,12 @@ def play_one(game_name: str, players: tuple[str, str], index: int, seed: int, ma
 
 def drawn_start(game_name: str, seed: int, index: int):
     """The start game `index` of a match with `seed` was played from (its stones shuffled as then)."""
-    return game_class(game_name).drawn_start(random.Random(f"{seed}/{index}"))
+    return game_class(game_name).drawn_start(_game_rng(seed, index))
+
+
+def _game_rng(seed: int, index: int) -> random.Random:
+    """Game `index`'s random numbers: its start's shuffle first, then its players' and the die's."""
+    return random.Random(f"{seed}/{index}")
 
 
 def _play_one(args: tuple) -> GameResult:
