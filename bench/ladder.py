@@ -6,6 +6,7 @@ Usage:
   python bench/ladder.py --games 16 --jobs 2      # fewer games, two processes
   python bench/ladder.py --game bigballs --write  # one game; its table into ladder.toml
   python bench/ladder.py --game abalone --from 7 --write  # steps 7 vs 6 and up; those below kept
+  python bench/ladder.py --game offboard --from 5 --to 5 --games 100 --write  # one step, the others kept
 
 Each step is `reedboard match GAME computer:K computer:K-1` (colours swapped every game, each
 pair of games after the same --opening random moves); the levels search by their node budgets
@@ -75,17 +76,43 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
     return "\n".join(lines)
 
 
-def kept(name: str, first: int) -> list[tuple[float, int]]:
-    """The steps below `first` (2 vs 1 .. first-1 vs first-2) from ladder.toml, if the levels they
-    played are as they are today; SystemExit (one line) otherwise."""
-    table = ladder().get(name)
-    below = range(1, first)
-    if table is None or len(table["games"]) < first - 2:
+SETTINGS = ("nodes", "depth", "temperature", "natural")  # what ladder.toml keeps of each level
+
+
+def as_measured(name: str, number: int, table: dict) -> bool:
+    """Whether level `number` of `name` is as it was when `table` (ladder.toml's) was measured."""
+    today = LEVELS[number].setting(name)
+    return all(key in table and abs(table[key][number - 1] - getattr(today, key)) < 1e-9 for key in SETTINGS)
+
+
+def kept(name: str, first: int, last: int = TOP) -> dict[int, tuple[float, int]]:
+    """The steps outside `first`..`last` (by their upper level) from ladder.toml, as {upper:
+    (points, games)}: those below must all stand, those above are kept up to the first whose
+    levels changed. SystemExit (one line) when a step below is missing or its levels changed."""
+    table = ladder().get(name, {"games": []})
+    steps = {upper: (points, games) for upper, points, games
+             in zip(range(2, TOP + 1), table.get("scores", []), table["games"])}
+    below = range(2, first)
+    if any(upper not in steps for upper in below):
         raise SystemExit(f"{name}: ladder.toml has no steps up to {first - 1} vs {first - 2}: measure from 2")
-    if any(table["nodes"][n - 1] != LEVELS[n].setting(name).nodes
-           or abs(table["temperature"][n - 1] - LEVELS[n].setting(name).temperature) > 1e-9 for n in below):
+    if not all(as_measured(name, n, table) for n in range(1, first)):
         raise SystemExit(f"{name}: levels 1-{first - 1} changed since ladder.toml was measured: measure from 2")
-    return list(zip(table["scores"], table["games"]))[:first - 2]
+    result = {upper: steps[upper] for upper in below}
+    for upper in range(last + 1, TOP + 1):
+        if upper not in steps or not (as_measured(name, upper - 1, table) and as_measured(name, upper, table)):
+            break
+        result[upper] = steps[upper]
+    return result
+
+
+def unbroken(steps: dict[int, tuple[float, int]]) -> list[tuple[float, int]]:
+    """The steps from 2 vs 1 up to the first one missing, in order (ratings chain from level 1)."""
+    chain = []
+    for upper in range(2, TOP + 1):
+        if upper not in steps:
+            break
+        chain.append(steps[upper])
+    return chain
 
 
 def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
@@ -98,15 +125,15 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
     lines = ["# The computer's ladder, measured by bench/ladder.py (do not edit: run it again with --write).",
              "# Per game: each level's rating (Elo, level 1 anchored at 800) and its 95 % interval,",
              "# levels 1..8; per step (2 vs 1 .. 8 vs 7) the games played and the upper level's points;",
-             "# the levels' node budgets and temperatures when measured.",
+             "# the levels' settings when measured (nodes, depth, temperature, natural).",
              f"anchor = {ANCHOR:g}", ""]
     for name in sorted(set(known) | set(measured)):
         if name in measured:
             steps = measured[name]
             rating, low, high = ratings(steps)
             entry = {"ratings": rating, "low": low, "high": high, "games": [g for _, g in steps],
-                     "scores": [p for p, _ in steps], "nodes": [LEVELS[n].setting(name).nodes for n in range(1, 9)],
-                     "temperature": [LEVELS[n].setting(name).temperature for n in range(1, 9)],
+                     "scores": [p for p, _ in steps],
+                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, 9)] for key in SETTINGS},
                      "seed": args.seed, "opening": args.opening, "measured": datetime.date.today().isoformat()}
         else:
             entry = known[name]
@@ -133,21 +160,26 @@ def main() -> None:
     parser.add_argument("--max-moves", type=int, default=MAX_MOVES)
     parser.add_argument("--from", dest="first", type=int, default=2, choices=range(2, TOP + 1), metavar="K",
                         help="start at step K vs K-1, keeping the steps below from ladder.toml (default 2)")
+    parser.add_argument("--to", dest="last", type=int, default=TOP, choices=range(2, TOP + 1), metavar="M",
+                        help="end at step M vs M-1, keeping the steps above while their levels stand (default 8)")
     parser.add_argument("--write", action="store_true", help="write the table into controller/opponent/ladder.toml")
     args = parser.parse_args()
+    if args.last < args.first:
+        parser.error(f"--to {args.last} is below --from {args.first}")
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
-        steps = measured[name] = kept(name, args.first) if args.first > 2 else []
-        for upper in range(args.first, TOP + 1):
+        known = kept(name, args.first, args.last) if (args.first, args.last) != (2, TOP) else {}
+        found: dict[int, tuple[float, int]] = dict(known)
+        for upper in range(args.first, args.last + 1):
             started = time.perf_counter()
-            points, games = step(name, upper, args)
-            steps.append((points, games))
+            points, games = found[upper] = step(name, upper, args)
             lo, hi = wilson(points, games)
             print(f"{name}: computer:{upper} against computer:{upper - 1}: {points:g}/{games} = {100 * points / games:.0f} %"
                   f" ({100 * lo:.0f}-{100 * hi:.0f} %), {time.perf_counter() - started:.0f} s", flush=True)
+            measured[name] = unbroken(found)
             if args.write:  # step by step: a ladder cut short keeps the levels measured so far
                 write(measured, args)
-        print(table(name, steps), flush=True)
+        print(table(name, measured[name]), flush=True)
 
 
 if __name__ == "__main__":

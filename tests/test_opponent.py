@@ -154,8 +154,12 @@ def test_levels_one_to_eight_grow():
     assert sorted(LEVELS) == list(range(1, 9))
     for game in (None, "abalone", "bigballs", "offboard"):
         settings = [LEVELS[n].setting(game) for n in range(1, 9)]
-        assert [s.nodes for s in settings] == sorted(s.nodes for s in settings)
+        # a level never looks less far than the one below; at the same depth it may look at
+        # no fewer positions and picks no more loosely (a deep level's budget is what cuts it)
         assert [s.depth for s in settings] == sorted(s.depth for s in settings)
+        for lower, upper in zip(settings, settings[1:]):
+            if lower.depth == upper.depth:
+                assert upper.nodes >= lower.nodes and upper.temperature <= lower.temperature, (lower, upper)
         assert settings[0].temperature > 0 and settings[-1].temperature == 0
         assert level(8).limits(game).seconds is None  # the nodes decide; time is the table's safety cap only
     with pytest.raises(ValueError, match="1 to 8"):

@@ -105,17 +105,17 @@ class OffBoard(Game):
                           metavar="FILE"),)
     header_keys = ("board", "first")
     endings = (POINTS, UNREACHABLE)
-    # the computer's levels 1..8 here (nodes, depth, temperature, natural; opponent/levels.py):
-    # warmer low levels than the default, so that they differ; calibrated by bench/ladder.py
+    # the computer's levels 1..8 here (nodes, depth, temperature, natural; opponent/levels.py),
+    # calibrated by bench/ladder.py
     computer_levels = (
-        (400, 1, 0.5, 0.30),
-        (400, 1, 0.2, 0.15),
-        (600, 1, 0.08, 0.08),
-        (800, 1, 0.04, 0.04),
+        (800, 1, 0.03, 0.04),
         (4_000, 2, 0.07, 0.04),
         (4_000, 2, 0.035, 0.02),
-        (5_000, 2, 0.012, 0.0),
-        (10_000, 64, 0.0, 0.0),
+        (5_000, 2, 0.008, 0.0),
+        (170, 64, 0.0, 0.0),
+        (240, 64, 0.0, 0.0),
+        (650, 64, 0.0, 0.0),
+        (1_400, 64, 0.0, 0.0),
     )
 
     def __init__(

@@ -1,12 +1,14 @@
 """The computer's levels 1-8: each a node budget, a depth and a temperature, game by game.
 
-A level searches every move at the root to its exact value within its node budget (a turn with
-a die: both its decisions together), then picks among them as a person would: the better a move,
-the likelier, by a softmax over the values with the level's temperature (0: always the best).
-A weak level searches shallow and has a high temperature, so it misses what lies deeper and now
-and then plays a move a little worse than the best, rarely a much worse one; it never plays a
-move the game calls absurd (Game.absurd: say, taking one's own piece for nothing) while
-another is left, except level 1, which may.
+A warm level (temperature > 0) values every move at the root exactly within its node budget (a
+turn with a die: both its decisions together), then picks among them as a person would: the
+better a move, the likelier, by a softmax over the values with the level's temperature. It
+searches shallow and now and then plays a move a little worse than the best, rarely a much worse
+one. A cold level (temperature 0) plays the best move it found, and its node budget is what holds
+it back: it deepens ply by ply until the budget is spent, so a small budget sees two moves ahead
+and only the likeliest replies of the third, as a hurried player does. No level plays a move the
+game calls absurd (Game.absurd: say, taking one's own piece for nothing) while another is left,
+except level 1, which may.
 
 The nodes decide, never the clock: the same position, seed and level give the same move on any
 machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`,
@@ -70,23 +72,23 @@ def _levels(table: dict[str, list[tuple[int, int, float]]]) -> dict[int, Level]:
 
 
 # (nodes, depth, temperature, natural) for levels 1..8, the games' own where a game has them
-# (Game.computer_levels), these otherwise. The lower levels' temperature makes games without
-# chance differ and their mistakes, their liking for pushes makes them attack (a cautious
-# shallow player only shuffles); a game with a die hides small differences in strength, so its
-# steps are wider. A depth-2 level has the nodes to value every move at depth 2 (cut short, it
-# falls back on its depth-1 values and is no stronger than the level below); the step from
-# depth 1 to depth 2 is bridged by a warmer depth-2 level: depth 2 at a temperature t plays about
-# as well as depth 1 at a fraction of t. Low temperatures weigh most: halving 0.04 is a bigger
-# step than halving 0.5.
+# (Game.computer_levels), these otherwise. A warm depth-2 level has the nodes to value every move
+# at depth 2 (cut short, it falls back on its depth-1 values and is no stronger than the level
+# below); its liking for pushes makes it attack (a cautious shallow player only shuffles). Low
+# temperatures weigh most: at depth 2, 0.05 to 0.025 can be a step of 90 %. A cold level plays
+# its best move and is cut by its node budget; one that reaches depth 3 can beat every warm
+# depth-2 level 20-0. Seven steps of about 70 % span only about 1,000 Elo, so these levels run
+# from warm depth 2 to cold depth 2; a game's own may run from depth 1 to a start on depth 3. A
+# game with a die hides small differences in strength, so its steps are wider.
 DEFAULT = (
-    (400, 1, 0.25, 0.25),
-    (600, 1, 0.13, 0.20),
-    (1_000, 1, 0.08, 0.15),
     (12_000, 2, 0.09, 0.12),
     (12_000, 2, 0.06, 0.08),
-    (15_000, 2, 0.035, 0.04),
-    (20_000, 2, 0.015, 0.0),
-    (40_000, 64, 0.0, 0.0),
+    (12_000, 2, 0.04, 0.04),
+    (15_000, 2, 0.027, 0.02),
+    (15_000, 2, 0.018, 0.0),
+    (20_000, 2, 0.012, 0.0),
+    (20_000, 2, 0.008, 0.0),
+    (350, 64, 0.0, 0.0),
 )
 LEVELS = _levels({"*": DEFAULT, **{name: cls.computer_levels for name, cls in GAMES.items() if cls.computer_levels}})
 
