@@ -32,7 +32,7 @@ from pathlib import Path
 from reedboard.controller.games import GAMES
 from reedboard.controller.opponent import LEVELS
 from reedboard.controller.opponent.match import MAX_MOVES, run_match, wilson
-from reedboard.controller.opponent.ratings import ANCHOR, elo_difference, ladder
+from reedboard.controller.opponent.ratings import ANCHOR, LEVEL_SETTINGS, elo_difference, ladder
 
 TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "ladder.toml"
 TOP = max(LEVELS)
@@ -76,13 +76,10 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
     return "\n".join(lines)
 
 
-SETTINGS = ("nodes", "depth", "temperature", "natural")  # what ladder.toml keeps of each level
-
-
 def as_measured(name: str, number: int, table: dict) -> bool:
     """Whether level `number` of `name` is as it was when `table` (ladder.toml's) was measured."""
     today = LEVELS[number].setting(name)
-    return all(key in table and abs(table[key][number - 1] - getattr(today, key)) < 1e-9 for key in SETTINGS)
+    return all(key in table and abs(table[key][number - 1] - getattr(today, key)) < 1e-9 for key in LEVEL_SETTINGS)
 
 
 def kept(name: str, first: int, last: int = TOP) -> dict[int, tuple[float, int]]:
@@ -133,7 +130,7 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
             rating, low, high = ratings(steps)
             entry = {"ratings": rating, "low": low, "high": high, "games": [g for _, g in steps],
                      "scores": [p for p, _ in steps],
-                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, 9)] for key in SETTINGS},
+                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, 9)] for key in LEVEL_SETTINGS},
                      "seed": args.seed, "opening": args.opening, "measured": datetime.date.today().isoformat()}
         else:
             entry = known[name]
@@ -168,8 +165,7 @@ def main() -> None:
         parser.error(f"--to {args.last} is below --from {args.first}")
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
-        known = kept(name, args.first, args.last) if (args.first, args.last) != (2, TOP) else {}
-        found: dict[int, tuple[float, int]] = dict(known)
+        found = kept(name, args.first, args.last) if (args.first, args.last) != (2, TOP) else {}
         for upper in range(args.first, args.last + 1):
             started = time.perf_counter()
             points, games = found[upper] = step(name, upper, args)

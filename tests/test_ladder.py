@@ -15,7 +15,7 @@ from reedboard.controller.games.bigballs import BigBalls, BigBallsMove
 from reedboard.controller.opponent import LEVELS, ROLL, choose, level
 from reedboard.controller.opponent.alphabeta import AlphaBeta
 from reedboard.controller.opponent.ratings import (
-    elo_difference, estimate, expected, ladder, level_ratings, player_rating, suggested_level,
+    LEVEL_SETTINGS, elo_difference, estimate, expected, ladder, level_ratings, player_rating, suggested_level,
 )
 from reedboard.controller.opponent.worker import Thinker
 
@@ -167,7 +167,7 @@ def test_the_table_was_measured_with_the_levels_as_they_are(name):
     table = ladder().get(name)
     if table is None:
         return
-    for key in ("nodes", "depth", "temperature", "natural"):
+    for key in LEVEL_SETTINGS:
         assert table[key] == pytest.approx([getattr(LEVELS[n].setting(name), key) for n in range(1, 9)]), key
     steps = len(table["games"])
     assert len(table["scores"]) == steps and 1 <= steps <= 7

@@ -31,10 +31,13 @@ def expected(rating: float, opponent: float) -> float:
     return 1 / (1 + 10 ** ((opponent - rating) / 400))
 
 
+LEVEL_SETTINGS = ("nodes", "depth", "temperature", "natural")  # what ladder.toml keeps of each level
+
+
 @cache
 def ladder() -> dict:
     """ladder.toml: per game `ratings`, `low`, `high` (levels 1..8), `games` and `scores` per
-    step (2 vs 1 .. 8 vs 7), the levels' `nodes`, `temperature`."""
+    step (2 vs 1 .. 8 vs 7), and each level's setting as measured (LEVEL_SETTINGS)."""
     text = resources.files(__package__).joinpath("ladder.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
