@@ -1,7 +1,7 @@
 """The review's chance to win, calibrated on the computer's ladder games (games without a die).
 
 Usage:
-  python bench/review_calibration.py                       # steps 3..6, 12 games each, every game without a die
+  python bench/review_calibration.py                       # every step 2..8, 12 games each, every game without a die
   python bench/review_calibration.py --game abalone --games 20 --jobs 2 --write
 
 Plays the ladder's games (`reedboard match GAME computer:K computer:K-1`, the same seed and
@@ -87,7 +87,8 @@ def write(fitted: dict[str, dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", choices=sorted(n for n, g in GAMES.items() if not g.uses_die))
-    parser.add_argument("--steps", default="3,4,5,6", help="ladder steps K (K vs K-1), comma-separated (default 3..6)")
+    parser.add_argument("--steps", default="2,3,4,5,6,7,8",
+                        help="ladder steps K (K vs K-1), comma-separated (default the whole ladder, 2..8)")
     parser.add_argument("--games", type=int, default=12, help="games per step (default 12)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
