@@ -92,7 +92,7 @@ def kept(name: str, first: int, last: int = TOP) -> dict[int, tuple[float, int]]
     below = range(2, first)
     if any(upper not in steps for upper in below):
         raise SystemExit(f"{name}: ladder.toml has no steps up to {first - 1} vs {first - 2}: measure from 2")
-    if not all(as_measured(name, n, table) for n in range(1, first)):
+    if first > 2 and not all(as_measured(name, n, table) for n in range(1, first)):  # no steps below: none to keep
         raise SystemExit(f"{name}: levels 1-{first - 1} changed since ladder.toml was measured: measure from 2")
     result = {upper: steps[upper] for upper in below}
     for upper in range(last + 1, TOP + 1):
@@ -165,7 +165,7 @@ def main() -> None:
         parser.error(f"--to {args.last} is below --from {args.first}")
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
-        found = kept(name, args.first, args.last) if (args.first, args.last) != (2, TOP) else {}
+        found = kept(name, args.first, args.last)
         for upper in range(args.first, args.last + 1):
             started = time.perf_counter()
             points, games = found[upper] = step(name, upper, args)
