@@ -90,7 +90,9 @@ def test_a_quick_swap_is_recorded_when_the_next_players_move_begins():
     rec, hands = table(game, roll=1)
     hands.lift("b3").wait(S.settle + 0.1)
     assert moves(hands.events) == []
-    hands.move("a5", "a4").settle()  # White rolls the big ball: only sensible after the capture
+    hands.move("a5", "a4").settle()  # White rolls the big ball: after the capture, or beside
+    assert moves(hands.events) == []  # Black's stone still in the hand (rule 10): two splits fit
+    hands.wait(S.settle)  # the board still: the stone was no stone in the hand, but the swap
     assert moves(hands.events) == ["1 b3xb4", "BB a5-a4"]
 
 

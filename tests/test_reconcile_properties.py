@@ -83,6 +83,18 @@ def board_order(game, cells) -> list[str]:
 
 
 # --- the table: a reconciler driven deadline by deadline, checked against a shadow game ---------------
+def next_move_under_way(game, board: frozenset, roll) -> bool:
+    """Whether the board is the player to move's move under way from the position: the next
+    player's hand at work beside the mover's, whose move has just counted (rule 10)."""
+    occupied = game.occupied()
+    gone, added = occupied - board, board - occupied
+    for move in game.turn_moves(roll):
+        fp = game.footprint(move)
+        if gone <= fp.empties | fp.captures | fp.passes and added <= fp.fills:
+            return True
+    return False
+
+
 class Table:
     def __init__(self, game):
         self.shadow = game.copy()
@@ -172,7 +184,8 @@ class Table:
             # player starts: the board then already shows their start, pieces lifted or put
             # down beyond the position (rule 2). Any other move is the board as it stands.
             swap = any(isinstance(e, Committed) and e.move in self.swaps for e in events)
-            assert swap or rec.stable == rec.game.occupied() or rec.stable < rec.game.occupied(), (
+            assert (swap or rec.stable == rec.game.occupied() or rec.stable < rec.game.occupied()
+                    or next_move_under_way(rec.game, rec.stable, rec.roll)), (
                 "the stable board is not the position just accepted")
         self.swaps = set(rec.held) | set(rec.choosing)
         assert rec.game.move_stack == shadow.move_stack

@@ -94,7 +94,10 @@ def test_a_quick_swap_is_recorded_when_the_next_player_starts():
     frames = [e for e in read_trace(TRACES / "bigballs-quick-swap.jsonl").events if hasattr(e, "occupied")]
     lifted = [e.t for e in frames if "a3" not in e.occupied][0]
     white_starts = [e.t for e in frames if "b5" not in e.occupied][0]  # White lifts the big ball on b5
-    assert t == pytest.approx(white_starts + 0.02) and t - lifted > 3  # not on stillness alone
+    white_places = [e.t for e in frames if "b4" in e.occupied][0]  # ... and puts it on b4
+    # Not on stillness alone, nor on White's lift alone: Black's stone could still be in the hand
+    # beside White's (rule 10). White's whole move, still for the settle time, is White's start (R16).
+    assert t - lifted > 3 and t > white_starts and t == pytest.approx(white_places + 0.02 + 0.8)
     assert moves_shown("bigballs-quick-swap")[-2:] == ["6 a3xa4", "BB b5-b4"]
 
 

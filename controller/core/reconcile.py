@@ -176,9 +176,11 @@ class _SinceSwap:
     opened: int = 0  # cells seen empty since: evidence for the next player's own capture
     boards: list[int] = field(default_factory=list)  # the boards since, read again in the next turn
     start_seen: bool = False  # a board looked like the next player's start
+    placed: bool = False  # a piece was put down since
 
     def saw(self, shown: int, board: int) -> None:
         self.opened |= shown & ~board
+        self.placed |= bool(board & ~(self.boards[-1] if self.boards else shown))
         self.boards = self.boards[-HELD_FRAMES_KEPT + 1:] + [board]
 
 
@@ -207,6 +209,11 @@ class Reconciler:
         self.changes = 0
         self._bit = {cell: 1 << i for i, cell in enumerate(game.cells)}
         self._names = game.cells
+        # the cells next to each cell: where a hand may set a piece down on its way (rule 2)
+        self._near_of = {bit: self._mask(c for c in game.near(cell) if c in self._bit)
+                         for cell, bit in self._bit.items()}
+        self._opened_at: dict[int, float] = {}  # bit -> when it was first seen empty since the baseline
+        self._changed_at = float("-inf")  # when the stable board last changed
         self._now = float("-inf")
         self._raw = self._stable = self._mask(board)
         self._pending: dict[int, float] = {}  # bit -> since when the raw state differs from stable
@@ -357,6 +364,30 @@ class Reconciler:
             events += self.resolve_held(t)
         return events
 
+    def next_player_starts(self, t: float) -> list[Event]:
+        """The next player starts by pressing the die (rule 2): a move waiting out the settle
+        time counts at once (R11), and so does a held capture (R2); then the die is theirs."""
+        events: list[Event] = []
+        self.changes += 1
+        if self._settle_action and self._settle_action[0] in ("commit", "amend"):
+            self._do_settle(t, events)
+        return events + self.resolve_held(t)
+
+    def mover_busy(self, t: float) -> bool:
+        """Whether the mover's hand is still at work at time t: the board changed within the
+        settle time, and pieces are lifted that one of this turn's moves may still put down
+        (rule 10: a press now is the next player's). A board still for longer is a piece held
+        while thinking, or a quick swap made (rule 2)."""
+        S = self._stable
+        return (S != self._base and self._settle_action is None and t - self._changed_at < self.settings.settle
+                and self._can_grow(S, self._base, self._candidates, exclude=[]))
+
+    def keep_roll(self, player: str, value: int) -> None:
+        """The next player rolled while the mover's piece was still on its way (rule 10): their
+        number shows as soon as it is their turn, with no new press (as a kept number, rule 7)."""
+        self.kept_rolls[player].append(value)
+        self.changes += 1
+
     def resolve_held(self, t: float) -> list[Event]:
         """The next player starts (or ok): a board held as a piece in the hand with no capture
         target touched is the quick swap it shows: committed if exactly one capture fits,
@@ -437,6 +468,7 @@ class Reconciler:
         """Index the moves allowed now (`only` these, if given), and what a takeback would look like."""
         self._base = self._mask(self.game.occupied())
         self._touched = 0
+        self._opened_at = {}
         self._held = []
         self._following_cache = {}
         self.only = only
@@ -464,6 +496,7 @@ class Reconciler:
     def _fire(self, t: float, events: list[Event]) -> None:
         due = [bit for bit, since in self._pending.items() if since + self.settings.debounce <= t]
         if due:
+            self._changed_at = t
             for bit in due:
                 del self._pending[bit]
                 self._stable ^= bit
@@ -502,6 +535,11 @@ class Reconciler:
                 events.append(Progress(t, self._names_of(self._target & ~S), self._names_of(S & ~self._target)))
                 return events
 
+        opened = base & ~S & ~self._touched
+        while opened:  # when each hollow first opened: whose hand came first (rule 10)
+            bit = opened & -opened
+            opened ^= bit
+            self._opened_at[bit] = t
         self._touched |= base & ~S
         self._opened_since_move |= base & ~S
         if self._last is not None:
@@ -519,6 +557,7 @@ class Reconciler:
             if self._touched:
                 events.append(Touched(t, self._names_of(self._touched)))
             self._touched = 0
+            self._opened_at = {}
             return events
         if not self.listening:
             return events
@@ -587,9 +626,22 @@ class Reconciler:
             self._schedule(t, ("takeback",))
             return events
 
+        if not self._can_grow(S, base, self._candidates, exclude=[]):
+            done = self._done_then_next(S)
+            if len(done) == 1:
+                # Two hands at once: the mover's move is down and the next player's is made or under
+                # way beside it. The mover's counts, and the board is read on in the next turn (rule 10).
+                self._clear_guidance(t, events)
+                self._commit_before_next(t, done[0], events)
+                return events
+            if done:  # two splits fit: which move the mover made is asked (rules 6 and 10)
+                self._clear_guidance(t, events)
+                self._ask(t, S, done, events)
+                return events
+
         if self._guidance is not None:  # signalled already: keep the lights up to date
             self._show_guidance(t, events)
-        elif not self._on_the_way(S, base):
+        elif not self._on_the_way(S, base) and not self._both_hands(S):
             if self._grace_at is None:
                 self._grace_at = t + self.settings.grace
         else:
@@ -617,6 +669,10 @@ class Reconciler:
             # way (its victim lifted since): the mover's hand, no swap after all (rule 4).
             self._held = []
             return False
+        if self._can_grow(S, self._base, self._candidates, exclude=[]):
+            # The mover's own move still explains the board (pieces in the hand): it comes first,
+            # however long the hand pauses (rule 2).
+            return False
         started = max(self._next_player_started(S, c) for c in held)
         if not started:
             if not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):
@@ -630,9 +686,15 @@ class Reconciler:
             self._since_swap.start_seen = True
             self._grace_at = None
             return True
-        if started == MADE and self._can_grow(S, self._base, self._candidates, exclude=[]):
-            # Their whole move, or the mover's own still under way (rule 3): the settle time says.
-            self._schedule(t, ("swap",))
+        if (started == MADE or not self._since_swap.placed) and (self._set_down_on_the_way(S) or self._both_hands(S)):
+            # The mover's move may still be under way: a piece set down for a moment next to its
+            # way, or the next player's hand at work beside the mover's (rules 2 and 10). The
+            # next player's whole move counts as their start once the board has been still for
+            # the settle time; pieces only lifted wait for the next change.
+            if started == MADE:
+                self._schedule(t, ("swap",))
+            else:
+                self._grace_at = None
             return True
         self._resolve_swap(t, events)
         return True
@@ -664,6 +726,85 @@ class Reconciler:
             events.extend(self._on_stable(t))
         self._stable = current
         events.extend(self._on_stable(t))
+
+    def _commit_before_next(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+        """The mover's move counts with the next player's hand already at work beside it (rule
+        10): the hollows that hand opened are evidence for the next player's own capture, and
+        the board is read in their turn."""
+        theirs = self._touched & ~(candidate.may_empty | candidate.may_fill)
+        opened_at = {bit: at for bit, at in self._opened_at.items() if bit & theirs}
+        self._commit(t, candidate, events)
+        self._last = None  # the next player has started: no more amending
+        self._touched |= theirs & self._base
+        self._opened_at.update(opened_at)
+        events.extend(self._on_stable(t))
+
+    def _done_then_next(self, S: int) -> list[_Candidate]:
+        """The mover's moves, made with their evidence, after which the board is a move of the next
+        player's made or under way: two hands at once (rule 10). Where two fit, the one whose first
+        hollow opened first is the mover's (the mover's hand came first)."""
+        base = self._base
+        changed = base ^ S
+        fits = []
+        if not base & ~S & ~self._turn_cells or self._on_the_way_back(S):
+            return []  # no hollow opened that only the next player's hand can have opened (R13)
+        for c in self._candidates:
+            involved = c.may_empty | c.may_fill
+            if (c.result == S or c.needs & ~self._touched or not changed & ~involved
+                    or not base & ~S & c.may_empty):
+                continue  # not this move with another hand beside it
+            if self._next_player_started(S, c, self._touched & ~involved):
+                fits.append(c)
+        if len(fits) > 1:
+            def first_change(c: _Candidate) -> float:
+                return min((at for bit, at in self._opened_at.items() if bit & c.may_empty), default=float("inf"))
+            earliest = min(first_change(c) for c in fits)
+            first = [c for c in fits if first_change(c) == earliest]
+            if len({c.result for c in first}) == 1 or len(first) == 1:
+                fits = first
+        return fits
+
+    def _both_hands(self, S: int) -> bool:
+        """Whether the board is on the way to a move of the mover's and, beside it, to one of the
+        next player's after it: both hands still at work (rule 10)."""
+        base = self._base
+        gone, added = base & ~S, S & ~base
+        if not gone & ~self._turn_cells or self._on_the_way_back(S):
+            return False  # no hollow opened that only the next player's hand can have opened (R13)
+        for c in self._candidates:
+            if not gone & c.may_empty:
+                continue
+            rest_gone, rest_added = gone & ~c.may_empty, added & ~c.may_fill
+            if not rest_gone | rest_added:
+                continue
+            _, following = self._following(c)
+            if any(not rest_gone & ~n.may_empty and not rest_added & ~n.may_fill for n in following):
+                return True
+        return False
+
+    def _set_down_on_the_way(self, S: int) -> bool:
+        """Whether the board is a move of the mover's under way with one piece set down for a
+        moment next to its path, no more pieces down than were taken up (rule 2)."""
+        base = self._base
+        gone, added = base & ~S, S & ~base
+        if not gone or added.bit_count() > gone.bit_count():
+            return False
+        for c in self._candidates:
+            if c.result == S or gone & ~c.may_empty:
+                continue
+            stray = added & ~c.may_fill
+            if stray and not stray & (stray - 1) and stray & self._near(c.may_empty | c.may_fill):
+                return True
+        return False
+
+    def _near(self, mask: int) -> int:
+        """The cells next to any of `mask`'s."""
+        near = 0
+        while mask:
+            bit = mask & -mask
+            mask ^= bit
+            near |= self._near_of[bit]
+        return near & ~mask
 
     def _next_player_started(self, S: int, held: _Candidate, evidence: int | None = None) -> int:
         """Whether the board is, after the held capture (or a move waiting out the settle

@@ -41,11 +41,18 @@ class Rolling:
 
     def _press_die(self, t: float, given: int | None) -> int | None:
         """Roll if the rules allow it now; the value rolled, or None when refused."""
-        if self.reconciler.held and self.phase in (Phase.PLAY, Phase.ROLLED):
-            # The next player starts while the board shows a capture nobody saw the victim
-            # leave (a stone's or a big ball's): that capture is the move made (rule 2), then
-            # the die is theirs.
-            self._handle(self.reconciler.resolve_held(t))
+        if self.phase is Phase.ROLLED and self.reconciler.mover_busy(t) and self.game.uses_die:
+            # The mover's piece is still on its way (in the hand) and the die is theirs already:
+            # the press is the next player's, two hands at once (rule 10). Their number waits
+            # for their turn and shows as soon as the mover's move is down, with no new press.
+            value = self.die.roll(given)
+            self.reconciler.keep_roll(self.game.other(self.game.turn), value)
+            return value
+        if self.phase in (Phase.PLAY, Phase.ROLLED):
+            # The next player starts: a move waiting out the settle time counts at once, and so
+            # does a capture nobody saw the victim leave (a stone's or a big ball's), then the
+            # die is theirs (rule 2, R2, R11).
+            self._handle(self.reconciler.next_player_starts(t))
         game = self.game
         refusal, values = None, {}  # the reason (a catalogue's words, looked up when shown) and its values
         if not game.uses_die:

@@ -467,6 +467,9 @@ class Abalone(Game):
         self._key = key
         return move
 
+    def near(self, cell: str) -> frozenset[str]:
+        return GRID.neighbour_names(cell)
+
     def footprint(self, move: AbaloneMove) -> Footprint:
         if move.broadside:
             return Footprint(empties=frozenset(move.marbles),

@@ -259,6 +259,11 @@ class Game(ABC):
         "big ball", "red ball"); "piece" when the game cannot say."""
         return "piece"
 
+    def near(self, cell: str) -> frozenset[str]:
+        """The cells next to `cell`: where a hand carrying a piece past it may set the piece down
+        for a moment on its way (the recogniser's rule 2). None by default."""
+        return frozenset()
+
     def roll_of(self, move: Hashable) -> int | None:
         """The die value `move` was made with (games with a die), else None. A takeback
         keeps it: the player moves again with the same number."""

@@ -456,6 +456,9 @@ class BigBalls(Game):
         self._declared = None
         return move
 
+    def near(self, cell: str) -> frozenset[str]:
+        return GRID.neighbour_names(cell)
+
     def footprint(self, move: BigBallsMove) -> Footprint:
         if move.capture:
             return Footprint(empties=frozenset({move.src}), fills=frozenset(), captures=frozenset({move.dst}))

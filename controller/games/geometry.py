@@ -73,6 +73,13 @@ class Grid:
         nxt = self.step[direction][cell]
         return None if nxt < 0 else nxt
 
+    def neighbour_names(self, name: str) -> frozenset[str]:
+        """The names of the cells next to the cell called `name` (none for a name off the grid)."""
+        cell = self._index.get(name.lower()) if isinstance(name, str) else None
+        if cell is None:
+            return frozenset()
+        return frozenset(self.names[steps[cell]] for steps in self.step if steps[cell] >= 0)
+
     def direction_between(self, a: int, b: int) -> int | None:
         """The direction that leads from cell a to its neighbour b, or None."""
         for d, steps in enumerate(self.step):

@@ -484,6 +484,9 @@ class OffBoard(Game):
         self._key = key
         return move
 
+    def near(self, cell: str) -> frozenset[str]:
+        return GRID.neighbour_names(cell)
+
     def footprint(self, move: OffBoardMove) -> Footprint:
         if move.tail is None:
             return Footprint(empties=frozenset(), fills=frozenset({move.to}))
