@@ -177,6 +177,7 @@ class _SinceSwap:
     boards: list[int] = field(default_factory=list)  # the boards since, read again in the next turn
     start_seen: bool = False  # a board looked like the next player's start
     placed: bool = False  # a piece was put down since
+    shown_at: float = float("-inf")  # when the held board was first shown
 
     def saw(self, shown: int, board: int) -> None:
         self.opened |= shown & ~board
@@ -379,13 +380,16 @@ class Reconciler:
         (rule 10: a press now is the next player's). A board still for longer is a piece held
         while thinking, or a quick swap made (rule 2)."""
         S = self._stable
-        return (S != self._base and self._settle_action is None and t - self._changed_at < self.settings.settle
+        # a held board's hand is the one that first showed it: later hands may only have put it back
+        since = self._since_swap.shown_at if self._held else self._changed_at
+        return (S != self._base and self._settle_action is None and t - since < self.settings.settle
                 and self._can_grow(S, self._base, self._candidates, exclude=[]))
 
     def keep_roll(self, player: str, value: int) -> None:
         """The next player rolled while the mover's piece was still on its way (rule 10): their
         number shows as soon as it is their turn, with no new press (as a kept number, rule 7)."""
         self.kept_rolls[player].append(value)
+        self._following_cache = {}  # their moves after this turn's are those of that number now
         self.changes += 1
 
     def resolve_held(self, t: float) -> list[Event]:
@@ -591,7 +595,7 @@ class Reconciler:
             # Stillness never decides; the next player or the ok button does. (The mover going
             # on into another move, with its evidence, comes first: rule 3.)
             if self._held != at_result:
-                self._since_swap = _SinceSwap()
+                self._since_swap = _SinceSwap(shown_at=t)
             self._held = at_result
             self._clear_guidance(t, events)
             return events
@@ -691,6 +695,7 @@ class Reconciler:
             # way, or the next player's hand at work beside the mover's (rules 2 and 10). The
             # next player's whole move counts as their start once the board has been still for
             # the settle time; pieces only lifted wait for the next change.
+            self._since_swap.start_seen = True
             if started == MADE:
                 self._schedule(t, ("swap",))
             else:
