@@ -23,6 +23,12 @@ CASES = [
     "bigballs-takeback-after-the-next-roll",  # the next player's roll stands after a takeback
     "offboard-full-sector-slid-then-replaced",  # a full-sector push slid, then the re-placement
     "abalone-push-off-slid-then-pushed-back",  # a push-off slid, then pushed back front-first
+    "offboard-full-sector-evidenced-then-replaced",  # a full-sector push seen, still, then re-placed
+    "offboard-line-put-down-ball-by-ball",  # a pushing line lifted, put down with pauses (rule 2)
+    "bigballs-capturer-set-down-on-the-way",  # the capturer set down a moment on the way (rule 2)
+    "bigballs-die-within-the-settle-time-after-a-capture",  # the next player's press counts the move
+    "offboard-two-hands",  # both players' hands on the board at once (rule 10)
+    "bigballs-two-hands",  # a big ball rolled while the mover's stone is in the hand (rule 10)
 ]
 
 

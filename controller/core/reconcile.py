@@ -679,7 +679,10 @@ class Reconciler:
             return False
         started = max(self._next_player_started(S, c) for c in held)
         if not started:
-            if not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[]):
+            if (not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[])
+                    or self._done_then_next(S)):
+                # Nothing of the next player's yet; or a move of the mover's, made with its
+                # evidence, and the next player's beside it: two hands at once, read below (rule 10).
                 return False
             # The next player seemed to start before and has gone on (a swap of their own, say),
             # where no mover's hand explains the board: their turn reads it.

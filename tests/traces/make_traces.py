@@ -386,6 +386,94 @@ def bb_resume() -> TraceBuilder:
     return b.play("2 f1xf2", press_die=False).play("BB b5-b4").play("BB c5-c4")
 
 
+S2_FULL = board_with(red=["C4", "B4", "C3", "B3", "H4"], yellow=["A4", "A3", "I9", "H9"])
+
+
+def ob_full_sector_evidenced_then_replaced() -> TraceBuilder:
+    """Red pushes a yellow ball into S2, which holds one already, lifting the pushed ball off
+    first (its hole is seen empty) and moving the line in; the board stands still, then Yellow
+    puts the ball back on C5, next to the pusher's old hole. The push is a candidate with its
+    evidence (rules 1-3): it counts after the settle time, and the re-placement is Yellow's."""
+    b = offboard_from(S2_FULL)
+    b.play("C3-B3x1", "front-first").play("I9-I8")
+    b.play("C4-B4x1", "front-first").wait(3.0)
+    return b.play("+C5").play("H4-H5")
+
+
+def ob_line_put_down_ball_by_ball() -> TraceBuilder:
+    """Red lifts the ball it pushes off and its whole line, then puts the balls down one by one
+    from the front, pausing 1-2 s with the rest in the hand. Half-way the board looks like a
+    quick swap into the full S2 and a move of Yellow's: the mover's own move, still in the hand,
+    comes first (rule 2)."""
+    b = offboard_from(S2_FULL)
+    b.play("C3-B3x1", "front-first").play("I9-I8")
+    b.wait(b.think).lift("A4").lift("B4").lift("C4")  # the pushed ball off, the line in the hand
+    b.place("A4", after=0.4).wait(1.6).place("B4")
+    b.game.push(b.game.parse_move("C4-B4x1"))
+    return b.wait(2.0).play("+C5").play("H4-H5")
+
+
+def bb_capturer_set_down_on_the_way() -> TraceBuilder:
+    """Black's 6 on a3 may take the big ball on a4 or the one on b3. Black lifts the stone and
+    the ball on b3, sets the stone down for half a second on c2, just below b3, then on b3. The
+    board on the way is also a quick swap onto a4 and White's ball rolled from b3 to c2: the
+    mover's move, a piece set down on its way, comes first (rule 2)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB b5-b4").play("BB c5-c4").play("BB b4-b3")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").lift("b3").place("c2").lift("c2", after=0.5).place("b3")
+    b.game.push(b.game.parse_move("6 a3xb3"))
+    return b.play("BB c4-d3")
+
+
+def bb_die_within_the_settle_time(capture: bool) -> TraceBuilder:
+    """White presses the die 0.4 s after Black's move lands, before its settle time is up: the
+    press is White starting, so Black's move counts at once and the die rolls for White (rule 2,
+    R11)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB b5-b4")
+    b.play("6 a3xa4", "victim-first") if capture else b.play("6 a3-b3")
+    b.press("die", 1, after=0.4)
+    return b.play("1 e1xe2", press_die=False).play("BB c5-c4")
+
+
+def ob_two_hands() -> TraceBuilder:
+    """Yellow lifts its ball on I9 while Red's ball from H4 is still in Red's hand; Red puts it on
+    H5, Yellow on I8. The colours split the board into two moves one way only (rule 10)."""
+    b = offboard_from(S2_FULL)
+    b.wait(1.0).lift("H4").lift("I9", after=0.2).place("H5", after=0.3).place("I8", after=0.3)
+    b.game.push(b.game.parse_move("H4-H5"))
+    b.game.push(b.game.parse_move("I9-I8"))
+    return b.wait(2.0).play("C4-C5")
+
+
+def bb_two_hands(capture: bool) -> TraceBuilder:
+    """White rolls a big ball from b5 to b4 while Black's stone 6 is still on its way (a3 to b3,
+    or taking the ball on a4): a stone moves only after its player's roll, so the stone is
+    Black's and the ball White's (rule 10)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).press("die", 6)
+    if capture:
+        b.lift("a4").lift("a3").lift("b5", after=0.1).place("a4", after=0.2).place("b4", after=0.3)
+    else:
+        b.lift("a3").lift("b5", after=0.2).place("b4", after=0.2).place("b3", after=0.2)
+    b.game.push(b.game.parse_move("6 a3xa4" if capture else "6 a3-b3"))
+    b.game.push(b.game.parse_move("BB b5-b4"))
+    return b.wait(2.0).play("BB a6-a5")
+
+
+def bb_die_while_the_stone_is_in_the_hand() -> TraceBuilder:
+    """White presses the die while Black's stone is still in Black's hand: White's number waits
+    for White's turn and shows when the stone is down, with no new press (rule 10)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").press("die", 1, after=0.2).place("b3", after=0.3)
+    b.game.push(b.game.parse_move("6 a3-b3"))
+    return b.play("1 e1-d2", press_die=False)
+
+
 SCENARIOS = {
     "bigballs-capture-victim-first": lambda: bb_capture("victim-first"),
     "bigballs-capture-mover-first": lambda: bb_capture("mover-first"),
@@ -422,6 +510,15 @@ SCENARIOS = {
     "offboard-next-player-before-the-settle-time": ob_next_player_before_the_settle_time,
     "offboard-full-sector-slid-then-replaced": ob_full_sector_slid_then_replaced,
     "offboard-takeback-through-a-held-capture": ob_takeback_through_held,
+    "offboard-full-sector-evidenced-then-replaced": ob_full_sector_evidenced_then_replaced,
+    "offboard-line-put-down-ball-by-ball": ob_line_put_down_ball_by_ball,
+    "bigballs-capturer-set-down-on-the-way": bb_capturer_set_down_on_the_way,
+    "bigballs-die-within-the-settle-time-after-a-capture": lambda: bb_die_within_the_settle_time(True),
+    "bigballs-die-within-the-settle-time-after-a-move": lambda: bb_die_within_the_settle_time(False),
+    "offboard-two-hands": ob_two_hands,
+    "bigballs-two-hands": lambda: bb_two_hands(False),
+    "bigballs-two-hands-capture": lambda: bb_two_hands(True),
+    "bigballs-die-while-the-stone-is-in-the-hand": bb_die_while_the_stone_is_in_the_hand,
 }
 
 
