@@ -378,7 +378,7 @@ class Reconciler:
         """Whether the mover's hand is still at work at time t: the board changed within the
         settle time, and pieces are lifted that one of this turn's moves may still put down
         (rule 10: a press now is the next player's). A board still for longer is a piece held
-        while thinking, or a quick swap made (rule 2)."""
+        while thinking, or a quick swap made (rule 2, R17)."""
         S = self._stable
         # a held board's hand is the one that first showed it: later hands may only have put it back
         since = self._since_swap.shown_at if self._held else self._changed_at
@@ -697,7 +697,7 @@ class Reconciler:
             # The mover's move may still be under way: a piece set down for a moment next to its
             # way, or the next player's hand at work beside the mover's (rules 2 and 10). The
             # next player's whole move counts as their start once the board has been still for
-            # the settle time; pieces only lifted wait for the next change.
+            # the settle time; pieces only lifted wait for the next change (R16).
             self._since_swap.start_seen = True
             if started == MADE:
                 self._schedule(t, ("swap",))
