@@ -10,6 +10,10 @@ part) with its count and first example: the seed and a shortened trace written t
 whose hands went where the recognition rules are silent are counted apart, with their own
 disagreements, since no answer is promised for them; --explore adds such hands on purpose (the
 next player starting before a move that waits for the settle time has settled).
+
+Over all games, promised or not, it also prints how many records stop (the replay's record is
+a shorter start of the one meant), by kind, and for each thing the hands did, in how many games
+they did it and what share of those games the rules leave open.
 """
 
 from __future__ import annotations
@@ -28,11 +32,19 @@ import table_players as tp  # noqa: E402
 
 
 def one(job: tuple) -> tuple:
-    """Play and replay one game: (game, seed, promised, unclear notes, disagreement kind or None)."""
+    """Play and replay one game: (game, seed, promised, unclear notes, disagreement kind or None,
+    how the records part or None, what the hands did in the game)."""
     game, seed, folder, explore = job
     played = tp.play(game, seed, explore=explore)
     wrong = tp.check(played, Path(folder))
-    return game, seed, played.promised, played.unclear, None if wrong is None else wrong.kind
+    hands = sorted({tag for kinds in played.kinds for kind in kinds if (tag := telling(kind))})
+    return (game, seed, played.promised, played.unclear, None if wrong is None else wrong.kind,
+            None if wrong is None else wrong.symptom, hands)
+
+
+def telling(kind: str) -> str | None:
+    """What the hands did, as the disagreements are named (the first of tp.TELLING it starts with)."""
+    return next((tag for tag in tp.TELLING if kind.startswith(tag)), None)
 
 
 def main() -> None:
@@ -78,6 +90,21 @@ def main() -> None:
         for note, count in Counter(n for r in unclear for n in r[3]).most_common():
             print(f"  {count:5}  {note}")
         report("their disagreements", [r for r in unclear if r[4]], args.out, args.explore)
+
+    stops = [r for r in results if r[5] == "the record stops"]
+    print(f"\nthe record stops (all games, promised or not): {len(stops)} games"
+          f" ({sum(r[2] for r in stops)} promised, {sum(not r[2] for r in stops)} not)")
+    for kind, count in Counter(r[4] for r in stops).most_common():
+        promised_here = sum(r[2] for r in stops if r[4] == kind)
+        first = next(r[1] for r in stops if r[4] == kind)
+        print(f"  {count:5}  {kind} ({promised_here} promised; first seed {first})")
+
+    print("\nwhat the hands did (all games): games with it, how many of them the rules leave open, share")
+    done = Counter(tag for r in results for tag in r[6])
+    left_open = Counter(tag for r in results if not r[2] for tag in r[6])
+    for tag in tp.TELLING:
+        if done[tag]:
+            print(f"  {done[tag]:5}  {left_open[tag]:5}  {100 * left_open[tag] / done[tag]:5.1f} %  {tag}")
 
 
 def report(title: str, wrong: list, out: Path, explore: bool) -> None:

@@ -104,4 +104,6 @@ def test_the_bench_prints_the_agreement_and_leaves_no_traces_behind(tmp_path, mo
     printed = capsys.readouterr().out
     assert "3 games (bigballs 1, offboard 1, abalone 1) in " in printed
     assert "the replay agreed on" in printed
+    assert "the record stops (all games, promised or not): " in printed
+    assert "what the hands did (all games)" in printed
     assert list(scratch.iterdir()) == []
