@@ -3,14 +3,20 @@ hands on a board of presence-only switches, written as a trace together with the
 players meant.
 
 Written from the recognition rules (shared design note "Recognising moves from presence-only
-sensors", rules 1-9 and the trace contract) and from the games' rules, not from the recogniser:
-legality and notation come from the independent reference generators (tests/reference_*.py).
+sensors", rules 1-10 and the trace contract, with the rulings of docs/recognition.md) and from
+the games' rules, not from the recogniser: legality and notation come from the independent
+reference generators (tests/reference_*.py).
 
 People here behave as people do, not as a recogniser would like: they never press OK, do not
 wait for lights, move with the roll they already have, capture in either lift order or in one
 quick swap, slide lines or take them apart, hold pieces while thinking, touch pieces, make an
 illegal move and fix it, take moves back before and after the next player's roll, amend a move
-by moving on, and start their own turn before the last move has settled.
+by moving on, and start their own turn before the last move has settled. Fewer of them also
+set a piece down for a moment on its way, take a whole line in the hand and put it down ball by ball with pauses, lift the ball off first when pushing it towards
+a full sector (and its owner puts it back a few seconds later), press the die the moment the
+other's move lands, and push as the rules page words it (the pushed ball nearest the line on,
+the back ball into its hole). After every move the pieces on the table, cell by cell, must be
+the position's.
 
 Only hand sequences the rules promise to be recognised as the intended record are played as
 "promised". Where a sequence falls where the text is silent or unclear (see `Game.unclear`),
@@ -128,6 +134,14 @@ class BigBalls:
         return bb.apply(pos, shape.move)
 
     @staticmethod
+    def neighbours(cell: str) -> list[str]:
+        return [n for n in (bb.neighbour(cell, d) for d in bb.DIRECTIONS) if n is not None]
+
+    @staticmethod
+    def as_the_page_says(pos, shape: Shape) -> Shape | None:
+        return None  # nothing is pushed in Big Balls
+
+    @staticmethod
     def result_line(pos) -> str | None:
         end = bb.outcome(pos)
         if end is None:
@@ -191,6 +205,28 @@ class OffBoard:
         return ob.apply(pos, shape.move)
 
     @staticmethod
+    def neighbours(cell: str) -> list[str]:
+        return [n for n in (ob.step(cell, d) for d in ob.DIRECTIONS) if n is not None]
+
+    @staticmethod
+    def as_the_page_says(pos, shape: Shape) -> Shape | None:
+        """A push made as the rules page words it: the opponent ball nearest the line goes to the
+        free hole beyond the pushed balls (or over the rim: into the sector, or aside when it is
+        full), and the line's back ball is put in the hole it left. None if `shape` pushes nothing."""
+        text = shape.move
+        if text.startswith("+") or "x" not in text:
+            return None
+        tail, rest = text.lstrip("*").split("-", 1)
+        to = rest.split("x")[0].split(" ")[0]
+        direction = next(d for d in ob.DIRECTIONS if ob.step(tail, d) == to)
+        cells, n, _, front = ob._line(pos, tail, direction)
+        nearest = cells[n]
+        if front is None:
+            sector = pos.rim.exit_sector[(cells[-1], direction)]
+            front = sector if pos.sectors[sector] is None else OFF
+        return shape_of(pos.occupied(), text, text, ((nearest, front), (tail, nearest)))
+
+    @staticmethod
     def result_line(pos) -> str | None:
         end = ob.outcome(pos)
         if end is None:
@@ -247,6 +283,31 @@ class Abalone:
     @staticmethod
     def apply(pos, shape: Shape):
         return ab.apply(pos, shape.move)
+
+    @staticmethod
+    def neighbours(cell: str) -> list[str]:
+        return [n for n in (ab.step(cell, d) for d in ab.DIRECTIONS) if n is not None]
+
+    @staticmethod
+    def as_the_page_says(pos, shape: Shape) -> Shape | None:
+        """A push made as the rules page words it: the opposing marble nearest the line goes to the
+        free hole beyond the pushed marbles (or off the board), and the line's last marble is put
+        in the hole it left. None if `shape` pushes nothing."""
+        line, direction = shape.move
+        if not ab.along(line, direction):
+            return None
+        lead = next(h for h in line if ab.step(h, direction) not in line)
+        run = []
+        hole = ab.step(lead, direction)
+        while hole is not None and pos.board.get(hole) not in (None, ab.COLOUR[pos.turn]):
+            run.append(hole)
+            hole = ab.step(hole, direction)
+        if not run:
+            return None
+        trail = next(h for h in line if ab.step(h, ab.opposite(direction)) not in line)
+        beyond = ab.step(run[-1], direction)
+        return shape_of(frozenset(pos.board), shape.move, shape.text,
+                        ((run[0], OFF if beyond is None else beyond), (trail, run[0])))
 
     @staticmethod
     def result_line(pos) -> str | None:
@@ -366,6 +427,23 @@ class Personality:
     amend: float  # stops half-way through a move made in steps, then goes on
     early: float  # starts own turn before the last move has settled
     press_first: float  # Big Balls: rolls rather than moves a big ball
+    # Hands fewer people have (drawn by `hands`, on their own random numbers, so that a game in
+    # which none of them happens is played exactly as without them):
+    set_down: float = 0.0  # sets a piece down for a moment on a hollow on its way (rule 2)
+    pauses: float = 0.0  # takes a whole line in hand, puts it down ball by ball, pausing (rules 2-3)
+    seen_push: float = 0.0  # Off Board: lifts the ball off into a full sector first; its owner puts it back
+    quick_press: float = 0.0  # Big Balls: presses the die as soon as the other's move lands (rule 2)
+    page_push: float = 0.0  # pushes as the rules page says: nearest pushed ball on, the back ball into its hole
+
+    def hands(self, rng: random.Random) -> None:
+        def q(share: float, top: float) -> float:
+            return rng.uniform(top / 4, top) if rng.random() < share else 0.0
+
+        self.set_down = q(0.08, 0.3)
+        self.pauses = q(0.08, 0.3)
+        self.seen_push = q(0.15, 1.0)
+        self.quick_press = q(0.1, 0.4)
+        self.page_push = q(0.1, 0.6)
 
     @classmethod
     def draw(cls, rng: random.Random) -> Personality:
@@ -451,6 +529,9 @@ class Players:
         self.pos = self.adapter.start
         players = ("red", "yellow") if game == "offboard" else ("black", "white")
         self.people = {p: Personality.draw(self.rng) for p in players}
+        self.chance = random.Random(f"{game}:{seed}:hands")  # the rarer hands' own random numbers
+        for person in self.people.values():
+            person.hands(self.chance)
         self.table = Table(self.adapter.pieces(self.pos), self.rng)
         self.history: list[Move] = []
         self.kept: dict = {}  # player -> a roll kept for them (rule 7)
@@ -462,6 +543,7 @@ class Players:
         self.takeback_later: list | None = None  # [moves still to come, moves to take back then]
         self.holes = set(self.HOLES[game])
         self.known: dict = {}  # the legal moves of the positions met, by (id, roll)
+        self.put_back_next: Move | None = None  # a push into a full sector whose ball its owner puts back
 
     # -- what the rules say about a board ---------------------------------------------------------
 
@@ -483,7 +565,7 @@ class Players:
 
     def at_once(self, shapes: list[Shape], shape: Shape, before: frozenset) -> bool:
         """Rule 3: no other candidate can still grow out of this result (judged generously)."""
-        return not any(plausible_on_the_way(s, before, shape.result) for s in shapes if s is not shape)
+        return not any(plausible_on_the_way(s, before, shape.result) for s in shapes if s.text != shape.text)
 
     def held_allowed(self, shapes: list[Shape], shape: Shape) -> bool:
         """Rule 2: a capture left as a piece in the hand is committed later only when exactly one
@@ -494,15 +576,25 @@ class Players:
         if text not in self.unclear:
             self.unclear.append(text)
 
+    def uses(self, chance: float) -> bool:
+        """Whether a person does one of the rarer hands now (drawn on the rarer hands' numbers)."""
+        return chance > 0 and self.chance.random() < chance
+
+    def check_colours(self) -> None:
+        """The pieces on the table, cell by cell, are the position's (colours in Off Board and
+        Abalone, numbered stones and big balls in Big Balls), however the hands moved them."""
+        want = self.adapter.pieces(self.pos)
+        assert self.table.board == want, (self.seed, sorted(set(self.table.board.items()) ^ set(want.items())))
+
     # -- hands ------------------------------------------------------------------------------------
 
     def step(self, person: Personality) -> None:
         self.table.wait(self.rng.uniform(0.1, 0.6) * person.speed)
 
-    def apart(self, relocations, person: Personality, hesitate: bool) -> list:
+    def apart(self, relocations, person: Personality, hesitate: bool, occupied=None) -> list:
         """A random order in which hands can make these relocations one piece at a time: a piece
         is put down only where the cell is free, and captured pieces go beside the board."""
-        occupied = set(self.table.occupied())
+        occupied = set(self.table.occupied() if occupied is None else occupied)
         todo = list(relocations)
         lifted = {key_of(r) for r in todo if r[0] is None}
         placed: set = set()
@@ -528,9 +620,10 @@ class Players:
                 first = False
         return actions
 
-    def run(self, actions: list, person: Personality, pause_at=None, looks_held=None) -> set:
+    def run(self, actions: list, person: Personality, pause_at=None, looks_held=None, hook=None) -> set:
         """Carry the actions out with the hands' timing; `pause_at` (shapes) lets the person stop
-        for a while where the board shows another legal move's result (an amendment follows)."""
+        for a while where the board shows another legal move's result (an amendment follows);
+        `hook(n, action, when)` looks at the board just "before" and "after" each action."""
         kinds = set()
         for n, action in enumerate(actions):
             what = action[0]
@@ -538,6 +631,8 @@ class Players:
                 self.table.wait(action[1])
                 continue
             self.step(person)
+            if hook is not None:
+                hook(n, action, "before")
             if what == "press":
                 self.table.press(action[1])
             elif what == "lift":
@@ -546,6 +641,8 @@ class Players:
                 self.table.place(action[1], action[2])
             elif what == "slide":
                 self.table.slide(action[1], action[2], action[3])
+            if hook is not None:
+                hook(n, action, "after")
             if looks_held and n < len(actions) - 1:
                 now = self.table.occupied()
                 if any(s.result == now and not s.evidence <= self.table.touched for s in looks_held):
@@ -561,12 +658,16 @@ class Players:
 
     # -- watching for boards the rules leave open -------------------------------------------------
 
-    def watch_amend(self, previous: Move):
+    def watch_amend(self, previous: Move, replacing: Shape | None = None):
         """While the next player moves: a board that equals another result of the last move's
-        position (with its evidence since the commit) could be read as an amendment (rule 3)."""
+        position (with its evidence since the commit) could be read as an amendment (rule 3);
+        not the board of a re-placement after a push whose ball was seen leaving (`replacing`):
+        that is the next player's (rule 2)."""
         others = [s for s in self.shapes(previous.before, previous.roll) if s.text != previous.shape.text]
 
         def watch(table: Table, now: frozenset) -> None:
+            if replacing is not None and now == replacing.result:
+                return
             if any(s.result == now and s.evidence <= table.since_commit for s in others):
                 self.note("next player's board equals another result of the last move's position (amend or start?)")
 
@@ -640,14 +741,21 @@ class Players:
         return sorted(c for c, piece in self.table.board.items()
                       if c in holes and self.adapter.owns(self.pos, player, piece))
 
-    def plan_turn(self, player: str, person: Personality, previous: Move | None) -> dict:
+    def plan_turn(self, player: str, person: Personality, previous: Move | None,
+                  rolled: int | None = None, press_now: bool = False) -> dict:
+        """The player's move and how the hands make it. Big Balls: `rolled`, a number the player
+        pressed for already; `press_now`, the player presses the die before anything else."""
         pos, rng = self.pos, self.rng
         kinds: set = set()
         roll = self.kept.get(player)
         press = False
         if self.name == "bigballs":
-            if roll is not None:
+            if rolled is not None:
+                roll = rolled
+            elif roll is not None:
                 kinds.add("moves with a kept roll")
+            elif press_now:
+                roll, press = rng.randint(1, 6), True
             else:
                 balls = self.shapes(pos, None)
                 want = bool(pos.stones(player)) and (not balls or rng.random() < person.press_first)
@@ -663,11 +771,21 @@ class Players:
             roll, press = None, False
             shapes = self.shapes(pos, None)
         shape = self.choose(shapes)
+        special = None  # one of the rarer hands, for the whole move
+        if self.name == "offboard" and self.uses(person.seen_push):
+            full = [s for s in shapes if any(d is OFF for _, d in s.relocations)]
+            if full:  # a push into a full sector, its ball lifted off first (rule 2's evidence)
+                shape, special = self.chance.choice(full), "seen push"
+        if special is None and self.name != "bigballs" and self.uses(person.page_push):
+            page = self.adapter.as_the_page_says(pos, shape)
+            if page is not None:
+                shape, special = page, "page"
+                kinds.add("pushed as the page's words say")
         after = self.adapter.apply(pos, shape)
         final = self.ended(after) is not None or len(self.history) + 1 >= self.cap
 
         before: list = []
-        if press and rng.random() < person.illegal:
+        if press and not press_now and rng.random() < person.illegal:
             before += self.stone_before_roll(player, kinds)
         if press:
             before.append(("press", roll))
@@ -685,7 +803,7 @@ class Players:
                 kinds.add("holds a piece while thinking, puts it back")
 
         moving = [r for r in shape.relocations if r[0] is not None]
-        slide = bool(moving) and rng.random() < person.slide
+        slide = bool(moving) and rng.random() < person.slide and special is None
         if slide and shape.evidence and (final or not self.held_allowed(shapes, shape)):
             slide = False
         if slide:
@@ -703,13 +821,108 @@ class Players:
                 kinds.add("holds the first piece while thinking")
             if len(moving) > 1:
                 kinds.add("taken apart")
-            if rng.random() < person.illegal:
+            if special == "seen push":
+                actions = self.pushed_ball_first(shape, person)
+                kinds.discard("holds the first piece while thinking")
+                kinds.add("a push into a full sector seen, then the ball put back")
+            elif special is None and self.uses(person.pauses) and (paused := self.line_in_hand(shape)):
+                actions, special = paused, "pauses"
+                kinds.discard("holds the first piece while thinking")
+                kinds.add("pauses with the line in the hand")
+            elif special is None and self.uses(person.set_down) and (set_down := self.set_down(shape, actions)):
+                actions, special = set_down, "set down"
+                kinds.add("set down on the way")
+            elif rng.random() < person.illegal:
                 actions = self.wrong_then_right(actions, shapes, shape, previous, kinds)
         if shape.evidence and not slide:
             kinds.add("capture, lifted in turn")
         return {"roll": roll, "press": press, "shape": shape, "shapes": shapes, "before": before,
                 "actions": actions, "kinds": kinds, "held": slide and bool(shape.evidence), "slide": slide,
-                "final": final, "after": after}
+                "final": final, "after": after, "special": special}
+
+    def pushed_ball_first(self, shape: Shape, person: Personality) -> list:
+        """Off Board: the ball pushed towards a full sector lifted off the board first (its hole
+        seen empty), then the pusher's line moves in, slid in one motion or ball by ball."""
+        gone = next(s for s, d in shape.relocations if d is OFF)
+        rest = tuple(r for r in shape.relocations if r[1] is not OFF)
+        if self.chance.random() < 0.5:
+            return [("lift", gone, gone), ("slide", rest, [], 0.0)]
+        return [("lift", gone, gone)] + self.apart(rest, person, False, self.table.occupied() - {gone})
+
+    def line_in_hand(self, shape: Shape) -> list | None:
+        """Off Board and Abalone: the pusher and every ball of the line lifted, the whole line in
+        the hand; then the front ball put down, a pause of 1-2 s, the next, a pause, ..., the last
+        (a pushed ball over the rim goes aside, or into its sector). None if the move is no line
+        of two or more balls moving along itself."""
+        if self.name == "bigballs" or len(shape.relocations) < 2 or any(s is None for s, _ in shape.relocations):
+            return None
+        sources = {s for s, _ in shape.relocations}
+        fronts = [r for r in shape.relocations if r[1] is OFF or r[1] not in sources]
+        if len(fronts) != 1:
+            return None  # a broadside step: no line
+        chain = fronts
+        while len(chain) < len(shape.relocations):
+            behind = [r for r in shape.relocations if r[1] == chain[-1][0]]
+            if len(behind) != 1:
+                return None
+            chain.append(behind[0])
+        actions = [("lift", s, s) for s, _ in reversed(chain)]
+        down = [r for r in chain if r[1] is not OFF]
+        for n, (s, d) in enumerate(down):
+            if n:
+                actions.append(("wait", self.chance.uniform(1.0, 2.0)))
+            actions.append(("place", d, s, "pause" if n < len(down) - 1 else None))
+        return actions
+
+    def set_down(self, shape: Shape, actions: list) -> list | None:
+        """A piece set down for a moment (about half a second, always within the settle time: R16)
+        on a free hollow on its way, next to where it goes (Big Balls: a capturer, lifted with its
+        victim, set down by the victim's hollow), then put where it belongs. None where there is
+        no such hollow."""
+        if self.name == "bigballs" and not shape.evidence:
+            return None
+        occupied = set(self.table.occupied())
+        options = []
+        for n, action in enumerate(actions):
+            if action[0] == "lift":
+                occupied.discard(action[1])
+            elif action[0] == "place":
+                cell, key = action[1], action[2]
+                if cell in self.holes and not isinstance(key, tuple):
+                    near = [c for c in self.adapter.neighbours(cell)
+                            if c not in occupied and c not in shape.cells]
+                    passed = [c for c in near if c in self.adapter.neighbours(key)]
+                    if passed or near:
+                        options.append((n, passed or near))
+                occupied.add(cell)
+        if not options:
+            return None
+        n, near = self.chance.choice(options)
+        key = actions[n][2]
+        way = self.chance.choice(sorted(near))
+        return actions[:n] + [("place", way, key, "set down"), ("wait", self.chance.uniform(0.05, 0.15)),
+                              ("lift", way, key)] + actions[n:]
+
+    def on_the_way(self, shape: Shape, shapes: list[Shape], previous: Move | None, kinds: set):
+        """While a piece is set down on the way, or the hands pause with balls in them: a board
+        that is another move's result may be taken for it (rules 1 and 3: at once, or after the
+        settle time) and then amended into the move meant (rule 3), which the rules promise only
+        for a plain move, and only when the board shown leaves the next player nothing to put
+        back; a pause on the position before the last move is a takeback (rule 7)."""
+        def hook(n: int, action: tuple, when: str) -> None:
+            if when != "after" or len(action) < 4 or action[3] is None:
+                return
+            now = self.table.occupied()
+            touched = frozenset(self.table.touched)
+            shown = [s for s in shapes if s.text != shape.text and matches(s, now, touched)]
+            if shown and (shape.evidence or any(s.evidence for s in shown)):
+                self.note("a board on the way shows another move, and one of the two is a capture (amended?)")
+            elif shown:
+                kinds.add("amended: a board on the way showed another move")
+            if action[3] == "pause" and previous is not None and now == self.occ(previous.before):
+                self.note("a pause on the way shows the position before the last move (a takeback?)")
+
+        return hook
 
     def stone_before_roll(self, player: str, kinds: set) -> list:
         """Big Balls: a stone moved before the roll (rule 5), then put back."""
@@ -755,11 +968,12 @@ class Players:
                                      ("place", cell, key)] + actions[last + 1:]
         return actions
 
-    def first_board(self, plan: dict) -> frozenset | None:
-        """The board after the first thing the hands change in this plan (None: a press first)."""
+    def first_board(self, plan: dict, press: bool = True) -> frozenset | None:
+        """The board after the first thing the hands change in this plan (None: a press first,
+        unless `press` is False: then the first change after it)."""
         occupied = set(self.table.occupied())
         for action in plan["before"] + plan["actions"]:
-            if action[0] == "press":
+            if action[0] == "press" and press:
                 return None
             if action[0] == "lift":
                 return frozenset(occupied - {action[1]})
@@ -772,11 +986,13 @@ class Players:
                 return frozenset((occupied - sources) | targets)
         return None
 
-    def starts_after_held(self, previous: Move, plan: dict) -> str | None:
+    def starts_after_held(self, previous: Move, plan: dict, press: bool = True) -> str | None:
         """Rule 2: what of this plan's first action makes it the next player starting after a held
         capture (a press, or a change that only makes sense after that capture); None if it could
-        still be the capturer's own doing."""
-        first = self.first_board(plan)
+        still be the capturer's own doing. A press within the settle time of the held board is no
+        start (`press` False): the number is kept for the next player, and their first change
+        is what starts them (R17)."""
+        first = self.first_board(plan, press)
         if first is None:
             return "the die"
         before = self.occ(previous.before)
@@ -785,7 +1001,7 @@ class Players:
         if len(self.history) >= 2 and first != self.occ(self.history[-2].before) \
                 and (first ^ before) <= self.history[-2].shape.cells:
             return None  # on the way back to before the last move counted: a takeback under way (R13)
-        opening = (plan["before"] + plan["actions"])[0]
+        opening = next(a for a in plan["before"] + plan["actions"] if a[0] not in ("press", "wait"))
         if opening[0] == "slide":
             return "a whole move in one motion"
         if opening[0] == "lift" and opening[2] in ("touch", "hold"):
@@ -798,28 +1014,56 @@ class Players:
         person = self.people[player]
         previous = self.history[-1] if self.history else None
         kinds = set(self.carried.pop(player, set()))
-        if previous is None or self.last == "settled":
-            table.wait(rng.uniform(0.95, 3.0))
-        elif self.last == "held":
-            table.wait(rng.uniform(0.3, 3.0))
-        elif self.last == "at-once" and rng.random() < person.early:
-            table.wait(rng.uniform(0.05, 0.7))
-            kinds.add("starts before the last move settled")
-        elif self.last == "settle" and self.explore and rng.random() < person.early * 0.5:
-            table.wait(rng.uniform(0.05, 0.7))
-            kinds.add("starts before a move that waits for the settle time has settled")
-            previous.kinds.add("the next player starts before it settled (it waits for the settle time)")
-            self.note("the next player starts before a move that waits for the settle time has settled")
+        waited = 0.0  # how long the board stood before this player's hands began
+        quick = False  # Big Balls: presses the die as soon as the last move lands
+        if self.put_back_next is not None and previous is self.put_back_next and self.pos.waiting:
+            # the pushed ball's owner lets the board stand, then puts the ball back on a free hole
+            self.put_back_next = None
+            table.wait(self.chance.uniform(2.5, 3.5))
+            shapes = self.shapes(self.pos, None)
+            shape = self.chance.choice([s for s in shapes if s.text.startswith("+")])
+            after = self.adapter.apply(self.pos, shape)
+            final = self.ended(after) is not None or len(self.history) + 1 >= self.cap
+            cell = shape.relocations[0][1]
+            plan = {"roll": None, "press": False, "shape": shape, "shapes": shapes, "before": [],
+                    "actions": [("place", cell, ("hand", cell))],
+                    "kinds": {"a push into a full sector seen, then the ball put back"}, "held": False,
+                    "slide": False, "final": final, "after": after, "special": "put back"}
+        elif (self.name == "bigballs" and previous is not None and self.last in ("at-once", "settle", "held")
+              and not self.kept and self.pos.stones(player)
+              and not any(k.startswith("amend") for k in previous.kinds) and self.uses(person.quick_press)):
+            # A press while a move waits out the settle time is the next player starting: the move
+            # counts at once (rules 2 and 10); on a quick swap's board, that soon, it is their
+            # number kept, and their first change is their start (R17)
+            waited, quick = self.chance.uniform(0.1, 0.7), True
+            table.wait(waited)
+            kinds.add("presses the die within the settle time")
+            previous.kinds.add("the next player presses the die within the settle time")
+            plan = self.plan_turn(player, person, previous, press_now=True)
         else:
-            table.wait(rng.uniform(0.95, 3.0))
-
-        plan = self.plan_turn(player, person, previous)
+            if previous is None or self.last == "settled":
+                table.wait(rng.uniform(0.95, 3.0))
+            elif self.last == "held":
+                waited = rng.uniform(0.3, 3.0)
+                table.wait(waited)
+            elif self.last == "at-once" and rng.random() < person.early:
+                table.wait(rng.uniform(0.05, 0.7))
+                kinds.add("starts before the last move settled")
+            elif self.last == "settle" and self.explore and rng.random() < person.early * 0.5:
+                table.wait(rng.uniform(0.05, 0.7))
+                kinds.add("starts before a move that waits for the settle time has settled")
+                previous.kinds.add("the next player starts before it settled (it waits for the settle time)")
+                self.note("the next player starts before a move that waits for the settle time has settled")
+            else:
+                table.wait(rng.uniform(0.95, 3.0))
+            plan = self.plan_turn(player, person, previous)
         if self.last == "held":
+            press = waited >= SETTLE  # a press sooner is the next player's number kept, no start (R17)
             for _ in range(12):
-                start = self.starts_after_held(previous, plan)
+                start = self.starts_after_held(previous, plan, press)
                 if start is not None:
                     break
-                plan = self.plan_turn(player, person, previous)
+                plan = self.plan_turn(player, person, previous, press_now=quick)
             if start is None:
                 self.note("after a held capture the next player's first change could still be the capturer's")
                 start = "an unclear change"
@@ -831,17 +1075,23 @@ class Players:
         kinds |= plan["kinds"]
         shape = plan["shape"]
 
-        watchers = [self.watch_amend(previous)] if previous is not None else []
+        # a re-placement after a push whose ball was seen leaving is the next player's (rule 2)
+        replacing = previous is not None and shape.text.startswith("+") and bool(previous.shape.evidence) \
+            and not previous.held
+        watchers = [self.watch_amend(previous, shape if replacing else None)] if previous is not None else []
         table.watchers.extend(watchers)
         self.run(plan["before"], person)
         if self.name == "offboard":
             for s, d in shape.relocations:
                 if s is None:  # the waiting ball, put back from the hand
                     table.hand[("hand", d)] = ob.COLOUR[player]
-        others = [s for s in plan["shapes"] if s is not shape]
-        pause_at = None if (plan["slide"] or shape.evidence) else others
+        others = [s for s in plan["shapes"] if s.text != shape.text]
+        pause_at = None if (plan["slide"] or shape.evidence or plan["special"]) else others
         looks_held = [s for s in others if s.evidence]
-        kinds |= self.run(plan["actions"], person, pause_at=pause_at, looks_held=looks_held)
+        hook = None
+        if plan["special"] in ("pauses", "set down"):
+            hook = self.on_the_way(shape, plan["shapes"], previous, kinds)
+        kinds |= self.run(plan["actions"], person, pause_at=pause_at, looks_held=looks_held, hook=hook)
         for watch in watchers:
             table.watchers.remove(watch)
         assert table.occupied() == shape.result, (self.seed, shape.text, sorted(table.occupied() ^ shape.result))
@@ -855,12 +1105,15 @@ class Players:
             self.kept.pop(player, None)
         self.history.append(move)
         self.pos = plan["after"]
+        self.check_colours()
+        if plan["special"] == "seen push":
+            self.put_back_next = move
         if move.held:
             self.last = "held"
         else:
             table.commit(shape.result)
             self.last = "at-once" if self.at_once(plan["shapes"], shape, self.occ(move.before)) else "settle"
-            if "amend" in kinds:
+            if any(k.startswith("amend") for k in kinds):
                 self.last = "settle"  # how soon an amendment is taken the rules do not say: let it settle
         if plan["final"]:
             return
@@ -914,6 +1167,7 @@ class Players:
         self.history[-1] = amended
         self.pos = self.adapter.apply(move.before, new)
         self.table.commit(new.result)
+        self.check_colours()
         self.last = "settle"  # how soon an amendment is taken the rules do not say: let it settle
 
     def take_back(self, count: int, after_roll: bool) -> None:
@@ -955,6 +1209,7 @@ class Players:
             table.commit(before)
             self.history.pop()
             self.pos = move.before
+            self.check_colours()
             if move.roll is not None:
                 if mover in self.kept:  # which of the two stands, and when, the rules do not say
                     self.note("a takeback of several moves undoes two rolls of one player")
@@ -999,6 +1254,8 @@ def play(game: str, seed: int, max_moves: int | None = None, explore: bool = Fal
 TELLING = (
     "held, then the next player starts with",
     "starts after a held capture with",
+    "the next player presses the die within the settle time",
+    "presses the die within the settle time",
     "the next player starts before it settled",
     "two rolls kept over a takeback",
     "roll kept over a takeback",
@@ -1009,11 +1266,16 @@ TELLING = (
     "moves with a kept roll",
     "amended while the next player's roll is kept",
     "amended by moving on",
+    "amended: a board on the way showed another move",
+    "a push into a full sector seen, then the ball put back",
+    "pauses with the line in the hand",
+    "set down on the way",
     "amend",
     "passes through a held capture's board on the way",
     "stone moved before the roll",
     "illegal state put right after the grace",
     "illegal state put right within the grace",
+    "pushed as the page's words say",
     "starts before the last move settled",
     "starts before a move that waits for the settle time has settled",
     "switch flickers under the debounce",
