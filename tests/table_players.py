@@ -12,7 +12,9 @@ wait for lights, move with the roll they already have, capture in either lift or
 quick swap, slide lines or take them apart, hold pieces while thinking, touch pieces, make an
 illegal move and fix it, take moves back before and after the next player's roll, amend a move
 by moving on, and start their own turn before the last move has settled. Fewer of them also
-set a piece down for a moment on its way, take a whole line in the hand and put it down ball by ball with pauses, lift the ball off first when pushing it towards
+start their turn while the other still puts the last piece down (two hands at once: a lift, a
+whole move, or the die), set a piece down for a moment on its way, take a whole line in the
+hand and put it down ball by ball with pauses, lift the ball off first when pushing it towards
 a full sector (and its owner puts it back a few seconds later), press the die the moment the
 other's move lands, and push as the rules page words it (the pushed ball nearest the line on,
 the back ball into its hole). After every move the pieces on the table, cell by cell, must be
@@ -429,6 +431,7 @@ class Personality:
     press_first: float  # Big Balls: rolls rather than moves a big ball
     # Hands fewer people have (drawn by `hands`, on their own random numbers, so that a game in
     # which none of them happens is played exactly as without them):
+    two_hands: float = 0.0  # starts own turn while the other still puts the last piece down (rule 10)
     set_down: float = 0.0  # sets a piece down for a moment on a hollow on its way (rule 2)
     pauses: float = 0.0  # takes a whole line in hand, puts it down ball by ball, pausing (rules 2-3)
     seen_push: float = 0.0  # Off Board: lifts the ball off into a full sector first; its owner puts it back
@@ -439,6 +442,7 @@ class Personality:
         def q(share: float, top: float) -> float:
             return rng.uniform(top / 4, top) if rng.random() < share else 0.0
 
+        self.two_hands = q(0.1, 0.25)
         self.set_down = q(0.08, 0.3)
         self.pauses = q(0.08, 0.3)
         self.seen_push = q(0.15, 1.0)
@@ -543,6 +547,7 @@ class Players:
         self.takeback_later: list | None = None  # [moves still to come, moves to take back then]
         self.holes = set(self.HOLES[game])
         self.known: dict = {}  # the legal moves of the positions met, by (id, roll)
+        self.pending: dict | None = None  # the next player's move begun while the last was put down
         self.put_back_next: Move | None = None  # a push into a full sector whose ball its owner puts back
 
     # -- what the rules say about a board ---------------------------------------------------------
@@ -579,6 +584,12 @@ class Players:
     def uses(self, chance: float) -> bool:
         """Whether a person does one of the rarer hands now (drawn on the rarer hands' numbers)."""
         return chance > 0 and self.chance.random() < chance
+
+    def after(self, pos, shape: Shape):
+        key = ("after", id(pos), shape.text)
+        if key not in self.known:
+            self.known[key] = (pos, self.adapter.apply(pos, shape))
+        return self.known[key][1]
 
     def check_colours(self) -> None:
         """The pieces on the table, cell by cell, are the position's (colours in Off Board and
@@ -1008,6 +1019,159 @@ class Players:
             return "a piece lifted and put back"
         return "a placement" if len(first) > len(previous.shape.result) else "a lift"
 
+    TWO_HANDS = {
+        "lift": "two hands at once: the next player lifts a piece",
+        "whole": "two hands at once: the next player makes a whole move",
+        "press": "two hands at once: the next player presses the die",
+    }
+
+    def two_hands(self, plan: dict) -> dict | None:
+        """Rule 10: the next player does not wait for the mover's hand to leave the board. They lift
+        the first piece of their own move, or make a whole move, or (Big Balls) press the die,
+        after the mover's first change and before the mover's last placement. Their move needs
+        none of the mover's cells (two hands do not reach for one piece). Returns what they began
+        (the mover's actions with theirs in among them), or None."""
+        after, shape = plan["after"], plan["shape"]
+        nxt = self.adapter.turn(after)
+        person = self.people[nxt]
+        if (plan["slide"] or plan["final"] or plan["special"] or self.kept or self.takeback_later
+                or self.last == "held" or any(k.startswith("illegal") for k in plan["kinds"])):
+            return None
+        actions = plan["actions"]
+        places = [n for n, a in enumerate(actions) if a[0] == "place"]
+        if not places or places[-1] == 0 or not self.uses(person.two_hands):
+            return None
+        ways = ["lift", "whole"] + (["press"] if self.name == "bigballs" and after.stones(nxt) else [])
+        way = self.chance.choice(ways)
+        theirs, roll, begun, rest = None, None, [], []
+        if way == "press":
+            roll = self.chance.randint(1, 6)
+            begun = [("press", roll)]
+        else:
+            options = [s for s in self.shapes(after, None)
+                       if not s.text.startswith("+") and not s.cells & shape.cells]
+            if not options:
+                return None
+            theirs = self.chance.choice(options)
+            hands = self.apart(theirs.relocations, person, hesitate=False)
+            begun, rest = (hands[:1], hands[1:]) if way == "lift" else (hands, [])
+        slots = sorted(self.chance.randint(1, places[-1]) for _ in begun)
+        merged, first, k = [], None, 0
+        for n, action in enumerate(actions):
+            while k < len(begun) and slots[k] == n:
+                first = len(merged) if first is None else first
+                merged.append(begun[k])
+                k += 1
+            merged.append(action)
+        plan["actions"] = merged
+        return {"way": way, "kind": self.TWO_HANDS[way], "first": first, "shape": theirs, "roll": roll,
+                "rest": rest, "player": nxt, "before": self.pos, "mover roll": plan["roll"], "meant": shape}
+
+    def readings(self, both: dict, frame: frozenset, touched: frozenset) -> set:
+        """What the board can be taken for, from the position before the mover's move: one move of
+        the mover (its evidence seen), or a move of the mover followed by a whole move of the next
+        player (its evidence seen). The mover's move may be a capture nobody saw (a quick swap),
+        unless a capture leaving the same board was seen. A number pressed while the mover had
+        none could be the mover's own roll. Tuples of shapes."""
+        before, nxt = both["before"], both["player"]
+        rolls = [both["mover roll"]]
+        if both["roll"] is not None and both["mover roll"] is None:
+            rolls.append(both["roll"])
+        found = set()
+        for roll in rolls:
+            mine = self.shapes(before, roll)
+            seen = {m.result for m in mine if m.evidence <= touched}
+            for m in mine:
+                if m.result == frame:
+                    if m.evidence <= touched:
+                        found.add((m,))
+                    continue
+                if len(m.result ^ frame) > 8 or (m.result in seen and not m.evidence <= touched):
+                    continue
+                after = self.after(before, m)
+                pieces = self.adapter.pieces(after)
+                if not all(self.adapter.owns(after, nxt, pieces[c]) for c in m.result - frame):
+                    continue  # the next player's move empties only cells of their own pieces
+                if self.ended(after) is not None:
+                    continue
+                for n in self.shapes(after, both["roll"]):
+                    if n.result == frame and n.evidence <= touched:
+                        found.add((m, n))
+        return found
+
+    def watch_two_hands(self, both: dict):
+        """Every board from the mover's first change until both moves are down, with its time."""
+        both["frames"] = []
+
+        def watch(table: Table, now: frozenset) -> None:
+            both["frames"].append((table.t, now, frozenset(table.touched)))
+
+        return watch
+
+    def two_hands_start(self, both: dict):
+        """Marks where the next player's hands come in (their first change, or the press)."""
+        def hook(n: int, action: tuple, when: str) -> None:
+            if n == both["first"] and when == "before":
+                both["first frame"] = len(both["frames"])
+                both["first t"] = self.table.t
+
+        return hook
+
+    def two_hands_end(self, both: dict) -> None:
+        """Both moves on the board (after a press: the mover's). Rule 10 promises the two moves
+        where the board reads one way only:
+        - a press is the next player's roll, kept for their turn, while the mover's hand is at
+          work: the die already the mover's, the board changed within the settle time (R17);
+        - while the mover's part of the board is another move of the mover, the next player's
+          hand must not act on it, nor may it rest for the settle time (R11, rule 3);
+        - while the mover's part looks like a capture held in the hand (a quick swap), the next
+          player's lifts wait, but a placement of theirs, or a board with one left still for the
+          settle time, is their start and the swap counts (R16);
+        - no board on the way may be a move of the mover, alone or followed by one of the next
+          player's, that the move meant cannot grow out of;
+        - the last board is the two moves meant, or the same two big-ball moves the other way
+          round (the one whose first hollow opened first is the mover's)."""
+        self.table.watchers.remove(both["watch"])
+        frames, first = both["frames"], both["first frame"]
+        before, meant, theirs = both["before"], both["meant"], both["shape"]
+        base = self.occ(before)
+        cells = theirs.cells if theirs is not None else frozenset()
+        if both["way"] == "press":
+            if both["mover roll"] is None:
+                self.note("two hands at once: the die pressed while the mover's big ball is on its way"
+                          " (the mover's own roll, or the next player's?)")
+            if both["first t"] - frames[first - 1][0] >= SETTLE - 0.1:
+                self.note("two hands at once: the die pressed on a board held still for the settle time (R17)")
+        mover = self.shapes(before, both["mover roll"])
+        for i in range(first - 1, len(frames) - 1):
+            t, board, touched = frames[i]
+            mine = board ^ ((board ^ base) & cells)
+            if mine == meant.result:
+                break
+            change = (frames[i + 1][1] ^ board) & cells
+            by_next = i == first - 1 or bool(change)
+            placing = bool(change & frames[i + 1][1])
+            placed = bool((board - base) & cells)
+            lasting = frames[i + 1][0] - t >= SETTLE - 0.1
+            shown = [s for s in mover if s.text != meant.text and s.result == mine]
+            if any(s.evidence <= touched for s in shown):
+                if by_next or lasting:
+                    self.note("two hands at once on a board that is another move of the mover (R11)")
+            elif shown and (placing or (lasting and placed)):
+                self.note("two hands at once: the next player's hand beside a piece in the hand that looks like"
+                          " a quick swap starts them (R16)")
+        for t, board, touched in frames[first:-1]:
+            if any(r[0].text != meant.text and not plausible_on_the_way(meant, base, r[0].result)
+                   for r in self.readings(both, board, touched)):
+                self.note("two hands at once: a board on the way can be read another way too (rule 10)")
+        meant_texts = (meant.text,) if theirs is None else (meant.text, theirs.text)
+        known = {meant_texts, meant_texts[::-1]}
+        got = {tuple(s.text for s in r) for r in self.readings(both, frames[-1][1], frames[-1][2])}
+        if meant_texts not in got:
+            self.note("two hands at once: the board is not read as the two moves meant")
+        elif got - known:
+            self.note("two hands at once: the board can be read another way too (rule 10)")
+
     def turn(self) -> None:
         rng, table = self.rng, self.table
         player = self.adapter.turn(self.pos)
@@ -1016,7 +1180,20 @@ class Players:
         kinds = set(self.carried.pop(player, set()))
         waited = 0.0  # how long the board stood before this player's hands began
         quick = False  # Big Balls: presses the die as soon as the last move lands
-        if self.put_back_next is not None and previous is self.put_back_next and self.pos.waiting:
+        both, self.pending = self.pending, None
+        if both is not None:  # this player began while the last move was still being put down
+            kinds.add(both["kind"])
+            if both["way"] == "press":
+                table.wait(rng.uniform(0.2, 1.0))
+                plan = self.plan_turn(player, person, previous, rolled=both["roll"])
+            else:
+                after = self.adapter.apply(self.pos, both["shape"])
+                final = self.ended(after) is not None or len(self.history) + 1 >= self.cap
+                plan = {"roll": None, "press": False, "shape": both["shape"],
+                        "shapes": self.shapes(self.pos, None), "before": [], "actions": both["rest"],
+                        "kinds": set(), "held": False, "slide": False, "final": final, "after": after,
+                        "special": "two hands"}
+        elif self.put_back_next is not None and previous is self.put_back_next and self.pos.waiting:
             # the pushed ball's owner lets the board stand, then puts the ball back on a free hole
             self.put_back_next = None
             table.wait(self.chance.uniform(2.5, 3.5))
@@ -1089,12 +1266,27 @@ class Players:
         pause_at = None if (plan["slide"] or shape.evidence or plan["special"]) else others
         looks_held = [s for s in others if s.evidence]
         hook = None
-        if plan["special"] in ("pauses", "set down"):
+        begun = self.two_hands(plan)
+        if begun is not None:
+            kinds.add(begun["kind"])
+            begun["watch"] = self.watch_two_hands(begun)
+            table.watchers.append(begun["watch"])
+            hook = self.two_hands_start(begun)
+        elif plan["special"] in ("pauses", "set down"):
             hook = self.on_the_way(shape, plan["shapes"], previous, kinds)
         kinds |= self.run(plan["actions"], person, pause_at=pause_at, looks_held=looks_held, hook=hook)
         for watch in watchers:
             table.watchers.remove(watch)
-        assert table.occupied() == shape.result, (self.seed, shape.text, sorted(table.occupied() ^ shape.result))
+        if both is not None and both["way"] == "lift":
+            self.two_hands_end(both)
+        if begun is not None and begun["way"] != "lift":
+            self.two_hands_end(begun)
+        board = shape.result
+        if begun is not None and begun["way"] == "whole":
+            board = begun["shape"].result
+        elif begun is not None and begun["way"] == "lift":
+            board = shape.result - {plan["actions"][begun["first"]][1]}
+        assert table.occupied() == board, (self.seed, shape.text, sorted(table.occupied() ^ board))
 
         move = Move(self.pos, shape, plan["roll"], kinds, held=plan["held"])
         for s, d in shape.relocations:
@@ -1105,6 +1297,13 @@ class Players:
             self.kept.pop(player, None)
         self.history.append(move)
         self.pos = plan["after"]
+        if begun is not None:
+            # the mover's move counts as the next player's hands go on (rule 10); then theirs
+            table.commit(shape.result)
+            table.since_commit = {a[1] for a in plan["actions"] if a[0] == "lift" and a[1] not in shape.cells}
+            self.pending = begun
+            self.last = "two hands"
+            return
         self.check_colours()
         if plan["special"] == "seen push":
             self.put_back_next = move
@@ -1227,7 +1426,7 @@ class Players:
         self.last = "settled"
         self.carried: dict = {}
         while self.ended(self.pos) is None and len(self.history) < self.cap:
-            if self.last != "held":
+            if self.last != "held" and self.pending is None:
                 self.checkpoints.append((len(self.table.events), self.record(final=False)))
             self.turn()
         if self.last == "held":  # no one starts after it: it never commits (the players see that)
@@ -1250,10 +1449,15 @@ def play(game: str, seed: int, max_moves: int | None = None, explore: bool = Fal
 # Replaying a game and saying what went wrong.
 
 # The most telling of what the hands did, first: a disagreement is named after the first of
-# these found on the move where the records part (or the move before it).
+# these found on the move where the records part (or the move before it, when the record goes
+# on too long); two hands at once on the move before count too ("after two hands at once").
 TELLING = (
     "held, then the next player starts with",
     "starts after a held capture with",
+    "two hands at once: the next player makes a whole move",
+    "two hands at once: the next player lifts a piece",
+    "two hands at once: the next player presses the die",
+    "after two hands at once",
     "the next player presses the die within the settle time",
     "presses the die within the settle time",
     "the next player starts before it settled",
@@ -1307,7 +1511,9 @@ class Disagreement:
     @property
     def behaviour(self) -> str:
         move = min(self.line - self.header_lines, len(self.game.kinds) - 1)
-        kinds = self.game.kinds[move] if move >= 0 else []
+        kinds = list(self.game.kinds[move]) if move >= 0 else []
+        if move >= 1:
+            kinds += [f"after {k}" for k in self.game.kinds[move - 1] if k.startswith("two hands at once")]
         for tag in TELLING:
             for t in kinds:
                 if t.startswith(tag):

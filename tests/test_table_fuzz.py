@@ -22,10 +22,10 @@ GAMES = {"bigballs": 150, "offboard": 80, "abalone": 80}  # seeds per game: well
 
 # The rarer hands each game knows: each is played, in a game the rules promise, among these seeds.
 NEWER = {
-    "bigballs": ("set down on the way", "presses the die within the settle time"),
-    "offboard": ("set down on the way", "pauses with the line in the hand",
+    "bigballs": ("two hands at once", "set down on the way", "presses the die within the settle time"),
+    "offboard": ("two hands at once", "set down on the way", "pauses with the line in the hand",
                  "a push into a full sector seen, then the ball put back", "pushed as the page's words say"),
-    "abalone": ("set down on the way", "pauses with the line in the hand",
+    "abalone": ("two hands at once", "set down on the way", "pauses with the line in the hand",
                 "pushed as the page's words say"),
 }
 
@@ -102,6 +102,16 @@ def test_the_table_keeps_every_piece_where_the_position_has_it():
     board[red], board[yellow] = board[yellow], board[red]
     with pytest.raises(AssertionError):
         players.check_colours()
+
+
+def test_a_disagreement_just_after_two_hands_at_once_is_named_after_them():
+    played = tp.play("bigballs", 0)
+    played.kinds = [["slid"], ["two hands at once: the next player lifts a piece"],
+                    ["two hands at once: the next player lifts a piece"], ["touch and put back"]]
+    wrong = tp.Disagreement(played, played.record[:7], 7)
+    assert wrong.kind == "bigballs: after two hands at once: the next player lifts a piece; the record stops"
+    wrong = tp.Disagreement(played, played.record[:5], 5)
+    assert wrong.kind == "bigballs: two hands at once: the next player lifts a piece; the record stops"
 
 
 def test_a_trace_keeps_to_the_contract():
