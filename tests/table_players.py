@@ -684,6 +684,18 @@ class Players:
 
         return watch
 
+    def watch_amend_over_held(self, mine: Move, opened: frozenset):
+        """After the other player's quick swap, while this player starts: a board that is this
+        player's own last move changed into another from its position, with its evidence seen
+        since it counted, is that amendment (R7: the mover going on beats a capture nobody saw)."""
+        others = [s for s in self.shapes(mine.before, mine.roll) if s.text != mine.shape.text]
+
+        def watch(table: Table, now: frozenset) -> None:
+            if any(s.result == now and s.evidence <= opened | table.since_commit for s in others):
+                self.note("after a quick swap the board is also the mover's own move before it amended (R7)")
+
+        return watch
+
     def watch_takeback(self, current: list[Shape], previous: Move, amending: bool = False):
         """While a move is taken back (or moved on, `amending`): a board that is a legal move's
         result could be read as that move."""
@@ -1248,6 +1260,7 @@ class Players:
                 start += " (their roll kept over a takeback)"
             previous.kinds.add(f"held, then the next player starts with {start}")
             kinds.add(f"starts after a held capture with {start}")
+            opened = frozenset(table.since_commit)  # since the move before the held capture counted
             table.commit(previous.shape.result)
         kinds |= plan["kinds"]
         shape = plan["shape"]
@@ -1256,6 +1269,8 @@ class Players:
         replacing = previous is not None and shape.text.startswith("+") and bool(previous.shape.evidence) \
             and not previous.held
         watchers = [self.watch_amend(previous, shape if replacing else None)] if previous is not None else []
+        if self.last == "held" and len(self.history) >= 2:
+            watchers.append(self.watch_amend_over_held(self.history[-2], opened))
         table.watchers.extend(watchers)
         self.run(plan["before"], person)
         if self.name == "offboard":
