@@ -24,6 +24,24 @@ def answer(referee, hands, level_number=2):
     return question, move
 
 
+def first_lights(game, move):
+    """The lights of a move shown before the hands start: the piece to lift first, and where it
+    goes when it goes down at once (a push keeps the back ball in the hand: nothing teal yet)."""
+    steps = game.hand_steps(move)
+    first, then = steps[0], steps[1] if len(steps) > 1 else None
+    goes = {then.cell} if then is not None and then.source == first.cell and then.cell else set()
+    return {first.cell}, goes
+
+
+def carry_out(hands, game, move):
+    """The move made as its words say, step by step (the pushed balls moved too)."""
+    for step in game.hand_steps(move):
+        if step.action == "lift":
+            hands.lift(step.cell)
+        elif step.cell is not None:
+            hands.place(step.cell)
+
+
 def test_the_computer_move_is_shown_then_only_it_is_accepted_and_a_wrong_one_guided_back():
     game = GAMES["offboard"]()
     journal = Journal()
@@ -41,16 +59,16 @@ def test_the_computer_move_is_shown_then_only_it_is_accepted_and_a_wrong_one_gui
     hands.move(next(iter(tfp.fills)), next(iter(tfp.empties))).settle(1.0)
     assert not referee.view().fill
     question, move = answer(referee, hands)
-    shown = referee.game.footprint(move)
+    lift, dest = first_lights(referee.game, move)
     view = referee.view()
     assert view.prompt.kind == "computer" and view.prompt.data["move"] == referee.game.format_move(move)
-    assert view.lift == shown.empties and view.dest == shown.fills
-    assert board.lit("dest") == set(shown.fills) and set(shown.empties) <= board.lit("empty")
+    assert view.lift == lift and view.dest == dest
+    assert board.lit("dest") == dest and lift <= board.lit("empty")
     # a stale answer (the position has moved on) is dropped
     assert not referee.answer(hands.t, question.__class__(("old",), question.game, None, 2), move)
     # carried out: committed and journaled as the computer's move
-    src, dst = next(iter(shown.empties)), next(iter(shown.fills))
-    hands.move(src, dst).settle(1.5)
+    carry_out(hands, referee.game, move)
+    hands.settle(1.5)
     assert [str(m) for m in referee.game.move_stack][-1] == str(move)
     assert [line[0] for line in journal.lines][-2:] == ["move", "move"]
     assert any("the computer" in text and "carry it out" in text for text in notes(referee))
@@ -104,7 +122,7 @@ def test_a_hint_is_shown_journaled_and_leaves_every_move_open():
     assert referee.ask_hint(hands.t)
     question, move = answer(referee, hands, 2)
     assert question.hint and journal.lines[-1][:3] == ("hint", hands.t, game.players[0])
-    assert referee.view().dest == referee.game.footprint(move).fills
+    assert (referee.view().lift, referee.view().dest) == first_lights(referee.game, move)
     assert referee.view().prompt.data["hint"] == referee.game.format_move(move)
     other = next(m for m in referee.game.turn_moves() if m != move and not referee.game.footprint(m).passes)
     fp = referee.game.footprint(other)

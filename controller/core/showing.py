@@ -153,9 +153,10 @@ class Showing:
                 view = replace(view, fill=view.fill | (wanted - rec.stable), empty=view.empty | (rec.stable - wanted))
             shown = ref._shown_move()
             if shown is not None and not view.rolling:
-                fp = game.footprint(shown)
-                # a capture's target is where the piece goes: shown as the destination, not as a lift
-                view = replace(view, lift=fp.empties & rec.stable, dest=(fp.fills - rec.stable) | fp.captures)
+                # the piece to lift now and where it goes, as the board stands (Game.move_lights);
+                # a capture held is its first piece still in the hand, not the move made
+                lift, dest = game.move_lights(shown, rec.stable, held=shown in rec.held)
+                view = replace(view, lift=lift, dest=dest)
         prompt = self.prompt()
         return replace(view, prompt=prompt, message=prompts.describe(prompt, game))
 

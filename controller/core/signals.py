@@ -29,7 +29,9 @@ Light carries only a blink flag.
 Precedence: a cell in several sets shows the first that applies, in this order
     fill > empty > choose > place > winner/draw > dest > to > movable > last.
 The computer's move (or a hint) shows the pieces to lift and what it captures or pushes off
-as "empty" (take the piece off here: the same instruction), and where it goes as "dest".
+as "empty" (take the piece off here: the same instruction), and where it goes as "dest"; a
+game that gives its moves' steps (Game.hand_steps) is shown one piece at a time, as the board
+stands (Game.move_lights).
 Guidance to get the board back (fill, empty) wins over everything; ambiguity wins over
 the normal play display. Winner and draw apply only in Phase.OVER with an outcome
 (winner None = draw). Cells not in view.cells are never lit; unlit cells are dark.

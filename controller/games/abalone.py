@@ -28,8 +28,8 @@ from typing import NamedTuple
 from .abalone_eval import evaluation
 from ..language.catalogue import N_, PLAY
 from .base import (
-    Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief, colour_words, in_words,
-    over_words, player_words,
+    Footprint, Game, GameOption, GameOverError, HandStep, MoveError, Outcome, Termination, brief, colour_words,
+    in_words, lift, over_words, player_words, put,
 )
 from .offboard_layout import DIRECTIONS, GRID
 from .rules_text import rules_text
@@ -497,9 +497,38 @@ class Abalone(Game):
         # a broadside move: the line's ends, and the first one's step
         return _("{first} to {last} side by side, {first} to {to}").format(first=first, last=second, to=third)
 
+    def hand_steps(self, move: AbaloneMove) -> tuple[HandStep, ...]:
+        """Broadside: each marble one hole sideways, one after the other. Inline, a line of
+        one's own: its back marble into the free hole in front of it (the board reads the whole
+        line moving). A push must also leave the pushed marbles' colour where the rules put it:
+        the back marble is kept in the hand, the opposing marble next to the line goes into the
+        free hole beyond the pushed marbles, and the back marble into the hole it left. Pushed
+        off the board: the opposing marble on the edge comes off first (the board must see its
+        hole empty); when two are pushed, the one next to the line then takes its hole."""
+        d = GRID.direction(move.direction)
+        if move.broadside:
+            steps: tuple[HandStep, ...] = ()
+            for marble in move.marbles:
+                steps += lift(marble), put(NAMES[GRID.step[d][GRID.index(marble)]], marble)
+            return steps
+        ray = GRID.ray[d][GRID.index(move.marbles[0])]
+        own, back = len(move.marbles), move.marbles[0]
+        front = own - 1 + move.pushed  # the ray's index of the hole the front-most marble reaches
+        if not move.pushed:
+            return lift(back), put(NAMES[ray[front]], back)
+        nearest = NAMES[ray[own - 1]]
+        if not move.off:
+            pushed = (lift(nearest), put(NAMES[ray[front]], nearest))
+        else:
+            edge = NAMES[ray[front - 1]]
+            pushed = (lift(edge), put(None, edge))
+            if edge != nearest:
+                pushed += (lift(nearest), put(edge, nearest))
+        return lift(back), *pushed, put(nearest, back)
+
     def move_words(self, move: AbaloneMove) -> str:
-        """The notation names the trailing marble's step; the hands lift the trailing marble and
-        put it down ahead of the line: "move the line I6–G6 one hole towards F6: lift I6, put it on F6"."""
+        """The notation names the trailing marble's step; the hands make it as hand_steps says:
+        "move the line I6–G6 one hole towards F6: lift I6, put it on F6"."""
         d = GRID.direction(move.direction)
         if move.broadside:
             steps = [_("{hole} to {to}").format(hole=m, to=NAMES[GRID.step[d][GRID.index(m)]]) for m in move.marbles]
@@ -509,7 +538,6 @@ class Abalone(Game):
         own = len(move.marbles)
         ahead = NAMES[ray[own - 1]]
         where = {"first": move.marbles[0], "last": move.marbles[-1], "ahead": ahead}
-        fp = self.footprint(move)
         if not move.pushed:
             if own == 1:
                 return _("move {first} one hole towards {ahead}: lift {first}, put it on {ahead}").format(**where)
@@ -517,21 +545,38 @@ class Abalone(Game):
                 **where)
         # a push: always a line of two or three (a single marble never pushes)
         pushed = [NAMES[c] for c in ray[own - 1:own - 1 + move.pushed]]
+        white = self.turn == "black"  # the pushed marbles are the opponent's
         if len(pushed) == 1:
-            marbles = (_("the white marble on {hole}") if self.turn == "black" else
-                       _("the black marble on {hole}")).format(hole=pushed[0])
+            marbles = (_("the white marble on {hole}") if white else _("the black marble on {hole}")).format(
+                hole=pushed[0])
         else:
-            marbles = (_("the white marbles on {holes}") if self.turn == "black" else
-                       _("the black marbles on {holes}")).format(holes=in_words(pushed))
-        if move.off and len(pushed) > 1:
-            return _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} and the one on {off}"
-                     " off the board: take it off {off}, lift {first} and put it on {off}").format(
-                marbles=marbles, off=pushed[-1], **where)
-        if move.off:
-            return _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board:"
-                     " take it off, lift {first} and put it on {off}").format(marbles=marbles, off=pushed[-1], **where)
-        return _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift {first},"
-                 " put it on {target}").format(marbles=marbles, target=next(iter(fp.fills)), **where)
+            marbles = (_("the white marbles on {holes}") if white else _("the black marbles on {holes}")).format(
+                holes=in_words(pushed))
+        where.update(marbles=marbles, off=pushed[-1])
+        if not move.off:
+            where["target"] = NAMES[ray[own - 1 + move.pushed]]
+            text = (_("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
+                      " {first} and keep it in your hand, move the white marble on {ahead} to {target}, then put"
+                      " your marble on {ahead}") if white else
+                    _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
+                      " {first} and keep it in your hand, move the black marble on {ahead} to {target}, then put"
+                      " your marble on {ahead}"))
+        elif len(pushed) == 1:
+            text = (_("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
+                      " {first} and keep it in your hand, take the white marble on {ahead} off the board, then put"
+                      " your marble on {ahead}") if white else
+                    _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
+                      " {first} and keep it in your hand, take the black marble on {ahead} off the board, then put"
+                      " your marble on {ahead}"))
+        else:
+            text = (_("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
+                      " off the board: lift {first} and keep it in your hand, take the white marble on {off} off"
+                      " the board, move the white marble on {ahead} to {off}, then put your marble on {ahead}")
+                    if white else
+                    _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
+                      " off the board: lift {first} and keep it in your hand, take the black marble on {off} off"
+                      " the board, move the black marble on {ahead} to {off}, then put your marble on {ahead}"))
+        return text.format(**where)
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> AbaloneMove:
@@ -645,11 +690,27 @@ class Abalone(Game):
             _("A line of one to three marbles moves one hole along its own direction: lift the marble at the"
               " back of the line and put it in the free hole in front of it. The board reads that as the whole"
               " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6)."),
-            _("Pushing: the same, putting the back marble in the free hole beyond the marbles you push;"
-              " a marble pushed off the board is taken off."),
+            _("Pushing: the board cannot tell the colours apart, so the pushed marbles must move too: lift"
+              " the marble at the back of your line and keep it in your hand, move the opposing marble next to"
+              " your line to the free hole beyond the marbles you push, then put your marble in the hole it"
+              " left."),
+            _("Pushing off the board: the same, but the opposing marble next to your line comes off the board"
+              " instead; when you push two, take the one at the edge off first and put the one next to your"
+              " line in its hole."),
+            _("The lights show a push the same way, one marble at a time: the marble to lift blinks"
+              " vermillion, where it goes shines teal."),
             _("Sideways (broadside): move each marble of the line one hole, one after the other."),
             _("The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4."),
         ]
+
+    def light_meanings(self) -> dict[str, str]:
+        return {"empty": _("A marble stands here that should not; or, playing the computer (or after a hint),"
+                           " the marble to lift now: a move is shown one marble at a time. A push starts with the"
+                           " marble at the back of the pushing line: keep it in your hand until teal shows where"
+                           " it goes."),
+                "dest": _("The computer's move or a hint: where the marble just lifted goes, or, with nothing"
+                          " blinking, the marble in your hand. An opposing marble lifted with nothing teal comes"
+                          " off the board.")}
 
     def ending_words(self, outcome: Outcome) -> str:
         if outcome.termination == PUSHED_OFF:

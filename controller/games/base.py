@@ -83,6 +83,72 @@ class Footprint:
 
 
 @dataclass(frozen=True)
+class HandStep:
+    """One thing the hands do for a move, in the order they do it: lift the piece on `cell`
+    ("lift"), or put down the piece lifted from `source` ("put"; None: one from beside the
+    board, such as a ball waiting to be put back) on `cell` (None: beside the board, off it).
+
+    The sensors feel pieces, not their colours: the steps of a move leave every piece where
+    the rules put it (a push moves the pushed pieces, not only the pusher's back piece)."""
+
+    action: str  # "lift" or "put"
+    cell: str | None
+    source: str | None = None
+
+
+def lift(cell: str) -> HandStep:
+    return HandStep("lift", cell)
+
+
+def put(cell: str | None, source: str | None) -> HandStep:
+    return HandStep("put", cell, source)
+
+
+def lights_of_steps(steps: Sequence[HandStep], before: frozenset[str], board: frozenset[str],
+                    held: bool = False) -> tuple[frozenset[str], frozenset[str]]:
+    """The lights of a move made by `steps` from the occupied cells `before`, with the board
+    standing as `board`: the piece to lift now and where it goes when it goes down at once,
+    or, with the piece in the hand, where it goes. A piece kept in the hand may also be lifted
+    only when it goes down: the board on that way is read too. The board on the move's result
+    is the move made (nothing to show) unless `held`: its capture not seen yet, the board is
+    only the first piece in the hand. A board on neither way shows what is left to empty and
+    to fill."""
+    final = set(before)
+    for step in steps:
+        if step.action == "lift":
+            final.discard(step.cell)
+        elif step.cell is not None:
+            final.add(step.cell)
+    if board == final and not held:
+        return frozenset(), frozenset()
+    orders = [list(steps)]
+    kept = [i for i, step in enumerate(steps) if step.action == "lift"
+            and not (i + 1 < len(steps) and steps[i + 1].action == "put" and steps[i + 1].source == step.cell)]
+    if kept:  # each piece kept in the hand lifted only just before it goes down
+        later = list(steps)
+        for i in reversed(kept):
+            step = later.pop(i)
+            down = next(j for j, s in enumerate(later) if s.action == "put" and s.source == step.cell)
+            later.insert(down, step)
+        orders.append(later)
+    for order in orders:
+        occupied = set(before)
+        for i, step in enumerate(order):
+            if step.action == "lift":
+                following = order[i + 1] if i + 1 < len(order) else None
+                goes = following is not None and following.action == "put" and following.source == step.cell \
+                    and following.cell is not None
+                if occupied == board:
+                    return frozenset({step.cell}), frozenset({following.cell} if goes else ())
+                occupied.discard(step.cell)
+            elif step.cell is not None:
+                if occupied == board:
+                    return frozenset(), frozenset({step.cell})
+                occupied.add(step.cell)
+    return frozenset(board - final), frozenset(final - board)
+
+
+@dataclass(frozen=True)
 class GameOption:
     """A start option a game takes on the command line (`--layout standard`) and in headers.
 
@@ -253,6 +319,25 @@ class Game(ABC):
         elif lifted:
             words.append(_("take the piece off {cells}").format(cells=in_words(lifted)))
         return ", ".join(words)
+
+    def hand_steps(self, move: Hashable) -> tuple[HandStep, ...]:
+        """What the hands do for `move`, legal in this position, step by step, as its words say
+        it (move_words) and the lights show it (move_lights); () when the game gives no steps
+        (the lights then show the whole move at once)."""
+        return ()
+
+    def move_lights(self, move: Hashable, board: frozenset[str],
+                    held: bool = False) -> tuple[frozenset[str], frozenset[str]]:
+        """The lights of `move` shown to be made (the computer's move, a hint), with the board
+        standing as `board`: (the pieces to lift, where they go). By its steps, one piece at a
+        time, when the game gives them; else the pieces to lift and every cell they go to (a
+        capture's target: a piece standing there goes first). `held`: the board shows the
+        move's result, but the recogniser has not seen its capture (a piece in the hand)."""
+        steps = self.hand_steps(move)
+        if steps:
+            return lights_of_steps(steps, self.occupied(), board, held)
+        fp = self.footprint(move)
+        return fp.empties & board, (fp.fills - board) | fp.captures
 
     def piece_name(self, cell: str) -> str:
         """What stands on `cell` in this position, in a player's words ("black stone 3",

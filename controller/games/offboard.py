@@ -17,7 +17,8 @@ from typing import NamedTuple
 
 from ..language.catalogue import N_, PLAY
 from .base import (
-    Footprint, Game, GameOption, MoveError, Outcome, Termination, colour_words, in_words, over_words, player_words,
+    Footprint, Game, GameOption, HandStep, MoveError, Outcome, Termination, colour_words, in_words, lift, over_words,
+    player_words, put,
 )
 from .offboard_layout import (
     DEFAULT_SOURCE, GRID, PLAYERS, Layout, LayoutError, layout_to_data, load_layout, parse_layout, sector_points,
@@ -542,9 +543,37 @@ class OffBoard(Game):
                             int(points or 0)).format(points=points, **words)
         return _("{tail} to {to}, pushing {n}").format(**words)
 
+    def hand_steps(self, move: OffBoardMove) -> tuple[HandStep, ...]:
+        """A line of one's own: its back ball into the free hole in front of it (the board reads
+        the whole line moving). A push must also leave the pushed balls' colour where the rules
+        put it: the back ball is kept in the hand, the opponent's ball next to the line goes
+        into the free hole beyond the pushed balls (or over the rim, into the sector there),
+        and the back ball into the hole it left. A ball pushed towards a full sector goes beside
+        the board for its owner; when several are pushed, the one at the rim goes first and the
+        one next to the line takes its hole (the board must see the rim's hole empty)."""
+        if move.tail is None:
+            return (put(move.to, None),)
+        ray = RAYS[GRID.index(move.tail)][GRID.direction(move.direction)]
+        front = move.balls - 1 + move.pushed  # the ray's index of the hole the front ball reaches
+        if not move.pushed:
+            return lift(move.tail), put(NAMES[ray[front]], move.tail)
+        nearest = NAMES[ray[move.balls - 1]]
+        if front < len(ray):
+            pushed = (lift(nearest), put(NAMES[ray[front]], nearest))
+        elif not move.full:
+            pushed = (lift(nearest), put(move.sector, nearest))
+        else:
+            edge = NAMES[ray[front - 1]]
+            pushed = (lift(edge), put(None, edge))
+            if edge != nearest:
+                pushed += (lift(nearest), put(edge, nearest))
+        return lift(move.tail), *pushed, put(nearest, move.tail)
+
     def move_words(self, move: OffBoardMove) -> str:
-        """The notation names the tail's step; the hands lift the tail ball and put it down ahead
-        of the line (or in the sector a ball is pushed off into)."""
+        """The notation names the tail's step; the hands make it as hand_steps says: "move the
+        line B2–B4 one hole towards B5, pushing 1 ball: lift B2 and keep it in your hand, move
+        the yellow ball on B5 to B6, then put your ball on B5"."""
+        steps = self.hand_steps(move)
         if move.tail is None:
             return _("put your waiting ball back on {hole}").format(hole=move.to)
         ray = RAYS[GRID.index(move.tail)][GRID.direction(move.direction)]
@@ -557,20 +586,44 @@ class OffBoard(Game):
                 first=own[0], last=own[-1], ahead=ahead)
         if move.pushed:
             words += ngettext(", pushing {n} ball", ", pushing {n} balls", move.pushed).format(n=move.pushed)
-        fp = self.footprint(move)
         if move.sector is not None and move.full:
             words += _(", the last one off the board ({sector} is full)").format(sector=move.sector)
         elif move.sector is not None:
             words += _(", the last one off into {sector} (+{points})").format(sector=move.sector, points=move.points)
         if move.drops_waiting:
             words += _("; your waiting ball leaves the game")
-        put = sorted(fp.fills | fp.captures)
-        if put and fp.captures:
-            return _("{move}: take the ball off {taken}, lift {hole}, put it on {to}").format(
-                move=words, taken=in_words(sorted(fp.captures)), hole=move.tail, to=in_words(put))
-        if put:
-            return _("{move}: lift {hole}, put it on {to}").format(move=words, hole=move.tail, to=in_words(put))
-        return _("{move}: lift {hole}").format(move=words, hole=move.tail)
+        if not move.pushed:
+            return _("{move}: lift {hole}, put it on {to}").format(move=words, hole=move.tail, to=steps[1].cell)
+        where = {"move": words, "hole": move.tail, "pushed": ahead, "to": steps[2].cell, "sector": move.sector,
+                 "edge": steps[1].cell}
+        yellow = self.turn == "red"  # the pushed balls are the opponent's
+        if move.sector is None and yellow:
+            text = _("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} to {to},"
+                     " then put your ball on {pushed}")
+        elif move.sector is None:
+            text = _("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} to {to},"
+                     " then put your ball on {pushed}")
+        elif not move.full and yellow:
+            text = _("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} into {sector},"
+                     " then put your ball on {pushed}")
+        elif not move.full:
+            text = _("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} into {sector},"
+                     " then put your ball on {pushed}")
+        elif move.pushed == 1 and yellow:
+            text = _("{move}: lift {hole} and keep it in your hand, take the yellow ball on {pushed} off the board"
+                     " (it waits beside the board for Yellow), then put your ball on {pushed}")
+        elif move.pushed == 1:
+            text = _("{move}: lift {hole} and keep it in your hand, take the red ball on {pushed} off the board"
+                     " (it waits beside the board for Red), then put your ball on {pushed}")
+        elif yellow:
+            text = _("{move}: lift {hole} and keep it in your hand, take the yellow ball on {edge} off the board"
+                     " (it waits beside the board for Yellow), move the yellow ball on {pushed} to {edge}, then put"
+                     " your ball on {pushed}")
+        else:
+            text = _("{move}: lift {hole} and keep it in your hand, take the red ball on {edge} off the board"
+                     " (it waits beside the board for Red), move the red ball on {pushed} to {edge}, then put"
+                     " your ball on {pushed}")
+        return text.format(**where)
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> OffBoardMove:
@@ -631,10 +684,24 @@ class OffBoard(Game):
         return [
             _("A line of your balls moves one hole along its own direction: lift the ball at its back and put"
               " it down in the free hole in front of the line. The board reads that as the whole line moving."),
-            _("Pushing: the same, with the free hole beyond the balls you push."),
-            _("A ball pushed over the rim goes into the trough there: lift the ball at the back of your line"
-              " and put it in that trough (its points count for you)."),
+            _("Pushing: the board cannot tell the colours apart, so the pushed balls must move too: lift the"
+              " ball at the back of your line and keep it in your hand, move the opponent's ball next to your"
+              " line to the free hole beyond the balls you push, then put your ball in the hole it left."),
+            _("Pushing over the rim: the opponent's ball next to your line goes into the trough there instead"
+              " (its points count for you). If that trough already holds a ball, the pushed ball goes beside"
+              " the board for its owner; when you push more than one, take the ball at the rim off first and"
+              " put the one next to your line in its hole."),
+            _("The lights show a push the same way, one ball at a time: the ball to lift blinks vermillion,"
+              " where it goes shines teal."),
         ]
+
+    def light_meanings(self) -> dict[str, str]:
+        return {"empty": _("A ball stands here that should not; or, playing the computer (or after a hint), the"
+                           " ball to lift now: a move is shown one ball at a time. A push starts with the ball at"
+                           " the back of the pushing line: keep it in your hand until teal shows where it goes."),
+                "dest": _("The computer's move or a hint: where the ball just lifted goes (a push-off's sector),"
+                          " or, with nothing blinking, the ball in your hand. An opponent's ball lifted with"
+                          " nothing teal goes beside the board for its owner.")}
 
     def ending_words(self, outcome: Outcome) -> str:
         score = "-".join(str(points) for points in self._score)
