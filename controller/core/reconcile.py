@@ -484,6 +484,11 @@ class Reconciler:
         self._turn_cells = 0  # every cell a move of this turn may empty
         for c in self._candidates:
             self._turn_cells |= c.may_empty
+        # The hollows only the next player's hand opens (rule 10): those no move of this turn
+        # may empty, and those of the next player's colour where the game has colours.
+        colour = self.game.other(self.game.turn)[0].upper()
+        self._next_players = ~self._turn_cells | self._mask(
+            cell for cell, code in self.game.pieces().items() if code[:1] == colour and code != "ball")
         self._undo = None  # (baseline before the last move, the reverse of its footprint)
         if self.settings.takebacks and self.game.move_stack:
             move = self.game.pop()
@@ -754,8 +759,8 @@ class Reconciler:
         base = self._base
         changed = base ^ S
         fits = []
-        if not base & ~S & ~self._turn_cells or self._on_the_way_back(S):
-            return []  # no hollow opened that only the next player's hand can have opened (R13)
+        if not base & ~S & self._next_players or self._on_the_way_back(S):
+            return []  # no hollow opened that the next player's hand can have opened (R13)
         for c in self._candidates:
             involved = c.may_empty | c.may_fill
             if (c.result == S or c.needs & ~self._touched or not changed & ~involved
@@ -777,8 +782,8 @@ class Reconciler:
         next player's after it: both hands still at work (rule 10)."""
         base = self._base
         gone, added = base & ~S, S & ~base
-        if not gone & ~self._turn_cells or self._on_the_way_back(S):
-            return False  # no hollow opened that only the next player's hand can have opened (R13)
+        if not gone & self._next_players or self._on_the_way_back(S):
+            return False  # no hollow opened that the next player's hand can have opened (R13)
         for c in self._candidates:
             if not gone & c.may_empty:
                 continue
