@@ -16,9 +16,9 @@ start their turn while the other still puts the last piece down (two hands at on
 whole move, or the die), set a piece down for a moment on its way, take a whole line in the
 hand and put it down ball by ball with pauses, lift the ball off first when pushing it towards
 a full sector (and its owner puts it back a few seconds later), press the die the moment the
-other's move lands, and push as the rules page words it (the pushed ball nearest the line on,
-the back ball into its hole). After every move the pieces on the table, cell by cell, must be
-the position's.
+other's move lands, and push as the board's words say (the back ball in the hand, the pushed
+ball next to the line on, the back ball into its hole). After every move the pieces on the
+table, cell by cell, must be the position's.
 
 Only hand sequences the rules promise to be recognised as the intended record are played as
 "promised". Where a sequence falls where the text is silent or unclear (see `Game.unclear`),
@@ -212,9 +212,12 @@ class OffBoard:
 
     @staticmethod
     def as_the_page_says(pos, shape: Shape) -> Shape | None:
-        """A push made as the rules page words it: the opponent ball nearest the line goes to the
-        free hole beyond the pushed balls (or over the rim: into the sector, or aside when it is
-        full), and the line's back ball is put in the hole it left. None if `shape` pushes nothing."""
+        """A push made as the board's words put it: the opponent's ball next to the line goes to
+        the free hole beyond the pushed balls (over the rim: into the sector there, or aside for
+        its owner when the sector is full; two or more pushed towards a full sector: the ball at
+        the edge comes off first and the one next to the line takes its hole), and the line's
+        back ball is put in the hole it left. Relocations in the words' order, the back ball's
+        last. None if `shape` pushes nothing."""
         text = shape.move
         if text.startswith("+") or "x" not in text:
             return None
@@ -222,11 +225,14 @@ class OffBoard:
         to = rest.split("x")[0].split(" ")[0]
         direction = next(d for d in ob.DIRECTIONS if ob.step(tail, d) == to)
         cells, n, _, front = ob._line(pos, tail, direction)
-        nearest = cells[n]
-        if front is None:
-            sector = pos.rim.exit_sector[(cells[-1], direction)]
-            front = sector if pos.sectors[sector] is None else OFF
-        return shape_of(pos.occupied(), text, text, ((nearest, front), (tail, nearest)))
+        nearest, edge = cells[n], cells[-1]
+        if front is not None:
+            theirs = ((nearest, front),)
+        elif pos.sectors[sector := pos.rim.exit_sector[(edge, direction)]] is None:
+            theirs = ((nearest, sector),)
+        else:
+            theirs = ((nearest, OFF),) if edge == nearest else ((edge, OFF), (nearest, edge))
+        return shape_of(pos.occupied(), text, text, theirs + ((tail, nearest),))
 
     @staticmethod
     def result_line(pos) -> str | None:
@@ -292,9 +298,11 @@ class Abalone:
 
     @staticmethod
     def as_the_page_says(pos, shape: Shape) -> Shape | None:
-        """A push made as the rules page words it: the opposing marble nearest the line goes to the
-        free hole beyond the pushed marbles (or off the board), and the line's last marble is put
-        in the hole it left. None if `shape` pushes nothing."""
+        """A push made as the board's words put it: the opposing marble next to the line goes to
+        the free hole beyond the pushed marbles, or off the board (two pushed off: the marble at
+        the edge comes off first and the one next to the line takes its hole), and the line's
+        last marble is put in the hole it left. Relocations in the words' order, the last
+        marble's last. None if `shape` pushes nothing."""
         line, direction = shape.move
         if not ab.along(line, direction):
             return None
@@ -308,8 +316,11 @@ class Abalone:
             return None
         trail = next(h for h in line if ab.step(h, ab.opposite(direction)) not in line)
         beyond = ab.step(run[-1], direction)
-        return shape_of(frozenset(pos.board), shape.move, shape.text,
-                        ((run[0], OFF if beyond is None else beyond), (trail, run[0])))
+        if beyond is not None:
+            theirs = ((run[0], beyond),)
+        else:
+            theirs = ((run[0], OFF),) if len(run) == 1 else ((run[-1], OFF), (run[0], run[-1]))
+        return shape_of(frozenset(pos.board), shape.move, shape.text, theirs + ((trail, run[0]),))
 
     @staticmethod
     def result_line(pos) -> str | None:
@@ -436,7 +447,7 @@ class Personality:
     pauses: float = 0.0  # takes a whole line in hand, puts it down ball by ball, pausing (rules 2-3)
     seen_push: float = 0.0  # Off Board: lifts the ball off into a full sector first; its owner puts it back
     quick_press: float = 0.0  # Big Balls: presses the die as soon as the other's move lands (rule 2)
-    page_push: float = 0.0  # pushes as the rules page says: nearest pushed ball on, the back ball into its hole
+    page_push: float = 0.0  # pushes as the board's words say: the pushed balls on, then the back ball
 
     def hands(self, rng: random.Random) -> None:
         def q(share: float, top: float) -> float:
@@ -844,7 +855,9 @@ class Players:
                 kinds.add("holds the first piece while thinking")
             if len(moving) > 1:
                 kinds.add("taken apart")
-            if special == "seen push":
+            if special == "page":
+                actions = self.as_the_words_go(shape)
+            elif special == "seen push":
                 actions = self.pushed_ball_first(shape, person)
                 kinds.discard("holds the first piece while thinking")
                 kinds.add("a push into a full sector seen, then the ball put back")
@@ -862,6 +875,19 @@ class Players:
         return {"roll": roll, "press": press, "shape": shape, "shapes": shapes, "before": before,
                 "actions": actions, "kinds": kinds, "held": slide and bool(shape.evidence), "slide": slide,
                 "final": final, "after": after, "special": special}
+
+    @staticmethod
+    def as_the_words_go(shape: Shape) -> list:
+        """A push as the board's words say it, in their order: the back ball of the line lifted
+        and kept in the hand, the pushed balls moved one by one (one off the board goes aside),
+        then the back ball put in the hole the ball next to the line left."""
+        *theirs, (tail, hole) = shape.relocations
+        actions = [("lift", tail, tail)]
+        for s, d in theirs:
+            actions.append(("lift", s, s))
+            if d is not OFF:
+                actions.append(("place", d, s))
+        return actions + [("place", hole, tail)]
 
     def pushed_ball_first(self, shape: Shape, person: Personality) -> list:
         """Off Board: the ball pushed towards a full sector lifted off the board first (its hole

@@ -84,8 +84,9 @@ def test_the_intended_records_follow_the_rules():
 def test_the_table_keeps_every_piece_where_the_position_has_it():
     """After every move the players check that each cell holds the piece the reference position
     has there (a ball's colour, a numbered stone), whether a push was made with every ball
-    stepping or as the rules page words it (the pushed ball nearest the line on to the free hole
-    beyond, the line's back ball into the hole it left); a ball of the wrong colour is caught."""
+    stepping or as the board's words say (the back ball kept in the hand, the pushed ball next to
+    the line on to the free hole beyond, the back ball into the hole it left); a ball of the
+    wrong colour is caught."""
     pushes = 0
     for game in ("offboard", "abalone"):
         for seed in range(6):
