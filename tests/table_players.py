@@ -1010,12 +1010,26 @@ class Players:
                 continue  # that would be a move, an amendment or a takeback
             if any(len(board ^ s.result) == 1 for s in shapes if s.evidence):
                 continue  # that would be a held capture and the next player's lift or placement (rule 2)
+            if self.two_moves_explain(shapes, board):
+                continue  # two legal moves in turn: never signalled as illegal (rule 10)
             late = self.rng.random() < 0.5
             pause = self.rng.uniform(1.8, 3.2) if late else self.rng.uniform(0.05, 0.8)
             kinds.add("illegal state put right " + ("after the grace" if late else "within the grace"))
             return actions[:last] + [("place", wrong, key), ("wait", pause), ("lift", wrong, key),
                                      ("place", cell, key)] + actions[last + 1:]
         return actions
+
+    def two_moves_explain(self, shapes: list[Shape], board: frozenset) -> bool:
+        """Rule 10: whether the board is one of these moves followed by a whole move of the next
+        player's (with no roll: a big-ball move in Big Balls)."""
+        before = self.table.occupied()
+        for s in shapes:
+            if not (board ^ before) & s.cells or not (board ^ before) - s.cells:
+                continue  # the board is not this move with another hand beside it
+            after = self.adapter.apply(self.pos, s)
+            if any(n.result == board for n in self.shapes(after, None)):
+                return True
+        return False
 
     def first_board(self, plan: dict, press: bool = True) -> frozenset | None:
         """The board after the first thing the hands change in this plan (None: a press first,

@@ -639,9 +639,14 @@ class Reconciler:
             done = self._done_then_next(S)
             if len(done) == 1:
                 # Two hands at once: the mover's move is down and the next player's is made or under
-                # way beside it. The mover's counts, and the board is read on in the next turn (rule 10).
+                # way beside it. The mover's counts, and the board is read on in the next turn (rule
+                # 10); at once, unless another of the mover's moves may still be in the hand beside
+                # the next player's: then once the board has been still for the settle time (R16).
                 self._clear_guidance(t, events)
-                self._commit_before_next(t, done[0], events)
+                if self._both_hands(S, exclude=done[0]):
+                    self._schedule(t, ("beside", done[0]))
+                else:
+                    self._commit_before_next(t, done[0], events)
                 return events
             if done:  # two splits fit: which move the mover made is asked (rules 6 and 10)
                 self._clear_guidance(t, events)
@@ -681,6 +686,11 @@ class Reconciler:
         if self._can_grow(S, self._base, self._candidates, exclude=[]):
             # The mover's own move still explains the board (pieces in the hand): it comes first,
             # however long the hand pauses (rule 2).
+            return False
+        if {c.move for c in self._done_then_next(S) if not c.needs & self._next_players} & {c.move for c in held}:
+            # One of those captures made after all, its victim lifted since (not a piece the next
+            # player's hand may have lifted: R3), and the next player's hand beside it: two hands
+            # at once, read below (rule 10).
             return False
         started = max(self._next_player_started(S, c) for c in held)
         if not started:
@@ -759,14 +769,20 @@ class Reconciler:
         base = self._base
         changed = base ^ S
         fits = []
-        if not base & ~S & self._next_players or self._on_the_way_back(S):
-            return []  # no hollow opened that the next player's hand can have opened (R13)
+        if self._on_the_way_back(S):
+            return []  # the mover taking the last move back (R13)
         for c in self._candidates:
             involved = c.may_empty | c.may_fill
             if (c.result == S or c.needs & ~self._touched or not changed & ~involved
                     or not base & ~S & c.may_empty):
                 continue  # not this move with another hand beside it
-            if self._next_player_started(S, c, self._touched & ~involved):
+            # A hollow the mover's hand could have opened instead, opened before any of c's: the
+            # mover's hand came first there, so c is the next player's, not the mover's (rule 10).
+            elsewhere = base & ~S & ~involved & ~self._next_players
+            first = min((at for bit, at in self._opened_at.items() if bit & c.may_empty), default=float("inf"))
+            if any(at < first for bit, at in self._opened_at.items() if bit & elsewhere):
+                continue
+            if self._next_move_beside(S, c):
                 fits.append(c)
         if len(fits) > 1:
             def first_change(c: _Candidate) -> float:
@@ -777,15 +793,35 @@ class Reconciler:
                 fits = first
         return fits
 
-    def _both_hands(self, S: int) -> bool:
-        """Whether the board is on the way to a move of the mover's and, beside it, to one of the
-        next player's after it: both hands still at work (rule 10)."""
+    def _next_move_beside(self, S: int, c: _Candidate) -> bool:
+        """Whether, after the mover's move c, the board is a move of the next player's made (with
+        its evidence) or under way, on hollows c does not involve: the changed hollows split
+        between the two moves (rule 10)."""
+        involved = c.may_empty | c.may_fill
+        after, following = self._following(c)
+        gone, added = after & ~S, S & ~after
+        evidence = self._touched & ~involved
+        if added.bit_count() > gone.bit_count() + 1:
+            return False  # hands bring no piece from nowhere (one: a waiting ball put back)
+        for n in following:
+            if (n.may_empty | n.may_fill) & involved:
+                continue
+            if n.result == S:
+                if not n.needs & ~evidence:
+                    return True
+            elif not gone & ~n.may_empty and not added & ~n.may_fill and added.bit_count() <= gone.bit_count():
+                return True
+        return False
+
+    def _both_hands(self, S: int, exclude: _Candidate | None = None) -> bool:
+        """Whether the board is on the way to a move of the mover's (other than `exclude`) and,
+        beside it, to one of the next player's after it: both hands still at work (rule 10)."""
         base = self._base
         gone, added = base & ~S, S & ~base
         if not gone & self._next_players or self._on_the_way_back(S):
             return False  # no hollow opened that the next player's hand can have opened (R13)
         for c in self._candidates:
-            if not gone & c.may_empty:
+            if c is exclude or not gone & c.may_empty:
                 continue
             rest_gone, rest_added = gone & ~c.may_empty, added & ~c.may_fill
             if not rest_gone | rest_added:
@@ -912,6 +948,8 @@ class Reconciler:
             self._ask(t, action[1], action[2], events)
         elif action[0] == "swap":
             self._resolve_swap(t, events)
+        elif action[0] == "beside":
+            self._commit_before_next(t, action[1], events)
         elif action[0] == "takeback":
             move = self._take_back()
             self._last = None
