@@ -370,9 +370,14 @@ class Reconciler:
         time counts at once (R11), and so does a held capture (R2); then the die is theirs."""
         events: list[Event] = []
         self.changes += 1
-        if self._settle_action and self._settle_action[0] in ("commit", "amend"):
+        if self._settle_action and self._settle_action[0] in ("commit", "amend", "beside"):
             self._do_settle(t, events)
-        return events + self.resolve_held(t)
+        events += self.resolve_held(t)
+        if events and self._settle_action and self._settle_action[0] in ("commit", "beside"):
+            # the held swap counted, and the next player's own move after it waits out the settle
+            # time: the press starts the turn after that one, so that move counts too (R12)
+            self._do_settle(t, events)
+        return events
 
     def mover_busy(self, t: float) -> bool:
         """Whether the mover's hand is still at work at time t: the board changed within the
@@ -641,9 +646,10 @@ class Reconciler:
                 # Two hands at once: the mover's move is down and the next player's is made or under
                 # way beside it. The mover's counts, and the board is read on in the next turn (rule
                 # 10); at once, unless another of the mover's moves may still be in the hand beside
-                # the next player's: then once the board has been still for the settle time (R16).
+                # the next player's, or set down on its way (rule 2): then once the board has been
+                # still for the settle time (R16).
                 self._clear_guidance(t, events)
-                if self._both_hands(S, exclude=done[0]):
+                if self._both_hands(S, exclude=done[0]) or self._set_down_on_the_way(S):
                     self._schedule(t, ("beside", done[0]))
                 else:
                     self._commit_before_next(t, done[0], events)
@@ -883,7 +889,10 @@ class Reconciler:
             self.game.push(held.move)
             try:
                 after = self._mask(self.game.occupied())
-                _, following = self._index(self.game.turn_moves(self._kept_roll()), after)
+                # the number kept for them, read only: a game this capture ends keeps it all the same
+                kept = self.kept_rolls[self.game.turn]
+                roll = kept[0] if kept and self.game.can_roll() else None
+                _, following = self._index(self.game.turn_moves(roll), after)
             finally:
                 self.game.pop()
             known = self._following_cache[id(held)] = (after, following)
