@@ -788,6 +788,12 @@ class Reconciler:
             first = min((at for bit, at in self._opened_at.items() if bit & c.may_empty), default=float("inf"))
             if any(at < first for bit, at in self._opened_at.items() if bit & elsewhere):
                 continue
+            # A capture held as a quick swap whose victim was seen gone only after the other hand
+            # had begun: that hand's lift, for a capture of its own, is no evidence for the mover's (R3)
+            begun = min((at for bit, at in self._opened_at.items() if bit & ~involved), default=float("inf"))
+            if any(h.move == c.move for h in self._held) and any(
+                    at > begun for bit, at in self._opened_at.items() if bit & c.needs):
+                continue
             if self._next_move_beside(S, c):
                 fits.append(c)
         if len(fits) > 1:
