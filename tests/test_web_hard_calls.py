@@ -1,4 +1,4 @@
-"""Four of the table's hard calls in a real browser (reconciler rules 2 and 7).
+"""Seven of the table's hard calls in a real browser (reconciler rules 2, 7 and 10).
 
 - A big ball rolled onto a stone so fast that the stone's switch never opened: the page shows
   the ball in the hand with the capture it would be; when the next player presses the page's
@@ -11,6 +11,10 @@
 - Abalone: a push-off slid in one motion, so that only the trailing marble's hole opens; the
   next player pushes a line of the pusher's marbles back, taking it apart from the front (their
   first lift is one of the pusher's marbles). Both moves are recorded, no illegal state.
+- Off Board: a push into a full sector with the pushed ball lifted off first, then its owner's
+  re-placement next to the pusher's old hole; a pushing line lifted whole and put down ball by
+  ball with pauses; two players' hands on the board at once. Each is recorded as the hands
+  meant, with no illegal state shown.
 
 Clicks cannot be quicker than the debounce, so what the hands do unseen (a ball knocked off a
 stone, a line slid so that the pushed piece's hole never opens) is made on the simulated table
@@ -211,3 +215,79 @@ def test_abalone_a_slid_push_off_then_the_line_pushed_back_from_the_front(open_p
         wait_for_prompt(page, "move")
         shows_the_record(page, session, expected)
         shot(page, "hard-call-abalone-push-off-slid-then-pushed-back")
+
+
+def put(page, session, name, lifted_from):
+    """Put down the piece in the hand that was lifted from `lifted_from` (so that every colour
+    lands where the hands put it), on the hollow `name`."""
+    hand = session.table.hand
+    session.table.select(next(i for i, held in enumerate(hand) if held.origin == lifted_from))
+    click(page, name)
+
+
+def test_off_board_a_push_into_a_full_sector_seen_then_the_ball_put_back(open_page, tmp_path):
+    """Red lifts the yellow ball off first, so its hole is seen empty, and moves the line in; the
+    board stands; Yellow puts the ball back next to the pusher's old hole. The push counts with
+    its evidence, and the re-placement is Yellow's, not a plain move of Red's (rule 2)."""
+    with trace_page(open_page, tmp_path, "offboard-full-sector-evidenced-then-replaced") as (page, session, count, expected):
+        for name in ("A3", "S2", "B3", "A3", "C3", "B3"):  # C3-B3x1 into the free S2
+            click(page, name)
+        expect(count).to_have_count(1, timeout=TIMEOUT)
+        click(page, "I9")  # Yellow
+        click(page, "I8")
+        expect(count).to_have_count(2, timeout=TIMEOUT)
+        click(page, "A4")  # the yellow ball lifted off towards the full S2: Yellow's to put back
+        click(page, "B4")
+        put(page, session, "A4", "B4")
+        click(page, "C4")
+        put(page, session, "B4", "C4")
+        expect(count).to_have_count(3, timeout=TIMEOUT)  # after the settle time, with its evidence
+        put(page, session, "C5", "A4")  # Yellow re-places the ball next to C4
+        expect(count).to_have_count(4, timeout=TIMEOUT)
+        expect(cell(page, "C5")).to_have_attribute("data-piece", "Y")
+        click(page, "H4")
+        click(page, "H5")
+        wait_for_prompt(page, "move")
+        shows_the_record(page, session, expected)
+        shot(page, "hard-call-offboard-full-sector-seen-then-replaced")
+
+
+def test_off_board_a_pushing_line_put_down_ball_by_ball_with_pauses(open_page, tmp_path):
+    """Red lifts the ball it pushes off and its whole line, and puts the balls down from the front
+    with a pause between them: the board on the way also looks like a quick swap and a move of
+    Yellow's, but the mover's own move, still in the hand, comes first (rule 2)."""
+    with trace_page(open_page, tmp_path, "offboard-line-put-down-ball-by-ball") as (page, session, count, expected):
+        for name in ("A3", "S2", "B3", "A3", "C3", "B3", "I9", "I8"):
+            click(page, name)
+        expect(count).to_have_count(2, timeout=TIMEOUT)
+        for name in ("A4", "B4", "C4"):
+            click(page, name)
+        put(page, session, "A4", "B4")
+        page.wait_for_timeout(4 * FAST.settle * 1000)  # longer than the settle time, pieces in the hand
+        assert record(page) == moves_of(expected, session)[:2]
+        put(page, session, "B4", "C4")
+        expect(count).to_have_count(3, timeout=TIMEOUT)
+        put(page, session, "C5", "A4")
+        click(page, "H4")
+        click(page, "H5")
+        wait_for_prompt(page, "move")
+        shows_the_record(page, session, expected)
+        shot(page, "hard-call-offboard-line-put-down-ball-by-ball")
+
+
+def test_off_board_two_hands_on_the_board_at_once(open_page, tmp_path):
+    """Yellow lifts its ball while Red's is still in Red's hand, and both put theirs down: the
+    colours split the board into Red's move and then Yellow's (rule 10)."""
+    with trace_page(open_page, tmp_path, "offboard-two-hands") as (page, session, count, expected):
+        click(page, "H4")  # Red
+        click(page, "I9")  # Yellow, at once
+        put(page, session, "H5", "H4")
+        put(page, session, "I8", "I9")
+        expect(count).to_have_count(2, timeout=TIMEOUT)
+        expect(cell(page, "H5")).to_have_attribute("data-piece", "R")
+        expect(cell(page, "I8")).to_have_attribute("data-piece", "Y")
+        click(page, "C4")
+        click(page, "C5")
+        wait_for_prompt(page, "move")
+        shows_the_record(page, session, expected)
+        shot(page, "hard-call-offboard-two-hands")
