@@ -732,6 +732,11 @@ class Reconciler:
         """The next player started after a held quick swap: its capture counts, or, when
         several fit, which one is asked."""
         held, self._held = self._held, []
+        # One of them whose victim the hands were seen to lift (a piece not of the next player's,
+        # whose hands may lift their own: R3) is no quick swap but that capture made (rule 2)
+        seen = [c for c in held if c.needs and not c.needs & ~self._touched and not c.needs & self._next_players]
+        if len(held) > 1 and len(seen) == 1:
+            held = seen
         if len(held) > 1:
             self._ask(t, held[0].result, held, events, swap=True)
         else:
@@ -789,10 +794,11 @@ class Reconciler:
             if any(at < first for bit, at in self._opened_at.items() if bit & elsewhere):
                 continue
             # A capture held as a quick swap whose victim was seen gone only after the other hand
-            # had begun: that hand's lift, for a capture of its own, is no evidence for the mover's (R3)
+            # had begun, where that hand's move takes the piece the swap put there: that lift is
+            # the next player's evidence, not the swap's (R3)
             begun = min((at for bit, at in self._opened_at.items() if bit & ~involved), default=float("inf"))
-            if any(h.move == c.move for h in self._held) and any(
-                    at > begun for bit, at in self._opened_at.items() if bit & c.needs):
+            if (any(h.move == c.move for h in self._held) and self._next_takes(S, c)
+                    and any(at > begun for bit, at in self._opened_at.items() if bit & c.needs)):
                 continue
             if self._next_move_beside(S, c):
                 fits.append(c)
@@ -804,6 +810,14 @@ class Reconciler:
             if len({c.result for c in first}) == 1 or len(first) == 1:
                 fits = first
         return fits
+
+    def _next_takes(self, S: int, c: _Candidate) -> bool:
+        """Whether, after c, the board is a move of the next player's made or under way that
+        empties c's capture target (takes the piece c put there)."""
+        after, following = self._following(c)
+        gone, added = after & ~S, S & ~after
+        return any(n.may_empty & c.needs and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
+                   for n in following)
 
     def _next_move_beside(self, S: int, c: _Candidate) -> bool:
         """Whether, after the mover's move c, the board is a move of the next player's made (with
