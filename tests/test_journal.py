@@ -222,6 +222,23 @@ def test_a_takeback_keeps_the_roll_of_the_move(tmp_path):
     assert state.pending_roll == 4 and state.game.move_stack == [] and state.game.turn == "black"
 
 
+def test_a_number_kept_over_a_takeback_may_be_dropped_for_a_big_ball_move(tmp_path):
+    """R19: a number shown again for a turn a takeback undid is written as free; the big-ball move
+    made instead of a stone move replays, while a bound number still refuses one."""
+    journal, play = new_journal(tmp_path, BigBalls(**SHUFFLED))
+    journal.append_roll(play.tick(), "black", 4, free=True)
+    play.move("BB a5-a4")
+    journal.close()
+    assert [str(m) for m in rebuild(read_journal(journal.path)).game.move_stack] == ["BB a5-a4"]
+    journal, play = new_journal(tmp_path / "bound", BigBalls(**SHUFFLED))
+    journal.append_roll(play.tick(), "black", 4)
+    play.move("BB a5-a4")
+    journal.close()
+    contents = read_journal(journal.path)  # the reading ends at the move that does not replay
+    assert "a stone move for 4 is due" in str(contents.damage)
+    assert rebuild(contents).game.move_stack == []
+
+
 def test_an_amend_of_a_stone_move_replays(tmp_path):
     journal, play = new_journal(tmp_path, BigBalls(**SHUFFLED))
     play.move("4 a3-b3")

@@ -347,3 +347,32 @@ def test_unknown_cells_and_time_going_backwards_are_refused():
 def test_settings_must_be_seconds():
     with pytest.raises(ValueError, match="settle"):
         Settings(settle=-1)
+
+
+def test_a_number_kept_for_a_later_turn_binds_no_one_to_a_stone_move():
+    """R19: after a takeback of several moves the player to move sees the number they had rolled
+    for a turn the takeback undid. It stands for a stone move (no new roll), but the player may
+    roll a big ball instead: that move counts, and the number is dropped."""
+    game = BigBalls()
+    rec, hands = table(game)
+    hands.move("a5", "a4").wait(S.settle + 0.1)  # Black's big ball
+    hands.move("c5", "c4").wait(S.settle + 0.1)  # White's big ball
+    hands.events += rec.set_roll(hands.t, 6)  # Black rolls a 6
+    hands.move("a3", "b3").wait(S.settle + 0.1)
+    assert moves(hands.events) == ["BB a5-a4", "BB c5-c4", "6 a3-b3"]
+    for src, dst in (("b3", "a3"), ("c4", "c5"), ("a4", "a5")):  # three moves taken back
+        hands.move(src, dst).wait(S.settle + 0.1)
+    assert game.move_stack == [] and rec.roll == 6 and rec.roll_free  # Black's 6 shows again
+    hands.move("b5", "b4").wait(S.settle + 0.1)  # Black rolls a big ball instead
+    assert moves(hands.events)[-1] == "BB b5-b4" and rec.roll is None and game.turn == "white"
+
+
+def test_a_number_the_player_moved_with_binds_them_after_a_takeback():
+    """Rule 7: a stone move taken back is made again with the same number; no big-ball move."""
+    game = BigBalls()
+    rec, hands = table(game, roll=6)
+    hands.move("a3", "b3").wait(S.settle + 0.1)
+    hands.move("b3", "a3").wait(S.settle + 0.1)
+    assert rec.roll == 6 and not rec.roll_free
+    hands.move("a5", "a4").wait(S.settle + S.grace + 0.1)
+    assert of(hands.events, Illegal) and len(game.move_stack) == 0

@@ -232,6 +232,11 @@ class Reconciler:
         # turns: the die shows the first as soon as it is that player's turn, with no new press
         # (rule 7; a takeback is never a free re-roll).
         self.kept_rolls: dict[str, deque[int]] = {player: deque() for player in game.players}
+        # A number kept from a turn a takeback undid binds no one to a stone move: its player may
+        # roll a big ball instead, which drops it (no new roll either). One pressed while the
+        # mover's piece was still on its way (rule 10) was their roll, and binds (R19).
+        self.roll_free = False
+        self._pressed_early: dict[str, int] = {}
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
         self._since_swap = _SinceSwap()  # the hands since the held board was first shown
@@ -349,6 +354,7 @@ class Reconciler:
     def set_roll(self, t: float, roll: int | None) -> list[Event]:
         """The die was rolled (a game with a die): from now on the moves for that roll count."""
         self.roll = roll
+        self.roll_free = False
         self.changes += 1
         self._last = None  # the next player has started: no more amending
         self._new_turn()
@@ -394,6 +400,7 @@ class Reconciler:
         """The next player rolled while the mover's piece was still on its way (rule 10): their
         number shows as soon as it is their turn, with no new press (as a kept number, rule 7)."""
         self.kept_rolls[player].append(value)
+        self._pressed_early[player] = value  # pressed in their turn, as it were: it binds them
         self._following_cache = {}  # their moves after this turn's are those of that number now
         self.changes += 1
 
@@ -483,6 +490,8 @@ class Reconciler:
         self.only = only
         over = self.game.outcome() is not None
         moves = [] if over else self.game.turn_moves(self.roll)
+        if self.roll_free and not over:  # a kept number: a big-ball move drops it (R19)
+            moves = moves + [m for m in self.game.turn_moves(None) if self.game.roll_of(m) is None]
         if only is not None:
             moves = [move for move in moves if move in only]
         self._by_result, self._candidates = self._index(moves, self._base)
@@ -912,7 +921,10 @@ class Reconciler:
                 # the number kept for them, read only: a game this capture ends keeps it all the same
                 kept = self.kept_rolls[self.game.turn]
                 roll = kept[0] if kept and self.game.can_roll() else None
-                _, following = self._index(self.game.turn_moves(roll), after)
+                moves = self.game.turn_moves(roll)
+                if roll is not None and self.game.turn not in self._pressed_early:  # R19
+                    moves = moves + [m for m in self.game.turn_moves(None) if self.game.roll_of(m) is None]
+                _, following = self._index(moves, after)
             finally:
                 self.game.pop()
             known = self._following_cache[id(held)] = (after, following)
@@ -1002,8 +1014,10 @@ class Reconciler:
             self.kept_rolls[self.game.turn].appendleft(self.roll)
         move = self.game.pop()
         self.roll = self.game.roll_of(move)
+        self.roll_free = False
         if self.roll is None:  # a move made with no roll: a number kept for its player shows now
             self.roll = self._kept_roll(pop=True)
+            self.roll_free = self.roll is not None
         self._opened_since_move = 0
         return move
 
@@ -1017,6 +1031,8 @@ class Reconciler:
         self.game.push(candidate.move)
         self._opened_since_move = 0
         self.roll = self._kept_roll(pop=True)
+        early = self._pressed_early.pop(self.game.turn, None)
+        self.roll_free = self.roll is not None and early is None
         self._new_turn()
         events.append(Committed(t, candidate.move, self.roll))
 

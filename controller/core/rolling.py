@@ -82,7 +82,10 @@ class Rolling:
         """The die shows `value` for the player to move: rolled now, or `kept` from before a
         takeback (the reconciler counts it already)."""
         game = self.game
-        self._emit(JournalLine(t, "roll", (game.turn, value)))  # the roll is on disk before any move
+        # the roll is on disk before any move; a number kept over a takeback may be dropped for a
+        # big-ball move (R19), and the journal says so, for a resumed game's replay
+        free = kept and self.reconciler.roll_free
+        self._emit(JournalLine(t, "roll", (game.turn, value) + ((True,) if free else ())))
         self._roll = value
         self._rolling_until = None if kept else t + ROLL_ANIMATION
         self.phase = Phase.ROLLED

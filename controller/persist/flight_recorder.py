@@ -275,8 +275,8 @@ class GuardedJournal:
         """The game's start on the controller's clock (the trace's): the journal's times count from it."""
         return self._journal.origin
 
-    def append_roll(self, t: float, player: str, value: int) -> None:
-        self._recorder.hold(t, lambda: self._journal.append_roll(t, player, value))
+    def append_roll(self, t: float, player: str, value: int, free: bool = False) -> None:
+        self._recorder.hold(t, lambda: self._journal.append_roll(t, player, value, free))
 
     def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None) -> None:
         self._recorder.hold(t, lambda: self._journal.append_move(t, move_text, clock=clock))

@@ -97,8 +97,11 @@ class Journal:
     def _since_start(self, t: float) -> float:
         return round(t - self.origin, 3) if self.origin else t
 
-    def append_roll(self, t: float, player: str, value: int) -> None:
-        self._write({"type": "roll", "t": self._since_start(t), "player": player, "value": value})
+    def append_roll(self, t: float, player: str, value: int, free: bool = False) -> None:
+        entry = {"type": "roll", "t": self._since_start(t), "player": player, "value": value}
+        if free:  # a number kept over a takeback: a big-ball move may drop it (R19)
+            entry["free"] = True
+        self._write(entry)
 
     def append_move(self, t: float, move_text: str, clock: Mapping[str, float] | None = None,
                     comment: str | None = None) -> None:

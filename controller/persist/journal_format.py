@@ -47,6 +47,7 @@ ENTRY_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {  # entry type -> its ke
 }
 AFTER_THE_RESULT = {"resume", "players"}  # entries that may follow the result
 OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
+    "roll": {"free": (bool,)},  # a number kept over a takeback: a big-ball move may drop it
     "move": {"clock": (dict,),  # with a game clock: each player's time left after the move
              "comment": (str,)},  # a comment on the move (a record imported with one)
 }

@@ -33,6 +33,7 @@ def rebuild(contents: JournalContents) -> Resumed:
         raise JournalError(path, 1, str(error)) from None
     numbers = contents.line_numbers or list(range(2, len(contents.entries) + 2))
     pending: int | None = None
+    free = False  # the pending number was kept over a takeback: a big-ball move may drop it
     finished = False
     remaining: dict[str, float] | None = None
     for number, entry in zip(numbers, contents.entries):
@@ -44,12 +45,14 @@ def rebuild(contents: JournalContents) -> Resumed:
         try:
             if kind == "roll":
                 pending = _roll(game, entry["player"], entry["value"])
+                free = entry.get("free", False)
             elif kind == "move":
-                _play(game, entry["move"], pending)
+                _play(game, entry["move"], pending, free)
                 pending = None
                 remaining = entry.get("clock", remaining)
             elif kind == "takeback":
                 pending = _take_back(game, entry["move"])  # no free re-roll: the move's roll stays
+                free = False
             elif kind == "amend":
                 _take_back(game, entry["old"])
                 _play(game, entry["new"], None)
@@ -80,8 +83,10 @@ def _roll(game: Game, player: str, value: int) -> int:
     return value
 
 
-def _play(game: Game, text: str, pending_roll: int | None) -> None:
+def _play(game: Game, text: str, pending_roll: int | None, free: bool = False) -> None:
     move = game.parse_move(text)
+    if free and game.roll_of(move) is None:
+        pending_roll = None  # a big-ball move drops a number kept over a takeback (R19)
     if pending_roll is not None and game.roll_of(move) != pending_roll:
         raise MoveError(_("{move}: the die showed {roll}, so a stone move for {roll} is due").format(
             move=repr(text), roll=pending_roll))
