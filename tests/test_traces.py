@@ -250,3 +250,13 @@ def test_a_bad_trace_is_named_with_its_place_and_status_2(tmp_path, capsys, text
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and str(path) in err
     assert re.search(message, err), err
+
+
+@pytest.mark.parametrize("name, player, kept", [
+    ("bigballs-die-while-the-ball-is-in-the-hand", "white", True),  # the ball went down: White's (rule 10)
+    ("bigballs-die-while-the-ball-is-in-the-hand-put-back", "black", False),  # put back: Black's (R20)
+])
+def test_a_press_beside_a_big_ball_in_the_hand_is_whoever_the_ball_says(name, player, kept):
+    rolls = [(d["player"], d["value"], d["kept"]) for k, d in kinds(name) if k == "roll"]
+    assert rolls[-1] == (player, 3, kept)
+    assert not any(k in ("illegal", "refused") for k, _ in kinds(name))

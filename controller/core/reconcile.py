@@ -161,7 +161,16 @@ class Reached:
     t: float
 
 
-Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touched | Progress | Reached
+@dataclass(frozen=True)
+class Claimed:
+    """A number pressed while the mover's big ball was in the hand is the mover's after all: the
+    ball went back on its hollow, so the mover rolled (R20). The die shows it for them."""
+
+    t: float
+    roll: int
+
+
+Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touched | Progress | Reached | Claimed
 
 
 # How far a board after a held quick swap shows the next player started (_next_player_started).
@@ -237,6 +246,7 @@ class Reconciler:
         # mover's piece was still on its way (rule 10) was their roll, and binds (R19).
         self.roll_free = False
         self._pressed_early: dict[str, int] = {}
+        self._claimable: tuple[str, int] | None = None  # (player, number) pressed beside a big ball in the hand
         self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
         self._since_swap = _SinceSwap()  # the hands since the held board was first shown
@@ -396,9 +406,12 @@ class Reconciler:
         return (S != self._base and self._settle_action is None and t - since < self.settings.settle
                 and self._can_grow(S, self._base, self._candidates, exclude=[]))
 
-    def keep_roll(self, player: str, value: int) -> None:
+    def keep_roll(self, player: str, value: int, claimable: bool = False) -> None:
         """The next player rolled while the mover's piece was still on its way (rule 10): their
-        number shows as soon as it is their turn, with no new press (as a kept number, rule 7)."""
+        number shows as soon as it is their turn, with no new press (as a kept number, rule 7).
+        `claimable`: the mover had not rolled, so the press may have been theirs: if the piece
+        goes back on its hollow instead, the number is the mover's (R20)."""
+        self._claimable = (player, value) if claimable else None
         self.kept_rolls[player].append(value)
         self._pressed_early[player] = value  # pressed in their turn, as it were: it binds them
         self._following_cache = {}  # their moves after this turn's are those of that number now
@@ -581,6 +594,15 @@ class Reconciler:
                 events.append(Touched(t, self._names_of(self._touched)))
             self._touched = 0
             self._opened_at = {}
+            if self._claimable is not None:
+                # the big ball back on its hollow: the press beside it was the mover's roll (R20)
+                player, value = self._claimable
+                self._claimable = None
+                self.kept_rolls[player].pop()
+                self._pressed_early.pop(player, None)
+                self.roll, self.roll_free = value, False
+                self._new_turn()
+                events.append(Claimed(t, value))
             return events
         if not self.listening:
             return events
@@ -1030,6 +1052,7 @@ class Reconciler:
         self._choosing = None
         self.game.push(candidate.move)
         self._opened_since_move = 0
+        self._claimable = None  # the mover's move is down: a number pressed beside it is the next player's
         self.roll = self._kept_roll(pop=True)
         early = self._pressed_early.pop(self.game.turn, None)
         self.roll_free = self.roll is not None and early is None

@@ -33,7 +33,7 @@ from .computer import Computer
 from .computer_turn import ComputerTurn
 from .decisions import Decision, JournalLine, Recorded, Sound
 from .reconcile import (
-    Ambiguous, Amended, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
+    Ambiguous, Amended, Claimed, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
 )
 from .showing import RefereeState, Showing
@@ -343,6 +343,8 @@ class Referee(SettingUp, Rolling, ComputerTurn):
                 pass  # the set-up lights follow the board; nothing to note
             elif isinstance(event, Reached):
                 self._on_setup_reached(t)
+            elif isinstance(event, Claimed):
+                self._set_roll(t, event.roll)  # the mover's roll after all (R20)
         self._computer_acts(events[-1].t)
 
     def _on_touch(self, t: float, cells: frozenset[str]) -> None:

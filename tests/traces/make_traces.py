@@ -474,6 +474,21 @@ def bb_die_while_the_stone_is_in_the_hand() -> TraceBuilder:
     return b.play("1 e1-d2", press_die=False)
 
 
+def bb_die_while_the_ball_is_in_the_hand(put_back: bool) -> TraceBuilder:
+    """The die is pressed while Black's big ball is in the hand, before Black rolled: the number
+    is White's when the ball goes down as Black's move (rule 10), and Black's own roll when the
+    ball goes back on its hollow (R20)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).lift("b5").press("die", 3, after=0.2)
+    if put_back:
+        b.place("b5", after=0.3)
+        return b.play(str(b.game.turn_moves(3)[0]), press_die=False)
+    b.place("b4", after=0.3)
+    b.game.push(b.game.parse_move("BB b5-b4"))
+    return b.play(str(b.game.turn_moves(3)[0]), press_die=False)
+
+
 SCENARIOS = {
     "bigballs-capture-victim-first": lambda: bb_capture("victim-first"),
     "bigballs-capture-mover-first": lambda: bb_capture("mover-first"),
@@ -519,6 +534,8 @@ SCENARIOS = {
     "bigballs-two-hands": lambda: bb_two_hands(False),
     "bigballs-two-hands-capture": lambda: bb_two_hands(True),
     "bigballs-die-while-the-stone-is-in-the-hand": bb_die_while_the_stone_is_in_the_hand,
+    "bigballs-die-while-the-ball-is-in-the-hand": lambda: bb_die_while_the_ball_is_in_the_hand(False),
+    "bigballs-die-while-the-ball-is-in-the-hand-put-back": lambda: bb_die_while_the_ball_is_in_the_hand(True),
 }
 
 
