@@ -1173,7 +1173,8 @@ class Players:
         """Both moves on the board (after a press: the mover's). Rule 10 promises the two moves
         where the board reads one way only:
         - a press is the next player's roll, kept for their turn, while the mover's hand is at
-          work: the die already the mover's, the board changed within the settle time (R17);
+          work: the board changed within the settle time (R17); where the mover had not rolled,
+          their big ball going down as their move makes it so (R20);
         - while the mover's part of the board is another move of the mover, the next player's
           hand must not act on it, nor may it rest for the settle time (R11, rule 3);
         - while the mover's part looks like a capture held in the hand (a quick swap), the next
@@ -1189,9 +1190,6 @@ class Players:
         base = self.occ(before)
         cells = theirs.cells if theirs is not None else frozenset()
         if both["way"] == "press":
-            if both["mover roll"] is None:
-                self.note("two hands at once: the die pressed while the mover's big ball is on its way"
-                          " (the mover's own roll, or the next player's?)")
             if both["first t"] - frames[first - 1][0] >= SETTLE - 0.1:
                 self.note("two hands at once: the die pressed on a board held still for the settle time (R17)")
         mover = self.shapes(before, both["mover roll"])
