@@ -720,9 +720,11 @@ class Reconciler:
             # way (its victim lifted since): the mover's hand, no swap after all (rule 4).
             self._held = []
             return False
-        if self._can_grow(S, self._base, self._candidates, exclude=[]):
+        if self._can_grow(S, self._base, self._candidates, exclude=[]) and not (
+                self._since_swap.start_seen and any(self._next_player_started(S, c) == MADE for c in held)):
             # The mover's own move still explains the board (pieces in the hand): it comes first,
-            # however long the hand pauses (rule 2).
+            # however long the hand pauses (rule 2). Not once the next player's hand was seen
+            # and their whole move, with its evidence, is on the board.
             return False
         if {c.move for c in self._done_then_next(S) if not c.needs & self._next_players} & {c.move for c in held}:
             # One of those captures made after all, its victim lifted since (not a piece the next
