@@ -555,7 +555,7 @@ class Reconciler:
         """The stable frame changed (or the game did): decide what it means."""
         S, base = self._stable, self._base
         events: list[Event] = []
-        waiting = self._settle_action  # a move waiting out the settle time, if any
+        waiting, waiting_at = self._settle_action, self._settle_at  # a move waiting out the settle time, if any
         self._settle_at = self._settle_action = None
 
         if self._target is not None:  # set-up: only the expected occupancy counts
@@ -680,7 +680,10 @@ class Reconciler:
                 # the next player's, or set down on its way (rule 2): then once the board has been
                 # still for the settle time (R16).
                 self._clear_guidance(t, events)
-                if self._both_hands(S, exclude=done[0]) or self._set_down_on_the_way(S):
+                if waiting is not None and waiting[0] == "beside" and waiting[1] is done[0]:
+                    # the same split still: the hands going on do not put its time off
+                    self._settle_action, self._settle_at = waiting, waiting_at
+                elif self._both_hands(S, exclude=done[0]) or self._set_down_on_the_way(S):
                     self._schedule(t, ("beside", done[0]))
                 else:
                     self._commit_before_next(t, done[0], events)
@@ -833,8 +836,12 @@ class Reconciler:
             if (any(h.move == c.move for h in self._held) and self._next_takes(S, c)
                     and any(at > begun for bit, at in self._opened_at.items() if bit & c.needs)):
                 continue
-            if self._next_move_beside(S, c):
-                fits.append(c)
+            level = self._next_move_beside(S, c)
+            if level:
+                fits.append((level, c))
+        # a split into two whole moves beats one whose second move is still under way
+        best = max((level for level, _ in fits), default=0)
+        fits = [c for level, c in fits if level == best]
         if len(fits) > 1:
             def first_change(c: _Candidate) -> float:
                 return min((at for bit, at in self._opened_at.items() if bit & c.may_empty), default=float("inf"))
@@ -852,25 +859,26 @@ class Reconciler:
         return any(n.may_empty & c.needs and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
                    for n in following)
 
-    def _next_move_beside(self, S: int, c: _Candidate) -> bool:
-        """Whether, after the mover's move c, the board is a move of the next player's made (with
-        its evidence) or under way, on hollows c does not involve: the changed hollows split
-        between the two moves (rule 10)."""
+    def _next_move_beside(self, S: int, c: _Candidate) -> int:
+        """Whether, after the mover's move c, the board is a move of the next player's MADE (with
+        its evidence) or UNDER_WAY (else 0), on hollows c does not involve: the changed hollows
+        split between the two moves (rule 10)."""
         involved = c.may_empty | c.may_fill
         after, following = self._following(c)
         gone, added = after & ~S, S & ~after
         evidence = self._touched & ~involved
         if added.bit_count() > gone.bit_count() + 1:
-            return False  # hands bring no piece from nowhere (one: a waiting ball put back)
+            return 0  # hands bring no piece from nowhere (one: a waiting ball put back)
+        found = 0
         for n in following:
             if (n.may_empty | n.may_fill) & involved:
                 continue
             if n.result == S:
                 if not n.needs & ~evidence:
-                    return True
+                    return MADE
             elif not gone & ~n.may_empty and not added & ~n.may_fill and added.bit_count() <= gone.bit_count():
-                return True
-        return False
+                found = UNDER_WAY
+        return found
 
     def _both_hands(self, S: int, exclude: _Candidate | None = None) -> bool:
         """Whether the board is on the way to a move of the mover's (other than `exclude`) and,
