@@ -403,7 +403,10 @@ class Reconciler:
         S = self._stable
         # a held board's hand is the one that first showed it: later hands may only have put it back
         since = self._since_swap.shown_at if self._held else self._changed_at
-        return (S != self._base and self._settle_action is None and t - since < self.settings.settle
+        # With the die the mover's already and no capture held, a press can only be the next
+        # player's, however long the mover holds the piece (R17)
+        recent = t - since < self.settings.settle or (self.roll is not None and not self._held)
+        return (S != self._base and self._settle_action is None and recent
                 and self._can_grow(S, self._base, self._candidates, exclude=[]))
 
     def keep_roll(self, player: str, value: int, claimable: bool = False) -> None:
