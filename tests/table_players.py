@@ -1190,6 +1190,13 @@ class Players:
         base = self.occ(before)
         cells = theirs.cells if theirs is not None else frozenset()
         if both["way"] == "press":
+            t0, board0, touched0 = frames[first - 1]
+            if both["mover roll"] is None and any(
+                    s.evidence and s.result == board0 and not s.evidence <= touched0
+                    for s in self.shapes(before, None)):
+                # the mover's big ball in the hand looks like a quick swap: the press is the next
+                # player starting after it (R2), not a number kept beside it (R20)
+                self.note("two hands at once: the die pressed beside a big ball that looks like a quick swap (R2)")
             if both["first t"] - frames[first - 1][0] >= SETTLE - 0.1:
                 self.note("two hands at once: the die pressed on a board held still for the settle time (R17)")
         mover = self.shapes(before, both["mover roll"])

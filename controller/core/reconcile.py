@@ -293,6 +293,11 @@ class Reconciler:
         return tuple(c.move for c in self._held)
 
     @property
+    def swap_shown(self) -> bool:
+        """Whether the board is a held capture's board itself: a quick swap, or its piece held."""
+        return bool(self._held) and self._stable == self._held[0].result
+
+    @property
     def in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None:
         """(lifted, destinations) when the board is the position with only pieces lifted that
         some move may start with: where those moves may put them (capture targets included)."""

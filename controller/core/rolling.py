@@ -41,12 +41,14 @@ class Rolling:
 
     def _press_die(self, t: float, given: int | None) -> int | None:
         """Roll if the rules allow it now; the value rolled, or None when refused."""
-        if self.phase in (Phase.ROLLED, Phase.PLAY) and self.reconciler.mover_busy(t) and self.game.uses_die:
+        if ((self.phase is Phase.ROLLED or (self.phase is Phase.PLAY and not self.reconciler.swap_shown))
+                and self.reconciler.mover_busy(t) and self.game.uses_die):
             # The mover's piece is still on its way (in the hand): the press is the next
             # player's, two hands at once (rule 10). Their number waits for their turn and shows
             # as soon as the mover's move is down, with no new press. Where the mover had not
             # rolled (a big ball in the hand), the press may have been theirs: the ball put back
-            # on its hollow makes the number theirs (R20).
+            # on its hollow makes the number theirs (R20). A big ball's quick swap shown is the
+            # next player starting instead (R2).
             value = self.die.roll(given)
             self.reconciler.keep_roll(self.game.other(self.game.turn), value, claimable=self.phase is Phase.PLAY)
             return value
