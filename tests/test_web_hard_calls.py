@@ -225,17 +225,29 @@ def put(page, session, name, lifted_from):
     click(page, name)
 
 
+def fill_s2_and_reply(page, count):
+    """The S2 traces' first two moves: Red's C3-B3x1 into the free S2, ball by ball from the front
+    (it is full from then on), and Yellow's I9-I8."""
+    for name in ("A3", "S2", "B3", "A3", "C3", "B3", "I9", "I8"):
+        click(page, name)
+    expect(count).to_have_count(2, timeout=TIMEOUT)
+
+
+def red_moves_on(page, session, expected, name):
+    """Red's H4-H5 ends the trace: the page and the server show its record, and the screenshot."""
+    click(page, "H4")
+    click(page, "H5")
+    wait_for_prompt(page, "move")
+    shows_the_record(page, session, expected)
+    shot(page, f"hard-call-{name}")
+
+
 def test_off_board_a_push_into_a_full_sector_seen_then_the_ball_put_back(open_page, tmp_path):
     """Red lifts the yellow ball off first, so its hole is seen empty, and moves the line in; the
     board stands; Yellow puts the ball back next to the pusher's old hole. The push counts with
     its evidence, and the re-placement is Yellow's, not a plain move of Red's (rule 2)."""
     with trace_page(open_page, tmp_path, "offboard-full-sector-evidenced-then-replaced") as (page, session, count, expected):
-        for name in ("A3", "S2", "B3", "A3", "C3", "B3"):  # C3-B3x1 into the free S2
-            click(page, name)
-        expect(count).to_have_count(1, timeout=TIMEOUT)
-        click(page, "I9")  # Yellow
-        click(page, "I8")
-        expect(count).to_have_count(2, timeout=TIMEOUT)
+        fill_s2_and_reply(page, count)
         click(page, "A4")  # the yellow ball lifted off towards the full S2: Yellow's to put back
         click(page, "B4")
         put(page, session, "A4", "B4")
@@ -245,11 +257,7 @@ def test_off_board_a_push_into_a_full_sector_seen_then_the_ball_put_back(open_pa
         put(page, session, "C5", "A4")  # Yellow re-places the ball next to C4
         expect(count).to_have_count(4, timeout=TIMEOUT)
         expect(cell(page, "C5")).to_have_attribute("data-piece", "Y")
-        click(page, "H4")
-        click(page, "H5")
-        wait_for_prompt(page, "move")
-        shows_the_record(page, session, expected)
-        shot(page, "hard-call-offboard-full-sector-seen-then-replaced")
+        red_moves_on(page, session, expected, "offboard-full-sector-seen-then-replaced")
 
 
 def test_off_board_a_pushing_line_put_down_ball_by_ball_with_pauses(open_page, tmp_path):
@@ -257,9 +265,7 @@ def test_off_board_a_pushing_line_put_down_ball_by_ball_with_pauses(open_page, t
     with a pause between them: the board on the way also looks like a quick swap and a move of
     Yellow's, but the mover's own move, still in the hand, comes first (rule 2)."""
     with trace_page(open_page, tmp_path, "offboard-line-put-down-ball-by-ball") as (page, session, count, expected):
-        for name in ("A3", "S2", "B3", "A3", "C3", "B3", "I9", "I8"):
-            click(page, name)
-        expect(count).to_have_count(2, timeout=TIMEOUT)
+        fill_s2_and_reply(page, count)
         for name in ("A4", "B4", "C4"):
             click(page, name)
         put(page, session, "A4", "B4")
@@ -268,11 +274,7 @@ def test_off_board_a_pushing_line_put_down_ball_by_ball_with_pauses(open_page, t
         put(page, session, "B4", "C4")
         expect(count).to_have_count(3, timeout=TIMEOUT)
         put(page, session, "C5", "A4")
-        click(page, "H4")
-        click(page, "H5")
-        wait_for_prompt(page, "move")
-        shows_the_record(page, session, expected)
-        shot(page, "hard-call-offboard-line-put-down-ball-by-ball")
+        red_moves_on(page, session, expected, "offboard-line-put-down-ball-by-ball")
 
 
 def test_off_board_two_hands_on_the_board_at_once(open_page, tmp_path):

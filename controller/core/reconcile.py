@@ -510,9 +510,7 @@ class Reconciler:
         self._following_cache = {}
         self.only = only
         over = self.game.outcome() is not None
-        moves = [] if over else self.game.turn_moves(self.roll)
-        if self.roll_free and not over:  # a kept number: a big-ball move drops it (R19)
-            moves = moves + [m for m in self.game.turn_moves(None) if self.game.roll_of(m) is None]
+        moves = [] if over else self._moves_for(self.roll, self.roll_free)
         if only is not None:
             moves = [move for move in moves if move in only]
         self._by_result, self._candidates = self._index(moves, self._base)
@@ -833,16 +831,13 @@ class Reconciler:
                 continue  # not this move with another hand beside it
             # A hollow the mover's hand could have opened instead, opened before any of c's: the
             # mover's hand came first there, so c is the next player's, not the mover's (rule 10).
-            elsewhere = base & ~S & ~involved & ~self._next_players
-            first = min((at for bit, at in self._opened_at.items() if bit & c.may_empty), default=float("inf"))
-            if any(at < first for bit, at in self._opened_at.items() if bit & elsewhere):
+            if self._opened_first(base & ~S & ~involved & ~self._next_players) < self._opened_first(c.may_empty):
                 continue
             # A capture held as a quick swap whose victim was seen gone only after the other hand
             # had begun, where that hand's move takes the piece the swap put there: that lift is
             # the next player's evidence, not the swap's (R3)
-            begun = min((at for bit, at in self._opened_at.items() if bit & ~involved), default=float("inf"))
             if (any(h.move == c.move for h in self._held) and self._next_takes(S, c)
-                    and any(at > begun for bit, at in self._opened_at.items() if bit & c.needs)):
+                    and self._opened_last(c.needs) > self._opened_first(~involved)):
                 continue
             level = self._next_move_beside(S, c)
             if level:
@@ -851,13 +846,19 @@ class Reconciler:
         best = max((level for level, _ in fits), default=0)
         fits = [c for level, c in fits if level == best]
         if len(fits) > 1:
-            def first_change(c: _Candidate) -> float:
-                return min((at for bit, at in self._opened_at.items() if bit & c.may_empty), default=float("inf"))
-            earliest = min(first_change(c) for c in fits)
-            first = [c for c in fits if first_change(c) == earliest]
-            if len({c.result for c in first}) == 1 or len(first) == 1:
+            earliest = min(self._opened_first(c.may_empty) for c in fits)
+            first = [c for c in fits if self._opened_first(c.may_empty) == earliest]
+            if len({c.result for c in first}) == 1:
                 fits = first
         return fits
+
+    def _opened_first(self, mask: int) -> float:
+        """When the first of `mask`'s hollows opened since the baseline (inf: none did)."""
+        return min((at for bit, at in self._opened_at.items() if bit & mask), default=float("inf"))
+
+    def _opened_last(self, mask: int) -> float:
+        """When the last of `mask`'s hollows first opened since the baseline (-inf: none did)."""
+        return max((at for bit, at in self._opened_at.items() if bit & mask), default=float("-inf"))
 
     def _next_takes(self, S: int, c: _Candidate) -> bool:
         """Whether, after c, the board is a move of the next player's made or under way that
@@ -961,10 +962,8 @@ class Reconciler:
                 # the number kept for them, read only: a game this capture ends keeps it all the same
                 kept = self.kept_rolls[self.game.turn]
                 roll = kept[0] if kept and self.game.can_roll() else None
-                moves = self.game.turn_moves(roll)
-                if roll is not None and self.game.turn not in self._pressed_early:  # R19
-                    moves = moves + [m for m in self.game.turn_moves(None) if self.game.roll_of(m) is None]
-                _, following = self._index(moves, after)
+                free = roll is not None and self.game.turn not in self._pressed_early
+                _, following = self._index(self._moves_for(roll, free), after)
             finally:
                 self.game.pop()
             known = self._following_cache[id(held)] = (after, following)
@@ -1036,6 +1035,14 @@ class Reconciler:
             self._last = None
             self._new_turn()
             events.append(self._taken_back(t, move))
+
+    def _moves_for(self, roll: int | None, free: bool) -> list:
+        """The moves of the player to move with `roll`; with a `free` number (kept over a
+        takeback) the big-ball moves too, which drop it (R19)."""
+        moves = self.game.turn_moves(roll)
+        if free:
+            moves = moves + [m for m in self.game.turn_moves(None) if self.game.roll_of(m) is None]
+        return moves
 
     def _kept_roll(self, pop: bool = False) -> int | None:
         """The die value the player to move rolled for a turn a takeback undid (rule 7), while
