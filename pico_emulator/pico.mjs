@@ -20,7 +20,7 @@
 //   pins             how the firmware set up the wired pins
 //   quit
 // Reports go to fd 2, one a line: "@" and a JSON object with "ev": usb, leds, buzzer, tx, stats,
-// pins, reset, exit, rx (a host line as it goes to the Pico). Times are emulated milliseconds ("t").
+// pins, reset, exit, rx (a host line as it goes to the Pico), occ (the magnets moved). Times are emulated milliseconds ("t").
 //
 // Emulated time never runs ahead of the wall clock (without --fast), so that the host's timeouts
 // mean what they say; it falls behind when the machine is slow, and everything measured here is
@@ -413,6 +413,7 @@ function control(line) {
     magnets.clear();
     for (const n of numbers(a)) magnets.add(n);
     settleColumns();
+    report({ ev: 'occ', t: ms(now()) }); // when the magnets moved, for timing what the chip makes of it
   } else if (what === 'pulse') {
     const sensor = Number(a);
     const flip = () => { if (magnets.has(sensor)) magnets.delete(sensor); else magnets.add(sensor); settleColumns(); };
