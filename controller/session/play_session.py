@@ -34,7 +34,7 @@ from ..core.clock import ClockSettings
 from ..core.computer import Computer, Question
 from ..games import GAMES, Game, names_in_words
 from ..games.base import colour_words
-from ..language.catalogue import PLAY
+from ..language.catalogue import LANGUAGES, PLAY
 from ..games.setup import start_table
 from ..persist.game_files import default_games_dir
 from ..persist.journal_replay import rebuild
@@ -44,7 +44,7 @@ from ..core.reconcile import Settings
 from ..persist.notation import starting_position
 from ..core.referee import SETUP_MODES, Die, Outputs, Referee
 from .hand_table import HandTable, board_by_hand_for
-from .snapshot import Geometry, Publisher, notes_data, session_snapshot
+from .snapshot import Geometry, Publisher, notes_data, said, session_snapshot
 from ..core.view import Phase
 
 KEEP = object()  # new_game(clock=KEEP): the clock setting of the game before
@@ -185,7 +185,7 @@ class PlaySession:
         self.die_state = DieState()
         self.cue: str | None = None
         self.cues = 0
-        self._publisher = Publisher(self._build)
+        self._publisher = Publisher(self._build, lambda snapshot, lang: said(self, snapshot, lang))
         self._geometry = Geometry()
         self._task: asyncio.Task | None = None
         self._stop: asyncio.Event | None = None
@@ -621,13 +621,15 @@ class PlaySession:
         return self._publisher.seq
 
     def publish(self) -> dict:
-        """Build the snapshot now; publish it (to `updates`) if anything changed. Returns it."""
+        """Build the snapshot now; publish it (to `updates`) if anything changed. Returns it,
+        without its words."""
         return self._publisher.publish()
 
-    def snapshot(self) -> dict:
-        """The latest snapshot (built now if there is none yet)."""
-        return self._publisher.snapshot()
+    def snapshot(self, languages: tuple[str, ...] = LANGUAGES) -> dict:
+        """The latest snapshot (built now if there is none yet), its words in `languages` (every
+        language unless told) and the games' catalogue in the first of them."""
+        return self._publisher.snapshot(languages)
 
     def updates(self) -> AsyncIterator[dict]:
-        """Every published snapshot from now on, starting with the current one."""
+        """Every published snapshot from now on (without its words), starting with the current one."""
         return self._publisher.updates()

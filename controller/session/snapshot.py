@@ -3,6 +3,11 @@
 A snapshot is JSON-ready and whole (never a difference): the game's geometry and pieces, the
 lights exactly as the board was told to show them, the die, the prompt as data and in words,
 the notes, the clock, the record, and on a simulated table the hand and the box.
+
+What a snapshot says in words (`words`, and the games' catalogue) differs by language, so it is
+not built with the rest on every change: each language's words are put together only when a
+reader asks for that language, once per published snapshot, and a snapshot is handed out with
+the words of the languages asked for.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ import asyncio
 from collections.abc import AsyncIterator, Callable
 from dataclasses import asdict
 
-from ..games import Game, catalog
+from ..games import GAMES, Game, catalog
 from ..language.catalogue import LANGUAGES, speaking
 from ..persist.notation import header_lines, result_line
 from ..core import note_words, prompts
@@ -41,6 +46,22 @@ def games_data() -> list[dict]:
     return [{key: entry[key] for key in ("name", "title", "players", "setup_modes", "options")} for entry in catalog()]
 
 
+_CATALOGUES: dict[tuple, list[dict]] = {}
+
+
+def games_in(lang: str) -> list[dict]:
+    """games_data() with the start options' words in `lang`; the same list while the registry
+    stays the same (a reader may tell it unchanged by its identity)."""
+    key = (lang, tuple(GAMES.values()))
+    made = _CATALOGUES.get(key)
+    if made is None:
+        if len(_CATALOGUES) >= 4 * len(LANGUAGES):  # a registry changed (tests add games)
+            _CATALOGUES.clear()
+        with speaking(lang):
+            made = _CATALOGUES[key] = games_data()
+    return made
+
+
 def chosen_modes(game: Game) -> list[str]:
     """The set-up modes a player may choose for a new game of this kind ("given" is for replays)."""
     return [mode for mode in game.setup_modes if mode != "given"]
@@ -59,12 +80,25 @@ class Geometry:
         return self._of[1]
 
 
+_HEADER: list = [None, None, None]  # the game, its first move, its header lines
+
+
+def start_header(game: Game) -> list[str]:
+    """header_lines(game), kept while the game and its first move stay the same objects: it is
+    worked out by taking every move back, on every change, and a game's start never moves."""
+    first = game.move_stack[0] if game.move_stack else None
+    if _HEADER[0] is not game or _HEADER[1] is not first or first is None:
+        _HEADER[:] = [game, first, header_lines(game)]
+    return list(_HEADER[2])
+
+
 def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
-    """What the page shows of `session` (controller.session.play_session.PlaySession), as JSON-ready data."""
+    """What the page shows of `session` (controller.session.play_session.PlaySession), as JSON-ready
+    data, but for what is said in words (`said`: the words and the games' catalogue)."""
     referee = session.referee
     if referee is None:
         return {"game": session.kind, "phase": "starting", "sim": session.table is not None,
-                "prompt": {"kind": "starting"}, "link": session.link_data(), "games": games_data()}
+                "prompt": {"kind": "starting"}, "link": session.link_data()}
     game = referee.game
     state = referee.state()
     view = state.view
@@ -94,7 +128,7 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "roll": referee.roll,
         **position_data(game),
         # the set-up's stone numbers are not in the record until the board has told them
-        "header": header_lines(game) if referee.stones_known else header_lines(game)[:1],
+        "header": start_header(game) if referee.stones_known else start_header(game)[:1],
         "record": [game.format_move(m) for m in game.move_stack],
         "outcome": outcome_data(game) if view.phase is Phase.OVER else None,
         "message": view.message,
@@ -104,7 +138,6 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "clock": referee.clock_state(session.now()),
         "setup_mode": referee.setup_mode,
         "setup_modes": chosen_modes(game),
-        "games": games_data(),
         "cue": {"name": session.cue, "n": session.cues},
         "journal": referee.journal.path.name if getattr(referee.journal, "path", None) else None,
         "settings": asdict(session.settings),
@@ -118,11 +151,19 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "thinking": session.thinking,
         "names": {colour: name for colour, name in session.players.items() if colour in game.players},
     }
-    snapshot["words"] = {lang: words_in(lang, referee, game, snapshot["notes"], view.phase, snapshot["link"])
-                         for lang in LANGUAGES}
     if table is not None:
         snapshot.update(table.data())
     return snapshot
+
+
+def said(session, snapshot: dict, lang: str) -> dict:
+    """What `snapshot`, the session's as it stands, says in `lang`: the games' catalogue
+    (`games`) and, once a game is under way, the page's words (`words`, see words_in)."""
+    referee = session.referee
+    if referee is None or snapshot.get("phase") == "starting":
+        return {"games": games_in(lang)}
+    return {"games": games_in(lang), "words": words_in(lang, referee, referee.game, snapshot["notes"],
+                                                       Phase(snapshot["phase"]), snapshot["link"])}
 
 
 def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase, link: dict | None = None) -> dict:
@@ -171,13 +212,22 @@ def notes_data(referee, t0: float) -> list[dict]:
 
 class Publisher:
     """Snapshots built by `build` when marked dirty (at most once per loop turn), published with
-    a sequence number only when something in them changed; readers wait for the next one."""
+    a sequence number only when something in them changed; readers wait for the next one.
 
-    def __init__(self, build: Callable[[], dict]) -> None:
+    What a published snapshot says in a language (`say(snapshot, lang)`: see `said`) is worked
+    out when a reader first asks for that language, and kept until the next one is published:
+    a language nobody reads costs nothing. It is worked out from the session as it stands, which is
+    the snapshot's own state: any change marks the publisher dirty, and a dirty publisher
+    publishes before it answers."""
+
+    def __init__(self, build: Callable[[], dict], say: Callable[[dict, str], dict]) -> None:
         self._build = build
+        self._say = say
         self.seq = 0
         self._body: dict | None = None
         self._published: dict | None = None
+        self._said: dict[str, dict] = {}  # lang -> what the published snapshot says in it
+        self._made: dict[tuple[str, ...], dict] = {}  # languages -> the published snapshot in them
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self._flush_pending = False
@@ -202,23 +252,47 @@ class Publisher:
         self.publish()
 
     def publish(self) -> dict:
-        """Build the snapshot now; publish it (to `updates`) if anything changed. Returns it."""
+        """Build the snapshot now; publish it (to `updates`) if anything changed. Returns it,
+        without its words (`snapshot` gives them)."""
         body = self._build()
         if body != self._body or self._published is None:
             self._body = body
             self.seq += 1
             self._published = {**body, "seq": self.seq}
+            self._said, self._made = {}, {}
             if self._changed is not None:
                 event, self._changed = self._changed, asyncio.Event()
                 event.set()
         return self._published
 
-    def snapshot(self) -> dict:
-        """The latest snapshot (built now if there is none yet, or a change waits)."""
+    def latest(self) -> dict:
+        """The latest snapshot without its words (built now if there is none yet, or a change waits)."""
         return self._published if self._published is not None and not self._flush_pending else self.publish()
 
+    def snapshot(self, languages: tuple[str, ...] = LANGUAGES) -> dict:
+        """The latest snapshot with its words in `languages` (`words`: {lang: ...}) and the games'
+        catalogue in the first of them (none given: neither); the same dict for the same
+        languages until the next."""
+        published = self.latest()
+        if not languages:
+            return published
+        made = self._made.get(languages)
+        if made is None:
+            first = self._said_in(languages[0])
+            made = {**published, "games": first["games"]}
+            if "words" in first:
+                made["words"] = {lang: self._said_in(lang)["words"] for lang in languages}
+            self._made[languages] = made
+        return made
+
+    def _said_in(self, lang: str) -> dict:
+        kept = self._said.get(lang)
+        if kept is None:
+            kept = self._said[lang] = self._say(self._published, lang)
+        return kept
+
     async def updates(self) -> AsyncIterator[dict]:
-        """Every published snapshot from now on, starting with the current one.
+        """Every published snapshot from now on (without its words), starting with the current one.
 
         A slow reader skips to the newest: snapshots are whole, never differences."""
         seen = None

@@ -1,9 +1,12 @@
 """The web view of a play session: a Starlette app, served by uvicorn.
 
     GET  /                       the page (static HTML, JS and CSS under static/; no build step)
-    GET  /api/state              the session's snapshot (JSON)
+    GET  /api/state              the session's snapshot (JSON), its words in every language
     GET  /api/auth               {"control": may this client change the game?, "token_required": ...}
-    WS   /ws                     the snapshot, pushed on every change (watching needs no token)
+    WS   /ws?lang=LANG           the snapshot, pushed on every change, its words in LANG; the parts that
+                                 stay as they are for a game only when they change (page_messages.py);
+                                 the page says {"lang": LANG} when it changes language (watching needs
+                                 no token)
     POST /api/click  {"cell"}    simulated board: lift the piece on the cell, or put the one in hand
     POST /api/select {"index"}   simulated board: the piece in hand to put down next
     POST /api/aside  {"index"?}  simulated board: a piece from the hand into the box
@@ -34,7 +37,8 @@ the X-Reedboard-Token header, or ?token= in the URL. Without a token the app onl
 changes addressed to localhost (a page on another site cannot use a name that resolves to
 127.0.0.1 to reach it). Changes are JSON POSTs (Content-Type: application/json), which a
 page on another site cannot send without the browser asking first. A bad request gets a
-4xx answer and changes nothing.
+4xx answer and changes nothing. A change is answered with the snapshot, its words in the
+language of the request.
 
 Served to a club's Wi-Fi, anyone there can reach the page, so everything a visitor can make
 the board do is bounded (limits.Limits): the WebSockets of watchers (64 by default, and a few
@@ -44,7 +48,8 @@ size of a body (4 KiB, checked key by key: bodies.py) and of a watcher's message
 the names the board answers to and the pages that may open its WebSocket (hosts.py), and
 the log (one line per kind of refusal a minute: quiet_log.py). What a spectator asks for
 that takes a while, the past games and the rules pages, is worked out beside the referee,
-never in its loop (side_work.py), and each snapshot is turned into JSON once for everyone.
+never in its loop (side_work.py), and each snapshot is turned into JSON once for everyone
+(once per language).
 The past games come from the archive's index (controller.archive), kept in that worker thread
 (its SQLite connection belongs to the thread) and brought up to date with the journals at
 each question; reading the archive needs no token.
@@ -78,6 +83,7 @@ from .languages import Speaking, language_routes
 from .limits import Limits
 from .live_socket import live_routes
 from .page import page_routes
+from .page_messages import PageMessages
 from .quiet_log import QuietLog, quieten
 from .replies import SnapshotJSON
 from .session_api import session_routes
@@ -117,7 +123,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
         *page_routes(access),
         *session_routes(session, access, changes, work, snapshot_json, names),
         *past_games.routes(changes),
-        *live_routes(session, access, limits, log, snapshot_json),
+        *live_routes(session, access, limits, log, PageMessages(session)),
         *language_routes(lambda: session.page_language),
     ]
     return Starlette(routes=routes, lifespan=lifespan,

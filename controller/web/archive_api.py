@@ -96,7 +96,7 @@ class PastGames:
         except ActionError as problem:
             return error(str(problem), problem.status)
         limit, offset = filters.pop("limit", LIST_PAGE), filters.pop("offset", 0)
-        live = self.session.snapshot().get("journal")  # the game at the board, listed from its start
+        live = self.session.snapshot(()).get("journal")  # the game at the board, listed from its start (no words)
         return await beside(self.work, ("list", tuple(sorted(filters.items())), limit, offset, live),
                             self._games_page, filters, limit, offset, live)
 

@@ -17,7 +17,7 @@ from ..session.play_session import PlaySession
 from .access import Access
 from .bodies import SCHEMAS, check, read_json
 from .replies import CLOSE, error
-from ..language.catalogue import COMMANDS
+from ..language.catalogue import COMMANDS, current
 
 _ = COMMANDS.gettext
 
@@ -28,7 +28,7 @@ class Changes:
 
     def route(self, path: str, name: str, handler: Callable[[dict], object]) -> Route:
         """POST `path`: the body checked as SCHEMAS[name], handled; the answer is what the handler
-        gives, or the session's snapshot when it gives nothing."""
+        gives, or the session's snapshot (its words in the request's language) when it gives nothing."""
         async def endpoint(request: Request):
             if not self.access.may_change(request):
                 return error(_('watching only: changing the game needs the token'), 403, CLOSE)
@@ -42,5 +42,6 @@ class Changes:
                     result = await result
             except ActionError as problem:
                 return error(str(problem), problem.status)
-            return JSONResponse(result if result is not None else self.session.snapshot())
+            # the snapshot in the request's language: the page that asked reads no other
+            return JSONResponse(result if result is not None else self.session.snapshot((current(),)))
         return Route(path, endpoint, methods=["POST"])

@@ -3,18 +3,23 @@ and what the page asks for beside (the games' catalog, their rules pages, the jo
 
     GET  /api/state, /api/auth, /api/catalog, /api/join, /api/rules/GAME
     POST /api/click, select, aside, take, press, resign, draw, hint, new
+
+/api/state gives the snapshot with its words in every language; a change is answered with it in
+the request's language only (the page's).
 """
 
 from __future__ import annotations
 
 import functools
+import inspect
+from collections.abc import Awaitable, Callable
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
 from ..games import catalog
-from ..language.catalogue import COMMANDS, current
+from ..language.catalogue import COMMANDS, LANGUAGES, current
 from ..opponent.ratings import level_ratings
 from ..session.actions import ActionError
 from ..session.play_session import PlaySession
@@ -58,12 +63,18 @@ def session_routes(session: PlaySession, access: Access, changes: Changes, work:
                    snapshot_json: SnapshotJSON, names: frozenset[str]) -> list[BaseRoute]:
     """The routes of the session's API; `names`: the names the board answers to (the join card's)."""
 
-    def press(data: dict) -> dict:
-        session.press(data["button"])
-        return session.snapshot()
+    def changing(act: Callable[[dict], object]) -> Callable[[dict], Awaitable[None]]:
+        """A change to the game: answered with the snapshot (changes.py), not what `act` returns."""
+        async def handler(data: dict) -> None:
+            done = act(data)
+            if inspect.isawaitable(done):
+                await done
+        return handler
 
     async def state(request: Request):
-        return json_answer(snapshot_json(session.snapshot()).encode("utf-8"))
+        asked = current()  # the request's language first: the games' catalogue is in it
+        languages = (asked, *(lang for lang in LANGUAGES if lang != asked))
+        return json_answer(snapshot_json(session.snapshot(languages)).encode("utf-8"))
 
     async def auth(request: Request):
         return JSONResponse({"control": access.may_change(request), "token_required": access.token is not None})
@@ -86,15 +97,15 @@ def session_routes(session: PlaySession, access: Access, changes: Changes, work:
     return [
         Route("/api/state", state),
         Route("/api/auth", auth),
-        changes.route("/api/click", "click", lambda d: session.click(d["cell"])),
-        changes.route("/api/select", "select", lambda d: session.select(d["index"])),
-        changes.route("/api/aside", "aside", lambda d: session.aside(d.get("index"))),
-        changes.route("/api/take", "take", lambda d: session.take(d["index"])),
-        changes.route("/api/press", "press", press),
-        changes.route("/api/resign", "resign", lambda d: session.resign(d["player"])),
-        changes.route("/api/draw", "draw", lambda d: session.draw()),
-        changes.route("/api/hint", "hint", lambda d: session.hint()),
-        changes.route("/api/new", "new", lambda d: start_new_game(session, d)),
+        changes.route("/api/click", "click", changing(lambda d: session.click(d["cell"]))),
+        changes.route("/api/select", "select", changing(lambda d: session.select(d["index"]))),
+        changes.route("/api/aside", "aside", changing(lambda d: session.aside(d.get("index")))),
+        changes.route("/api/take", "take", changing(lambda d: session.take(d["index"]))),
+        changes.route("/api/press", "press", changing(lambda d: session.press(d["button"]))),
+        changes.route("/api/resign", "resign", changing(lambda d: session.resign(d["player"]))),
+        changes.route("/api/draw", "draw", changing(lambda d: session.draw())),
+        changes.route("/api/hint", "hint", changing(lambda d: session.hint())),
+        changes.route("/api/new", "new", changing(lambda d: start_new_game(session, d))),
         Route("/api/join", join),
         Route("/api/catalog", games_catalog),
         Route("/api/rules/{game}", rules),

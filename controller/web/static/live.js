@@ -1,7 +1,8 @@
 // The live game: each snapshot drawn on the page (the board, whose turn, the die, the score,
 // the messages, the record, the end), and beside the board what its lights mean now. The
-// board's own words (the prompt, the notes, how the game ended) come in the snapshot in every
-// language (`words`); a snapshot without them (an older board in the club) brings English.
+// board's own words (the prompt, the notes, how the game ended) come in the snapshot in the
+// page's language (`words`; the club's copy brings every language); a snapshot without them
+// (an older board in the club) brings English.
 import { buildBoard, lightColour, lightSwatch, paint } from "./board.js";
 import { gameInfo } from "./catalog.js";
 import { renderClock } from "./clock.js";
@@ -16,9 +17,15 @@ import { announce, storeVoiceSetting, voiceSetting } from "./voice.js";
 
 const examples = new Map();  // game -> a geometry from its rules page, when the snapshot has none
 
-// The board's words in the page's language: the snapshot's, or its English lines.
+// Does the snapshot bring the board's words in the page's language? One of the same number that
+// does is drawn again over one that does not (the page's language just changed).
+function inPageLanguage(snap) { return Boolean(snap && snap.words && snap.words[language()]); }
+
+// The board's words in the page's language: the snapshot's, else its English lines, else the
+// language it came in (until the snapshot in the page's new language arrives).
 function boardWords(snap) {
-  const words = (snap.words || {})[language()] || (snap.words || {}).en;
+  const all = snap.words || {};
+  const words = all[language()] || all.en || Object.values(all)[0];
   const notes = (words && words.notes) || {};
   return {
     message: words ? words.message : snap.message,
@@ -41,7 +48,8 @@ const WAITING = {
 };
 
 export function render(snap) {
-  if (!snap || !snap.seq || snap.seq <= state.seq) return;
+  if (!snap || !snap.seq || snap.seq < state.seq) return;
+  if (snap.seq === state.seq && (inPageLanguage(state.snap) || !inPageLanguage(snap))) return;
   state.seq = snap.seq;
   state.snap = snap;
   renderLink(snap.link);
