@@ -64,7 +64,8 @@ async def beside(work: SideWork, key: tuple, work_out: Callable, *args) -> Respo
 
 
 class SnapshotJSON:
-    """Each published snapshot turned into JSON once, for every watcher and every GET."""
+    """Each published snapshot turned into JSON once for every GET /api/state (what the watchers
+    are sent is encoded in page_messages.py)."""
 
     def __init__(self) -> None:
         self._snapshot: dict | None = None
