@@ -9,7 +9,8 @@ for the watchers (its words in their languages), and with its words in every lan
 every change cost while a snapshot carried them all; what /api/state and the broadcast ask for).
 
 Prints, per game: messages a move a watcher, bytes a message, bytes a move a watcher, and
-microseconds per snapshot build.
+CPU microseconds per snapshot build (the quickest of ROUNDS rounds: other work on the machine
+only ever adds to one).
 
     python bench/snapshot_bytes.py [--moves 20] [--watchers 2] [--builds 2000]
 """
