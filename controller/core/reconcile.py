@@ -32,15 +32,24 @@ How it decides, in short (the rules are numbered as in the design note):
   the settle time takes the last move back, and the die value it was made with stays; a
   value the next player had rolled is kept for their turn (rule 7). expect() guides the
   board to a position before play or on resume (rule 8).
+
+The decisions themselves are the ordered table of rulings.py; the modes and what waits out
+the settle time are the types of recognition.py.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..games import Game, brief  # brief: how messages show a value given
+from .recognition import (
+    AfterCommit, AmendNow, AmendWhenStill, Ask, AskWhenStill, BesideWhenStill, Board, Candidate, Choosing,
+    CountBeside, CountNow, CountThenReadOn, CountWhenStill, Decision, FitsNothing, Held, Hold, KeepSignalling,
+    KeepWaiting, SinceSwap, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, Waiting, WatchOn,
+)
+from .rulings import Rulings
 
 
 
@@ -173,38 +182,7 @@ class Claimed:
 Event = Committed | Amended | TakenBack | Illegal | Cleared | Ambiguous | Touched | Progress | Reached | Claimed
 
 
-# How far a board after a held quick swap shows the next player started (_next_player_started).
-UNDER_WAY, MADE = 1, 2
-HELD_FRAMES_KEPT = 64  # boards kept from a held quick swap to its commit (a hand makes a few a move)
-
-
-@dataclass
-class _SinceSwap:
-    """What the hands did since a held quick swap was first shown (rule 2)."""
-
-    opened: int = 0  # cells seen empty since: evidence for the next player's own capture
-    boards: list[int] = field(default_factory=list)  # the boards since, read again in the next turn
-    start_seen: bool = False  # a board looked like the next player's start
-    placed: bool = False  # a piece was put down since
-    shown_at: float = float("-inf")  # when the held board was first shown
-
-    def saw(self, shown: int, board: int) -> None:
-        self.opened |= shown & ~board
-        self.placed |= bool(board & ~(self.boards[-1] if self.boards else shown))
-        self.boards = self.boards[-HELD_FRAMES_KEPT + 1:] + [board]
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    move: Hashable
-    result: int  # occupancy mask after the move
-    may_empty: int  # cells that are, or may be for a while, empty during the move
-    may_fill: int  # cells the move fills
-    needs: int  # capture cells: evidence that they were touched
-    path: int  # cells occupied after the move that belong to it (for choosing by touch)
-
-
-class Reconciler:
+class Reconciler(Rulings):
     """Frames in, moves and prompts out, for one game (which it pushes moves onto)."""
 
     def __init__(self, game: Game, settings: Settings | None = None, *, roll: int | None = None,
@@ -230,13 +208,13 @@ class Reconciler:
         self._target: int | None = None  # set-up: the occupancy asked for
         self._guidance: tuple[int, int] | None = None  # (fill, empty) shown for an illegal board
         self._grace_at: float | None = None
+        # the modes (recognition.py): what waits out the settle time, a capture held, a choice
+        # by touch, the move just counted that its mover may still amend
         self._settle_at: float | None = None
-        self._settle_action: tuple | None = None
-        self._choosing: tuple[int, list[_Candidate]] | None = None
-        self._choice_lifted = 0
-        self._choice_touch: tuple[int, int] | None = None  # swap choice: (board before, the piece lifted) of a touch
-        self._choice_board = 0  # swap choice: the board as last seen
-        self._last: tuple | None = None  # (move, candidates, baseline, touched) of the open commit
+        self._waiting: Waiting | None = None
+        self._held: Held | None = None
+        self._choosing: Choosing | None = None
+        self._last: AfterCommit | None = None
         # Die values rolled for turns that takebacks undid, each player's in the order of their
         # turns: the die shows the first as soon as it is that player's turn, with no new press
         # (rule 7; a takeback is never a free re-roll).
@@ -247,11 +225,8 @@ class Reconciler:
         self.roll_free = False
         self._pressed_early: dict[str, int] = {}
         self._claimable: tuple[str, int] | None = None  # (player, number) pressed beside a big ball in the hand
-        self._held: list[_Candidate] = []  # captures the board shows with no target touched (rule 2)
         self._opened_since_move = 0  # cells seen empty since the last move counted or was taken back
-        self._since_swap = _SinceSwap()  # the hands since the held board was first shown
         self._following_cache: dict[int, tuple] = {}  # id of a held capture -> (board after it, next moves)
-        self._choosing_swap = False  # the choice is of a quick swap's capture: a touch anywhere answers
         self._hand_cache: tuple = (None, None)
         self._new_turn()
 
@@ -280,22 +255,22 @@ class Reconciler:
     @property
     def choosing(self) -> tuple[Hashable, ...]:
         """The moves the players are asked to choose between by touch."""
-        return tuple(c.move for c in self._choosing[1]) if self._choosing else ()
+        return tuple(c.move for c in self._choosing.matches) if self._choosing else ()
 
     @property
     def choice_paths(self) -> tuple[frozenset[str], ...]:
-        return tuple(self._names_of(c.path) for c in self._choosing[1]) if self._choosing else ()
+        return tuple(self._names_of(c.path) for c in self._choosing.matches) if self._choosing else ()
 
     @property
     def held(self) -> tuple[Hashable, ...]:
         """Captures the board shows with none of their targets touched: a piece in the hand,
         or a swap quicker than the debounce. Only the next player or the ok button decides."""
-        return tuple(c.move for c in self._held)
+        return tuple(c.move for c in self._held.captures) if self._held else ()
 
     @property
     def swap_shown(self) -> bool:
         """Whether the board is a held capture's board itself: a quick swap, or its piece held."""
-        return bool(self._held) and self._stable == self._held[0].result
+        return self._held is not None and self._stable == self._held.captures[0].result
 
     @property
     def in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -380,7 +355,7 @@ class Reconciler:
         does a held capture (rule 2)."""
         events: list[Event] = []
         self.changes += 1
-        if self._settle_action and self._settle_action[0] in ("commit", "amend"):
+        if isinstance(self._waiting, (CountWhenStill, AmendWhenStill)):
             self._do_settle(t, events)
         elif self._held:
             events += self.resolve_held(t)
@@ -391,10 +366,11 @@ class Reconciler:
         time counts at once (R11), and so does a held capture (R2); then the die is theirs."""
         events: list[Event] = []
         self.changes += 1
-        if self._settle_action and self._settle_action[0] in ("commit", "amend", "beside"):
+        if isinstance(self._waiting, (CountWhenStill, AmendWhenStill, BesideWhenStill)):
             self._do_settle(t, events)
-        events += self.resolve_held(t)
-        if events and self._settle_action and self._settle_action[0] in ("commit", "beside"):
+        if self._applies("R2"):
+            events += self.resolve_held(t)
+        if events and isinstance(self._waiting, (CountWhenStill, BesideWhenStill)) and self._applies("R12"):
             # the held swap counted, and the next player's own move after it waits out the settle
             # time: the press starts the turn after that one, so that move counts too (R12)
             self._do_settle(t, events)
@@ -407,11 +383,12 @@ class Reconciler:
         while thinking, or a quick swap made (rule 2, R17)."""
         S = self._stable
         # a held board's hand is the one that first showed it: later hands may only have put it back
-        since = self._since_swap.shown_at if self._held else self._changed_at
+        since = self._held.since.shown_at if self._held else self._changed_at
         # With the die the mover's already and no capture held, a press can only be the next
         # player's, however long the mover holds the piece (R17)
-        recent = t - since < self.settings.settle or (self.roll is not None and not self._held)
-        return (S != self._base and self._settle_action is None and recent
+        recent = t - since < self.settings.settle or (
+            self._applies("R17") and self.roll is not None and not self._held)
+        return (S != self._base and self._waiting is None and recent
                 and self._can_grow(S, self._base, self._candidates, exclude=[]))
 
     def keep_roll(self, player: str, value: int, claimable: bool = False) -> None:
@@ -432,13 +409,15 @@ class Reconciler:
         something else that does not start from it."""
         events: list[Event] = []
         # The board may show the next player's own swap after it already (seen since): each
-        # swap counts in its turn, up to the one the press or the button answers.
+        # swap counts in its turn, up to the one the press or the button answers (R12).
         while self._held and not self._pending and not self._choosing and (
-                self._stable == self._held[0].result or self._since_swap.start_seen
-                or any(self._next_player_started(self._stable, c) for c in self._held)):
+                self._stable == self._held.captures[0].result or self._held.since.start_seen
+                or any(self._next_player_started(self._stable, c) for c in self._held.captures)):
             self.changes += 1
-            self._settle_at = self._settle_action = None
+            self._settle_at = self._waiting = None
             self._resolve_swap(t, events)
+            if not self._applies("R12"):
+                break
         return events
 
     def restrict(self, t: float, moves: Iterable[Hashable] | None) -> list[Event]:
@@ -457,7 +436,7 @@ class Reconciler:
         self._last = None
         self._new_turn()
         self._target = self._base
-        return [self._taken_back(t, move)] + self._reconsider(t)
+        return [self._taken_back_event(t, move)] + self._reconsider(t)
 
     def expect(self, t: float, occupied: Iterable[str] | None = None) -> list[Event]:
         """Guide the board to an occupancy (default: the game's position) before going on."""
@@ -486,14 +465,14 @@ class Reconciler:
     def _names_of(self, mask: int) -> frozenset[str]:
         return frozenset(name for name, bit in self._bit.items() if mask & bit)
 
-    def _index(self, moves: list, base: int) -> tuple[dict[int, list[_Candidate]], list[_Candidate]]:
-        by_result: dict[int, list[_Candidate]] = {}
+    def _index(self, moves: list, base: int) -> tuple[dict[int, list[Candidate]], list[Candidate]]:
+        by_result: dict[int, list[Candidate]] = {}
         candidates = []
         for move in moves:
             fp = self.game.footprint(move)
             empties, fills = self._mask(fp.empties), self._mask(fp.fills)
             captures, passes = self._mask(fp.captures), self._mask(fp.passes)
-            candidate = _Candidate(
+            candidate = Candidate(
                 move=move, result=(base & ~empties) | fills, may_empty=empties | captures | passes,
                 may_fill=fills, needs=captures, path=fills | captures | passes,
             )
@@ -506,7 +485,7 @@ class Reconciler:
         self._base = self._mask(self.game.occupied())
         self._touched = 0
         self._opened_at = {}
-        self._held = []
+        self._held = None
         self._following_cache = {}
         self.only = only
         over = self.game.outcome() is not None
@@ -528,7 +507,7 @@ class Reconciler:
             before = self._mask(self.game.occupied())
             fp = self.game.footprint(move)
             self.game.push(move)
-            reverse = _Candidate(
+            reverse = Candidate(
                 move=move, result=before, may_empty=self._mask(fp.fills | fp.captures | fp.passes),
                 may_fill=self._mask(fp.empties), needs=0, path=0,
             )
@@ -551,20 +530,21 @@ class Reconciler:
 
     def _reconsider(self, t: float) -> list[Event]:
         events: list[Event] = []
-        self._settle_at = self._settle_action = None
+        self._settle_at = self._waiting = None
         self._grace_at = None
         events.extend(self._on_stable(t))
         return events
 
-    # --- the decisions -------------------------------------------------------------------------
+    # --- a new stable board ------------------------------------------------------------------------
     def _on_stable(self, t: float) -> list[Event]:
-        """The stable frame changed (or the game did): decide what it means."""
+        """The stable frame changed (or the game did): the set-up, a choice by touch and the
+        position itself have their say first; then the rulings, in their order, decide."""
         S, base = self._stable, self._base
         events: list[Event] = []
-        waiting, waiting_at = self._settle_action, self._settle_at  # a move waiting out the settle time, if any
-        self._settle_at = self._settle_action = None
+        waiting, due = self._waiting, self._settle_at  # what waited out the settle time, if anything
+        self._settle_at = self._waiting = None
 
-        if self._target is not None:  # set-up: only the expected occupancy counts
+        if self._target is not None:  # set-up: only the expected occupancy counts (rule 8)
             if S == self._target:
                 self._target = None
                 self._guidance = None
@@ -585,214 +565,133 @@ class Reconciler:
         self._touched |= base & ~S
         self._opened_since_move |= base & ~S
         if self._last is not None:
-            self._last = self._last[:3] + (self._last[3] | (self._last[2] & ~S),)
+            self._last.touched |= self._last.before & ~S
 
         if self._choosing is not None and self._keep_choosing(t, S, events):
             return events
 
-        if S == base:
-            self._grace_at = None
-            self._held = []
-            if self._guidance is not None:
-                self._guidance = None
-                events.append(Cleared(t))
-            if self._touched:
-                events.append(Touched(t, self._names_of(self._touched)))
-            self._touched = 0
-            self._opened_at = {}
-            if self._claimable is not None:
-                # the big ball back on its hollow: the press beside it was the mover's roll (R20)
-                player, value = self._claimable
-                self._claimable = None
-                self.kept_rolls[player].pop()
-                self._pressed_early.pop(player, None)
-                self.roll, self.roll_free = value, False
-                self._new_turn()
-                events.append(Claimed(t, value))
+        if S == base:  # the position itself: a touch at most (rule 4)
+            self._back_on_the_position(t, events)
             return events
         if not self.listening:
             return events
 
-        at_result = self._by_result.get(S, [])
-        matches = [c for c in at_result if not c.needs & ~self._touched]
-        if matches and self._undo is not None and S == self._undo.result:
-            # The board is the position before the last move and a move's result alike: when
-            # the hands opened, since that move, hollows it involved and the new move does not,
-            # it is the last move taken back, not a new one (rule 7).
-            since = self._opened_since_move
-            if any(since & self._undo.may_empty & ~c.may_empty for c in matches):
-                matches = at_result = []
-        if matches:
-            self._held = []
-            self._clear_guidance(t, events)
-            growing = self._can_grow(S, base, self._candidates, exclude=matches)
-            if len(matches) == 1:
-                if growing:
-                    self._schedule(t, ("commit", matches[0]))
-                else:
-                    self._commit(t, matches[0], events)
-            elif growing:
-                self._schedule(t, ("choose", S, matches))
-            else:
-                self._ask(t, S, matches, events)
-            return events
-        if at_result and not self._amendments(S):
-            # Only the source is empty and no capture target was touched: a piece held in the
-            # hand while its player thinks, or a swap quicker than the debounce (rule 2).
-            # Stillness never decides; the next player or the ok button does. (The mover going
-            # on into another move, with its evidence, comes first: rule 3.)
-            if self._held != at_result:
-                self._since_swap = _SinceSwap(shown_at=t)
-            self._held = at_result
-            self._clear_guidance(t, events)
-            return events
-        if self._held and not at_result and self._after_held(t, S, events):
-            return events
-        if waiting is not None and waiting[0] == "commit" \
-                and self._next_player_started(S, waiting[1], self._touched) \
-                and not self._can_grow(S, base, self._candidates, exclude=[]):
-            # A move waiting out the settle time, and the next player starts before it is up:
-            # the move counts, and the board is read in their turn (rule 3).
-            self._commit(t, waiting[1], events)
-            self._last = None
-            events.extend(self._on_stable(t))
-            return events
-
-        if self._last is not None:  # the mover may be going on: another move from before?
-            move, candidates, before, touched = self._last
-            amend = self._amendments(S)
-            if len(amend) == 1:
-                self._clear_guidance(t, events)
-                # Wait when the frame may be something else still: another move from before,
-                # or the next player's move under way.
-                if (self._can_grow(S, before, candidates, exclude=amend + [c for c in candidates if c.move == move])
-                        or self._can_grow(S, base, self._candidates, exclude=[])):
-                    self._schedule(t, ("amend", amend[0]))
-                else:
-                    self._amend(t, amend[0], events)
-                return events
-
-        if self._undo is not None and S == self._undo.result:
-            self._clear_guidance(t, events)
-            self._schedule(t, ("takeback",))
-            return events
-
-        if not self._can_grow(S, base, self._candidates, exclude=[]):
-            done = self._done_then_next(S)
-            if len(done) == 1:
-                # Two hands at once: the mover's move is down and the next player's is made or under
-                # way beside it. The mover's counts, and the board is read on in the next turn (rule
-                # 10); at once, unless another of the mover's moves may still be in the hand beside
-                # the next player's, or set down on its way (rule 2): then once the board has been
-                # still for the settle time (R16).
-                self._clear_guidance(t, events)
-                if waiting is not None and waiting[0] == "beside" and waiting[1] is done[0]:
-                    # the same split still: the hands going on do not put its time off
-                    self._settle_action, self._settle_at = waiting, waiting_at
-                elif self._both_hands(S, exclude=done[0]) or self._set_down_on_the_way(S):
-                    self._schedule(t, ("beside", done[0]))
-                else:
-                    self._commit_before_next(t, done[0], events)
-                return events
-            if done:  # two splits fit: which move the mover made is asked (rules 6 and 10)
-                self._clear_guidance(t, events)
-                self._ask(t, S, done, events)
-                return events
-
-        if self._guidance is not None:  # signalled already: keep the lights up to date
-            self._show_guidance(t, events)
-        elif not self._on_the_way(S, base) and not self._both_hands(S):
-            if self._grace_at is None:
-                self._grace_at = t + self.settings.grace
-        else:
-            self._grace_at = None
+        board = self._board(t, S, waiting, due)
+        for ruling in self.RULINGS:
+            if ruling.decide is None or not self._applies(ruling.rid):
+                continue
+            decision = ruling.decide(self, board)
+            if decision is not None:
+                self._carry_out(t, decision, events)
+                break
         return events
 
-    def _after_held(self, t: float, S: int, events: list[Event]) -> bool:
-        """A held quick swap, then a board that fits nothing of this turn but makes sense
-        after that capture: the next player's move under way or made (a lift, a placement
-        such as a re-placement, a whole move). The capture is recorded, and the board is
-        decided afresh in the next player's turn; when several captures fit the swap, which
-        one it was is asked first (rule 2)."""
-        held = self._held
-        self._since_swap.saw(held[0].result, S)
-        # The board is the last move taken back or changed by its player: those come first.
-        if self._amendments(S) or (self._undo is not None and S == self._undo.result):
-            return False
-        if self._on_the_way_back(S):
-            # The board is still on the way back to the position before the last move, which the
-            # held board was too: the mover taking that move back, piece by piece, not the next
-            # player starting after a quick swap. Nothing counts until the hands leave that way.
-            return False
-        if S & self._base & ~held[0].result and self._can_grow(S, self._base, held, exclude=[]):
-            # The swapping piece is back on its hollow, and one of those captures is still under
-            # way (its victim lifted since): the mover's hand, no swap after all (rule 4).
-            self._held = []
-            return False
-        if self._can_grow(S, self._base, self._candidates, exclude=[]) and not (
-                self._since_swap.start_seen and any(self._next_player_started(S, c) == MADE for c in held)):
-            # The mover's own move still explains the board (pieces in the hand): it comes first,
-            # however long the hand pauses (rule 2). Not once the next player's hand was seen
-            # and their whole move, with its evidence, is on the board.
-            return False
-        if {c.move for c in self._done_then_next(S) if not c.needs & self._next_players} & {c.move for c in held}:
-            # One of those captures made after all, its victim lifted since (not a piece the next
-            # player's hand may have lifted: R3), and the next player's hand beside it: two hands
-            # at once, read below (rule 10).
-            return False
-        started = max(self._next_player_started(S, c) for c in held)
-        if not started:
-            if (not self._since_swap.start_seen or self._can_grow(S, self._base, self._candidates, exclude=[])
-                    or self._done_then_next(S)):
-                # Nothing of the next player's yet; or a move of the mover's, made with its
-                # evidence, and the next player's beside it: two hands at once, read below (rule 10).
-                return False
-            # The next player seemed to start before and has gone on (a swap of their own, say),
-            # where no mover's hand explains the board: their turn reads it.
-            started = UNDER_WAY
-        elif started == UNDER_WAY and not S & ~held[0].result and (held[0].result & ~S) & self._turn_cells:
-            # Only lifted, and pieces the mover could move this turn: perhaps the mover with two
-            # pieces in the hand, thinking. Wait for the next change, and signal nothing.
-            self._since_swap.start_seen = True
-            self._grace_at = None
-            return True
-        if (started == MADE or not self._since_swap.placed) and (self._set_down_on_the_way(S) or self._both_hands(S)):
-            # The mover's move may still be under way: a piece set down for a moment next to its
-            # way, or the next player's hand at work beside the mover's (rules 2 and 10). The
-            # next player's whole move counts as their start once the board has been still for
-            # the settle time; pieces only lifted wait for the next change (R16).
-            self._since_swap.start_seen = True
-            if started == MADE:
-                self._schedule(t, ("swap",))
-            else:
-                self._grace_at = None
-            return True
-        self._resolve_swap(t, events)
-        return True
+    def _back_on_the_position(self, t: float, events: list[Event]) -> None:
+        self._grace_at = None
+        self._held = None
+        if self._guidance is not None:
+            self._guidance = None
+            events.append(Cleared(t))
+        if self._touched:
+            events.append(Touched(t, self._names_of(self._touched)))
+        self._touched = 0
+        self._opened_at = {}
+        if self._claimable is not None and self._applies("R20"):
+            # the big ball back on its hollow: the press beside it was the mover's roll (R20)
+            player, value = self._claimable
+            self._claimable = None
+            self.kept_rolls[player].pop()
+            self._pressed_early.pop(player, None)
+            self.roll, self.roll_free = value, False
+            self._new_turn()
+            events.append(Claimed(t, value))
 
+    def _board(self, t: float, S: int, waiting: Waiting | None, due: float | None) -> Board:
+        """The board as the rulings read it: this turn's moves whose result it is, and those
+        of them with their evidence."""
+        at_result = self._by_result.get(S, [])
+        matches = [c for c in at_result if not c.needs & ~self._touched]
+        undo = self._undo
+        if matches and undo is not None and S == undo.result:
+            # The board is the position before the last move and a move's result alike: when
+            # the hands opened, since that move, hollows it involved and the new move does not,
+            # it is the last move taken back, not a new one (R8), and no capture held (R14).
+            since = self._opened_since_move
+            if self._applies("R8") and any(since & undo.may_empty & ~c.may_empty for c in matches):
+                matches = []
+                if self._applies("R14"):
+                    at_result = []
+        return Board(t, S, waiting, due, at_result, matches)
+
+    def _carry_out(self, t: float, decision: Decision, events: list[Event]) -> None:
+        """Do what a ruling decided."""
+        if isinstance(decision, (CountNow, Ask)) or (
+                isinstance(decision, WaitStill) and isinstance(decision.then, (CountWhenStill, AskWhenStill))):
+            self._held = None  # a move of the mover's, with its evidence: no capture is held
+        match decision:
+            case CountNow(candidate):
+                self._clear_guidance(t, events)
+                self._commit(t, candidate, events)
+            case Ask(board, matches):
+                self._clear_guidance(t, events)
+                self._ask(t, board, matches, events)
+            case WaitStill(then):
+                self._clear_guidance(t, events)
+                self._schedule(t, then)
+            case KeepWaiting(waiting, due):
+                self._clear_guidance(t, events)
+                self._waiting, self._settle_at = waiting, due
+            case Hold(captures):
+                if self._held is None or self._held.captures != captures:
+                    self._held = Held(captures, SinceSwap(shown_at=t))
+                self._clear_guidance(t, events)
+            case AmendNow(candidate):
+                self._clear_guidance(t, events)
+                self._amend(t, candidate, events)
+            case CountBeside(candidate):
+                self._clear_guidance(t, events)
+                self._commit_before_next(t, candidate, events)
+            case CountThenReadOn(candidate):
+                self._commit(t, candidate, events)
+                self._last = None
+                events.extend(self._on_stable(t))
+            case SwapCounts():
+                self._resolve_swap(t, events)
+            case WatchOn():
+                self._grace_at = None
+            case FitsNothing():
+                if self._grace_at is None:
+                    self._grace_at = t + self.settings.grace
+            case KeepSignalling():
+                self._show_guidance(t, events)
+
+    # --- carrying decisions out ------------------------------------------------------------------
     def _resolve_swap(self, t: float, events: list[Event]) -> None:
         """The next player started after a held quick swap: its capture counts, or, when
-        several fit, which one is asked."""
-        held, self._held = self._held, []
+        several fit, which one is asked (R5)."""
+        held, self._held = self._held, None
+        if held is None:
+            return
+        captures = held.captures
         # One of them whose victim the hands were seen to lift (a piece not of the next player's,
-        # whose hands may lift their own: R3) is no quick swap but that capture made (rule 2)
-        seen = [c for c in held if c.needs and not c.needs & ~self._touched and not c.needs & self._next_players]
-        if len(held) > 1 and len(seen) == 1:
-            held = seen
-        if len(held) > 1:
-            self._ask(t, held[0].result, held, events, swap=True)
+        # whose hands may lift their own: R3) is no quick swap but that capture made (R18)
+        seen = [c for c in captures if c.needs and not c.needs & ~self._touched and not c.needs & self._next_players]
+        if len(captures) > 1 and len(seen) == 1 and self._applies("R18"):
+            captures = seen
+        if len(captures) > 1:
+            self._ask(t, captures[0].result, captures, events, since=held.since if self._applies("R5") else None)
         else:
-            self._commit_swap(t, held[0], events)
+            self._commit_swap(t, captures[0], held.since, events)
 
-    def _commit_swap(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+    def _commit_swap(self, t: float, candidate: Candidate, since: SinceSwap, events: list[Event]) -> None:
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
-        since, self._since_swap = self._since_swap, _SinceSwap()
         self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending
         # What the next player's hands opened since the swap is evidence for their own
-        # capture, even where the board has been filled again since (a line taken apart).
-        self._touched |= since.opened & self._base
+        # capture, even where the board has been filled again since (a line taken apart, R3).
+        if self._applies("R3"):
+            self._touched |= since.opened & self._base
         # The boards their hands made on the way are read again in their turn (they may have
         # held a capture of their own, or swapped), then the board as it stands.
         current = self._stable
@@ -803,7 +702,7 @@ class Reconciler:
         self._stable = current
         events.extend(self._on_stable(t))
 
-    def _commit_before_next(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+    def _commit_before_next(self, t: float, candidate: Candidate, events: list[Event]) -> None:
         """The mover's move counts with the next player's hand already at work beside it (rule
         10): the hollows that hand opened are evidence for the next player's own capture, and
         the board is read in their turn."""
@@ -815,232 +714,35 @@ class Reconciler:
         self._opened_at.update(opened_at)
         events.extend(self._on_stable(t))
 
-    def _done_then_next(self, S: int) -> list[_Candidate]:
-        """The mover's moves, made with their evidence, after which the board is a move of the next
-        player's made or under way: two hands at once (rule 10). Where two fit, the one whose first
-        hollow opened first is the mover's (the mover's hand came first)."""
-        base = self._base
-        changed = base ^ S
-        fits = []
-        if self._on_the_way_back(S):
-            return []  # the mover taking the last move back (R13)
-        for c in self._candidates:
-            involved = c.may_empty | c.may_fill
-            if (c.result == S or c.needs & ~self._touched or not changed & ~involved
-                    or not base & ~S & c.may_empty):
-                continue  # not this move with another hand beside it
-            # A hollow the mover's hand could have opened instead, opened before any of c's: the
-            # mover's hand came first there, so c is the next player's, not the mover's (rule 10).
-            if self._opened_first(base & ~S & ~involved & ~self._next_players) < self._opened_first(c.may_empty):
-                continue
-            # A capture held as a quick swap whose victim was seen gone only after the other hand
-            # had begun, where that hand's move takes the piece the swap put there: that lift is
-            # the next player's evidence, not the swap's (R3)
-            if (any(h.move == c.move for h in self._held) and self._next_takes(S, c)
-                    and self._opened_last(c.needs) > self._opened_first(~involved)):
-                continue
-            level = self._next_move_beside(S, c)
-            if level:
-                fits.append((level, c))
-        # a split into two whole moves beats one whose second move is still under way
-        best = max((level for level, _ in fits), default=0)
-        fits = [c for level, c in fits if level == best]
-        if len(fits) > 1:
-            earliest = min(self._opened_first(c.may_empty) for c in fits)
-            first = [c for c in fits if self._opened_first(c.may_empty) == earliest]
-            if len({c.result for c in first}) == 1:
-                fits = first
-        return fits
-
-    def _opened_first(self, mask: int) -> float:
-        """When the first of `mask`'s hollows opened since the baseline (inf: none did)."""
-        return min((at for bit, at in self._opened_at.items() if bit & mask), default=float("inf"))
-
-    def _opened_last(self, mask: int) -> float:
-        """When the last of `mask`'s hollows first opened since the baseline (-inf: none did)."""
-        return max((at for bit, at in self._opened_at.items() if bit & mask), default=float("-inf"))
-
-    def _next_takes(self, S: int, c: _Candidate) -> bool:
-        """Whether, after c, the board is a move of the next player's made or under way that
-        empties c's capture target (takes the piece c put there)."""
-        after, following = self._following(c)
-        gone, added = after & ~S, S & ~after
-        return any(n.may_empty & c.needs and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
-                   for n in following)
-
-    def _next_move_beside(self, S: int, c: _Candidate) -> int:
-        """Whether, after the mover's move c, the board is a move of the next player's MADE (with
-        its evidence) or UNDER_WAY (else 0), on hollows c does not involve: the changed hollows
-        split between the two moves (rule 10)."""
-        involved = c.may_empty | c.may_fill
-        after, following = self._following(c)
-        gone, added = after & ~S, S & ~after
-        evidence = self._touched & ~involved
-        if added.bit_count() > gone.bit_count() + 1:
-            return 0  # hands bring no piece from nowhere (one: a waiting ball put back)
-        found = 0
-        for n in following:
-            if (n.may_empty | n.may_fill) & involved:
-                continue
-            if n.result == S:
-                if not n.needs & ~evidence:
-                    return MADE
-            elif not gone & ~n.may_empty and not added & ~n.may_fill and added.bit_count() <= gone.bit_count():
-                found = UNDER_WAY
-        return found
-
-    def _both_hands(self, S: int, exclude: _Candidate | None = None) -> bool:
-        """Whether the board is on the way to a move of the mover's (other than `exclude`) and,
-        beside it, to one of the next player's after it: both hands still at work (rule 10)."""
-        base = self._base
-        gone, added = base & ~S, S & ~base
-        if not gone & self._next_players or self._on_the_way_back(S):
-            return False  # no hollow opened that the next player's hand can have opened (R13)
-        for c in self._candidates:
-            if c is exclude or not gone & c.may_empty:
-                continue
-            rest_gone, rest_added = gone & ~c.may_empty, added & ~c.may_fill
-            if not rest_gone | rest_added:
-                continue
-            _, following = self._following(c)
-            if any(not rest_gone & ~n.may_empty and not rest_added & ~n.may_fill for n in following):
-                return True
-        return False
-
-    def _set_down_on_the_way(self, S: int) -> bool:
-        """Whether the board is a move of the mover's under way with one piece set down for a
-        moment next to its path, no more pieces down than were taken up (rule 2)."""
-        base = self._base
-        gone, added = base & ~S, S & ~base
-        if not gone or added.bit_count() > gone.bit_count():
-            return False
-        for c in self._candidates:
-            if c.result == S or gone & ~c.may_empty:
-                continue
-            stray = added & ~c.may_fill
-            if stray and not stray & (stray - 1) and stray & self._near(c.may_empty | c.may_fill):
-                return True
-        return False
-
-    def _near(self, mask: int) -> int:
-        """The cells next to any of `mask`'s."""
-        near = 0
-        while mask:
-            bit = mask & -mask
-            mask ^= bit
-            near |= self._near_of[bit]
-        return near & ~mask
-
-    def _next_player_started(self, S: int, held: _Candidate, evidence: int | None = None) -> int:
-        """Whether the board is, after the held capture (or a move waiting out the settle
-        time), the next player's move MADE (with its `evidence`, default what was seen empty
-        since the swap), or UNDER_WAY while nothing of the mover's own could still come out of
-        it; 0 when neither."""
-        after, following = self._following(held)
-        if evidence is None:
-            evidence = self._since_swap.opened
-        if any(c.result == S and not c.needs & ~evidence for c in following):
-            return MADE
-        # Under way (or made with no evidence: their own piece in the hand, or quick swap):
-        # with no more pieces put down than were taken up (hands bring no piece from nowhere:
-        # a board put back as it was is no start), and not a mover's hand still busy with a
-        # move of this turn.
-        if ((S & ~after).bit_count() <= (after & ~S).bit_count()
-                and not self._can_grow(S, self._base, self._candidates, exclude=[])
-                and (self._can_grow(S, after, following, []) or any(c.result == S for c in following))):
-            return UNDER_WAY
-        return 0
-
-    def _following(self, held: _Candidate) -> tuple[int, list[_Candidate]]:
-        """The board after a held capture, and the next player's moves from there (kept for
-        the turn: every frame of the next player's hands asks for them)."""
-        known = self._following_cache.get(id(held))
-        if known is None:
-            self.game.push(held.move)
-            try:
-                after = self._mask(self.game.occupied())
-                # the number kept for them, read only: a game this capture ends keeps it all the same
-                kept = self.kept_rolls[self.game.turn]
-                roll = kept[0] if kept and self.game.can_roll() else None
-                free = roll is not None and self.game.turn not in self._pressed_early
-                _, following = self._index(self._moves_for(roll, free), after)
-            finally:
-                self.game.pop()
-            known = self._following_cache[id(held)] = (after, following)
-        return known
-
-    def _amendments(self, S: int) -> list[_Candidate]:
-        """The other moves from the previous position whose result the board is (rule 3)."""
-        if self._last is None:
-            return []
-        move, candidates, _, touched = self._last
-        # A capture whose target stays occupied needs that target touched since the commit:
-        # the next player lifting the piece just moved is no amendment.
-        return [c for c in candidates if c.result == S and c.move != move and not c.needs & ~touched]
-
-    def _can_grow(self, S: int, base: int, candidates: list[_Candidate], exclude: list[_Candidate]) -> bool:
-        """Whether a move other than `exclude` could still come out of the frame S."""
-        gone, added = base & ~S, S & ~base
-        excluded = {id(c) for c in exclude}
-        return any(
-            id(c) not in excluded and c.result != S and not gone & ~c.may_empty and not added & ~c.may_fill
-            for c in candidates
-        )
-
-    def _on_the_way_back(self, S: int) -> bool:
-        """Whether the board could still become the position before the last move: only hollows
-        that move involved are empty, only hollows it emptied are filled (rule 7 under way)."""
-        undo = self._undo
-        if undo is None or S == undo.result:
-            return False
-        gone, added = self._base & ~S, S & ~self._base
-        return not gone & ~undo.may_empty and not added & ~undo.may_fill
-
-    def _on_the_way(self, S: int, base: int) -> bool:
-        if self._can_grow(S, base, self._candidates, exclude=[]):
-            return True
-        if self._last is not None:
-            _, candidates, before, _ = self._last
-            # Back on the previous position is on the way to every move from it; without a
-            # takeback to wait for, it must not hide the disagreement for ever.
-            if S != before and self._can_grow(S, before, candidates, exclude=[]):
-                return True
-        undo = self._undo
-        if undo is not None:
-            gone, added = base & ~S, S & ~base
-            return not gone & ~undo.may_empty and not added & ~undo.may_fill
-        return False
-
-    def _schedule(self, t: float, action: tuple) -> None:
+    def _schedule(self, t: float, waiting: Waiting) -> None:
         self._grace_at = None
         self._settle_at = t + self.settings.settle
-        self._settle_action = action
+        self._waiting = waiting
 
     def _do_settle(self, t: float, events: list[Event]) -> None:
-        action, self._settle_action, self._settle_at = self._settle_action, None, None
-        if action is None:
-            return
-        if action[0] == "commit":
-            self._commit(t, action[1], events)
-        elif action[0] == "amend":
-            self._amend(t, action[1], events)
-        elif action[0] == "choose":
-            self._ask(t, action[1], action[2], events)
-        elif action[0] == "swap":
-            self._resolve_swap(t, events)
-        elif action[0] == "beside":
-            self._commit_before_next(t, action[1], events)
-        elif action[0] == "takeback":
-            move = self._take_back()
-            self._last = None
-            self._new_turn()
-            events.append(self._taken_back(t, move))
+        waiting, self._waiting, self._settle_at = self._waiting, None, None
+        match waiting:
+            case CountWhenStill(candidate):
+                self._commit(t, candidate, events)
+            case AmendWhenStill(candidate):
+                self._amend(t, candidate, events)
+            case AskWhenStill(board, matches):
+                self._ask(t, board, matches, events)
+            case SwapWhenStill():
+                self._resolve_swap(t, events)
+            case BesideWhenStill(candidate):
+                self._commit_before_next(t, candidate, events)
+            case TakeBackWhenStill():
+                move = self._take_back()
+                self._last = None
+                self._new_turn()
+                events.append(self._taken_back_event(t, move))
 
     def _moves_for(self, roll: int | None, free: bool) -> list:
         """The moves of the player to move with `roll`; with a `free` number (kept over a
         takeback) the big-ball moves too, which drop it (R19)."""
         moves = self.game.turn_moves(roll)
-        if free:
+        if free and self._applies("R19"):
             moves = moves + [m for m in self.game.turn_moves(None) if self.game.roll_of(m) is None]
         return moves
 
@@ -1068,12 +770,12 @@ class Reconciler:
         self._opened_since_move = 0
         return move
 
-    def _taken_back(self, t: float, move: Hashable) -> TakenBack:
+    def _taken_back_event(self, t: float, move: Hashable) -> TakenBack:
         made_with = self.game.roll_of(move)
         return TakenBack(t, move, made_with, self.roll if made_with is None else None)
 
-    def _commit(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
-        self._last = (candidate.move, self._candidates, self._base, self._touched)
+    def _commit(self, t: float, candidate: Candidate, events: list[Event]) -> None:
+        self._last = AfterCommit(candidate.move, self._candidates, self._base, self._touched)
         self._choosing = None
         self.game.push(candidate.move)
         self._opened_since_move = 0
@@ -1081,37 +783,36 @@ class Reconciler:
         self.roll = self._kept_roll(pop=True)
         early = self._pressed_early.pop(self.game.turn, None)
         self.roll_free = self.roll is not None and early is None
+        if self.roll is not None and not self._applies("R15"):
+            self._last = None  # a kept number showing would end the mover's amending
         self._new_turn()
         events.append(Committed(t, candidate.move, self.roll))
 
-    def _amend(self, t: float, candidate: _Candidate, events: list[Event]) -> None:
+    def _amend(self, t: float, candidate: Candidate, events: list[Event]) -> None:
         old = self.game.pop()
         self.game.push(candidate.move)
-        self._last = (candidate.move,) + self._last[1:]
+        self._last.move = candidate.move
         self._new_turn()
         events.append(Amended(t, old, candidate.move))
 
-    def _ask(self, t: float, S: int, matches: list[_Candidate], events: list[Event], swap: bool = False) -> None:
-        self._choosing = (S, matches)
-        self._choosing_swap = swap
-        self._choice_lifted = 0
-        self._choice_touch = None
-        self._choice_board = self._stable
+    def _ask(self, t: float, S: int, matches: list[Candidate], events: list[Event],
+             since: SinceSwap | None = None) -> None:
+        self._choosing = Choosing(S, matches, since, last_board=self._stable)
         events.append(Ambiguous(t, tuple(c.move for c in matches), tuple(self._names_of(c.path) for c in matches)))
 
     def _keep_choosing(self, t: float, S: int, events: list[Event]) -> bool:
         """While the players choose by touch: True if the frame was part of choosing."""
-        frame, matches = self._choosing
-        if self._choosing_swap:
+        choosing = self._choosing
+        if choosing.of_swap:
             return self._choose_swap(t, S, events)
-        if S == frame:
-            lifted, self._choice_lifted = self._choice_lifted, 0
-            chosen = [c for c in matches if c.path & lifted]
+        if S == choosing.board:
+            lifted, choosing.lifted = choosing.lifted, 0
+            chosen = [c for c in choosing.matches if c.path & lifted]
             if len(chosen) == 1:
                 self._commit(t, chosen[0], events)
             return True
-        if not S & ~frame:  # pieces lifted from the frame: a touch in progress
-            self._choice_lifted |= frame & ~S
+        if not S & ~choosing.board:  # pieces lifted from the board: a touch in progress
+            choosing.lifted |= choosing.board & ~S
             return True
         self._choosing = None  # the board went elsewhere: decide afresh
         events.append(Cleared(t))
@@ -1121,24 +822,26 @@ class Reconciler:
         """Which capture a quick swap made, asked: the next player may have gone on already,
         so the choice is a touch wherever the board stands: one piece lifted and put back, with
         nothing else changed between. A touched piece of exactly one capture's path chooses
-        it; then the board is decided in the next player's turn (rules 2 and 6)."""
-        frame, matches = self._choosing
-        if S & self._base & ~frame:  # the swapping piece is back on its hollow: no swap after all
+        it; then the board is decided in the next player's turn (rules 2 and 6, R5)."""
+        choosing = self._choosing
+        if self._applies("R10") and S & self._base & ~choosing.board:
+            # the swapping piece is back on its hollow: no swap after all (R10)
             self._choosing = None
             events.append(Cleared(t))
             return False
-        self._since_swap.saw(frame, S)
-        touch, self._choice_touch = self._choice_touch, None
+        choosing.since.saw(choosing.board, S)
+        touch, choosing.touch = choosing.touch, None
         if touch is not None and S == touch[0]:
-            chosen = [c for c in matches if c.path & touch[1]]
+            chosen = [c for c in choosing.matches if c.path & touch[1]]
             if len(chosen) == 1:
-                self._commit_swap(t, chosen[0], events)
+                self._commit_swap(t, chosen[0], choosing.since, events)
         else:
-            before = self._choice_board
+            before = choosing.last_board
             gone = before & ~S
             if not S & ~before and gone and not gone & (gone - 1):  # one piece lifted, nothing else
-                self._choice_touch = (before, gone)
-        self._choice_board = S
+                choosing.touch = (before, gone)
+        if self._choosing is not None:  # this choice, or one the boards read again asked since
+            self._choosing.last_board = S
         return True
 
     def _clear_guidance(self, t: float, events: list[Event]) -> None:

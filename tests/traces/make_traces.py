@@ -489,6 +489,75 @@ def bb_die_while_the_ball_is_in_the_hand(put_back: bool) -> TraceBuilder:
     return b.play(str(b.game.turn_moves(3)[0]), press_die=False)
 
 
+
+def bb_die_while_the_stone_is_held_long() -> TraceBuilder:
+    """Black rolled a 6 and holds the stone from a3 for two seconds, thinking; it could take
+    nothing. White presses the die meanwhile: the die is Black's already and no capture is held,
+    so the press can only be White's, however long the stone is held (R17)."""
+    b = TraceBuilder.bigballs()
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").press("die", 1, after=2.0).place("b3", after=0.3)
+    b.game.push(b.game.parse_move("6 a3-b3"))
+    return b.play("1 e1-d2", press_die=False)
+
+
+def bb_capturer_put_back() -> TraceBuilder:
+    """Black's 6 on a3 may take the big ball on a4 or the one on b3. Black lifts the stone, lifts
+    the ball on b3, puts the stone back on a3 and thinks: the board also looks like a quick swap
+    onto a4 and White's ball rolled from b3 to a3. The swapping piece back on its hollow is the
+    mover's hand (R10); Black then puts the stone on b3: `6 a3xb3`."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB b5-b4").play("BB c5-c4").play("BB b4-b3")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").lift("b3", after=1.0).place("a3", after=0.4)
+    b.lift("a3", after=1.5).place("b3", after=0.4)
+    b.game.push(b.game.parse_move("6 a3xb3"))
+    return b.play("BB c4-d3")
+
+
+def bb_capturer_put_back_after_a_press() -> TraceBuilder:
+    """Black's 6 on a3 may take the big ball on a4 or the one on b3. Black lifts the stone and
+    holds it; White presses the die: that is White starting after a quick swap (R2), and as two
+    captures fit, which one is asked (R5). Black puts the stone back on a3: no swap after all
+    (R10), the question goes, and Black then takes the ball on b3."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB b5-b4").play("BB c5-c4").play("BB b4-b3")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").press("die", 2, after=1.5).place("a3", after=1.0)
+    b.play("6 a3xb3", press_die=False)
+    return b.play("BB c4-d3")
+
+
+def bb_capture_beside_a_held_stone() -> TraceBuilder:
+    """Black rolled a 6 and holds the stone from a3 (a quick swap onto a4 would look the same).
+    White takes Black's stone on c1 with the ball from c2, lifting the stone first; then, within
+    the settle time, Black puts the stone on b3. White's capture, its victim seen gone since the
+    held board (R3), waits for the settle time as the mover may still hold the stone (R16): two
+    hands at once, `6 a3-b3`, then `BB c2xc1`."""
+    b = TraceBuilder.bigballs()
+    b.play("BB c5-c4").play("BB c4-c3").play("BB c3-c2").play("BB a5-a4")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").lift("c1", after=0.6).lift("c2", after=0.3).place("c1", after=0.3).place("b3", after=0.4)
+    b.game.push(b.game.parse_move("6 a3-b3"))
+    b.game.push(b.game.parse_move("BB c2xc1"))
+    return b.wait(1.0).play("BB a4-a3")
+
+
+def bb_ball_instead_of_a_kept_number() -> TraceBuilder:
+    """Black rolls the big ball a5-a4, White c5-c4, Black rolls a 6 and plays `6 a3-b3`; all three
+    are taken back. The die shows Black's 6 again; Black rolls the ball b5-b4 instead, which drops
+    the number with no new roll (R19)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-c4").play("6 a3-b3")
+    b.wait(1.0).lift("b3").place("a3", after=0.5).wait(SETTLE + 0.5)
+    b.lift("c4", after=0.5).place("c5", after=0.5).wait(SETTLE + 0.5)
+    b.lift("a4", after=0.5).place("a5", after=0.5).wait(SETTLE + 0.5)
+    for _ in range(3):
+        b.game.pop()
+    b.play("BB b5-b4")
+    return b.play("BB c5-c4")
+
+
 SCENARIOS = {
     "bigballs-capture-victim-first": lambda: bb_capture("victim-first"),
     "bigballs-capture-mover-first": lambda: bb_capture("mover-first"),
@@ -536,6 +605,11 @@ SCENARIOS = {
     "bigballs-die-while-the-stone-is-in-the-hand": bb_die_while_the_stone_is_in_the_hand,
     "bigballs-die-while-the-ball-is-in-the-hand": lambda: bb_die_while_the_ball_is_in_the_hand(False),
     "bigballs-die-while-the-ball-is-in-the-hand-put-back": lambda: bb_die_while_the_ball_is_in_the_hand(True),
+    "bigballs-die-while-the-stone-is-held-long": bb_die_while_the_stone_is_held_long,
+    "bigballs-capturer-put-back": bb_capturer_put_back,
+    "bigballs-capturer-put-back-after-a-press": bb_capturer_put_back_after_a_press,
+    "bigballs-capture-beside-a-held-stone": bb_capture_beside_a_held_stone,
+    "bigballs-ball-instead-of-a-kept-number": bb_ball_instead_of_a_kept_number,
 }
 
 

@@ -1,0 +1,65 @@
+"""Write tests/traces/rulings: for each ruling no scenario of make_traces.py needs, the shortest
+start of a simulated players' game (tests/table_players.py) that replays to the record the
+players meant, and to another record without that ruling.
+
+Run from the project root: python tests/traces/cut_witnesses.py
+The games are named by seed below; the cut traces are committed, and this script remakes them
+after a deliberate change to the players or the recogniser.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+import table_players as tp  # noqa: E402
+from reedboard.controller.core.rulings import Rulings  # noqa: E402
+
+FOLDER = HERE / "rulings"
+
+# ruling -> (game, seed) of a game whose hands meet it
+GAMES = {
+    "R4": ("bigballs", 195),
+    "R6": ("bigballs", 56),
+    "R7": ("bigballs", 132),
+    "R8": ("offboard", 36),
+    "R9": ("offboard", 29),
+    "R11": ("abalone", 247),
+    "R14": ("offboard", 373),
+    "R18": ("bigballs", 274),
+}
+
+
+def replayed(path: Path, off: frozenset[str]) -> list[str]:
+    Rulings.rulings_off = off
+    try:
+        return tp.replayed_record(path)
+    finally:
+        Rulings.rulings_off = frozenset()
+
+
+def cut(rid: str, game: str, seed: int) -> Path:
+    """The shortest start of the game, cut where the board was quiet, that tells the ruling."""
+    played = tp.play(game, seed)
+    path = FOLDER / f"{rid}.jsonl"
+    for count, record in [*played.checkpoints, (len(played.events), played.record)]:
+        part = tp.Game(played.seed, played.game, played.header, played.events[:count], record,
+                       played.kinds, played.unclear, [])
+        part.write(path)
+        if replayed(path, frozenset()) == record and replayed(path, frozenset({rid})) != record:
+            (FOLDER / f"{rid}.record").write_text("\n".join(record) + "\n", encoding="utf-8")
+            return path
+    raise SystemExit(f"{rid}: {game} {seed} no longer tells this ruling; name another game")
+
+
+def main() -> None:
+    FOLDER.mkdir(exist_ok=True)
+    for rid, (game, seed) in GAMES.items():
+        print(rid, cut(rid, game, seed).name)
+
+
+if __name__ == "__main__":
+    main()
