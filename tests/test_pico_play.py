@@ -26,10 +26,7 @@ from pico_here import emulated_pico
 pytestmark = pytest.mark.pico
 pe = emulated_pico()
 
-WAIT = 120.0
-SETTLE_S = 1.8  # after each hand: more than the referee's settle time (0.8 s) and a roll's animation (0.6 s)
-SERIAL_SETTLE_S = 2.5  # ... and the emulated board's own delays (it runs at 0.2-1x real time)
-HAND_S = 0.3  # between two things one hand does
+WAIT = 120.0  # s of wall time for the chip to answer (the emulation runs at 0.2-1x real time)
 
 
 @dataclass(frozen=True)
@@ -76,22 +73,34 @@ def record(folder: Path) -> list[dict]:
             for entry in entries[1:]]
 
 
+async def until(condition, what: str) -> None:
+    """Until `condition()` holds: the hands wait for the board, never for a fixed time."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + WAIT
+    while not condition():
+        if loop.time() > end:
+            raise AssertionError(f"in {WAIT:g} s, never {what}")
+        await asyncio.sleep(0.01)
+
+
+def quiet(session, occupied: set[str]) -> bool:
+    """The referee has seen the board as the hands left it, and nothing waits to settle or roll."""
+    referee = session.referee
+    return referee is not None and referee.reconciler.stable == occupied and referee.next_deadline() is None
+
+
 async def play(script: Script, folder: Path, pico=None) -> list:
     """The script's game on the simulated board, or over the emulated `pico`; the light frame
-    after each turn."""
+    after each turn, once the referee has decided it."""
     board = load_board(game=script.game)
     backend = SerialBoard(board, pico.port) if pico is not None else None
     session = PlaySession(script.game, games_dir=folder, backend=backend, die=ScriptedDie(list(script.rolls)),
                           setup="given")
+    occupied = set(script.start.occupied())
     await session.start()
     frames = []
     try:
-        if pico is not None:  # the board answers and its start position is taken
-            for _ in range(int(WAIT / 0.1)):
-                if backend.addresses.in_step:
-                    break
-                await asyncio.sleep(0.1)
-        await asyncio.sleep(SETTLE_S)
+        await until(lambda: quiet(session, occupied), "the start position taken")
         for turn in script.turns:
             for hand in turn.split():
                 if hand == "die":
@@ -99,21 +108,23 @@ async def play(script: Script, folder: Path, pico=None) -> list:
                         pico.press("die", 150)
                     else:
                         session.press("die")
-                elif hand.startswith("x"):  # off the board, set aside
-                    if pico is not None:
-                        pico.lift(hand[1:])
-                    else:
-                        session.click(hand[1:])
-                        session.aside()
-                    await asyncio.sleep(HAND_S)
+                    await until(lambda: session.referee.roll is not None, f"a roll after {turn!r}")
+                    continue
+                if hand.startswith("x"):  # off the board, set aside
+                    steps = [(hand[1:], True)]
                 else:
-                    for cell, lift in zip(hand.split(">"), (True, False)):
-                        if pico is not None:
-                            (pico.lift if lift else pico.place)(cell)
-                        else:
-                            session.click(cell)
-                        await asyncio.sleep(HAND_S)
-            await asyncio.sleep(SETTLE_S if pico is None else SERIAL_SETTLE_S)
+                    steps = list(zip(hand.split(">"), (True, False)))
+                for cell, lift in steps:
+                    (occupied.discard if lift else occupied.add)(cell)
+                    if pico is not None:
+                        (pico.lift if lift else pico.place)(cell)
+                    else:
+                        session.click(cell)
+                        if hand.startswith("x"):
+                            session.aside()
+                    # each step seen on its own, as a hand's steps are at the table
+                    await until(lambda: session.referee.reconciler.stable == occupied, f"{cell} seen in {turn!r}")
+            await until(lambda: quiet(session, occupied), f"the referee done with {turn!r}")
             frames.append(session.lights)
             if pico is not None:  # the lights the referee asked for are on the chip's LEDs
                 shown = await asyncio.to_thread(pico.shown, WAIT, light_payload(session.lights, board))
