@@ -382,8 +382,12 @@ class Reconciler(Rulings):
         (rule 10: a press now is the next player's). A board still for longer is a piece held
         while thinking, or a quick swap made (rule 2, R17)."""
         S = self._stable
-        # a held board's hand is the one that first showed it: later hands may only have put it back
-        since = self._held.since.shown_at if self._held else self._changed_at
+        # A held board's hand is the one that first showed it: later hands may only have put it
+        # back. Not once a held capture's victim was seen gone since: the mover's hand went on
+        # to make that capture (rule 2).
+        held = self._held
+        swap = held is not None and all(c.needs & ~self._touched for c in held.captures)
+        since = held.since.shown_at if swap else self._changed_at
         # With the die the mover's already and no capture held, a press can only be the next
         # player's, however long the mover holds the piece (R17)
         recent = t - since < self.settings.settle or (

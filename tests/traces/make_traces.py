@@ -474,6 +474,19 @@ def bb_die_while_the_stone_is_in_the_hand() -> TraceBuilder:
     return b.play("1 e1-d2", press_die=False)
 
 
+def bb_die_while_the_capture_is_in_the_hand() -> TraceBuilder:
+    """Black rolled a 6 and lifts the stone on a3 (a quick swap onto a4 would look the same),
+    thinks, then lifts the ball on a4 to take it; White presses the die before the stone is down.
+    The victim seen gone makes the board Black's capture under way, however long the stone was
+    held before: the press is White's, kept for White's turn (rule 10, R17)."""
+    b = TraceBuilder.bigballs()
+    b.play("BB a5-a4").play("BB c5-d4")
+    b.wait(b.think).press("die", 6)
+    b.lift("a3").lift("a4", after=0.6).press("die", 1, after=0.4).place("a4", after=0.3)
+    b.game.push(b.game.parse_move("6 a3xa4"))
+    return b.play("1 e1-d2", press_die=False)
+
+
 def bb_die_while_the_ball_is_in_the_hand(put_back: bool) -> TraceBuilder:
     """The die is pressed while Black's big ball is in the hand, before Black rolled: the number
     is White's when the ball goes down as Black's move (rule 10), and Black's own roll when the
@@ -606,6 +619,7 @@ SCENARIOS = {
     "bigballs-die-while-the-ball-is-in-the-hand": lambda: bb_die_while_the_ball_is_in_the_hand(False),
     "bigballs-die-while-the-ball-is-in-the-hand-put-back": lambda: bb_die_while_the_ball_is_in_the_hand(True),
     "bigballs-die-while-the-stone-is-held-long": bb_die_while_the_stone_is_held_long,
+    "bigballs-die-while-the-capture-is-in-the-hand": bb_die_while_the_capture_is_in_the_hand,
     "bigballs-capturer-put-back": bb_capturer_put_back,
     "bigballs-capturer-put-back-after-a-press": bb_capturer_put_back_after_a_press,
     "bigballs-capture-beside-a-held-stone": bb_capture_beside_a_held_stone,
