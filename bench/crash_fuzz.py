@@ -52,6 +52,8 @@ def main() -> None:
     print(f"all      : {sum(p.equal for p in kills)} of {len(kills)} kill points, in {took:.0f} s")
     print(f"           (right after the kill, before the controller came back and caught its journal up:"
           f" {sum(bool(p.at_once) for p in kills)} of {len(kills)})")
+    back = [p for p in kills if p.coming_back]
+    print(f"           (killed again while coming back: {sum(p.equal for p in back)} of {len(back)} equal)")
     wrong = [p for p in points if not p.equal]
     if wrong:
         first = wrong[0]
