@@ -84,3 +84,12 @@ def test_a_trace_tells_the_ruling(rid, monkeypatch):
     assert record(name, frozenset(), monkeypatch) == meant
     assert record(name, frozenset({rid}), monkeypatch) != meant, f"{name} replays the same without {rid}"
 
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (TRACES / "rulings").glob("*.jsonl")))
+def test_a_cut_game_replays_to_its_record_and_tells_its_ruling(name, monkeypatch):
+    rid = name.split("-")[0]
+    assert rid in DOC_RULINGS
+    path = f"rulings/{name}"
+    meant = (TRACES / f"{path}.record").read_text(encoding="utf-8").splitlines()
+    assert record(path, frozenset(), monkeypatch) == meant
+    assert record(path, frozenset({rid}), monkeypatch) != meant

@@ -219,6 +219,7 @@ class Board:
     S: int  # the occupancy
     waiting: Waiting | None  # what waited out the settle time before this board
     due: float | None  # when it would have been due
+    interrupted: Candidate | None  # a move that waited when the hands went on, deciding nothing since
     at_result: list[Candidate]  # this turn's moves whose result the board is
     matches: list[Candidate]  # those with their evidence seen
 

@@ -215,6 +215,9 @@ class Reconciler(Rulings):
         self._held: Held | None = None
         self._choosing: Choosing | None = None
         self._last: AfterCommit | None = None
+        # a move that waited out the settle time when the hands went on to a board that decided
+        # nothing: the next player may be starting after it (R11)
+        self._interrupted: Candidate | None = None
         # Die values rolled for turns that takebacks undid, each player's in the order of their
         # turns: the die shows the first as soon as it is that player's turn, with no new press
         # (rule 7; a takeback is never a free re-roll).
@@ -490,6 +493,7 @@ class Reconciler(Rulings):
         self._touched = 0
         self._opened_at = {}
         self._held = None
+        self._interrupted = None
         self._following_cache = {}
         self.only = only
         over = self.game.outcome() is not None
@@ -575,18 +579,23 @@ class Reconciler(Rulings):
             return events
 
         if S == base:  # the position itself: a touch at most (rule 4)
+            self._interrupted = None
             self._back_on_the_position(t, events)
             return events
         if not self.listening:
             return events
 
-        board = self._board(t, S, waiting, due)
+        interrupted = waiting.candidate if isinstance(waiting, CountWhenStill) else self._interrupted
+        self._interrupted = None
+        board = self._board(t, S, waiting, due, interrupted)
         for ruling in self.RULINGS:
             if ruling.decide is None or not self._applies(ruling.rid):
                 continue
             decision = ruling.decide(self, board)
             if decision is not None:
                 self._carry_out(t, decision, events)
+                if isinstance(decision, (WatchOn, FitsNothing)):
+                    self._interrupted = interrupted  # the hands went on: it may still count (R11)
                 break
         return events
 
@@ -610,7 +619,8 @@ class Reconciler(Rulings):
             self._new_turn()
             events.append(Claimed(t, value))
 
-    def _board(self, t: float, S: int, waiting: Waiting | None, due: float | None) -> Board:
+    def _board(self, t: float, S: int, waiting: Waiting | None, due: float | None,
+               interrupted: Candidate | None) -> Board:
         """The board as the rulings read it: this turn's moves whose result it is, and those
         of them with their evidence."""
         at_result = self._by_result.get(S, [])
@@ -625,7 +635,7 @@ class Reconciler(Rulings):
                 matches = []
                 if self._applies("R14"):
                     at_result = []
-        return Board(t, S, waiting, due, at_result, matches)
+        return Board(t, S, waiting, due, interrupted, at_result, matches)
 
     def _carry_out(self, t: float, decision: Decision, events: list[Event]) -> None:
         """Do what a ruling decided."""

@@ -106,13 +106,15 @@ class Rulings:
         return SwapCounts()
 
     def _next_starts_while_waiting(self, b: Board) -> Decision | None:
-        """R11: a move waiting out the settle time, and the next player starts before it is up:
-        the move counts, and the board is read in their turn."""
+        """R11: a move waiting out the settle time, and the next player starts before it is up
+        (or has gone on since, through boards that decided nothing): the move counts, and the
+        board is read in their turn."""
         waiting = b.waiting
-        if (isinstance(waiting, CountWhenStill)
-                and self._next_player_started(b.S, waiting.candidate, self._touched)
+        candidate = waiting.candidate if isinstance(waiting, CountWhenStill) else b.interrupted
+        if (candidate is not None
+                and self._next_player_started(b.S, candidate, self._touched)
                 and not self._can_grow(b.S, self._base, self._candidates, exclude=[])):
-            return CountThenReadOn(waiting.candidate)
+            return CountThenReadOn(candidate)
         return None
 
     def _the_mover_amends(self, b: Board) -> Decision | None:

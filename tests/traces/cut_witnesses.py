@@ -20,7 +20,7 @@ from reedboard.controller.core.rulings import Rulings  # noqa: E402
 
 FOLDER = HERE / "rulings"
 
-# ruling -> (game, seed) of a game whose hands meet it
+# trace name (the ruling it tells, then what the hands do) -> (game, seed) of a game whose hands meet it
 GAMES = {
     "R4": ("bigballs", 195),
     "R6": ("bigballs", 56),
@@ -28,9 +28,14 @@ GAMES = {
     "R8": ("offboard", 36),
     "R9": ("offboard", 29),
     "R11": ("abalone", 247),
+    "R11-the-next-player-goes-on-through-a-lift": ("bigballs", 969),
     "R14": ("offboard", 373),
     "R18": ("bigballs", 274),
 }
+
+
+def ruling_of(name: str) -> str:
+    return name.split("-")[0]
 
 
 def replayed(path: Path, off: frozenset[str]) -> list[str]:
@@ -41,24 +46,25 @@ def replayed(path: Path, off: frozenset[str]) -> list[str]:
         Rulings.rulings_off = frozenset()
 
 
-def cut(rid: str, game: str, seed: int) -> Path:
+def cut(name: str, game: str, seed: int) -> Path:
     """The shortest start of the game, cut where the board was quiet, that tells the ruling."""
     played = tp.play(game, seed)
-    path = FOLDER / f"{rid}.jsonl"
+    rid = ruling_of(name)
+    path = FOLDER / f"{name}.jsonl"
     for count, record in [*played.checkpoints, (len(played.events), played.record)]:
         part = tp.Game(played.seed, played.game, played.header, played.events[:count], record,
                        played.kinds, played.unclear, [])
         part.write(path)
         if replayed(path, frozenset()) == record and replayed(path, frozenset({rid})) != record:
-            (FOLDER / f"{rid}.record").write_text("\n".join(record) + "\n", encoding="utf-8")
+            (FOLDER / f"{name}.record").write_text("\n".join(record) + "\n", encoding="utf-8")
             return path
-    raise SystemExit(f"{rid}: {game} {seed} no longer tells this ruling; name another game")
+    raise SystemExit(f"{name}: {game} {seed} no longer tells {rid}; name another game")
 
 
 def main() -> None:
     FOLDER.mkdir(exist_ok=True)
-    for rid, (game, seed) in GAMES.items():
-        print(rid, cut(rid, game, seed).name)
+    for name, (game, seed) in GAMES.items():
+        print(cut(name, game, seed).name)
 
 
 if __name__ == "__main__":
