@@ -6,8 +6,10 @@ over it (Sensors, Lights, DieDisplay, Buttons and Buzzer at once, like the simul
 - Switches: the reed-switch matrix of hal.matrix, on the Pi's pins or on MCP23017 expanders
   (`[gpio] expander` in the board file). `switches()` scans every `scan_interval` seconds
   (250 full scans a second by default), debounces each switch over `debounce` scans and
-  yields the closed addresses at the start and whenever they change. On a board without
-  diodes, addresses that may be ghosts are kept in `ghosts` (GpioBoard logs their cells).
+  yields the closed addresses at the start and whenever they change, stamped with the time
+  of the first scan that saw the change (the recogniser's own debounce then counts from
+  there, not from the end of this one). On a board without diodes, addresses that may be
+  ghosts are kept in `ghosts` (GpioBoard logs their cells).
 - Lights: the WS2812 chain, opened when show_leds() first needs it by the driver the board
   file names (`[leds] driver`: "ws281x" through rpi_ws281x, "spi" through spidev; see
   hal.led_drivers). Tests pass `chain=` (an LedChain) or `strip=` (anything with
@@ -232,7 +234,8 @@ class GpioSwitches:
     # --- Switches --------------------------------------------------------------------------------
     async def switches(self) -> AsyncIterator[Switches]:
         """Scan for ever; the closed switches at the start (once the first `debounce` scans
-        agree) and at every change of them. One consumer at a time."""
+        agree) and at every change of them, stamped with the time of the first scan that saw
+        the change. One consumer at a time."""
         loop = asyncio.get_running_loop()
         scanner = self.scanner
         interval = self.scan_interval
@@ -240,10 +243,14 @@ class GpioSwitches:
         # thread. A scan of the Pi's own pins is Python work, cheaper where it is.
         threaded = isinstance(scanner.source, Mcp23017Matrix)
         last: frozenset[int] | None = None
+        # A switch flips after `debounce` scans in a row saw it changed: the first of them is
+        # the oldest of the last `debounce` scans, whose times these are.
+        scanned: collections.deque[float] = collections.deque(maxlen=scanner.debounce)
         scans = 0
         failures = 0
         due = loop.time()
         while True:
+            started = self.clock()
             try:
                 closed = await asyncio.to_thread(scanner.scan) if threaded else scanner.scan()
             except OSError as error:  # an I2C hiccup (a loose cable): report it, keep trying
@@ -258,12 +265,13 @@ class GpioSwitches:
                 log.warning("the sensor matrix reads again after %d failed scans", failures)
                 failures = 0
             scans += 1
+            scanned.append(started)
             if scans >= scanner.debounce:
                 closed = frozenset(closed)
                 if closed != last:
                     last = self.closed = closed
                     self.ghosts = frozenset(scanner.ghosts)
-                    yield Switches(self.clock(), closed)
+                    yield Switches(scanned[0], closed)
             due += interval
             now = loop.time()
             if due < now - 10 * interval:  # far behind (a slow bus, a busy loop): start afresh

@@ -430,6 +430,37 @@ def test_frames_follow_a_moving_magnet(closing):
     assert gpio.scanner.scans - moved_at[0] == gpio.scanner.debounce
 
 
+def test_a_change_is_stamped_with_the_first_scan_that_saw_it(closing):
+    """The recogniser debounces again from a frame's time: the backend's own debounce scans
+    must not be counted twice, so a change carries the time of the first scan that saw it."""
+    clock = VirtualClock(1000.0)  # the loop's time and the board's
+    gpio, matrix = rig(BIGBALLS, clock=clock)
+    closing(gpio)
+    scanned = []
+    scan = gpio.scanner.scan
+
+    def timed_scan():
+        scanned.append(clock())
+        return scan()
+
+    gpio.scanner.scan = timed_scan
+
+    async def main():
+        stream = gpio.frames()
+        await stream.__anext__()  # the empty board
+        await asyncio.sleep(0.0101)  # between two scans
+        placed, since = clock(), len(scanned)
+        place(matrix, BIGBALLS, ["d1"])
+        frame = await stream.__anext__()
+        await stream.aclose()
+        return placed, frame, scanned[since:]
+
+    placed, frame, after = run_virtual(main(), clock)
+    assert frame.occupied == {"d1"}
+    assert after[0] > placed and frame.t == after[0]
+    assert len(after) == gpio.scanner.debounce  # reported by the last of the debounce's scans
+
+
 def test_frames_scan_250_times_a_second(closing):
     gpio, _ = rig(BIGBALLS)  # scan_interval: 4 ms by default
     closing(gpio)

@@ -1,12 +1,15 @@
 """The referee builds its view only after a change, says when a page must redraw, and the live
-loop sleeps until the next input or deadline (counts, never times)."""
+loop sleeps until the next input or deadline (counts, never times) and takes a frame at its
+stamp, never before what the referee has decided."""
 
 import asyncio
 
 from reedboard.controller.session import live
+from reedboard.hal.interfaces import Frame
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
 from reedboard.controller.games.bigballs_setup import START_CELLS, BigBallsSetup
 from reedboard.controller.games.setup import Expect, Identify, Replace, Say
+from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.controller.core.view import Phase
 
@@ -119,3 +122,31 @@ def test_the_live_loop_sleeps_until_the_next_deadline_or_input(monkeypatch):
         assert waits[-1] == 0.0 and machine.advanced == 1
 
     asyncio.run(main())
+
+
+# A backend that debounces a switch itself stamps a change with when its scan first saw it
+# (hal: the gpio scan, the age of a serial C line), earlier than the frame comes, so that the
+# recogniser's debounce does not count the backend's again.
+
+def taken(referee, frame, now: float):
+    queue: asyncio.Queue = asyncio.Queue()
+    queue.put_nowait(frame)
+    return asyncio.run(live.next_input(queue, referee, lambda: now))
+
+
+def test_the_live_loop_takes_a_frame_at_its_stamp():
+    referee = playing(BigBalls())
+    referee.advance(10.0)
+    frame = taken(referee, Frame(10.05, BigBalls().occupied() - {"a5"}), now=10.06)  # seen 10 ms before it came
+    assert frame.t == 10.05
+    referee.frame(frame.t, frame.occupied)
+    assert referee.next_deadline() == 10.05 + Settings().debounce
+
+
+def test_a_frame_stamped_before_the_referees_last_decision_is_taken_at_that_decision():
+    referee = playing(BigBalls())
+    referee.advance(10.0)
+    frame = taken(referee, Frame(9.99, BigBalls().occupied() - {"a5"}), now=10.01)
+    assert frame.t == 10.0
+    referee.frame(frame.t, frame.occupied)  # time never runs backwards for the referee
+    assert referee.next_deadline() == 10.0 + Settings().debounce
