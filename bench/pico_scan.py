@@ -1,16 +1,17 @@
 """The matrix scan of the firmware on an emulated Pico (pico_emulator/), before and after.
 
 Before and after the scan stopped stalling for host lines: the longest gap between two scans
-idle, while LEDs blink, and during bursts of L lines sent back to back, scans per emulated second
-idle, the heartbeat, the blinking's half-periods, whether switches pulsed for 25 ms during a
-burst are reported, and what a byte and a line of the host cost on the chip. Every time here is
-emulated time, read from the chip's pins or its own ticks_us; the emulation itself runs at a
-fraction of real time.
+idle, while LEDs blink, during bursts of L lines sent back to back, while every cell changes at
+once (a board lifted, a cloth pulled off it: one C line of every cell) and back, and after the
+host's R; scans per emulated second idle, the heartbeat, the blinking's half-periods, whether
+switches pulsed for 25 ms during a burst are reported, and what a byte and a line of the host
+cost on the chip. Every time here is emulated time, read from the chip's pins or its own
+ticks_us; the emulation itself runs at a fraction of real time.
 
 "before" is the firmware of commit 1a6eac0 (from git), "after" the one in firmware/.
 
-Usage: python bench/pico_scan.py [--boards bigballs,offboard] [--bursts 3] [--idle-s 3]
-       [--blink-s 2] [--before COMMIT] [--no-costs]
+Usage: python bench/pico_scan.py [--boards bigballs,offboard] [--bursts 3] [--changes 3]
+       [--idle-s 3] [--blink-s 2] [--before COMMIT] [--no-costs]
 """
 
 from __future__ import annotations
@@ -70,7 +71,43 @@ def reported(pico, since: int, sensor: int) -> bool:
     return f"{sensor}+" in fields and f"{sensor}-" in fields
 
 
-def scan_run(pe, board, start, files, bursts: int, idle_s: float, blink_s: float) -> dict:
+def changed(pico, since: int) -> set[int]:
+    """The sensors the board's C lines from event `since` on said changed."""
+    return {int(f[:-1]) for e in pico.kind("tx", since) if e["line"].startswith("C ")
+            for f in e["line"].split("*")[0].split()[2:] if f[-1:] in "+-"}
+
+
+def longest_gap_after(pico, since: int, ms: float) -> float:
+    """The longest gap between two scans from the last stats until `ms` of emulated time
+    after now (the first stats taken now: waiting by emulated_wait would take them)."""
+    first = pico.stats()
+    pico.wait(lambda e: "t" in e and e["t"] >= first["t"] + ms, WAIT, since)
+    return max(first["longest_gap_ms"], pico.stats()["longest_gap_ms"])
+
+
+def all_at_once(pico, port, board, start: set[int], times: int) -> tuple[list[float], float]:
+    """Every wired cell changing at once and back, `times` times, then the host's R: the longest
+    gap between two scans while each burst is reported, and while R is answered."""
+    wired = set(board.sensor.values())
+    gaps = []
+    for _ in range(times):
+        for magnets in (wired - start, start):
+            pico.stats()
+            mark = pico.mark()
+            pico.set_magnets(magnets)
+            pico.wait(lambda e: changed(pico, mark) >= wired, WAIT, mark)
+            gaps.append(longest_gap_after(pico, mark, 50))  # and what comes after the last line
+            port.read(65536)
+    pico.stats()
+    mark = pico.mark()
+    port.write(encode("R", 0x7F, ""))
+    pico.wait(lambda e: e["ev"] == "tx" and e["line"].startswith("S "), WAIT, mark)
+    asked = longest_gap_after(pico, mark, 50)
+    port.read(65536)
+    return gaps, asked
+
+
+def scan_run(pe, board, start, files, bursts: int, idle_s: float, blink_s: float, changes: int) -> dict:
     files = dict(files, **{"board.json": json.dumps(board_config(board)).encode()})
     n = board.led_count
     free = sorted(set(range(board.rows * board.columns)) - {board.sensor[c] for c in start}
@@ -118,9 +155,10 @@ def scan_run(pe, board, start, files, bursts: int, idle_s: float, blink_s: float
             inside = [p for p in pico.kind("pulse", sent) if p["t"] + PULSE_MS < shown["t"]]
             pulsed.append((sum(reported(pico, sent, s) for s in sensors), len(sensors), len(inside)))
             port.read(65536)
+        every, asked = all_at_once(pico, port, board, {board.sensor[c] for c in start}, changes)
         port.close()
     return {"idle": idle, "beats": beats, "blink": blink, "halves": halves, "bursts": worst, "pulsed": pulsed,
-            "bytes": len(lines[0]) if bursts else 0}
+            "bytes": len(lines[0]) if bursts else 0, "changes": every, "asked": asked}
 
 
 COSTS = r"""
@@ -199,6 +237,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", default="bigballs,offboard", help="games whose shipped boards to run")
     parser.add_argument("--bursts", type=int, default=3, help="bursts of 8 L lines (default %(default)s)")
+    parser.add_argument("--changes", type=int, default=3,
+                        help="times every cell changes at once and back (default %(default)s)")
     parser.add_argument("--idle-s", type=float, default=3.0, help="emulated seconds idle (default %(default)s)")
     parser.add_argument("--blink-s", type=float, default=2.0,
                         help="emulated seconds of blinking LEDs (default %(default)s)")
@@ -225,7 +265,7 @@ def main() -> int:
         board = load_board(game=GAMES[game].board)
         start = GAMES[game]().occupied()
         for label, files in (("before", before), ("after", firmware_at(None))):
-            run = scan_run(pe, board, start, files, args.bursts, args.idle_s, args.blink_s)
+            run = scan_run(pe, board, start, files, args.bursts, args.idle_s, args.blink_s, args.changes)
             idle, beats, blink, halves = run["idle"], run["beats"], run["blink"], run["halves"]
             gaps = [b - a for a, b in zip(beats, beats[1:])]
             print(f"{game:9} {label:6}: idle {idle['scans_per_s']:.0f} scans/s, longest gap {idle['longest_gap_ms']:.1f}"
@@ -238,6 +278,11 @@ def main() -> int:
                 print(f"{'':17} burst {k + 1} ({run['bytes']} bytes a line): longest gap {gap:.1f},"
                       f" last frame shown after {shown:.0f}; {PULSE_MS} ms pulses reported {seen} of {pulses}"
                       f" ({inside} ended before the last frame)")
+            if run["changes"]:
+                print(f"{'':17} every cell changing at once ({len(board.sensor)} changes) and back, {args.changes}"
+                      f" times: longest gap {max(run['changes']):.1f}"
+                      f" ({', '.join(f'{g:.1f}' for g in run['changes'])})")
+            print(f"{'':17} the host's R answered: longest gap {run['asked']:.1f}")
         if not args.no_costs:
             for label, files in (("before", before), ("after", firmware_at(None))):
                 c = chip_costs(pe, board, files)

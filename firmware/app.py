@@ -9,7 +9,7 @@ import binascii
 
 import protocol
 
-FIRMWARE = "reedboard-0.3.0"  # the firmware's version, sent in H (no spaces): reedboard-MAJOR.MINOR.PATCH
+FIRMWARE = "reedboard-0.4.0"  # the firmware's version, sent in H (no spaces): reedboard-MAJOR.MINOR.PATCH
 HEARTBEAT_MS = 500  # S at least this often ("at least once a second")
 LONG_PRESS_MS = 1000  # a button held this long is a long press
 BLINK_MS = 250  # blinking LEDs: 250 ms on, 250 ms off (2 Hz)
@@ -18,6 +18,10 @@ BOARD_TYPES = "HSCBE"  # what the board sends: such lines coming in are echoes, 
 MAX_ERROR_TEXT = 200
 OFF = (0, 0, 0)
 PIECE = 64  # bytes of a line checked in one step (take()): a few milliseconds on the Pico
+PIECE_CHANGES = 16  # changes put into a C line in one step: about a millisecond on the Pico
+LINE_CHANGES = 160  # changes in one C line at most: 5 bytes each (" 255+"), and the age, within MAX_LINE
+MAX_AGE_MS = 99999
+OPTIONS = ("age",)  # what a host may ask for in V (PROTOCOL.md, Options)
 
 # The buzzer's cues: (frequency in Hz, milliseconds) notes, frequency 0 for a rest.
 TUNES = {
@@ -122,6 +126,19 @@ class Tunes:
         self.pwm.duty_u16(0)
 
 
+def _put_number(buf, at, value):
+    """Put the decimal digits of `value` (0 or more) into buf at `at`; where they end."""
+    end = at + 1
+    rest = value // 10
+    while rest:
+        end += 1
+        rest //= 10
+    for k in range(end - 1, at - 1, -1):
+        buf[k] = 48 + value % 10
+        value //= 10
+    return end
+
+
 class App:
     """The board: call start() once, then feed() what comes in and step() often (every few
     milliseconds: each step scans the matrix once).
@@ -158,6 +175,7 @@ class App:
         self.errors = 0  # E lines sent
         self.started = False
         self.busy = False  # the last step did something slow besides its scan (a heartbeat, a redraw)
+        self.ages = False  # C lines end with @AGE: the host asked for the age option
         self._state_of = None  # the state whose bitmap is _bitmap
         self._bitmap = ""
         self._reader = protocol.LineReader()
@@ -167,6 +185,11 @@ class App:
         self._seq = protocol.Seq()
         self._last_state = 0
         self._blink_at = 0
+        self._scanned = [0] * scanner.debounce  # ticks_ms of the last scans, a ring ...
+        self._scan_at = 0  # ... whose next place holds the oldest: the scan that first saw what flips now
+        self._unsent = []  # (first seen, changes) of scans whose changes are in no line yet
+        self._line = None  # the C line being composed, a piece a step (a generator)
+        self._held = []  # (type, fields) sent while a C line is being composed: they follow it
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -174,6 +197,7 @@ class App:
         """At boot: read the matrix as it is, dark LEDs, then H and S."""
         now = self.clock.ticks_ms()
         self.scanner.prime()
+        self._scanned = [now] * len(self._scanned)
         self._blink_at = self.clock.ticks_add(now, self.blink_ms)
         self._frames = _result(self._chain_frames(bytes(3 * self.led_count), bytearray(self.led_count)))
         self._show()
@@ -181,23 +205,27 @@ class App:
         self.hello()
 
     def step(self, work=True):
-        """One scan, the buttons, the heartbeat, the blinking, the buzzer, and then a piece of
-        the lines taken from the host (take()) when nothing else was slow this step (and `work`).
-        True while lines taken from the host wait to be handled."""
+        """One scan, the buttons, the blinking, the buzzer, and then one slow thing when nothing
+        else was slow this step (and `work`): a piece of the C lines of the changes seen, else
+        the heartbeat, else a piece of the lines taken from the host (take()). True while
+        changes wait to be sent or lines taken from the host to be handled."""
         if not self.started:
             self.start()
         clock = self.clock
         now = clock.ticks_ms()
         events = self.scanner.scan()
+        scanned, at = self._scanned, self._scan_at
+        scanned[at] = now
+        at = self._scan_at = 0 if at + 1 == len(scanned) else at + 1
         if events:
-            self.send_changes(events)
+            self.send_changes(events, scanned[at])
         for button in self.buttons:
             press = button.poll(now, clock)
             if press is not None:
                 self.send("B", (button.name, press))
-        busy = False
+        busy = len(events) > PIECE_CHANGES  # a scan of many changes is slow itself
         late = clock.ticks_diff(now, self._blink_at)
-        if late >= 0:
+        if late >= 0 and not busy:
             self.blink_on = not self.blink_on
             if late >= self.blink_ms:  # fell behind (a long pause): start the beat again
                 self._blink_at = clock.ticks_add(now, self.blink_ms)
@@ -206,14 +234,19 @@ class App:
             if any(self.blinking):
                 self._show()
                 busy = True
-        if not busy and clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
+        sending = self._line is not None or bool(self._unsent)
+        if sending:
+            if work and not busy:
+                sending = self.compose()  # the changes before anything else
+                busy = True
+        elif not busy and clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
             self.send_state()  # after a redraw, a step later: never both in one step
             busy = True
         if self.tunes is not None:
             self.tunes.step(now)
-        self.busy = busy  # this step sent a heartbeat or redrew the LEDs
+        self.busy = busy  # this step did something slow besides its scan
         if self._job is None and not self._lines:
-            return False
+            return sending
         if work and not busy:
             self.work()
         return True
@@ -224,8 +257,12 @@ class App:
         self._lines.extend(self._reader.feed(data))
 
     def pending(self):
-        """True while lines taken from the host wait to be handled."""
-        return self._job is not None or bool(self._lines)
+        """True while lines taken from the host wait to be handled, or changes to be sent."""
+        return self._job is not None or bool(self._lines) or self.sending()
+
+    def sending(self):
+        """True while changes seen wait to be sent (in C lines composed a piece a step)."""
+        return self._line is not None or bool(self._unsent)
 
     def work(self):
         """Handle a piece of the waiting lines: at most one slow piece (some bytes of a line
@@ -247,7 +284,16 @@ class App:
     # -- sending ----------------------------------------------------------------------
 
     def send(self, kind, fields=()):
-        self.write(protocol.encode(kind, self._seq.next(), fields))
+        if self._line is not None:  # a C line has its number and is half made: this follows it
+            self._held.append((kind, fields))
+        else:
+            self.write(protocol.encode(kind, self._seq.next(), fields))
+
+    def _release(self):
+        """Send what was held while a C line was being composed."""
+        held, self._held = self._held, []
+        for kind, fields in held:
+            self.write(protocol.encode(kind, self._seq.next(), fields))
 
     def hello(self):
         for _ in self._on_hello([str(protocol.VERSION)]):
@@ -261,19 +307,62 @@ class App:
             self._bitmap = protocol.bitmap(state, self.scanner.count)
         self.send("S", (self._bitmap,))
 
-    def send_changes(self, events):
-        fields = []
-        size = 0
-        for index, occupied in events:
-            field = str(index) + ("+" if occupied else "-")
-            if size + len(field) + 1 > protocol.MAX_LINE - 16:
-                self.send("C", fields)
-                fields = []
-                size = 0
-            fields.append(field)
-            size += len(field) + 1
-        if fields:
-            self.send("C", fields)
+    def send_changes(self, events, first_seen):
+        """Changes (sensor, occupied) that a scan at ticks_ms `first_seen` saw first: their C
+        lines are composed by compose(), a piece a step, after those of earlier scans."""
+        self._unsent.append((first_seen, events))
+
+    def compose(self):
+        """A piece of the C lines waiting: at most PIECE_CHANGES changes put into a line, which
+        is sent once its last piece is in. True while more is left."""
+        if self._line is None:
+            if not self._unsent:
+                return False
+            self._line = self._c_lines(*self._unsent.pop(0))
+        try:
+            next(self._line)
+        except StopIteration:
+            self._line = None
+            self._release()
+        return self._line is not None or bool(self._unsent)
+
+    def _c_lines(self, first_seen, events):
+        """The C lines of one scan's changes, composed in a buffer a piece at a time, yielding
+        between pieces: a line of many changes (a board lifted) would stop the scan for longer
+        than the debounce takes. The digits go in one by one: a string made for each change
+        costs the Pico more, and strings kept for them slow every garbage collection."""
+        total = len(events)
+        for start in range(0, total, LINE_CHANGES):
+            if start:
+                yield
+            end = min(start + LINE_CHANGES, total)
+            buf = bytearray(15 + 5 * (end - start))  # the head, each change, the age and the CRC at most
+            buf[0] = 67  # C
+            buf[1] = 32
+            protocol.put_hex(buf, 2, self._seq.next())
+            n = 4
+            crc = protocol.crc8(buf, 0, 0, n)
+            for at in range(start, end, PIECE_CHANGES):
+                if at > start:
+                    yield
+                begin = n
+                for k in range(at, min(at + PIECE_CHANGES, end)):
+                    index, occupied = events[k]
+                    buf[n] = 32
+                    n = _put_number(buf, n + 1, index)
+                    buf[n] = 43 if occupied else 45  # + or -
+                    n += 1
+                crc = protocol.crc8(buf, crc, begin, n)
+            if self.ages:
+                age = self.clock.ticks_diff(self.clock.ticks_ms(), first_seen)
+                buf[n] = 32
+                buf[n + 1] = 64  # @
+                begin, n = n, _put_number(buf, n + 2, min(max(age, 0), MAX_AGE_MS))
+                crc = protocol.crc8(buf, crc, begin, n)
+            buf[n] = 42  # *
+            protocol.put_hex(buf, n + 1, crc)
+            buf[n + 3] = 10
+            self.write(buf[:n + 4].decode())
 
     def error(self, text):
         """E: a host line that cannot be obeyed, which and why."""
@@ -317,13 +406,17 @@ class App:
             self.error("unknown line type " + kind)
 
     def _on_hello(self, fields):
-        """E (another version) in a piece of its own, then H and S together (nothing between them)."""
-        if fields != [str(protocol.VERSION)]:
+        """E (another version) in a piece of its own, then H with the options it turned on and
+        S together (nothing between them)."""
+        if fields[:1] != [str(protocol.VERSION)]:
             self.error("V: this board speaks protocol %d, not %s" % (
                 protocol.VERSION, " ".join(fields) or "an unnamed one"))
             yield
-        self.send("H", (str(protocol.VERSION), self.firmware, str(self.rows), str(self.columns),
-                        str(self.led_count)))
+            fields = []
+        options = [option for option in OPTIONS if option in fields[1:]]
+        self.ages = "age" in options
+        self.send("H", [str(protocol.VERSION), self.firmware, str(self.rows), str(self.columns),
+                        str(self.led_count)] + options)
         self.send_state()
 
     def _on_lights(self, fields):

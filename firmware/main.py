@@ -204,7 +204,8 @@ def run(board=None):
     while True:
         start = ticks_us()
         steps += 1
-        collect = steps >= GC_STEPS
+        # not while changes wait to be sent: the collection would have them to go through too
+        collect = steps >= GC_STEPS and not board.sending()
         waiting = board.step(not collect)
         if collect and not board.busy:  # a couple of milliseconds after a light step, instead of its reading or sleep
             steps = 0

@@ -62,6 +62,12 @@ def is_hex(text, lower_only=True):
     return True
 
 
+def put_hex(buf, at, value):
+    """Put `value` (0-255) into the bytearray buf at `at` as two lower-case hex digits."""
+    buf[at] = _HEX_BYTES[(value >> 4) & 15]
+    buf[at + 1] = _HEX_BYTES[value & 15]
+
+
 def encode(kind, seq, fields=()):
     """The whole line, "\\n" included, for a type letter, a sequence number (0-255) and
     a list of payload fields (strings without spaces, or one free-text field for E)."""

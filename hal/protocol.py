@@ -239,8 +239,10 @@ class LineSplitter:
 # --- the host's state machine -----------------------------------------------------------------------
 
 REQUEST_EVERY = 1.0  # s: while out of step, R at most this often
+AGE = "age"  # the option that makes C lines say how old their changes are (PROTOCOL.md, Options)
 
 _INDEX = re.compile(r"([0-9]{1,5})([+-])")
+_AGE = re.compile(r"@([0-9]{1,5})")
 _NUMBER = re.compile(r"[0-9]{1,5}")
 _BUTTONS = {"die": Button.DIE, "ok": Button.OK}
 _KINDS = {"short": False, "long": True}
@@ -284,6 +286,7 @@ class Hello:
     rows: int
     columns: int
     leds: int
+    options: tuple[str, ...] = ()  # what the V it answers turned on
 
 
 
@@ -296,7 +299,8 @@ class HostLink:
     `board` is what the board file says of the board: anything with rows, columns, led_count
     and source. The link keeps the board's closed switches from S and C lines, and is
     `in_step` only while they are the board's: Switches are emitted only then, and only
-    when they changed."""
+    when they changed. A C line that says how old its changes are (the age option) stamps
+    them with when the board first saw them, never earlier than the Switches before."""
 
     def __init__(self, board, send: Callable[[str, str], object],
                  emit: Callable[[object], object], *, stats: Stats | None = None,
@@ -312,6 +316,7 @@ class HostLink:
         self._request_every = request_every
         self.sensors: frozenset[int] = frozenset()  # the board's occupied sensors, as last known
         self.emitted: frozenset[int] | None = None  # the closed switches last emitted
+        self.stamped = float("-inf")  # the time of the Switches last emitted
         self.hello: Hello | None = None
         self.refused: str | None = None
         self.last_error: str | None = None  # the text of the last E line
@@ -359,14 +364,15 @@ class HostLink:
             self.in_step = False
         if line.type == "C":
             if self.in_step:
+                changes, age = content
                 sensors = set(self.sensors)
-                for index, occupied in content:
+                for index, occupied in changes:
                     if occupied:
                         sensors.add(index)
                     else:
                         sensors.discard(index)
                 self.sensors = frozenset(sensors)
-                self._emit_if_changed(t)
+                self._emit_if_changed(t - age)
         elif line.type == "B":
             button, long = content
             self._emit(Press(t, button, long))
@@ -384,14 +390,17 @@ class HostLink:
         fields = line.fields
         if line.type == "S":
             return decode_bitmap(fields[0], self.sensor_count) if len(fields) == 1 else None
-        if line.type == "C":
+        if line.type == "C":  # (changes, age in seconds)
+            age = _AGE.fullmatch(fields[-1]) if fields else None
+            if age is not None:
+                fields = fields[:-1]
             changes = []
             for field in fields:
                 match = _INDEX.fullmatch(field)
                 if match is None or int(match[1]) >= self.sensor_count:
                     return None
                 changes.append((int(match[1]), match[2] == "+"))
-            return changes or None
+            return (changes, int(age[1]) / 1000 if age else 0.0) if changes else None
         if line.type == "B":
             if len(fields) != 2 or fields[0] not in _BUTTONS or fields[1] not in _KINDS:
                 return None
@@ -403,9 +412,9 @@ class HostLink:
                 return None
             if fields[0] != str(VERSION):  # another version: its other fields are its own business
                 return Hello(fields[0], fields[1] if len(fields) > 1 else "?", 0, 0, 0)
-            if len(fields) != 5 or not all(_NUMBER.fullmatch(f) for f in fields[2:]):
+            if len(fields) < 5 or not all(_NUMBER.fullmatch(f) for f in fields[2:5]):
                 return None
-            return Hello(fields[0], fields[1], int(fields[2]), int(fields[3]), int(fields[4]))
+            return Hello(fields[0], fields[1], int(fields[2]), int(fields[3]), int(fields[4]), fields[5:])
         return None  # the host's own types (an echo?) or unknown ones
 
     def _hello(self, line: Line, hello: Hello) -> None:
@@ -438,7 +447,8 @@ class HostLink:
     def _emit_if_changed(self, t: float) -> None:
         if self.emitted is None or self.sensors != self.emitted:
             self.emitted = self.sensors
-            self._emit(Switches(t, self.sensors))
+            self.stamped = max(t, self.stamped)  # an age never takes a change back past the one before
+            self._emit(Switches(self.stamped, self.sensors))
 
     def _request(self, now: float) -> None:
         if self._last_request is None or now - self._last_request >= self._request_every:

@@ -27,9 +27,14 @@ the current occupancy if the host is in step.
 
 Greeting and reconnecting
 -------------------------
-The host sends `V 1` when it opens the port, whenever it has heard no valid line for 3 s, and
-every 3 s until the board has answered `H`, each time after a bare newline, so that noise left
-on the wire cannot spoil it; lines before the first `H` of a connection are not trusted. An
+The host sends `V 1 age` when it opens the port, whenever it has heard no valid line for 3 s,
+and every 3 s until the board has answered `H`, each time after a bare newline, so that noise
+left on the wire cannot spoil it; lines before the first `H` of a connection are not trusted.
+`age` asks the board to say how old the changes of each C line are: they are stamped with
+when the board's scan first saw them, so that the recogniser's debounce, which counts from a
+frame's time, does not count the board's own debounce again. A board whose `H` names no
+options (older firmware, which answered the first greeting with an E) is greeted with a bare
+`V 1` from then on, until the port is opened again. An
 `H` with another protocol version (or another matrix size than the board file's) refuses the
 board: the port is closed, frames() and presses() raise BoardRefused with the reason. When the
 port fails (a pulled cable), the reader closes it, tries to open it again every 0.5 s (with
@@ -74,6 +79,7 @@ from .colours import RGB
 from .interfaces import Cue, DieFace, DieState, LightFrame, Link, LinkState, Press
 from .leds import capped, chain
 from .protocol import (  # noqa: F401 - Hello, Stats and the errors are this backend's words too
+    AGE,
     MAX_LINE,
     REQUEST_EVERY,
     VERSION,
@@ -185,12 +191,15 @@ class SerialSwitches:
         self._stop = threading.Event()
         self._last_lights: str | None = None
         self._last_die: str | None = None
+        self._greeting = f"{VERSION} {AGE}"  # a bare version to a board that knows no options
         self._heard = 0.0
         self._greeted_at = 0.0
         self._opened_at = 0.0
         self._open_error: str | None = None
         self._link_state = Link(clock(), LinkState.CONNECTING)
         self._wake_r = self._wake_w = -1  # the pipe that wakes the reader from its select
+        self._rounds = 0  # times the reader began its loop (see reader_went_round)
+        self._round = threading.Condition()
         self._link = HostLink(board, self._send, self._dispatch, stats=self.stats,
                               on_hello=self._hello, name=self._name(self.port))
         if len(f"L 00 {'0' * 6 * board.led_count} {'0' * ((board.led_count + 3) // 4)}*00\n") > MAX_LINE:
@@ -476,10 +485,25 @@ class SerialSwitches:
                 if type == "V":
                     self.stats.greetings += 1
 
+    def reader_went_round(self, timeout: float = 10.0) -> bool:
+        """Wake the reader and wait until it has been once round its loop since: it has read
+        its timer and queued whatever that called for (a greeting). For whoever moves the timer
+        (tests). False if it did not within `timeout` seconds."""
+        with self._round:
+            began = self._rounds
+            for rounds in (began + 1, began + 2):  # the round under way may have read the timer before
+                self._wake()  # ... and the next one may be asleep in its select
+                if not self._round.wait_for(lambda: self._rounds >= rounds, timeout):
+                    return False
+        return True
+
     def _read_loop(self) -> None:
         splitter = LineSplitter()
         lost = False  # the port failed before: the next open is a reconnect
         while not self._stop.is_set():
+            with self._round:
+                self._rounds += 1
+                self._round.notify_all()
             if self._ser is None:
                 if not self._open(reconnect=lost):
                     self._stop.wait(self._retry)
@@ -553,6 +577,7 @@ class SerialSwitches:
     def _take(self, splitter: LineSplitter, data: bytes) -> None:
         overlong = splitter.overlong
         lines = splitter.feed(data)
+        read_at = self._timer()  # heard when read: a frame it gives may be seen before feed() returns
         with self._lock:
             self.stats.lines_bad += splitter.overlong - overlong
             for raw in lines:
@@ -563,7 +588,7 @@ class SerialSwitches:
                     self.stats.lines_bad += 1
                     continue
                 if heard:
-                    self._heard = self._timer()
+                    self._heard = read_at
                 if self._link.refused is not None:
                     return
 
@@ -589,6 +614,7 @@ class SerialSwitches:
         if reconnect:
             self.stats.reconnects += 1
             log.warning("%s is back", self._link.name)
+        self._greeting = f"{VERSION} {AGE}"  # another board, maybe
         with self._lock:
             self._link.reset()
         self._heard = self._timer()
@@ -603,10 +629,12 @@ class SerialSwitches:
 
     def _greet(self) -> None:
         self._greeted_at = self._timer()
-        self._send("V", str(VERSION))
+        self._send("V", self._greeting)
 
     def _hello(self, hello: Hello) -> None:
         """The board said H (it may have rebooted): show it what it showed before."""
+        if AGE not in hello.options:
+            self._greeting = str(VERSION)
         with self._show_lock:
             if self._last_lights is not None:
                 self._send("L", self._last_lights)

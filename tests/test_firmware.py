@@ -176,12 +176,22 @@ def test_bad_debounce():
 
 
 
-def test_many_changes_fit_in_lines():
-    rig = started(rows=8, columns=10, leds=74)
-    rig.matrix.magnets.update(range(80))
+@pytest.mark.parametrize("ages", [False, True])
+def test_many_changes_fit_in_lines(ages):
+    rig = started(rows=16, columns=16, leds=74)
+    rig.app.ages = ages
+    rig.matrix.magnets.update(range(256))
+    steps = 0
     rig.steps(3)
+    while rig.app.pending():
+        rig.steps(1)
+        steps += 1
+    assert steps >= 256 // app.PIECE_CHANGES  # a piece a step
+    out = list(rig.out)
     lines = rig.lines("C")
-    assert [f for line in lines for f in line[2]] == [f"{i}+" for i in range(80)]
+    assert [f for line in lines for f in line[2] if f[0] != "@"] == [f"{i}+" for i in range(256)]
+    assert all(len(line) <= protocol.MAX_LINE for line in out) and len(lines) == 2
+    assert all((line[2][-1][0] == "@") == ages for line in lines)
 
 
 

@@ -84,7 +84,7 @@ def test_install_onto_the_unix_port_then_version_says_up_to_date(unix_pico, tmp_
     out = io.StringIO()
     assert fc.version(unix_pico().port, out=out) == 0
     said = out.getvalue()
-    assert "reedboard-0.3.0 (protocol 1), offboard: 8x10 matrix, 74 LEDs" in said and "up to date" in said, said
+    assert "reedboard-0.4.0 (protocol 1), offboard: 8x10 matrix, 74 LEDs" in said and "up to date" in said, said
 
 
 @pytest.mark.micropython
@@ -207,7 +207,7 @@ def _run(argv, capsys):
 
 
 def test_the_parser_runs_install_and_version(fake_runner, capsys):
-    runner = fake_runner(0, fc.MARK + json.dumps(["reedboard-0.3.0", 1, None]) + "\n")
+    runner = fake_runner(0, fc.MARK + json.dumps([fc.shipped_version()[0], 1, None]) + "\n")
     status, out, err = _run(["firmware", "install", "--port", "/dev/ttyACM1", "--board", "offboard"], capsys)
     assert status == 0 and err == "" and runner.calls[0][:2] == ["connect", "/dev/ttyACM1"]
     status, out, err = _run(["firmware", "version", "--port", "/dev/ttyACM1"], capsys)
@@ -261,7 +261,7 @@ def test_mpremote_missing_is_one_line(monkeypatch, capsys):
 def test_versions_compare_by_number():
     assert fc.version_key("reedboard-0.10.0") > fc.version_key("reedboard-0.9.1")
     assert fc.version_key("reedboard-0.1.0-fake") is None
-    assert fc.shipped_version() == ("reedboard-0.3.0", 1)
+    assert fc.shipped_version() == ("reedboard-0.4.0", 1)
 
 
 def test_a_port_that_does_not_exist_is_one_line(tmp_path, capsys):

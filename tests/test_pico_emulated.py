@@ -211,3 +211,17 @@ def test_the_scan_never_stalls(rig):
     pulses = pico.kind("pulse", mark)
     assert len(pulses) == len(sensors) and all(p["t"] + 25 < shown["t"] for p in pulses)  # inside the burst
     assert not [r for r in rig.replies(mark) if r.type == "E"]
+    # every cell changing at once (a board lifted, a cloth pulled off it) and back: one scan's
+    # changes, sent a piece a step
+    wired, start = set(board.sensor.values()), {board.sensor[c] for c in rig.start}
+    for magnets in (wired - start, start):
+        mark = pico.mark()
+        pico.stats()
+        pico.set_magnets(magnets)
+        pico.wait(lambda e: {int(f[:-1]) for r in rig.replies(mark) if r.type == "C" for f in r.fields} >= wired,
+                  WAIT, mark)
+        changed = pico.stats()
+        assert changed["longest_gap_ms"] <= 10.0, changed
+    pico.wait(lambda e: "t" in e and e["t"] >= changed["t"] + 50, WAIT, pico.mark())  # what follows the last line
+    after = pico.stats()
+    assert after["longest_gap_ms"] <= 10.0, after

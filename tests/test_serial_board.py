@@ -140,6 +140,50 @@ def test_bitmaps_and_the_sequence_counter():
 
 
 @settings(max_examples=400, deadline=None)
+def link_on(board: Board = BIGBALLS) -> tuple[HostLink, list]:
+    """A HostLink that keeps what it emits."""
+    emitted: list = []
+    return HostLink(board, lambda type, payload: None, emitted.append), emitted
+
+
+def frames_of(emitted: list) -> list[Switches]:
+    return [item for item in emitted if isinstance(item, Switches)]
+
+
+def test_an_aged_c_line_is_stamped_when_the_board_first_saw_its_changes():
+    """PROTOCOL.md, Options: with `age`, a C line ends with @AGE, the milliseconds between the
+    scan that first saw its changes and the line; the host's frame carries that scan's time."""
+    hello = next(v for v in VECTORS["lines"] if v["type"] == "H" and v.get("options"))
+    aged = next(v for v in VECTORS["lines"] if "age_ms" in v)
+    link, emitted = link_on()
+    link.feed(hello["line"].encode(), 10.0)
+    assert link.hello.options == tuple(hello["options"])
+    link.feed(encode("S", aged["seq"] - 1, encode_bitmap({12}, 28)), 10.0)
+    link.feed(aged["line"].encode(), 20.0)
+    sensors = {12}
+    for index, occupied in aged["changes"]:
+        (sensors.add if occupied else sensors.discard)(index)
+    assert frames_of(emitted)[-1] == Switches(20.0 - aged["age_ms"] / 1000, frozenset(sensors))
+
+
+def test_an_age_never_stamps_a_change_before_the_frame_before_it():
+    link, emitted = link_on()
+    link.feed(encode("H", 0, "1 fw 4 7 36 age"), 0.0)
+    link.feed(encode("S", 1, encode_bitmap({0}, 28)), 10.0)
+    link.feed(encode("C", 2, "1+ @5000"), 10.5)  # seen 5 s before: before the S at 10 s
+    link.feed(encode("C", 3, "2+ @300"), 10.9)
+    assert [f.t for f in frames_of(emitted)] == [10.0, 10.0, pytest.approx(10.6)]
+
+
+@pytest.mark.parametrize("payload", ["5+ @x", "@7", "5+ @123456", "5+ @7 6+", "5+ @-7", "5+ @"])
+def test_a_garbled_age_makes_a_bad_line(payload):
+    link, emitted = link_on()
+    link.feed(encode("H", 0, "1 fw 4 7 36 age"), 0.0)
+    link.feed(encode("S", 1, encode_bitmap({0}, 28)), 0.0)
+    assert not link.feed(encode("C", 2, payload), 1.0)
+    assert link.stats.lines_bad == 1 and frames_of(emitted)[-1].closed == {0}
+
+
 @given(st.binary(max_size=1100))
 def test_decode_never_raises(data):
     line = decode(data)
@@ -176,7 +220,7 @@ def test_s_then_c_lines_give_the_frames(rig):
         await listener.stop()
 
     asyncio.run(main())
-    assert fake.sent("V")[0] == Line("V", 0, ("1",))
+    assert fake.sent("V")[0] == Line("V", 0, ("1", "age"))  # asking how old changes are
     assert (sb.stats.lines_ok, sb.stats.lines_bad, sb.stats.gaps, sb.stats.duplicates) == (6, 0, 0, 0)
     assert sb.firmware.firmware == "fake-1.0"
 
@@ -353,31 +397,47 @@ def test_a_board_with_another_matrix_is_refused(rig):
 
 def test_the_host_greets_again_after_3_s_of_silence(rig):
     """On the link's own clock, which the test moves: no greeting before 3 s of silence, one
-    at 3 s."""
+    at 3 s. Each time the clock moves, the test waits until the reader has looked at it."""
     fake = rig.pico(BIGBALLS)
     now = [0.0]
     sb = rig.host(fake, timer=lambda: now[0])
 
     async def main():
         listener = Listener(sb)
-        await listener.frame()
-        first, _ = fake.wait_for("V")
-        # every line the board answered with is heard at 0 s on the link's clock, before the
-        # clock moves (on a loaded machine the reader may take its time over them)
-        for _ in range(1000):
-            if sb.stats.lines_ok >= len(fake.history):
-                break
-            await asyncio.sleep(0.01)
-        now[0] = 2.99  # just short of the silence: the reader wakes, and must not greet
-        sb.addresses._wake()
-        await asyncio.sleep(0.3)
-        assert len(fake.sent("V")) == 1
-        now[0] = 3.0
-        sb.addresses._wake()
-        fake.wait_for("V", first + 1, timeout=10.0)
+        await listener.frame()  # the board's H and S were heard at 0 s
         await listener.stop()
 
     asyncio.run(main())
+    first, _ = fake.wait_for("V")
+    now[0] = 2.99  # just short of the silence: the reader must not greet
+    assert sb.addresses.reader_went_round()
+    sb.show(DieState(DieFace.VALUE, 4))  # behind anything the reader queued
+    fake.wait_for("D", first + 1)
+    assert len(fake.sent("V")) == 1
+    now[0] = 3.0
+    assert sb.addresses.reader_went_round()
+    fake.wait_for("V", first + 1)
+
+
+def test_the_host_greets_a_board_that_knows_no_options_with_a_bare_version(rig):
+    """PROTOCOL.md, Options: the host asks for the age of changes; a board whose H names no
+    options (older firmware) is greeted with a bare V 1 from then on."""
+    fake = rig.pico(BIGBALLS)  # its H has the five fields of old
+    now = [0.0]
+    sb = rig.host(fake, timer=lambda: now[0])
+
+    async def main():
+        listener = Listener(sb)
+        await listener.frame()
+        await listener.stop()
+
+    asyncio.run(main())
+    first, greeting = fake.wait_for("V")
+    assert greeting.fields == ("1", "age") and sb.firmware.options == ()
+    now[0] = 3.0  # silent for 3 s: greeted again
+    assert sb.addresses.reader_went_round()
+    _, again = fake.wait_for("V", first + 1)
+    assert again.fields == ("1",)
 
 
 def test_the_host_greets_until_the_board_says_hello(rig):

@@ -324,6 +324,79 @@ def changes_are_sent_debounced():
 
 
 @check
+def the_host_asks_for_options_in_v():
+    rig = started(magnets=(3,))
+    rig.send("V", 0, ["1", "age", "colour"])  # one it knows, one it does not
+    assert rig.lines() == [("H", 2, ["1", app.FIRMWARE, "4", "7", "36", "age"]), ("S", 3, ["0000008"])]
+    assert rig.app.ages
+    rig.send("V", 1, ["1"])  # a V without options turns them off
+    assert rig.lines("H") == [("H", 4, ["1", app.FIRMWARE, "4", "7", "36"])] and not rig.app.ages
+    rig.send("V", 2, ["2", "age"])  # another version: nothing of it is taken
+    assert [line[0] for line in rig.lines()] == ["E", "H", "S"] and not rig.app.ages
+
+
+@check
+def with_the_age_option_a_c_line_says_when_its_changes_were_first_seen():
+    rig = started(magnets=(0,))
+    rig.send("V", 0, ["1", "age"])
+    rig.lines()
+    rig.matrix.magnets.add(12)
+    rig.steps(3, ms=4)  # first seen by the first of the three scans, 8 ms before the third
+    assert rig.lines() == [("C", 4, ["12+", "@8"])]
+    rig.matrix.magnets.discard(0)
+    rig.matrix.magnets.add(5)
+    rig.steps(1, ms=4)
+    rig.clock.advance(3)  # the line is composed 3 ms into a step: the age counts that too
+    rig.steps(2, ms=4)
+    assert rig.lines() == [("C", 5, ["0-", "5+", "@11"])]
+
+
+@check
+def the_age_vector():
+    case = [c for c in vectors()["lines"] if "age_ms" in c][0]
+    rig = started()
+    rig.app.ages = True
+    rig.app._seq = protocol.Seq(case["seq"])
+    rig.app.send_changes([(index, occupied) for index, occupied in case["changes"]],
+                         rig.clock.ticks_add(rig.clock.ticks_ms(), -case["age_ms"]))
+    while rig.app.compose():
+        pass
+    assert rig.out == [case["line"]], rig.out
+
+
+@check
+def many_changes_at_once_go_out_a_piece_a_step():
+    rig = started(rows=8, columns=10, leds=74)
+    rig.matrix.magnets.update(range(73))
+    rig.steps(3)  # the third scan sees them all: nothing else slow in its step
+    assert rig.lines() == [] and rig.app.pending()
+    rig.die_pin.level = 0  # a press while the line is composed follows it
+    pieces = (73 + app.PIECE_CHANGES - 1) // app.PIECE_CHANGES
+    rig.steps(pieces - 1)
+    assert rig.lines() == [], "sent before its last piece"
+    rig.steps(1)
+    lines = rig.lines()
+    assert [line[0] for line in lines] == ["C"] and lines[0][2] == ["%d+" % i for i in range(73)], lines
+    rig.die_pin.level = 1
+    rig.steps(3)
+    assert [line[:2] for line in rig.lines()] == [("B", lines[0][1] + 1)]
+    assert not rig.app.pending()
+
+
+@check
+def a_request_while_a_line_is_composed_is_answered_after_it():
+    rig = started(rows=8, columns=10, leds=74)
+    rig.matrix.magnets.update(range(40))
+    rig.steps(4)  # the line begun
+    rig.send("R")
+    rig.matrix.magnets.add(50)
+    rig.steps(4)
+    kinds = [(line[0], line[2][-1]) for line in rig.lines()]
+    state = protocol.bitmap([1 if i < 40 else 0 for i in range(80)], 80)
+    assert kinds == [("C", "39+"), ("S", state), ("C", "50+")], kinds  # in step all along
+
+
+@check
 def heartbeat_at_least_once_a_second():
     rig = started()
     times = []
