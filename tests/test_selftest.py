@@ -258,7 +258,7 @@ def gpio_rig(faults: dict, clock):
     board = with_faults(faults)
     declared = parse_faults(board)
     factory = MockFactory()
-    matrix = MatrixPins(factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, faulty_circuit(board, declared, seed=1))
+    matrix = MatrixPins(factory, board.settings_of("gpio").rows, board.settings_of("gpio").columns, faulty_circuit(board, declared, seed=1, clock=clock))
     strip = FakeStrip(board.led_count)
     switches = GpioSwitches(board, pin_factory=factory, strip=DarkStrip(strip, dark_leds(board, declared)),
                             scan_interval=0.0005, debounce=2, bounce_time=None, clock=clock)
