@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import ssl
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
@@ -36,6 +35,8 @@ class BrokerAddress:
 
     def tls_context(self) -> ssl.SSLContext | None:
         """The system's trusted certificates (a club's own CA: install it in the system's store)."""
+        import ssl  # here, not on import: the command line's options read this module
+
         return ssl.create_default_context() if self.tls else None
 
     def topic(self, *levels: str) -> str:

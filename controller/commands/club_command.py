@@ -7,10 +7,8 @@ and the boards publish to mqtt://THIS-COMPUTER/ (see docs/broadcast.md).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import importlib.util
-import socket
 import sys
 from pathlib import Path
 
@@ -53,6 +51,8 @@ def host_port(text: str, what: str) -> tuple[str, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    import asyncio  # here, not on import: `reedboard --help` starts without it
+
     from ..persist.game_files import default_games_dir
     from reedboard.hal.install import pip_extra
 
@@ -120,6 +120,9 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
                      broker_kind: str = "auto") -> None:
     """The club: its broker (without `address`), its follower and its page, until cancelled.
     `boards` (name: password): the boards admitted."""
+    import asyncio
+    import socket
+
     import uvicorn
 
     from ..broadcast.broker import EmbeddedBroker

@@ -17,14 +17,16 @@ import ast
 import importlib.util
 import json
 import re
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..language.catalogue import COMMANDS
+
+if TYPE_CHECKING:  # imported where a command runs: `reedboard --help` starts without it
+    import subprocess
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"  # shipped beside the packages
 FIRMWARE_FILES = ("main.py", "app.py", "protocol.py", "scanner.py", "pins.py")
@@ -55,7 +57,7 @@ import json
 print('reedboard-firmware:' + json.dumps(found))
 """
 
-Runner = Callable[[Sequence[str], float], subprocess.CompletedProcess]
+Runner = Callable[[Sequence[str], float], "subprocess.CompletedProcess"]
 
 
 def built_in_board() -> str:
@@ -67,6 +69,8 @@ def built_in_board() -> str:
 
 
 def run_mpremote(arguments: Sequence[str], timeout: float) -> subprocess.CompletedProcess:
+    import subprocess  # here, not on import: `reedboard --help` starts without it
+
     """Run `python -m mpremote ARGUMENTS` and capture what it says."""
     return subprocess.run([sys.executable, "-m", "mpremote", *arguments], capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL)
@@ -199,6 +203,8 @@ def _require_mpremote() -> None:
 
 def _mpremote(arguments: Sequence[str], timeout: float, doing: str) -> str:
     """Run mpremote; its output, or a FirmwareError with the line that says what went wrong."""
+    import subprocess
+
     _require_mpremote()
     try:
         result = runner(arguments, timeout)
@@ -284,6 +290,8 @@ def describe_board(board: dict | None) -> str:
 # --- the commands --------------------------------------------------------------------------------
 
 def install(port: str | None, board_argument: str | None, dry_run: bool = False, out=None) -> int:
+    import tempfile
+
     out = out or sys.stdout
     board = load_board_argument(board_argument)
     config = board_config(board)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 from datetime import date
 from pathlib import Path
@@ -129,6 +128,7 @@ def archive_folder(folder: str | Path | None = None, config: str | Path | None =
 def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = True, refresh: bool = True):
     """The archive of the games folder, brought up to date; the damaged journals named on stderr."""
     import os
+    import sqlite3
 
     from ..archive.index import Archive
 

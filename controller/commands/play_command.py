@@ -6,11 +6,9 @@ when the command runs, not for `reedboard --help`."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import math
 import signal
-import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -251,6 +249,8 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if token:
         print("  " + _("(the token lets a browser change the game; watching needs none)"))
     print(_("journal: {folder}").format(folder=games_dir))
+    import asyncio  # here, not on import: `reedboard --help` starts without it
+
     previous = signal.signal(signal.SIGTERM, _interrupted)  # a service stopped ends as on Ctrl-C
     try:
         watchers = config["play.watchers"]
@@ -480,6 +480,8 @@ def _saved_game(session) -> str | None:
 
 
 def _free(host: str, port: int) -> bool:
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -13,12 +13,10 @@ import getpass
 import os
 import pwd
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from reedboard.hal.install import pip_extra
 
 from ..language.catalogue import COMMANDS
 
@@ -38,6 +36,8 @@ class ServiceError(Exception):
 
 def systemctl(args: Sequence[str]) -> int:
     """Run `systemctl ARGS` with its output passed through; its exit status."""
+    import subprocess  # here, not on import: `reedboard --help` starts without it
+
     if shutil.which("systemctl") is None:
         raise ServiceError(_("reedboard: systemctl is not here: this machine does not run systemd"))
     return subprocess.run(["systemctl", *args], check=False).returncode
@@ -147,6 +147,8 @@ def install(user: str | None = None, unit_dir: str | Path = UNIT_DIR, dry_run: b
     script = script or reedboard_script()
     name, home = chosen_user(user)
     if not os.access(script, os.X_OK):
+        from reedboard.hal.install import pip_extra
+
         raise ServiceError(_("reedboard: there is no reedboard command at {script}: install the package"
                              " into this venv ({install}) and run its reedboard").format(
             script=script, install=pip_extra("pi")))

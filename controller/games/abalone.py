@@ -20,7 +20,6 @@ from __future__ import annotations
 import functools
 import random
 import re
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
 from typing import NamedTuple
@@ -148,10 +147,6 @@ def _broadside_tables() -> tuple[tuple[tuple[tuple[AbaloneMove | None, ...], ...
     return tuple(tables)
 
 
-INLINE = _inline_tables()
-BROADSIDE = _broadside_tables()
-
-
 def _effect(move: AbaloneMove) -> tuple[int, int, int]:
     """(own bits flipped, opposing bits flipped, marbles pushed off) by `move`."""
     d = GRID.direction(move.direction)
@@ -172,11 +167,6 @@ def _effect(move: AbaloneMove) -> tuple[int, int, int]:
     return BIT[tail] | BIT[front], opposing, int(move.off)
 
 
-EFFECT = {move: _effect(move)
-          for table in (*(t for per_kind in INLINE for t in per_kind),
-                        *(t for per_side in BROADSIDE for per_length in per_side for t in per_length))
-          for move in table if move is not None}
-
 # Zobrist keys: a random 64-bit number per (colour, hole), per count of marbles each player
 # pushed off, and for White to move; a position's key is the exclusive-or of its parts'.
 # KEY_CHANGE[move][mover]: what `move` by that colour flips in the key (the turn included).
@@ -193,27 +183,47 @@ def _zobrist_of(bits: int, colour: int) -> int:
     return key
 
 
-KEY_CHANGE = {move: tuple(_zobrist_of(own, mover) ^ _zobrist_of(opposing, mover ^ 1) ^ ZOBRIST_WHITE
-                          for mover in (0, 1))
-              for move, (own, opposing, _) in EFFECT.items()}
-MOVE_DATA = {move: (*EFFECT[move], KEY_CHANGE[move]) for move in EFFECT}  # what push and pop read, in one look-up
+# Built by _build_tables() when the first game is made (see there).
+INLINE = BROADSIDE = RANKED_INLINE = RANKED_BROADSIDE = None
+EFFECT = KEY_CHANGE = MOVE_DATA = RANK = None
 
-# legal_moves lists moves by their first marble in board order, inline before broadside, then
-# by direction (NE, E, SE, SW, W, NW), as people look for them
-RANK = {move: rank for rank, move in enumerate(sorted(
-    EFFECT, key=lambda m: (GRID.index(m.marbles[0]), m.broadside, GRID.direction(m.direction), len(m.marbles))))}
-# INLINE and BROADSIDE with (rank, move) in each slot: legal_moves sorts these pairs by rank
-RANKED_INLINE = tuple(tuple(tuple(None if m is None else (RANK[m], m) for m in table) for table in per_kind)
-                      for per_kind in INLINE)
-RANKED_BROADSIDE = tuple(tuple(tuple(tuple(None if m is None else (RANK[m], m) for m in table)
-                                     for table in per_length) for per_length in per_side)
-                         for per_side in BROADSIDE)
+
+def _build_tables() -> None:
+    """Every move the board allows, made once, with what push, pop and legal_moves read of it:
+    built when the first game is made, not on import (the command line, the games' names and
+    their rules need none of it). INLINE, BROADSIDE: the moves by kind and place; EFFECT[move]:
+    what it flips; KEY_CHANGE[move][mover]: what it flips in the Zobrist key (the turn
+    included); MOVE_DATA: the two in one look-up; RANK and RANKED_*: legal_moves' order."""
+    global INLINE, BROADSIDE, EFFECT, KEY_CHANGE, MOVE_DATA, RANK, RANKED_INLINE, RANKED_BROADSIDE
+    if MOVE_DATA is not None:
+        return
+    inline, broadside = _inline_tables(), _broadside_tables()
+    effect = {move: _effect(move)
+              for table in (*(t for per_kind in inline for t in per_kind),
+                            *(t for per_side in broadside for per_length in per_side for t in per_length))
+              for move in table if move is not None}
+    key_change = {move: tuple(_zobrist_of(own, mover) ^ _zobrist_of(opposing, mover ^ 1) ^ ZOBRIST_WHITE
+                              for mover in (0, 1))
+                  for move, (own, opposing, _) in effect.items()}
+    # legal_moves lists moves by their first marble in board order, inline before broadside, then
+    # by direction (NE, E, SE, SW, W, NW), as people look for them
+    rank = {move: n for n, move in enumerate(sorted(
+        effect, key=lambda m: (GRID.index(m.marbles[0]), m.broadside, GRID.direction(m.direction), len(m.marbles))))}
+    # INLINE and BROADSIDE with (rank, move) in each slot: legal_moves sorts these pairs by rank
+    RANKED_INLINE = tuple(tuple(tuple(None if m is None else (rank[m], m) for m in table) for table in per_kind)
+                          for per_kind in inline)
+    RANKED_BROADSIDE = tuple(tuple(tuple(tuple(None if m is None else (rank[m], m) for m in table)
+                                         for table in per_length) for per_length in per_side)
+                             for per_side in broadside)
+    INLINE, BROADSIDE, EFFECT, KEY_CHANGE, RANK = inline, broadside, effect, key_change, rank
+    MOVE_DATA = {move: (*effect[move], key_change[move]) for move in effect}  # last: the tables are ready
 
 
 # --- the start layouts ---------------------------------------------------------------------
 @functools.cache
 def start_layouts() -> dict[str, dict[str, tuple[str, ...]]]:
     """layout name -> {"black": holes, "white": holes}, from data/abalone.toml."""
+    import tomllib  # here: importing the games reads no file
     text = resources.files(__package__).joinpath("data/abalone.toml").read_text(encoding="utf-8")
     data = tomllib.loads(text)
     layouts = {}
@@ -260,6 +270,7 @@ class Abalone(Game):
     ) -> None:
         """A start layout, or a position given by each colour's holes (then layout is None),
         the player to move and the marbles each player has pushed off ({"black": 2})."""
+        _build_tables()
         super().__init__()
         if black is not None or white is not None:
             layout = None
@@ -290,6 +301,10 @@ class Abalone(Game):
             if self._bits[index].bit_count() + self._off[index ^ 1] > MARBLES:
                 raise PositionError(f"{player} has only {MARBLES} marbles, on the board and pushed off")
         self._key = self._zobrist()
+
+    def __setstate__(self, state: dict) -> None:
+        _build_tables()  # unpickled where no game was made yet (the computer's worker process)
+        self.__dict__.update(state)
 
     def _zobrist(self) -> int:
         """The position's Zobrist key computed from scratch (push and pop keep it up to date)."""

@@ -19,7 +19,6 @@ from .base import (
     Footprint, Game, GameOption, MoveError, Outcome, Termination, brief, colour_words, over_words, player_words,
 )
 from .bigballs_eval import evaluation
-from .bigballs_setup import BigBallsSetup
 from .bigballs_start import DEFAULT_BALLS, DEFAULT_SETUP, shuffled_setup
 from .geometry import Grid
 from .rules_text import rules_text
@@ -133,17 +132,29 @@ def _move_table() -> dict[tuple[int, int, int, bool], BigBallsMove]:
     return table
 
 
-MOVES = _move_table()
-# move -> (from, to, [piece code] -> the key's change when that piece makes the move, the turn included)
-MOVE_DATA = {move: (src, dst, tuple(ZOBRIST[src][code] ^ ZOBRIST[dst][code] ^ ZOBRIST_WHITE
-                                    for code in range(BALL + 1)))
-             for (_, src, dst, _), move in MOVES.items()}
-# [cell] -> ((target, quiet move, capture), ...) for a big ball, and for a stone under each roll
-BALL_STEPS = tuple(tuple((t, MOVES[0, c, t, False], MOVES[0, c, t, True]) for t in BALL_TARGETS[c])
-                   for c in range(len(GRID)))
-STONE_STEPS = ((),) + tuple(
-    tuple(tuple((t, MOVES[roll, c, t, False], MOVES[roll, c, t, True]) for t in STONE_TARGETS[c])
-          for c in range(len(GRID))) for roll in NUMBERS)
+# Built by _build_tables() when the first game is made (see there).
+MOVES = MOVE_DATA = BALL_STEPS = STONE_STEPS = None
+
+
+def _build_tables() -> None:
+    """Every move the board allows, made once, with what push, pop and the move lists read of
+    it: built when the first game is made, not on import (the command line, the games' names and
+    their rules need none of it). MOVES: (roll or 0, from, to, capture) -> the move; MOVE_DATA:
+    move -> (from, to, [piece code] -> the key's change when that piece makes the move, the
+    turn included); BALL_STEPS, STONE_STEPS[roll]: [cell] -> ((target, quiet move, capture), ...)."""
+    global MOVES, MOVE_DATA, BALL_STEPS, STONE_STEPS
+    if MOVE_DATA is not None:
+        return
+    moves = _move_table()
+    BALL_STEPS = tuple(tuple((t, moves[0, c, t, False], moves[0, c, t, True]) for t in BALL_TARGETS[c])
+                       for c in range(len(GRID)))
+    STONE_STEPS = ((),) + tuple(
+        tuple(tuple((t, moves[roll, c, t, False], moves[roll, c, t, True]) for t in STONE_TARGETS[c])
+              for c in range(len(GRID))) for roll in NUMBERS)
+    MOVES = moves
+    MOVE_DATA = {move: (src, dst, tuple(ZOBRIST[src][code] ^ ZOBRIST[dst][code] ^ ZOBRIST_WHITE
+                                        for code in range(BALL + 1)))
+                 for (_, src, dst, _), move in moves.items()}  # last: the tables are ready
 
 
 def _move_data(move: BigBallsMove) -> tuple[int, int, tuple[int, ...]]:
@@ -187,6 +198,8 @@ class BigBalls(Game):
     def setup_guide(self, mode: str, rng=None):
         if mode == "given":
             return None
+        from .bigballs_setup import BigBallsSetup  # here: only a set-up needs the guide's steps
+
         return BigBallsSetup(self, mode, rng)  # the shuffle and the identification of stones
 
     def __init__(
@@ -197,6 +210,7 @@ class BigBalls(Game):
         first: str = "black",
     ) -> None:
         """A position: each colour's stones as {hollow: number}, the big balls' hollows."""
+        _build_tables()
         super().__init__()
         if first not in PLAYERS:
             raise SetupError(_("first player must be black or white, not {first}").format(first=repr(first)))
@@ -240,6 +254,10 @@ class BigBalls(Game):
                     hollow=hollow, colour=colour_words(stone[0]), number=stone[1]))
             self._balls.add(self._place(hollow, BALL))
         self._key = self._zobrist()
+
+    def __setstate__(self, state: dict) -> None:
+        _build_tables()  # unpickled where no game was made yet (the computer's worker process)
+        self.__dict__.update(state)
 
     def _zobrist(self) -> int:
         """The position's Zobrist key computed from scratch (push and pop keep it up to date)."""

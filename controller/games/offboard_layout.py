@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from reedboard.hal.tomlfile import parse_toml, read_toml
 from .geometry import Grid
 
 ROWS = "ABCDEFGHI"
@@ -241,6 +240,8 @@ def sector_points(layout: Layout) -> list[tuple[str, int, list[tuple[int, int]]]
 
 def load_layout(path: str | Path | None = None) -> Layout:
     """Read and validate a board definition file; None reads the default board."""
+    from reedboard.hal.tomlfile import parse_toml, read_toml  # here: importing the games reads no file
+
     if path is None:
         text = resources.files(__package__).joinpath("data/offboard.toml").read_text(encoding="utf-8")
         source = DEFAULT_SOURCE

@@ -11,7 +11,6 @@ yet gets k = 4, c = 0: an even position 1/2, one marble or point ahead (v ~ 0.32
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -24,6 +23,8 @@ DEFAULT_SLOPE, DEFAULT_TEMPO = 4.0, 0.0
 @cache
 def calibration() -> dict:
     """chance.toml: per game without a die its `slope` and `tempo`, and what they were fitted on."""
+    import tomllib  # here: importing the review (for its defaults) reads no file
+
     try:
         text = resources.files(__package__).joinpath("chance.toml").read_text(encoding="utf-8")
     except FileNotFoundError:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import statistics
 import time
 from dataclasses import dataclass, replace
 
@@ -153,6 +152,8 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
 def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 0, jobs: int = 1,
               max_moves: int = MAX_MOVES, out=print, nodes: int | None = None, opening_plies: int = 0) -> float:
     """Play the match, printing as it goes; returns the first player's score (0..1)."""
+    import statistics  # here, not on import: `reedboard --help` starts without it
+
     from ..language import forms  # babel: only when a command prints
     tasks = [(game_name, players, index, seed, max_moves, nodes, opening_plies) for index in range(games)]
     if jobs > 1:
