@@ -190,13 +190,17 @@ def test_the_backend_has_one_name(capsys, tmp_path):
 
 def test_help_loads_none_of_the_modules_a_command_needs_only_when_it_runs():
     # `reedboard --help` builds every command's parser: each command imports its board, journal,
-    # trace and configuration modules when it runs, not as its parser is built.
+    # trace and configuration modules (and asyncio, the TOML reader, ...) when it runs, not as its
+    # parser is built; the games' move tables are built when a game is made.
     heavy = ("reedboard.controller.persist.journal", "reedboard.controller.persist.trace",
              "reedboard.controller.core.reconcile", "reedboard.controller.commands.config",
              "reedboard.controller.commands.selftest", "reedboard.controller.commands.calibrate",
-             "reedboard.controller.commands.guide", "reedboard.controller.web.app", "reedboard.hal.board", "secrets")
+             "reedboard.controller.commands.guide", "reedboard.controller.web.app", "reedboard.hal.board", "secrets",
+             "reedboard.controller.games.setup", "asyncio", "sqlite3", "ssl", "subprocess", "tomllib")
     code = ("import sys; from reedboard.controller.commands.cli import build_parser; build_parser();"
-            f" print(' '.join(m for m in {heavy!r} if m in sys.modules))")
+            " from reedboard.controller.games import abalone, bigballs;"
+            f" print(' '.join(m for m in {heavy!r} if m in sys.modules),"
+            " *(f'{g.__name__}.MOVE_DATA' for g in (abalone, bigballs) if g.MOVE_DATA is not None))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.split() == []
 
