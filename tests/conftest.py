@@ -265,3 +265,17 @@ def cable():
     made = Cable()
     yield made
     made.close()
+
+
+@pytest.fixture(scope="session")
+def quick_start_controller(tmp_path_factory):
+    """The README's first command in a copy of the checkout, run up to its last step: (the copy, that
+    step's words, the README's second command). One install serves the quick-start test and the
+    tests of the installed package."""
+    import shlex
+
+    from readme_commands import checkout, install, quick_start_commands
+
+    run, test = quick_start_commands()
+    tree = checkout(tmp_path_factory.mktemp("quick-start"))
+    return tree, shlex.split(install(run, tree)), test

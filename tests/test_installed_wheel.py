@@ -1,5 +1,6 @@
-"""The package as a Raspberry Pi gets it: the wheel built from this tree, installed into a fresh
-venv, run from a folder far from the source tree.
+"""The package as a newcomer's clone installs it: the README's quick start builds the wheel of
+the checkout and installs it into a fresh venv (conftest's `quick_start_controller`, shared with
+the quick-start test), run here from a folder far from the source tree.
 
 Everything the commands read (the firmware, the board files, the games' data, the page) must
 come from the installed package, and nothing generic (controller, hal, hardware) may land at
@@ -7,9 +8,7 @@ the top of site-packages: the packages are reedboard.*.
 """
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,27 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory):
-    """A fresh venv with the wheel installed: (its bin folder, its site-packages, a folder to run in)."""
-    base = tmp_path_factory.mktemp("wheel")
-    source = base / "source"  # a copy of what the package is built from: no build/ left in the tree
-    for name in ("controller", "hal", "hardware", "firmware"):
-        shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "tests"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, source / name)
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(base / "dist"), str(source)],
-                           capture_output=True, text=True, timeout=600)
-    assert built.returncode == 0, built.stderr[-2000:]
-    (wheel,) = (base / "dist").glob("reedboard-*.whl")
-    venv = base / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    done = subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], capture_output=True, text=True,
-                          timeout=600)
-    assert done.returncode == 0, done.stderr[-2000:]
-    (site,) = (venv / "lib").glob("python3*/site-packages")
-    away = base / "elsewhere"
-    away.mkdir()
-    return venv / "bin", site, away
+def installed(quick_start_controller, tmp_path_factory):
+    """The venv the quick start installed: (its bin folder, its site-packages, a folder to run in)."""
+    tree, start, _ = quick_start_controller
+    bin_dir = tree / Path(start[0]).parent
+    (site,) = (bin_dir.parent / "lib").glob("python3*/site-packages")
+    away = tmp_path_factory.mktemp("elsewhere")
+    return bin_dir, site, away
 
 
 def run(installed, *args, **kwargs):

@@ -4,35 +4,13 @@ page still answers after the tests' install, and each venv runs its own reedboar
 
 import os
 import shlex
-import shutil
 import subprocess
 import time
 import urllib.error
 import urllib.request
 
 from conftest import free_port
-from readme_commands import ROOT, quick_start_commands
-
-INSTALL = 900  # seconds an install may take at most (it downloads what the venv lacks)
-
-
-def checkout(base):
-    """A copy of what a clone holds for the two commands (the package's folders and its project files)."""
-    tree = base / "clone"
-    for name in ("controller", "hal", "hardware", "firmware"):
-        shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(ROOT / name, tree / name)
-    return tree
-
-
-def install(command, tree):
-    """Everything of a quick-start command but its last step (which runs what was installed)."""
-    steps, _, last = command.rpartition(" && ")
-    done = subprocess.run(steps, shell=True, cwd=tree, capture_output=True, text=True, timeout=INSTALL,
-                          env={k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")})
-    assert done.returncode == 0, done.stderr[-2000:]
-    return last
+from readme_commands import install, outside_env
 
 
 def status(url):
@@ -45,13 +23,11 @@ def status(url):
         return None
 
 
-def test_the_controller_keeps_serving_while_the_tests_are_installed_beside_it(tmp_path):
-    run, test = quick_start_commands()
-    tree = checkout(tmp_path)
-    start = shlex.split(install(run, tree))
+def test_the_controller_keeps_serving_while_the_tests_are_installed_beside_it(quick_start_controller, tmp_path):
+    tree, start, test = quick_start_controller  # the first command run up to its last step
     assert start[1:3] == ["play", "bigballs"], start
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env = outside_env()
     env.update(XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
     play = subprocess.Popen([*start, "--listen", f"127.0.0.1:{port}"], cwd=tree, env=env, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
