@@ -220,6 +220,7 @@ class Board:
     waiting: Waiting | None  # what waited out the settle time before this board
     due: float | None  # when it would have been due
     interrupted: Candidate | None  # a move that waited when the hands went on, deciding nothing since
+    beside: bool  # that move waited as the mover's, with the next player's beside it (rule 10)
     at_result: list[Candidate]  # this turn's moves whose result the board is
     matches: list[Candidate]  # those with their evidence seen
 

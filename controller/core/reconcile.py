@@ -217,7 +217,7 @@ class Reconciler(Rulings):
         self._last: AfterCommit | None = None
         # a move that waited out the settle time when the hands went on to a board that decided
         # nothing: the next player may be starting after it (R11)
-        self._interrupted: Candidate | None = None
+        self._interrupted: tuple[Candidate | None, bool] = (None, False)  # and whether it was a split
         # Die values rolled for turns that takebacks undid, each player's in the order of their
         # turns: the die shows the first as soon as it is that player's turn, with no new press
         # (rule 7; a takeback is never a free re-roll).
@@ -493,7 +493,7 @@ class Reconciler(Rulings):
         self._touched = 0
         self._opened_at = {}
         self._held = None
-        self._interrupted = None
+        self._interrupted = (None, False)
         self._following_cache = {}
         self.only = only
         over = self.game.outcome() is not None
@@ -579,15 +579,18 @@ class Reconciler(Rulings):
             return events
 
         if S == base:  # the position itself: a touch at most (rule 4)
-            self._interrupted = None
+            self._interrupted = (None, False)
             self._back_on_the_position(t, events)
             return events
         if not self.listening:
             return events
 
-        interrupted = waiting.candidate if isinstance(waiting, CountWhenStill) else self._interrupted
-        self._interrupted = None
-        board = self._board(t, S, waiting, due, interrupted)
+        if isinstance(waiting, (CountWhenStill, BesideWhenStill)):
+            interrupted, beside = waiting.candidate, isinstance(waiting, BesideWhenStill)
+        else:
+            interrupted, beside = self._interrupted
+        self._interrupted = (None, False)
+        board = self._board(t, S, waiting, due, interrupted, beside)
         for ruling in self.RULINGS:
             if ruling.decide is None or not self._applies(ruling.rid):
                 continue
@@ -595,7 +598,7 @@ class Reconciler(Rulings):
             if decision is not None:
                 self._carry_out(t, decision, events)
                 if isinstance(decision, (WatchOn, FitsNothing)):
-                    self._interrupted = interrupted  # the hands went on: it may still count (R11)
+                    self._interrupted = (interrupted, beside)  # the hands went on: it may still count (R11, R16)
                 break
         return events
 
@@ -620,7 +623,7 @@ class Reconciler(Rulings):
             events.append(Claimed(t, value))
 
     def _board(self, t: float, S: int, waiting: Waiting | None, due: float | None,
-               interrupted: Candidate | None) -> Board:
+               interrupted: Candidate | None, beside: bool) -> Board:
         """The board as the rulings read it: this turn's moves whose result it is, and those
         of them with their evidence."""
         at_result = self._by_result.get(S, [])
@@ -635,7 +638,7 @@ class Reconciler(Rulings):
                 matches = []
                 if self._applies("R14"):
                     at_result = []
-        return Board(t, S, waiting, due, interrupted, at_result, matches)
+        return Board(t, S, waiting, due, interrupted, beside, at_result, matches)
 
     def _carry_out(self, t: float, decision: Decision, events: list[Event]) -> None:
         """Do what a ruling decided."""

@@ -110,7 +110,7 @@ class Rulings:
         (or has gone on since, through boards that decided nothing): the move counts, and the
         board is read in their turn."""
         waiting = b.waiting
-        candidate = waiting.candidate if isinstance(waiting, CountWhenStill) else b.interrupted
+        candidate = None if b.beside else b.interrupted
         if (candidate is not None
                 and self._next_player_started(b.S, candidate, self._touched)
                 and not self._can_grow(b.S, self._base, self._candidates, exclude=[])):
@@ -161,6 +161,20 @@ class Rulings:
                 return WaitStill(BesideWhenStill(done[0]))
         return CountBeside(done[0])
 
+    def _hands_go_on_beside_a_split(self, b: Board) -> Decision | None:
+        """R16: a split into the mover's move and the next player's waited out the settle time,
+        and the hands went on, leaving the mover's move as it was, to a board that no piece of
+        the mover's still in the hand or set down on its way explains: the mover's move counts
+        at once, and the board is read in the next turn."""
+        c = b.interrupted
+        if c is None or not b.beside:
+            return None
+        S = b.S
+        if ((S ^ c.result) & (c.may_empty | c.may_fill) or self._can_grow(S, self._base, self._candidates, [])
+                or self._both_hands(S, exclude=c) or self._set_down_on_the_way(S)):
+            return None
+        return CountBeside(c)
+
     def _fits_nothing(self, b: Board) -> Decision:
         """Rule 5: nothing fits. Signalled after the grace time, unless the hands may still be on
         their way to something legal."""
@@ -178,6 +192,8 @@ class Rulings:
         Ruling("rule 3", "the mover amends the last move", _the_mover_amends),
         Ruling("rule 7", "the position before the last move: a takeback", _taken_back),
         Ruling("rule 10", "two hands at once", _two_hands),
+        Ruling("R16", "a quick swap, or the mover's piece still in the hand beside the next player's",
+               _hands_go_on_beside_a_split),
         Ruling("rule 5", "a board that fits nothing", _fits_nothing),
         # refinements, checked where they apply
         Ruling("R2", "a die press with a capture held: the next player starts"),
@@ -193,7 +209,6 @@ class Rulings:
         Ruling("R13", "a takeback through the board of a capture held by the player to move"),
         Ruling("R14", "a takeback that ends on a legal move's result is no capture held"),
         Ruling("R15", "the mover amends while the next player's kept number stands"),
-        Ruling("R16", "a quick swap, or the mover's piece still in the hand beside the next player's"),
         Ruling("R17", "a press while the mover's piece is in the hand"),
         Ruling("R18", "how two hands are told apart"),
         Ruling("R19", "a number kept over a takeback binds no one to a stone move"),
@@ -266,9 +281,17 @@ class Rulings:
         evidence = self._touched & ~involved
         if added.bit_count() > gone.bit_count() + 1:
             return 0  # hands bring no piece from nowhere (one: a waiting ball put back)
+        # the next player's hands have not reached c's hollows yet
+        apart = not (S ^ after) & involved
         found = 0
         for n in following:
             if (n.may_empty | n.may_fill) & involved:
+                # The next player moving the piece c put down, or through c's hollows, is one
+                # player's moves in turn, never two hands at once (R18): under way only while
+                # their hands are still elsewhere.
+                if apart and n.result != S and not gone & ~n.may_empty and not added & ~n.may_fill \
+                        and added.bit_count() <= gone.bit_count() and self._applies("R18"):
+                    found = UNDER_WAY
                 continue
             if n.result == S:
                 if not n.needs & ~evidence:
@@ -282,11 +305,19 @@ class Rulings:
         beside it, to one of the next player's after it: both hands still at work (rule 10)."""
         base = self._base
         gone, added = base & ~S, S & ~base
-        if not gone & self._next_players or self._on_the_way_back(S):
-            return False  # no hollow opened that the next player's hand can have opened (R13)
+        if self._on_the_way_back(S):
+            return False  # the mover taking the last move back (R13)
+        if not gone & self._next_players and (
+                not self._applies("R6") or any(not gone & ~c.may_empty for c in self._candidates)):
+            # No hollow opened that only the next player's hand opens, and one move of the
+            # mover's lifts all the pieces lifted: one hand may be doing it all. More pieces
+            # lifted than that are two hands, even where the mover could move each (R6).
+            return False
         for c in self._candidates:
             if c is exclude or not gone & c.may_empty:
                 continue
+            if exclude is not None and not (c.result ^ S) & (c.may_empty | c.may_fill):
+                continue  # put down already, not in the hand: another split, which R18 tells apart
             rest_gone, rest_added = gone & ~c.may_empty, added & ~c.may_fill
             if not rest_gone | rest_added:
                 continue

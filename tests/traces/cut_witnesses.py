@@ -23,7 +23,7 @@ FOLDER = HERE / "rulings"
 # trace name (the ruling it tells, then what the hands do) -> (game, seed) of a game whose hands meet it
 GAMES = {
     "R4": ("bigballs", 195),
-    "R6": ("bigballs", 56),
+    "R6": ("bigballs", 289),
     "R7": ("bigballs", 132),
     "R8": ("offboard", 36),
     "R9": ("offboard", 29),
@@ -31,6 +31,7 @@ GAMES = {
     "R11-the-next-player-goes-on-through-a-lift": ("bigballs", 969),
     "R14": ("offboard", 373),
     "R18": ("bigballs", 274),
+    "R18-the-next-player-moves-on-the-ball-just-moved": ("bigballs", 293),
 }
 
 
