@@ -1010,8 +1010,10 @@ class Players:
                 continue  # that would be a move, an amendment or a takeback
             if any(len(board ^ s.result) == 1 for s in shapes if s.evidence):
                 continue  # that would be a held capture and the next player's lift or placement (rule 2)
-            if self.two_moves_explain(shapes, board):
-                continue  # two legal moves in turn: never signalled as illegal (rule 10)
+            if self.two_moves_explain(shapes, board, part=True):
+                continue  # a legal move and (part of) the next player's: never signalled as illegal (rule 10)
+            if previous is not None and previous.held and self.after_another(previous, board):
+                continue  # the held move not yet counted: another of its moves and part of this one (rule 10)
             late = self.rng.random() < 0.5
             pause = self.rng.uniform(1.8, 3.2) if late else self.rng.uniform(0.05, 0.8)
             kinds.add("illegal state put right " + ("after the grace" if late else "within the grace"))
@@ -1019,16 +1021,62 @@ class Players:
                                      ("place", cell, key)] + actions[last + 1:]
         return actions
 
-    def two_moves_explain(self, shapes: list[Shape], board: frozenset) -> bool:
+    def answer_if_asked(self, plan: dict, shape: Shape, previous: Move | None, kinds: set) -> None:
+        """Rule 6: where several moves fit the board the hands leave, each with its victim seen
+        (after a held capture, every hollow these hands opened since counts as seen: R3), the
+        board asks; the player lifts and puts back a piece of their move that no other of them
+        moved."""
+        table = self.table
+        board = table.occupied()
+        seen = frozenset(table.since_commit if previous is not None and previous.held else table.touched)
+        fits = [s for s in plan["shapes"] if s.result == board and s.evidence <= seen]
+        if len(fits) < 2 or shape not in fits:
+            return
+        others = set().union(*(s.cells for s in fits if s is not shape))
+        mine = sorted((shape.cells & board) - others)
+        if not mine:
+            self.note("several moves fit the board and no piece tells the one made apart")
+            return
+        cell = self.chance.choice(mine)
+        table.wait(SETTLE + self.chance.uniform(0.3, 0.8))
+        table.lift(cell, ("answer", cell))
+        table.wait(self.chance.uniform(0.3, 0.6))
+        table.place(cell, ("answer", cell))
+        kinds.add("asked which move was made, answers with a touch")
+
+    def after_another(self, previous: Move, board: frozenset) -> bool:
+        """Whether the board is another move from the position before a held move (which counts
+        only when the next player starts, rule 2) followed by (part of) a move of this player's."""
+        rolls = [None, *range(1, 7)] if self.name == "bigballs" else [None]
+        for other in self.shapes(previous.before, previous.roll):
+            if other.text == previous.shape.text:
+                continue
+            after = self.adapter.apply(previous.before, other)
+            now = self.occ(after)
+            gone, added = now - board, board - now
+            for roll in rolls:
+                for n in self.shapes(after, roll):
+                    if n.result == board or (gone and not (gone | added) & other.cells and gone <= n.cells
+                                             and added <= n.cells and added <= n.result and len(added) <= len(gone)):
+                        return True
+        return False
+
+    def two_moves_explain(self, shapes: list[Shape], board: frozenset, part: bool = False) -> bool:
         """Rule 10: whether the board is one of these moves followed by a whole move of the next
-        player's (with no roll: a big-ball move in Big Balls)."""
+        player's (with no roll: a big-ball move in Big Balls), or, with `part`, by part of one
+        (their pieces lifted, some put down where that move puts them)."""
         before = self.table.occupied()
         for s in shapes:
             if not (board ^ before) & s.cells or not (board ^ before) - s.cells:
                 continue  # the board is not this move with another hand beside it
             after = self.adapter.apply(self.pos, s)
-            if any(n.result == board for n in self.shapes(after, None)):
-                return True
+            for n in self.shapes(after, None):
+                if n.result == board:
+                    return True
+                gone, added = self.occ(after) - board, board - self.occ(after)
+                if (part and gone and not (gone | added) & s.cells and gone <= n.cells and added <= n.cells
+                        and added <= n.result and len(added) <= len(gone)):
+                    return True
         return False
 
     def first_board(self, plan: dict, press: bool = True) -> frozenset | None:
@@ -1347,6 +1395,8 @@ class Players:
         elif begun is not None and begun["way"] == "lift":
             board = shape.result - {plan["actions"][begun["first"]][1]}
         assert table.occupied() == board, (self.seed, shape.text, sorted(table.occupied() ^ board))
+        if begun is None and both is None and not plan["held"]:
+            self.answer_if_asked(plan, shape, previous, kinds)
 
         move = Move(self.pos, shape, plan["roll"], kinds, held=plan["held"])
         for s, d in shape.relocations:

@@ -82,9 +82,9 @@ class Rulings:
         started = max(self._next_player_started(S, c) for c in held.captures)
         if not started:
             if (not since.start_seen or self._can_grow(S, base, self._candidates, exclude=[])
-                    or self._done_then_next(S)):
-                # Nothing of the next player's yet; or a move of the mover's, made with its
-                # evidence, and the next player's beside it: two hands at once (rule 10).
+                    or self._done_then_next(S) or self._both_hands(S)):
+                # Nothing of the next player's yet; or a move of the mover's, made or still
+                # under way, and the next player's beside it: two hands at once (rule 10).
                 return None
             # The next player seemed to start before and has gone on (a swap of their own, say),
             # where no mover's hand explains the board: their turn reads it.

@@ -20,18 +20,19 @@ from reedboard.controller.core.rulings import Rulings  # noqa: E402
 
 FOLDER = HERE / "rulings"
 
-# trace name (the ruling it tells, then what the hands do) -> (game, seed) of a game whose hands meet it
+# trace name (the ruling it tells, then what the hands do) -> a game and seeds of games whose hands
+# meet it: the first that still tells the ruling is cut (a change to the players changes their games)
 GAMES = {
-    "R4": ("bigballs", 195),
-    "R6": ("bigballs", 289),
-    "R7": ("bigballs", 132),
-    "R8": ("offboard", 36),
-    "R9": ("offboard", 29),
-    "R11": ("abalone", 247),
-    "R11-the-next-player-goes-on-through-a-lift": ("bigballs", 969),
-    "R14": ("offboard", 373),
-    "R18": ("bigballs", 274),
-    "R18-the-next-player-moves-on-the-ball-just-moved": ("bigballs", 293),
+    "R4": ("bigballs", [195]),
+    "R6": ("bigballs", [289]),
+    "R7": ("bigballs", [132]),
+    "R8": ("offboard", [36]),
+    "R9": ("offboard", [29]),
+    "R11": ("abalone", [247]),
+    "R11-the-next-player-goes-on-through-a-lift": ("bigballs", [969]),
+    "R14": ("offboard", [373]),
+    "R18": ("bigballs", [274, 105, 161, 170, 31, 336, 372]),
+    "R18-the-next-player-moves-on-the-ball-just-moved": ("bigballs", [293]),
 }
 
 
@@ -47,25 +48,29 @@ def replayed(path: Path, off: frozenset[str]) -> list[str]:
         Rulings.rulings_off = frozenset()
 
 
-def cut(name: str, game: str, seed: int) -> Path:
-    """The shortest start of the game, cut where the board was quiet, that tells the ruling."""
-    played = tp.play(game, seed)
+def cut(name: str, game: str, seeds: list[int]) -> Path:
+    """The shortest start of the first of the games, cut where the board was quiet, that tells
+    the ruling."""
     rid = ruling_of(name)
     path = FOLDER / f"{name}.jsonl"
-    for count, record in [*played.checkpoints, (len(played.events), played.record)]:
-        part = tp.Game(played.seed, played.game, played.header, played.events[:count], record,
-                       played.kinds, played.unclear, [])
-        part.write(path)
-        if replayed(path, frozenset()) == record and replayed(path, frozenset({rid})) != record:
-            (FOLDER / f"{name}.record").write_text("\n".join(record) + "\n", encoding="utf-8")
-            return path
-    raise SystemExit(f"{name}: {game} {seed} no longer tells {rid}; name another game")
+    for seed in seeds:
+        played = tp.play(game, seed)
+        for count, record in [*played.checkpoints, (len(played.events), played.record)]:
+            part = tp.Game(played.seed, played.game, played.header, played.events[:count], record,
+                           played.kinds, played.unclear, [])
+            text = part.trace_text()
+            path.write_text(text, encoding="utf-8")
+            if replayed(path, frozenset()) == record and replayed(path, frozenset({rid})) != record:
+                (FOLDER / f"{name}.record").write_text("\n".join(record) + "\n", encoding="utf-8")
+                return path
+    path.unlink()
+    raise SystemExit(f"{name}: none of {game} {seeds} tells {rid} now; name other games")
 
 
 def main() -> None:
     FOLDER.mkdir(exist_ok=True)
-    for name, (game, seed) in GAMES.items():
-        print(cut(name, game, seed).name)
+    for name, (game, seeds) in GAMES.items():
+        print(cut(name, game, seeds).name)
 
 
 if __name__ == "__main__":
