@@ -93,3 +93,10 @@ def test_a_cut_game_replays_to_its_record_and_tells_its_ruling(name, monkeypatch
     meant = (TRACES / f"{path}.record").read_text(encoding="utf-8").splitlines()
     assert record(path, frozenset(), monkeypatch) == meant
     assert record(path, frozenset({rid}), monkeypatch) != meant
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (TRACES / "games").glob("*.jsonl")))
+def test_a_game_the_board_once_read_wrongly_replays_to_its_record(name, monkeypatch):
+    path = f"games/{name}"
+    meant = (TRACES / f"{path}.record").read_text(encoding="utf-8").splitlines()
+    assert record(path, frozenset(), monkeypatch) == meant

@@ -47,7 +47,7 @@ from ..games import Game, brief  # brief: how messages show a value given
 from .recognition import (
     AfterCommit, AmendNow, AmendWhenStill, Ask, AskWhenStill, BesideWhenStill, Board, Candidate, Choosing,
     CountBeside, CountNow, CountThenReadOn, CountWhenStill, Decision, FitsNothing, Held, Hold, KeepSignalling,
-    KeepWaiting, SinceSwap, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, Waiting, WatchOn,
+    HELD_FRAMES_KEPT, KeepWaiting, SinceSwap, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, Waiting, WatchOn,
 )
 from .rulings import Rulings
 
@@ -215,6 +215,7 @@ class Reconciler(Rulings):
         self._held: Held | None = None
         self._choosing: Choosing | None = None
         self._last: AfterCommit | None = None
+        self._split_boards: list[int] = []  # the boards seen while a split of two hands waits (rule 10)
         # a move that waited out the settle time when the hands went on to a board that decided
         # nothing: the next player may be starting after it (R11)
         self._interrupted: tuple[Candidate | None, bool] = (None, False)  # and whether it was a split
@@ -655,9 +656,12 @@ class Reconciler(Rulings):
             case WaitStill(then):
                 self._clear_guidance(t, events)
                 self._schedule(t, then)
+                if isinstance(then, BesideWhenStill):
+                    self._split_boards = [self._stable]
             case KeepWaiting(waiting, due):
                 self._clear_guidance(t, events)
                 self._waiting, self._settle_at = waiting, due
+                self._split_boards = self._split_boards[-HELD_FRAMES_KEPT + 1:] + [self._stable]
             case Hold(captures):
                 if self._held is None or self._held.captures != captures:
                     self._held = Held(captures, SinceSwap(shown_at=t))
@@ -719,16 +723,24 @@ class Reconciler(Rulings):
         self._stable = current
         events.extend(self._on_stable(t))
 
-    def _commit_before_next(self, t: float, candidate: Candidate, events: list[Event]) -> None:
+    def _commit_before_next(self, t: float, candidate: Candidate, events: list[Event],
+                            boards: list[int] = ()) -> None:
         """The mover's move counts with the next player's hand already at work beside it (rule
         10): the hollows that hand opened are evidence for the next player's own capture, and
-        the board is read in their turn."""
+        the board is read in their turn: first the `boards` seen while the split waited out
+        the settle time (their move may have been down already, and lifted on since), then the
+        board as it stands."""
         theirs = self._touched & ~(candidate.may_empty | candidate.may_fill)
         opened_at = {bit: at for bit, at in self._opened_at.items() if bit & theirs}
         self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending
         self._touched |= theirs & self._base
         self._opened_at.update(opened_at)
+        current = self._stable
+        for board in boards[:-1] if boards and boards[-1] == current else boards:
+            self._stable = board
+            events.extend(self._on_stable(t))
+        self._stable = current
         events.extend(self._on_stable(t))
 
     def _schedule(self, t: float, waiting: Waiting) -> None:
@@ -748,7 +760,7 @@ class Reconciler(Rulings):
             case SwapWhenStill():
                 self._resolve_swap(t, events)
             case BesideWhenStill(candidate):
-                self._commit_before_next(t, candidate, events)
+                self._commit_before_next(t, candidate, events, self._split_boards)
             case TakeBackWhenStill():
                 move = self._take_back()
                 self._last = None

@@ -1,6 +1,7 @@
 """Write tests/traces/rulings: for each ruling no scenario of make_traces.py needs, the shortest
 start of a simulated players' game (tests/table_players.py) that replays to the record the
-players meant, and to another record without that ruling.
+players meant, and to another record without that ruling; and tests/traces/games: whole games
+the board once read wrongly.
 
 Run from the project root: python tests/traces/cut_witnesses.py
 The games are named by seed below; the cut traces are committed, and this script remakes them
@@ -36,6 +37,15 @@ GAMES = {
 }
 
 
+# Whole games the board once read wrongly, kept as they are (tests/traces/games): trace name ->
+# (game, seed); each must replay to the record the players meant.
+WHOLE = {
+    "bigballs-254-the-next-player-moves-on-while-a-split-waits": ("bigballs", 254),
+    "bigballs-936-asked-which-capture-answered-by-a-touch": ("bigballs", 936),
+    "abalone-505-a-wrong-hole-that-no-two-moves-explain": ("abalone", 505),
+}
+
+
 def ruling_of(name: str) -> str:
     return name.split("-")[0]
 
@@ -67,10 +77,23 @@ def cut(name: str, game: str, seeds: list[int]) -> Path:
     raise SystemExit(f"{name}: none of {game} {seeds} tells {rid} now; name other games")
 
 
+def keep_whole(name: str, game: str, seed: int) -> Path:
+    played = tp.play(game, seed)
+    path = HERE / "games" / f"{name}.jsonl"
+    played.write(path)
+    if replayed(path, frozenset()) != played.record:
+        raise SystemExit(f"{name}: {game} {seed} no longer replays to its record")
+    path.with_suffix(".record").write_text("\n".join(played.record) + "\n", encoding="utf-8")
+    return path
+
+
 def main() -> None:
     FOLDER.mkdir(exist_ok=True)
+    (HERE / "games").mkdir(exist_ok=True)
     for name, (game, seeds) in GAMES.items():
         print(cut(name, game, seeds).name)
+    for name, (game, seed) in WHOLE.items():
+        print(keep_whole(name, game, seed).name)
 
 
 if __name__ == "__main__":
