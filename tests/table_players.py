@@ -492,6 +492,38 @@ class Move:
     aside: dict = field(default_factory=dict)  # cell -> piece taken off the board by it
 
 
+class KeptRolls:
+    """Rule 7 and R4: the numbers kept over takebacks, each player's in the order of their turns;
+    the first of a player's shows as soon as it is their turn."""
+
+    def __init__(self) -> None:
+        self.queues: dict[str, list[int]] = {}
+
+    def get(self, player: str) -> int | None:
+        queue = self.queues.get(player)
+        return queue[0] if queue else None
+
+    def __contains__(self, player: str) -> bool:
+        return bool(self.queues.get(player))
+
+    def __bool__(self) -> bool:
+        return any(self.queues.values())
+
+    def __len__(self) -> int:
+        return sum(1 for queue in self.queues.values() if queue)
+
+    def pop(self, player: str, default=None) -> int | None:
+        queue = self.queues.get(player)
+        return queue.pop(0) if queue else default
+
+    def first(self, player: str, roll: int) -> None:
+        """A number for the player's next turn, before any kept for later turns."""
+        self.queues.setdefault(player, []).insert(0, roll)
+
+    def drop(self, player: str) -> None:
+        self.queues.pop(player, None)
+
+
 @dataclass
 class Game:
     seed: int
@@ -549,7 +581,7 @@ class Players:
             person.hands(self.chance)
         self.table = Table(self.adapter.pieces(self.pos), self.rng)
         self.history: list[Move] = []
-        self.kept: dict = {}  # player -> a roll kept for them (rule 7)
+        self.kept = KeptRolls()  # the numbers kept over takebacks (rule 7, R4)
         self.unclear: list[str] = []
         self.checkpoints: list = []
         self.cap = self.rng.randint(3, max_moves or self.MAX_MOVES[game])
@@ -799,6 +831,9 @@ class Players:
                     self.note("a press while the other player's roll is kept")
                 if want:
                     roll, press = rng.randint(1, 6), True
+        if roll is not None and rolled is None and self.name == "bigballs" and not pos.stones(player):
+            self.kept.drop(player)  # no stone left to roll for: the number kept is dropped (R4)
+            roll = None
         shapes = self.shapes(pos, roll)
         if not shapes:
             self.note("no legal move for the roll kept")
@@ -1493,7 +1528,7 @@ class Players:
             roll = rng.randint(1, 6)
             self.step(self.people[nxt])
             table.press(roll)
-            self.kept[nxt] = roll
+            self.kept.first(nxt, roll)
             label += " after the next player's roll"
             self.carried.setdefault(nxt, set()).add("roll kept over a takeback")
             table.wait(rng.uniform(0.3, 1.5))
@@ -1520,16 +1555,16 @@ class Players:
             self.pos = move.before
             self.check_colours()
             if move.roll is not None:
-                if mover in self.kept:  # which of the two stands, and when, the rules do not say
-                    self.note("a takeback of several moves undoes two rolls of one player")
-                self.kept[mover] = move.roll
+                # the number of the turn taken back shows first; one kept for a later turn of
+                # theirs waits behind it (R4)
+                self.kept.first(mover, move.roll)
             self.carried.setdefault(mover, set()).add(f"moves again after a takeback of {label}")
             if count > 1 and move.roll is not None and len(self.kept) == 2:
                 self.carried[mover].add("two rolls kept over a takeback")
         mover = self.adapter.turn(self.pos)
         if move.roll is None and mover in self.kept:
-            # the roll was made for a later turn of theirs: whether it stands now the rules do not say
-            self.note("a takeback of several moves leaves a roll made for a later turn")
+            # the number rolled for a later turn of theirs shows at once (R4)
+            self.carried.setdefault(mover, set()).add("a number rolled for a later turn shows at once")
         self.last = "settled"
 
     def play(self) -> Game:
