@@ -715,13 +715,7 @@ class Reconciler(Rulings):
             self._touched |= since.opened & self._base
         # The boards their hands made on the way are read again in their turn (they may have
         # held a capture of their own, or swapped), then the board as it stands.
-        current = self._stable
-        seen = since.boards
-        for board in seen[:-1] if seen and seen[-1] == current else seen:
-            self._stable = board
-            events.extend(self._on_stable(t))
-        self._stable = current
-        events.extend(self._on_stable(t))
+        self._read_again(t, since.boards, events)
 
     def _commit_before_next(self, t: float, candidate: Candidate, events: list[Event],
                             boards: list[int] = ()) -> None:
@@ -736,6 +730,10 @@ class Reconciler(Rulings):
         self._last = None  # the next player has started: no more amending
         self._touched |= theirs & self._base
         self._opened_at.update(opened_at)
+        self._read_again(t, boards, events)
+
+    def _read_again(self, t: float, boards: list[int], events: list[Event]) -> None:
+        """After a commit: the boards the hands made since, in the new turn, then the board as it is."""
         current = self._stable
         for board in boards[:-1] if boards and boards[-1] == current else boards:
             self._stable = board
