@@ -99,7 +99,7 @@ MODULES_BY_LEVEL = {
         test_referee test_referee_changes test_resume test_serial_board test_serial_link
         test_signals_legend test_table_calls_on_boards test_table_fuzz test_table_setup
         test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs test_ratings_shown
-        test_words_in_languages test_review
+        test_words_in_languages test_review test_rulings test_push_words_colours
     """,
     # real processes, servers, browsers, brokers
     "system": """
@@ -113,7 +113,8 @@ MODULES_BY_LEVEL = {
         test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
         test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
-        test_cli_languages test_review_page test_review_system
+        test_cli_languages test_review_page test_review_system test_web_page_watchers
+        test_web_snapshot_messages
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}
