@@ -18,7 +18,7 @@ BOARD_TYPES = "HSCBE"  # what the board sends: such lines coming in are echoes, 
 MAX_ERROR_TEXT = 200
 OFF = (0, 0, 0)
 PIECE = 64  # bytes of a line checked in one step (take()): a few milliseconds on the Pico
-PIECE_CHANGES = 16  # changes put into a C line in one step: about a millisecond on the Pico
+PIECE_CHANGES = 8  # changes put into a C line in one step: half a millisecond or so on the Pico
 LINE_CHANGES = 160  # changes in one C line at most: 5 bytes each (" 255+"), and the age, within MAX_LINE
 MAX_AGE_MS = 99999
 OPTIONS = ("age",)  # what a host may ask for in V (PROTOCOL.md, Options)
@@ -214,16 +214,20 @@ class App:
         clock = self.clock
         now = clock.ticks_ms()
         events = self.scanner.scan()
-        scanned, at = self._scanned, self._scan_at
-        scanned[at] = now
-        at = self._scan_at = 0 if at + 1 == len(scanned) else at + 1
+        at = self._scan_at
+        self._scanned[at] = now
+        at += 1
+        if at == self.scanner.debounce:
+            at = 0
+        self._scan_at = at
+        busy = False
         if events:
-            self.send_changes(events, scanned[at])
+            self.send_changes(events, self._scanned[at])
+            busy = len(events) > PIECE_CHANGES  # a scan of many changes is slow itself
         for button in self.buttons:
             press = button.poll(now, clock)
             if press is not None:
                 self.send("B", (button.name, press))
-        busy = len(events) > PIECE_CHANGES  # a scan of many changes is slow itself
         late = clock.ticks_diff(now, self._blink_at)
         if late >= 0 and not busy:
             self.blink_on = not self.blink_on
@@ -234,14 +238,16 @@ class App:
             if any(self.blinking):
                 self._show()
                 busy = True
-        sending = self._line is not None or bool(self._unsent)
-        if sending:
+        if self._line is not None or self._unsent:
+            sending = True
             if work and not busy:
                 sending = self.compose()  # the changes before anything else
                 busy = True
-        elif not busy and clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
-            self.send_state()  # after a redraw, a step later: never both in one step
-            busy = True
+        else:
+            sending = False
+            if not busy and clock.ticks_diff(now, self._last_state) >= self.heartbeat_ms:
+                self.send_state()  # after a redraw, a step later: never both in one step
+                busy = True
         if self.tunes is not None:
             self.tunes.step(now)
         self.busy = busy  # this step did something slow besides its scan

@@ -388,9 +388,10 @@ def a_request_while_a_line_is_composed_is_answered_after_it():
     rig = started(rows=8, columns=10, leds=74)
     rig.matrix.magnets.update(range(40))
     rig.steps(4)  # the line begun
+    assert rig.app.pending() and rig.lines() == []
     rig.send("R")
     rig.matrix.magnets.add(50)
-    rig.steps(4)
+    rig.steps(40)  # 200 ms: no heartbeat yet
     kinds = [(line[0], line[2][-1]) for line in rig.lines()]
     state = protocol.bitmap([1 if i < 40 else 0 for i in range(80)], 80)
     assert kinds == [("C", "39+"), ("S", state), ("C", "50+")], kinds  # in step all along
