@@ -109,11 +109,13 @@ class Rulings:
         """R11: a move waiting out the settle time, and the next player starts before it is up
         (or has gone on since, through boards that decided nothing): the move counts, and the
         board is read in their turn."""
-        waiting = b.waiting
         candidate = None if b.beside else b.interrupted
+        # not while a longer move of the mover's may still be under way, or one with a piece set
+        # down next to its way (the mover's own move first: rule 2)
         if (candidate is not None
                 and self._next_player_started(b.S, candidate, self._touched)
-                and not self._can_grow(b.S, self._base, self._candidates, exclude=[])):
+                and not self._can_grow(b.S, self._base, self._candidates, exclude=[])
+                and not self._set_down_on_the_way(b.S, exclude=candidate)):
             return CountThenReadOn(candidate)
         return None
 
@@ -326,15 +328,16 @@ class Rulings:
                 return True
         return False
 
-    def _set_down_on_the_way(self, S: int) -> bool:
-        """Whether the board is a move of the mover's under way with one piece set down for a
-        moment next to its path, no more pieces down than were taken up (rule 2)."""
+    def _set_down_on_the_way(self, S: int, exclude: Candidate | None = None) -> bool:
+        """Whether the board is a move of the mover's (other than `exclude`) under way with one
+        piece set down for a moment next to its path, no more pieces down than were taken up
+        (rule 2)."""
         base = self._base
         gone, added = base & ~S, S & ~base
         if not gone or added.bit_count() > gone.bit_count():
             return False
         for c in self._candidates:
-            if c.result == S or gone & ~c.may_empty:
+            if c is exclude or c.result == S or gone & ~c.may_empty:
                 continue
             stray = added & ~c.may_fill
             if stray and not stray & (stray - 1) and stray & self._near(c.may_empty | c.may_fill):

@@ -43,6 +43,7 @@ WHOLE = {
     "bigballs-254-the-next-player-moves-on-while-a-split-waits": ("bigballs", 254),
     "bigballs-936-asked-which-capture-answered-by-a-touch": ("bigballs", 936),
     "abalone-505-a-wrong-hole-that-no-two-moves-explain": ("abalone", 505),
+    "offboard-1067-a-line-taken-apart-with-a-ball-set-down-on-the-way": ("offboard", 1067),
 }
 
 
