@@ -396,8 +396,9 @@ class Reconciler(Rulings):
         # player's, however long the mover holds the piece (R17)
         recent = t - since < self.settings.settle or (
             self._applies("R17") and self.roll is not None and not self._held)
+        # a capture's board held that soon is the mover's stone still in the hand too
         return (S != self._base and self._waiting is None and recent
-                and self._can_grow(S, self._base, self._candidates, exclude=[]))
+                and (self._can_grow(S, self._base, self._candidates, exclude=[]) or self.swap_shown))
 
     def keep_roll(self, player: str, value: int, claimable: bool = False) -> None:
         """The next player rolled while the mover's piece was still on its way (rule 10): their

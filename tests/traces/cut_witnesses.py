@@ -44,6 +44,7 @@ WHOLE = {
     "bigballs-936-asked-which-capture-answered-by-a-touch": ("bigballs", 936),
     "abalone-505-a-wrong-hole-that-no-two-moves-explain": ("abalone", 505),
     "offboard-1067-a-line-taken-apart-with-a-ball-set-down-on-the-way": ("offboard", 1067),
+    "bigballs-1050-a-press-while-a-capturing-stone-is-in-the-hand": ("bigballs", 1050),
 }
 
 
