@@ -695,9 +695,12 @@ class Reconciler(Rulings):
         if held is None:
             return
         captures = held.captures
-        # One of them whose victim the hands were seen to lift (a piece not of the next player's,
-        # whose hands may lift their own: R3) is no quick swap but that capture made (R18)
-        seen = [c for c in captures if c.needs and not c.needs & ~self._touched and not c.needs & self._next_players]
+        # One of them whose victim the hands were seen to lift is no quick swap but that capture
+        # made: a piece not of the next player's, or one no move of theirs on the board takes
+        # (their hands may lift their own pieces only for that: R3, R18)
+        S = self._stable
+        seen = [c for c in captures if c.needs and not c.needs & ~self._touched
+                and (not c.needs & self._next_players or not self._next_takes(S, c))]
         if len(captures) > 1 and len(seen) == 1 and self._applies("R18"):
             captures = seen
         if len(captures) > 1:
