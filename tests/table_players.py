@@ -855,7 +855,7 @@ class Players:
 
         before: list = []
         if press and not press_now and rng.random() < person.illegal:
-            before += self.stone_before_roll(player, kinds)
+            before += self.stone_before_roll(player, kinds, previous)
         if press:
             before.append(("press", roll))
         if rng.random() < person.touch:
@@ -1008,13 +1008,18 @@ class Players:
 
         return hook
 
-    def stone_before_roll(self, player: str, kinds: set) -> list:
-        """Big Balls: a stone moved before the roll (rule 5), then put back."""
+    def stone_before_roll(self, player: str, kinds: set, previous: Move | None = None) -> list:
+        """Big Balls: a stone moved before the roll (rule 5), then put back; not where the board
+        it leaves is another move of a held capture's player and part of this one (rule 10)."""
         options = []
+        board = self.table.occupied()
         for number, cell in sorted(self.pos.stones(player).items()):
             for direction in bb.STONE_DIRECTIONS:
                 target = bb.neighbour(cell, direction)
-                if target is not None and target not in self.pos.board:
+                if target is not None and target not in self.pos.board and target not in board:
+                    wrong = (board - {cell}) | {target}
+                    if previous is not None and previous.held and self.after_another(previous, wrong):
+                        continue
                     options.append((cell, target))
         if not options:
             return []
