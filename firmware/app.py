@@ -185,9 +185,9 @@ class App:
         self._seq = protocol.Seq()
         self._last_state = 0
         self._blink_at = 0
-        self._scanned = [0] * scanner.debounce  # ticks_ms of the last scans, a ring ...
-        self._scan_at = 0  # ... whose next place holds the oldest: the scan that first saw what flips now
-        self._unsent = []  # (first seen, changes) of scans whose changes are in no line yet
+        self._scanned = [0] * (scanner.debounce + 1)  # ticks_ms of the last scans, a ring whose next
+        self._scan_at = 0  # place holds the oldest: the last scan that missed what flips now
+        self._unsent = []  # (when changed, changes) of scans whose changes are in no line yet
         self._line = None  # the C line being composed, a piece a step (a generator)
         self._held = []  # (type, fields) sent while a C line is being composed: they follow it
 
@@ -217,12 +217,12 @@ class App:
         at = self._scan_at
         self._scanned[at] = now
         at += 1
-        if at == self.scanner.debounce:
+        if at == len(self._scanned):
             at = 0
         self._scan_at = at
         busy = False
         if events:
-            self.send_changes(events, self._scanned[at])
+            self.send_changes(events, self._changed(at))
             busy = len(events) > PIECE_CHANGES  # a scan of many changes is slow itself
         for button in self.buttons:
             press = button.poll(now, clock)
@@ -313,10 +313,19 @@ class App:
             self._bitmap = protocol.bitmap(state, self.scanner.count)
         self.send("S", (self._bitmap,))
 
-    def send_changes(self, events, first_seen):
-        """Changes (sensor, occupied) that a scan at ticks_ms `first_seen` saw first: their C
+    def _changed(self, at):
+        """When what flips now most likely changed (ticks_ms): halfway between the last scan
+        that missed it (the ring's oldest, at `at`) and the first that saw it (the next). The
+        switch moved somewhere between the two; the midpoint is the best guess, so the host's
+        debounce counts from when the hand moved."""
+        missed = self._scanned[at]
+        seen = self._scanned[at + 1 if at + 1 < len(self._scanned) else 0]
+        return self.clock.ticks_add(seen, -(self.clock.ticks_diff(seen, missed) // 2))
+
+    def send_changes(self, events, changed):
+        """Changes (sensor, occupied) that most likely happened at ticks_ms `changed`: their C
         lines are composed by compose(), a piece a step, after those of earlier scans."""
-        self._unsent.append((first_seen, events))
+        self._unsent.append((changed, events))
 
     def compose(self):
         """A piece of the C lines waiting: at most PIECE_CHANGES changes put into a line, which
@@ -332,7 +341,7 @@ class App:
             self._release()
         return self._line is not None or bool(self._unsent)
 
-    def _c_lines(self, first_seen, events):
+    def _c_lines(self, changed, events):
         """The C lines of one scan's changes, composed in a buffer a piece at a time, yielding
         between pieces: a line of many changes (a board lifted) would stop the scan for longer
         than the debounce takes. The digits go in one by one: a string made for each change
@@ -360,7 +369,7 @@ class App:
                     n += 1
                 crc = protocol.crc8(buf, crc, begin, n)
             if self.ages:
-                age = self.clock.ticks_diff(self.clock.ticks_ms(), first_seen)
+                age = self.clock.ticks_diff(self.clock.ticks_ms(), changed)
                 buf[n] = 32
                 buf[n + 1] = 64  # @
                 begin, n = n, _put_number(buf, n + 2, min(max(age, 0), MAX_AGE_MS))

@@ -6,10 +6,11 @@ over it (Sensors, Lights, DieDisplay, Buttons and Buzzer at once, like the simul
 - Switches: the reed-switch matrix of hal.matrix, on the Pi's pins or on MCP23017 expanders
   (`[gpio] expander` in the board file). `switches()` scans every `scan_interval` seconds
   (250 full scans a second by default), debounces each switch over `debounce` scans and
-  yields the closed addresses at the start and whenever they change, stamped with the time
-  of the first scan that saw the change (the recogniser's own debounce then counts from
-  there, not from the end of this one). On a board without diodes, addresses that may be
-  ghosts are kept in `ghosts` (GpioBoard logs their cells).
+  yields the closed addresses at the start and whenever they change, stamped halfway between
+  the last scan that missed the change and the first that saw it (when the switch most likely
+  moved: the recogniser's own debounce then counts from there, not from the end of this one).
+  On a board without diodes, addresses that may be ghosts are kept in `ghosts` (GpioBoard
+  logs their cells).
 - Lights: the WS2812 chain, opened when show_leds() first needs it by the driver the board
   file names (`[leds] driver`: "ws281x" through rpi_ws281x, "spi" through spidev; see
   hal.led_drivers). Tests pass `chain=` (an LedChain) or `strip=` (anything with
@@ -234,8 +235,9 @@ class GpioSwitches:
     # --- Switches --------------------------------------------------------------------------------
     async def switches(self) -> AsyncIterator[Switches]:
         """Scan for ever; the closed switches at the start (once the first `debounce` scans
-        agree) and at every change of them, stamped with the time of the first scan that saw
-        the change. One consumer at a time."""
+        agree) and at every change of them, stamped halfway between the last scan that missed
+        the change and the first that saw it, never before the stamp before. One consumer at
+        a time."""
         loop = asyncio.get_running_loop()
         scanner = self.scanner
         interval = self.scan_interval
@@ -244,8 +246,11 @@ class GpioSwitches:
         threaded = isinstance(scanner.source, Mcp23017Matrix)
         last: frozenset[int] | None = None
         # A switch flips after `debounce` scans in a row saw it changed: the first of them is
-        # the oldest of the last `debounce` scans, whose times these are.
-        scanned: collections.deque[float] = collections.deque(maxlen=scanner.debounce)
+        # the second oldest of the last `debounce` + 1 scans, whose times these are. The switch
+        # moved between the oldest (which missed it) and that one: the midpoint is the best
+        # guess, so the recogniser's debounce counts from when the hand moved.
+        scanned: collections.deque[float] = collections.deque(maxlen=scanner.debounce + 1)
+        stamped = float("-inf")
         scans = 0
         failures = 0
         due = loop.time()
@@ -260,6 +265,7 @@ class GpioSwitches:
                                 error, failures)
                 await asyncio.sleep(max(interval, 0.05))
                 due = loop.time()
+                scanned.clear()  # a change seen after the outage is not put back into it
                 continue
             if failures:
                 log.warning("the sensor matrix reads again after %d failed scans", failures)
@@ -271,7 +277,12 @@ class GpioSwitches:
                 if closed != last:
                     last = self.closed = closed
                     self.ghosts = frozenset(scanner.ghosts)
-                    yield Switches(scanned[0], closed)
+                    first = max(len(scanned) - scanner.debounce, 0)
+                    seen = scanned[first]
+                    if first:
+                        seen = (scanned[first - 1] + seen) / 2
+                    stamped = max(seen, stamped)
+                    yield Switches(stamped, closed)
             due += interval
             now = loop.time()
             if due < now - 10 * interval:  # far behind (a slow bus, a busy loop): start afresh

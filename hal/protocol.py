@@ -300,7 +300,7 @@ class HostLink:
     and source. The link keeps the board's closed switches from S and C lines, and is
     `in_step` only while they are the board's: Switches are emitted only then, and only
     when they changed. A C line that says how old its changes are (the age option) stamps
-    them with when the board first saw them, never earlier than the Switches before."""
+    them with when they most likely happened, never earlier than the Switches before."""
 
     def __init__(self, board, send: Callable[[str, str], object],
                  emit: Callable[[object], object], *, stats: Stats | None = None,

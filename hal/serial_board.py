@@ -31,8 +31,9 @@ The host sends `V 1 age` when it opens the port, whenever it has heard no valid 
 and every 3 s until the board has answered `H`, each time after a bare newline, so that noise
 left on the wire cannot spoil it; lines before the first `H` of a connection are not trusted.
 `age` asks the board to say how old the changes of each C line are: they are stamped with
-when the board's scan first saw them, so that the recogniser's debounce, which counts from a
-frame's time, does not count the board's own debounce again. A board whose `H` names no
+when they most likely happened (halfway between the board's last scan that missed them and
+its first that saw them), so that the recogniser's debounce, which counts from a frame's
+time, does not count the board's own debounce again. A board whose `H` names no
 options (older firmware, which answered the first greeting with an E) is greeted with a bare
 `V 1` from then on, until the port is opened again. An
 `H` with another protocol version (or another matrix size than the board file's) refuses the

@@ -430,9 +430,10 @@ def test_frames_follow_a_moving_magnet(closing):
     assert gpio.scanner.scans - moved_at[0] == gpio.scanner.debounce
 
 
-def test_a_change_is_stamped_with_the_first_scan_that_saw_it(closing):
+def test_a_change_is_stamped_halfway_between_the_scan_that_missed_it_and_the_first_that_saw_it(closing):
     """The recogniser debounces again from a frame's time: the backend's own debounce scans
-    must not be counted twice, so a change carries the time of the first scan that saw it."""
+    must not be counted twice, and the switch moved somewhere between the last scan that
+    missed it and the first that saw it, so a change carries the midpoint of those two."""
     clock = VirtualClock(1000.0)  # the loop's time and the board's
     gpio, matrix = rig(BIGBALLS, clock=clock)
     closing(gpio)
@@ -453,11 +454,12 @@ def test_a_change_is_stamped_with_the_first_scan_that_saw_it(closing):
         place(matrix, BIGBALLS, ["d1"])
         frame = await stream.__anext__()
         await stream.aclose()
-        return placed, frame, scanned[since:]
+        return placed, frame, scanned[since - 1], scanned[since:]
 
-    placed, frame, after = run_virtual(main(), clock)
+    placed, frame, missed, after = run_virtual(main(), clock)
     assert frame.occupied == {"d1"}
-    assert after[0] > placed and frame.t == after[0]
+    assert missed < placed < after[0] < after[1]
+    assert frame.t == pytest.approx((missed + after[0]) / 2, abs=1e-9)
     assert len(after) == gpio.scanner.debounce  # reported by the last of the debounce's scans
 
 

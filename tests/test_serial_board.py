@@ -150,9 +150,9 @@ def frames_of(emitted: list) -> list[Switches]:
     return [item for item in emitted if isinstance(item, Switches)]
 
 
-def test_an_aged_c_line_is_stamped_when_the_board_first_saw_its_changes():
-    """PROTOCOL.md, Options: with `age`, a C line ends with @AGE, the milliseconds between the
-    scan that first saw its changes and the line; the host's frame carries that scan's time."""
+def test_an_aged_c_line_is_stamped_when_its_changes_happened():
+    """PROTOCOL.md, Options: with `age`, a C line ends with @AGE, the milliseconds between when
+    its changes most likely happened and the line; the host's frame carries that time."""
     hello = next(v for v in VECTORS["lines"] if v["type"] == "H" and v.get("options"))
     aged = next(v for v in VECTORS["lines"] if "age_ms" in v)
     link, emitted = link_on()

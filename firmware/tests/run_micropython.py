@@ -336,19 +336,25 @@ def the_host_asks_for_options_in_v():
 
 
 @check
-def with_the_age_option_a_c_line_says_when_its_changes_were_first_seen():
+def with_the_age_option_a_c_line_says_when_its_changes_most_likely_happened():
+    # Between the last scan that missed a change and the first that saw it: halfway.
     rig = started(magnets=(0,))
     rig.send("V", 0, ["1", "age"])
+    rig.steps(2, ms=4)
     rig.lines()
     rig.matrix.magnets.add(12)
-    rig.steps(3, ms=4)  # first seen by the first of the three scans, 8 ms before the third
-    assert rig.lines() == [("C", 4, ["12+", "@8"])]
+    rig.steps(3, ms=4)  # first seen 8 ms before the third scan, missed by the scan 4 ms before
+    assert rig.lines() == [("C", 4, ["12+", "@10"])]
     rig.matrix.magnets.discard(0)
     rig.matrix.magnets.add(5)
-    rig.steps(1, ms=4)
+    rig.steps(1, ms=6)  # a late step: 6 ms after the scan that missed them
     rig.clock.advance(3)  # the line is composed 3 ms into a step: the age counts that too
     rig.steps(2, ms=4)
-    assert rig.lines() == [("C", 5, ["0-", "5+", "@11"])]
+    assert rig.lines() == [("C", 5, ["0-", "5+", "@14"])]
+    rig.matrix.magnets.add(6)
+    rig.steps(1, ms=5)  # an odd gap: the later of the two middle milliseconds, never too old
+    rig.steps(2, ms=4)
+    assert rig.lines() == [("C", 6, ["6+", "@10"])]
 
 
 @check
