@@ -124,9 +124,10 @@ def test_the_live_loop_sleeps_until_the_next_deadline_or_input(monkeypatch):
     asyncio.run(main())
 
 
-# A backend that debounces a switch itself stamps a change with when its scan first saw it
-# (hal: the gpio scan, the age of a serial C line), earlier than the frame comes, so that the
-# recogniser's debounce does not count the backend's again.
+# A backend that debounces a switch itself stamps a change with when it happened (hal: halfway
+# between the scan that missed it and the first that saw it, on the gpio scan and in the age of a
+# serial C line), earlier than the frame comes, so that the recogniser's debounce does not count
+# the backend's again.
 
 def taken(referee, frame, now: float):
     queue: asyncio.Queue = asyncio.Queue()
