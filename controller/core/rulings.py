@@ -173,9 +173,20 @@ class Rulings:
             return None
         S = b.S
         if ((S ^ c.result) & (c.may_empty | c.may_fill) or self._can_grow(S, self._base, self._candidates, [])
-                or self._both_hands(S, exclude=c) or self._set_down_on_the_way(S)):
+                or self._both_hands(S, exclude=c) or self._set_down_on_the_way(S)
+                or not self._read_on_after(S, c)):
             return None
         return CountBeside(c)
+
+    def _read_on_after(self, S: int, c: Candidate) -> bool:
+        """Whether, after the mover's move c, the board is a move of the next player's made or
+        under way: something their turn can read."""
+        after, following = self._following(c)
+        for n in following:
+            gone, added = after & ~S, S & ~after
+            if n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill):
+                return True
+        return False
 
     def _fits_nothing(self, b: Board) -> Decision:
         """Rule 5: nothing fits. Signalled after the grace time, unless the hands may still be on

@@ -33,7 +33,6 @@ GAMES = {
     "R11-the-next-player-goes-on-through-a-lift": ("bigballs", [969]),
     "R14": ("offboard", [373]),
     "R18": ("bigballs", [274, 105, 161, 170, 31, 336, 372]),
-    "R18-the-next-player-moves-on-the-ball-just-moved": ("bigballs", [293]),
     "R18-the-victim-lifted-beside-the-next-players-move": ("bigballs", [621, 1025]),
 }
 
