@@ -492,6 +492,15 @@ class Move:
     aside: dict = field(default_factory=dict)  # cell -> piece taken off the board by it
 
 
+def part_of(n: Shape, after: frozenset, board: frozenset, first: Shape) -> bool:
+    """Rule 10: whether the board is `after` (the board the move `first` left) with part of the
+    move n made beside it: n's pieces lifted, some put down where n puts them, none of first's
+    hollows touched."""
+    gone, added = after - board, board - after
+    return (bool(gone) and not (gone | added) & first.cells and gone <= n.cells and added <= n.cells
+            and added <= n.result and len(added) <= len(gone))
+
+
 class KeptRolls:
     """Rule 7 and R4: the numbers kept over takebacks, each player's in the order of their turns;
     the first of a player's shows as soon as it is their turn."""
@@ -1093,12 +1102,8 @@ class Players:
                 continue
             after = self.adapter.apply(previous.before, other)
             now = self.occ(after)
-            gone, added = now - board, board - now
-            for roll in rolls:
-                for n in self.shapes(after, roll):
-                    if n.result == board or (gone and not (gone | added) & other.cells and gone <= n.cells
-                                             and added <= n.cells and added <= n.result and len(added) <= len(gone)):
-                        return True
+            if any(n.result == board or part_of(n, now, board, other) for roll in rolls for n in self.shapes(after, roll)):
+                return True
         return False
 
     def two_moves_explain(self, shapes: list[Shape], board: frozenset, part: bool = False) -> bool:
@@ -1110,13 +1115,9 @@ class Players:
             if not (board ^ before) & s.cells or not (board ^ before) - s.cells:
                 continue  # the board is not this move with another hand beside it
             after = self.adapter.apply(self.pos, s)
-            for n in self.shapes(after, None):
-                if n.result == board:
-                    return True
-                gone, added = self.occ(after) - board, board - self.occ(after)
-                if (part and gone and not (gone | added) & s.cells and gone <= n.cells and added <= n.cells
-                        and added <= n.result and len(added) <= len(gone)):
-                    return True
+            now = self.occ(after)
+            if any(n.result == board or (part and part_of(n, now, board, s)) for n in self.shapes(after, None)):
+                return True
         return False
 
     def first_board(self, plan: dict, press: bool = True) -> frozenset | None:

@@ -182,11 +182,7 @@ class Rulings:
         """Whether, after the mover's move c, the board is a move of the next player's made or
         under way: something their turn can read."""
         after, following = self._following(c)
-        for n in following:
-            gone, added = after & ~S, S & ~after
-            if n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill):
-                return True
-        return False
+        return any(n.result == S for n in following) or self._can_grow(S, after, following, exclude=[])
 
     def _fits_nothing(self, b: Board) -> Decision:
         """Rule 5: nothing fits. Signalled after the grace time, unless the hands may still be on
