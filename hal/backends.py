@@ -2,7 +2,8 @@
 
 Each backend is tried only when asked for (or, with no choice made, the registry's hardware
 backends in order: serial then gpio); what was tried and why it failed is kept, so a person
-can be told. With no board file named, every shipped board that has the hollows asked for
+can be told. What asks for a backend (`asked_for`): its name, a port (the serial backend), or
+a board file named whose backend is hardware. With no board file named, every shipped board that has the hollows asked for
 is a candidate: a Pico's hello (its matrix size) tells which one is plugged in.
 """
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 from .board import Board, BoardError, load_board, shipped_boards
 from .install import pip_extra
-from .registry import BACKENDS, names_in_words, unasked
+from .registry import BACKENDS, HANDS, PORT, can, names_in_words, unasked, with_capability
 
 
 class NoBoard(RuntimeError):
@@ -130,6 +131,23 @@ def open_sim(boards: list[Board], request: Request | Iterable[str] = ()) -> Foun
     board = boards[0]
     device = SimBoard(board, occupied)
     return Found("sim", board, device, "the simulated board", frozenset(device.occupied))
+
+
+def asked_for(backend: str | None, port: str | None = None, board: Board | None = None) -> tuple[str | None, str | None]:
+    """The backend a command is to open, and what named it ("backend", "port" or "board"):
+    the backend named (--backend, the configuration's); else, with a port named, the backend
+    reached over a port (registry.PORT); else the backend of the board file named, when it is
+    hardware (not a board moved by hand). (None, None) when nothing names one: the hardware
+    backends are then tried in turn, and only then may a command play on the simulated board.
+    `board` is a board file someone named, never the shipped board chosen for them."""
+    if backend is not None:
+        return backend, "backend"
+    over_port = with_capability(PORT)
+    if port is not None and over_port:
+        return over_port[0].name, "port"
+    if board is not None and board.backend in BACKENDS and not can(board.backend, HANDS):
+        return board.backend, "board"
+    return None, None
 
 
 def find_board(hal: str | None, board_path: str | None = None, port: str | None = None,

@@ -108,7 +108,7 @@ MODULES_BY_LEVEL = {
         test_broadcast_parsing test_broadcast_stop test_calm_server test_cli test_cli_answers
         test_crash test_docs_examples test_doctor test_fakeboard test_files_hardening
         test_firmware_install test_firmware_micropython test_game_voice test_installed_wheel
-        test_join test_pi_checks test_pico_emulated test_pico_firmware test_pico_play
+        test_join test_named_board_absent test_pi_checks test_pico_emulated test_pico_firmware test_pico_play
         test_pico_selftest test_play_command test_quick_start test_selftest test_service
         test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link

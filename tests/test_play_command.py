@@ -1,4 +1,5 @@
-"""`reedboard play`: the simulated board when no hardware is found, and the web view's address."""
+"""`reedboard play`: the simulated board when no hardware is found, and the web view's address
+(a board named but absent: tests/test_named_board_absent.py)."""
 
 import json
 import socket
@@ -49,7 +50,7 @@ def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
     "argv, status, message",
     [
         (["play", "bigballs", "--listen", "nowhere"], 2, "--listen takes HOST:PORT"),
-        (["play", "bigballs", "--hal", "gpio"], 1, "no gpio board: gpio: no GPIO pins here"),
+        (["play", "bigballs", "--hal", "gpio"], 1, "asks for the gpio board, and it does not answer (gpio: no GPIO pins here"),
         (["play", "bigballs", "--resume"], 2, "no unfinished bigballs game"),
         (["play", "bigballs", "--hal", "sim", "--vs", "computer:9"], 2, "computer:1 .. computer:8"),
         (["play", "bigballs", "--hal", "sim", "--vs", "computer", "--computer-plays", "red"], 2,
@@ -131,6 +132,7 @@ def test_a_missing_backend_is_one_clear_line(capsys, tmp_path, monkeypatch, refu
     monkeypatch.setattr(smbus2, "SMBus", bus)
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     assert main(["play", "offboard", "--hal", "gpio", "--games-dir", str(tmp_path)]) == 1
-    out = capsys.readouterr().out
-    assert out.strip() == f"reedboard: no gpio board: {said}"
-    assert "Error" not in out and "Errno" not in out
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith("\n") and len(err.splitlines()) == 1
+    assert err.startswith(f"reedboard: --backend gpio asks for the gpio board, and it does not answer ({said}): ")
+    assert "Error" not in err and "Errno" not in err

@@ -1,5 +1,6 @@
 """`reedboard service`: the systemd unit that starts the board at boot (systemctl never runs here)."""
 
+import configparser
 import os
 import pwd
 import subprocess
@@ -51,6 +52,24 @@ def test_dry_run_prints_the_unit_that_plays_from_this_venv(capsys, systemctl):
                  "Wants=network-online.target", "WantedBy=multi-user.target"):
         assert line in lines
     assert systemctl.calls == []
+
+
+def test_the_unit_starts_play_again_until_the_board_named_answers(capsys, systemctl):
+    # `play` with a board named that does not answer (its Pico not plugged in yet) exits with
+    # ABSENT; Restart=on-failure starts it again after any exit status but the unit's successes
+    # and those it says not to retry, every RestartSec, and with no limit on the starts a Pico
+    # plugged in an hour later is still picked up.
+    from reedboard.controller.commands.play_command import ABSENT
+
+    assert reedboard("service", "install", "--dry-run", "--user", ME) == 0
+    unit = configparser.ConfigParser(interpolation=None)
+    unit.optionxform = str  # systemd's keys are case-sensitive
+    unit.read_string(capsys.readouterr().out)
+    retry = unit["Service"]
+    assert retry["Restart"] == "on-failure" and 0 < int(retry["RestartSec"]) <= 10
+    kept = retry.get("SuccessExitStatus", "").split() + retry.get("RestartPreventExitStatus", "").split()
+    assert ABSENT != 0 and str(ABSENT) not in kept
+    assert unit["Unit"]["StartLimitIntervalSec"] == "0"
 
 
 @pytest.mark.systemd

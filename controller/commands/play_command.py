@@ -9,6 +9,7 @@ import argparse
 import dataclasses
 import math
 import signal
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,9 @@ if TYPE_CHECKING:
     from ..core.reconcile import Settings
     from ..persist.journal_format import JournalContents, JournalError
 
+# The exit status when the board named does not answer: not a mistake on the command line (2) but a
+# board to plug in, so systemd's Restart=on-failure starts the service again, until the board answers.
+ABSENT = 1
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EVERY_ADDRESS = {"0.0.0.0", "::", ""}  # listening on all of this machine's addresses
 # Documentation addresses (RFC 5737, RFC 3849): connecting a UDP socket to one only picks the
@@ -183,7 +187,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     import secrets  # and hashlib with it: not for `reedboard --help`
 
     from reedboard.hal import registry
-    from reedboard.hal.backends import NoBoard, find_board
+    from reedboard.hal.backends import NoBoard, asked_for, find_board
     from reedboard.hal.board import load_board
 
     from ..persist.game_files import default_games_dir
@@ -198,23 +202,22 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if start is None:
         start = _configured_start(args.game, config)
     board_file = str(config["board.file"]) if config["board.file"] is not None else None
-    hal = config["board.backend"]
     resume = _journal_to_resume(args, games_dir)
 
     template = start if start is not None else game_class(args.game)()
     computer = _computer(config, template)  # what the command line got wrong is said before any board is sought
     broadcast = _broadcast(config)
-    if config.source("board.file").startswith("file"):  # one given as --board was read already
-        load_board(board_file, game=template.board, cells=template.cells)
+    board = load_board(board_file, game=template.board, cells=template.cells) if board_file is not None else None
+    hal, named_by = asked_for(config["board.backend"], config["board.port"], board)
     backend = None
     if not registry.can(hal, registry.HANDS):  # a board moved by hand is the session's own
         try:
             found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells,
                                pin_factory=config["board.pin_factory"])
         except NoBoard as error:
-            if hal:  # asked for by name: no quiet fallback
-                print(_("reedboard: no {backend} board: {tried}").format(backend=hal, tried="; ".join(error.tried)))
-                return 1
+            if hal:  # hardware named: no quiet fallback, and a service retries (exit status 1)
+                print(absent_board(hal, _named_where(named_by, config, board), error.tried), file=sys.stderr)
+                return ABSENT
             print(_("no board found ({tried}): playing on the simulated board").format(tried="; ".join(error.tried)))
         else:
             backend = found.device
@@ -264,6 +267,35 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     if saved:
         print(saved)
     return 0
+
+
+def absent_board(backend: str, named: str, tried: list[str]) -> str:
+    """The one line said when the hardware named does not answer: what was named, where, what
+    was tried, and what to check. `named` is where it was named (an option, or a file and its key)."""
+    from reedboard.hal import registry
+
+    tried_words = "; ".join(tried)
+    if registry.can(backend, registry.PORT):  # a Pico on USB
+        return _("reedboard: {named} asks for the {backend} board, and no Pico answers ({tried}): check the USB"
+                 " cable (on a Raspberry Pi Zero 2 W: the OTG adapter in the inner micro-USB port marked USB, not"
+                 " PWR), MicroPython and the firmware on the Pico (reedboard firmware install), and that BOOTSEL is"
+                 " not held (hold it only to flash MicroPython)").format(
+            named=named, backend=backend, tried=tried_words)
+    return _("reedboard: {named} asks for the {backend} board, and it does not answer ({tried}): reedboard doctor"
+             " checks this Pi (its groups, SPI and I2C) and says how to fix what it finds").format(
+        named=named, backend=backend, tried=tried_words)
+
+
+def _named_where(named_by: str | None, config: Configuration, board) -> str:
+    """Where the backend was named: the option given and its value, the configuration file's key,
+    or the board file's."""
+    if named_by == "board":
+        return f"{board.source} [board] backend"
+    key = "board.port" if named_by == "port" else "board.backend"
+    source = config.source(key)
+    if source.startswith("file"):
+        return f"{config.path} [board] {key.split('.')[1]}"
+    return f"{source} {config[key]}"  # --port /dev/ttyACM0
 
 
 def _interrupted(signum, frame) -> None:

@@ -3,7 +3,9 @@
 The unit runs `reedboard play` from the venv this command runs in, as the board's user, in
 their home: the configuration file (~/.config/reedboard/config.toml) says the game, the
 backend and where the web view listens, so the unit carries no game's flags and never needs
-rewriting when a setting changes. systemd restarts it after a crash.
+rewriting when a setting changes. systemd restarts it after a crash, and when the board the
+configuration names does not answer (`play` exits with status 1): every RESTART_SECONDS, with
+no limit on the starts, so a Pico plugged in later is picked up within seconds.
 """
 
 from __future__ import annotations
@@ -75,6 +77,8 @@ def unit_text(script: Path, user: str, home: str) -> str:
 Description=reedboard: the game board's referee and web view
 Wants=network-online.target
 After=network-online.target
+# a board that does not answer yet (its Pico not plugged in) is retried for as long as it takes
+StartLimitIntervalSec=0
 
 [Service]
 Type=simple
