@@ -117,10 +117,16 @@ class Steps:
 class Prompt:
     """What the builder is asked to do now.
 
-    action: "hands-off" (touch nothing), "place" (a magnet on `cell`), "remove" (take the
-    magnets away), "find" (a magnet on the hollow that is lit; ok if the lit LED is under
-    no hollow), "ok" (press ok if the LED is lit), "done"; `idle` before the start.
-    `cell` is the hollow named or tested, `led` the LED lit (step 3), `serial` counts prompts.
+    action: "clear" (take every piece off the board: `cells` still read closed; ok goes on
+    without waiting), "hands-off" (touch nothing), "press" (press `button`, "die" or "ok"),
+    "hear" (ok: the buzzer was heard; the die button: it was not), "place" (a magnet on
+    `cell`; the die button: nothing happens), "remove" (take the magnets away), "find" (a
+    magnet on the hollow that is lit; ok if the lit LED is under no hollow; the die button:
+    nothing is lit), "ok" (press ok if the LED is lit, or any of `cells`; the die button: it is
+    not), "pick" (ok if the LED lit now is `cell`, a die pip or the turn light; the die button
+    lights the next one), "done"; `idle` before the start. `cell` is the hollow (or pip, or
+    turn light) named or tested, `led` the LED lit, `cells` the hollows the prompt is about
+    when they are several, `serial` counts prompts.
     """
 
     step: int
@@ -129,10 +135,12 @@ class Prompt:
     cell: str | None = None
     led: int | None = None
     serial: int = 0
+    cells: tuple[str, ...] = ()
+    button: str | None = None
 
     def as_dict(self) -> dict:
         return {"step": self.step, "action": self.action, "text": self.text, "cell": self.cell,
-                "led": self.led, "serial": self.serial}
+                "led": self.led, "serial": self.serial, "cells": list(self.cells), "button": self.button}
 
 
 async def drive(machine, addresses, *, builder=None, clock: Callable[[], float] | None = None,
@@ -175,22 +183,34 @@ def address_board(device):
 class SimBuilder:
     """A simulated builder: answers each prompt with its hands (hal.mock.faults SimHands, MockHands).
 
-    It reads the prompt as a person reads the terminal: it puts a magnet on the hollow named
-    ("place"), takes its magnets away ("remove"), puts a magnet on the hollow it sees lit
-    ("find"; ok when the lit LED is under no hollow) and presses ok when it sees the LED lit
-    ("ok"). It cannot see a dark LED. `look`: how long it waits before it looks at the LEDs
+    It reads the prompt as a person reads the terminal: it takes every piece off the board
+    ("clear": all of them with hands that can, `clear()`, else the hollows named; ok once what
+    still reads closed is only what it took away already), presses the button asked for
+    ("press"), says whether it heard the buzzer ("hear": hands with an async `heard()` are
+    asked, others heard it), puts a magnet on the hollow named ("place"), takes its magnets
+    away ("remove"), puts a magnet on the hollow it sees lit ("find"; ok when the lit LED is
+    under no hollow), presses ok when it sees the LED lit ("ok") and, asked which LED is a die
+    pip or the turn light ("pick"), ok when it is the one lit, else the die button for the
+    next. It cannot see a dark LED. `look`: how long it waits before it looks at the LEDs
     (for a backend whose LEDs follow a light frame only after a while, as over serial); hands
-    with an async `look()` are awaited instead of guessing. `mistakes` (hollow -> hollow) makes it put the magnet
-    elsewhere when a hollow is named: a builder's slip, for tests.
+    with an async `look()` are awaited instead of guessing. `decline`: it says "no" with the
+    die button (nothing lit, not heard) instead of waiting out the timeout; `patience`: seconds
+    it waits, once its magnet is down, before it says with the die button that nothing
+    happens (None: it waits out the timeout). `mistakes` (hollow -> hollow) makes it put the
+    magnet elsewhere when a hollow is named: a builder's slip, for tests.
     """
 
     def __init__(self, hands, *, poll: float = 0.001, look: float = 0.0,
-                 mistakes: dict[str, str] | None = None) -> None:
+                 mistakes: dict[str, str] | None = None, decline: bool = False,
+                 patience: float | None = None) -> None:
         self.hands = hands
         self.poll = poll
         self.look = look  # s before looking at the LEDs: a backend whose lights follow late (serial)
         self.mistakes = dict(mistakes or {})
+        self.decline = decline
+        self.patience = patience
         self.holding: set[str] = set()
+        self.cleared: set[str] | None = None  # what it took off the board when asked to clear it
 
     async def run(self, machine) -> None:
         handled = None
@@ -205,6 +225,8 @@ class SimBuilder:
                     handled = prompt.serial
                     prompted.clear()
                     await self.answer(prompt)
+                    if prompt.action == "place" and self.patience is not None:
+                        await self._wait_or_say_no(machine, prompt, prompted)
                 if prompt.action == "done":
                     return
                 if wakers is None:
@@ -215,25 +237,77 @@ class SimBuilder:
             if wakers is not None:
                 wakers.remove(prompted.set)
 
+    async def _wait_or_say_no(self, machine, prompt: Prompt, prompted: asyncio.Event) -> None:
+        """Its magnet is down: nothing happens within its patience? it says so (the die button)."""
+        end = asyncio.get_running_loop().time() + self.patience
+        while machine.prompt.serial == prompt.serial:
+            left = end - asyncio.get_running_loop().time()
+            if left <= 0:
+                await self._press("die")
+                return
+            if getattr(machine, "prompted", None) is None:
+                await asyncio.sleep(min(self.poll, left))
+            else:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(prompted.wait(), left)
+
     async def answer(self, prompt: Prompt) -> None:
         hands = self.hands
-        if prompt.action == "remove":
+        if prompt.action == "clear":
+            await self._clear(prompt)
+        elif prompt.action == "press" and prompt.button is not None:
+            await self._press(prompt.button)
+        elif prompt.action == "hear":
+            heard = getattr(hands, "heard", None)
+            if heard is None or await heard():
+                await hands.press_ok()
+            elif self.decline:
+                await self._press("die")
+        elif prompt.action == "remove":
             for hollow in sorted(self.holding):
                 await hands.take(hollow)
             self.holding.clear()
         elif prompt.action == "place" and prompt.cell is not None:
             await self._put(self.mistakes.get(prompt.cell, prompt.cell))
-        elif prompt.action in ("find", "ok"):
+        elif prompt.action in ("find", "ok", "pick"):
             if self.look:
                 await asyncio.sleep(self.look)
             if hasattr(hands, "look"):  # hands that can tell when the LEDs have caught up
                 await hands.look()
             lit = hands.lit()
             hollows = sorted(h for h in lit if h in hands.truth.cells)
-            if prompt.action == "find" and hollows:
+            if prompt.action == "pick":
+                await self._press("ok" if prompt.cell in lit else "die")
+            elif prompt.action == "find" and hollows:
                 await self._put(hollows[0])
             elif lit:
                 await hands.press_ok()
+            elif self.decline:
+                await self._press("die")
+
+    async def _clear(self, prompt: Prompt) -> None:
+        """Every piece off the board; asked again about switches it has cleared, it goes on (ok)."""
+        hands = self.hands
+        first = self.cleared is None
+        if first:
+            self.cleared = set(self.holding)
+            clear = getattr(hands, "clear", None)
+            if clear is not None:
+                await clear()
+                self.cleared.update(prompt.cells)
+        still = [c for c in prompt.cells if c not in self.cleared]
+        if not first and prompt.cells and not still:
+            await hands.press_ok()  # nothing on them, and they read closed: stuck, as the prompt says
+            return
+        for hollow in still:
+            await hands.take(hollow)
+            self.cleared.add(hollow)
+        self.holding.clear()
+
+    async def _press(self, button: str) -> None:
+        press = getattr(self.hands, f"press_{button}", None)
+        if press is not None:  # hands without that button press nothing
+            await press()
 
     async def _put(self, hollow: str) -> None:
         if hollow not in self.holding:
@@ -255,20 +329,36 @@ class Opened:
             close()
 
 
+def firmware_words(opened: Opened) -> str:
+    """The firmware of the board, for a report's head: the Pico's, as its hello said it; none
+    on gpio (the Pi reads the switches itself) and on the simulated board."""
+    from reedboard.hal import registry
+
+    hello = getattr(opened.device, "firmware", None)
+    if getattr(hello, "firmware", None):
+        return _("{firmware} (protocol {version})").format(firmware=hello.firmware, version=hello.version)
+    if registry.can(opened.backend, registry.HANDS):
+        return _("none (the simulated board)")
+    if opened.backend == "gpio":
+        return _("none (the Pi reads the switches itself)")
+    return _("unknown (the board did not say)")
+
+
 def open_backend(hal: str | None, board_path: str | None, port: str | None,
-                 by_hand: Callable[[Board], Opened]) -> Opened:
+                 by_hand: Callable[[Board], Opened], board_name: str | None = None) -> Opened:
     """Open the backend asked for (or the ones tried unasked) at its address level; a backend
     whose pieces are moved by hand (registry.HANDS) is made by by_hand(board), with a builder
-    to move them. Raises hal.backends.NoBoard saying what was tried."""
+    to move them. `board_name`: a shipped board named instead of a board file (see
+    arguments.board_argument). Raises hal.backends.NoBoard saying what was tried."""
     from reedboard.hal import registry
     from reedboard.hal.backends import NoBoard, candidate_boards, find_board
     from reedboard.hal.board import BoardError
 
     if registry.can(hal, registry.HANDS):
         try:
-            board = candidate_boards(board_path, None)[0]
+            board = candidate_boards(board_path, board_name)[0]
         except BoardError as error:
             raise NoBoard([str(error)]) from None
         return by_hand(board)  # declared faults that make no sense are a FaultError, not "no board"
-    found = find_board(hal, board_path, port)
+    found = find_board(hal, board_path, port, game=board_name)
     return Opened(found.backend, found.board, found.device.addresses, None, found.detail)

@@ -424,6 +424,9 @@ class SimHands:
     async def press_ok(self) -> None:
         self.device.press(Button.OK)
 
+    async def press_die(self) -> None:
+        self.device.press(Button.DIE)
+
     def lit(self) -> set[str]:
         return {self._names.get(i, f"LED {i}") for i in self.device.lit()}
 
@@ -445,7 +448,15 @@ class MockHands:
         self.matrix.lift(self.truth.sensor[hollow])
 
     async def press_ok(self) -> None:
-        pin = self.factory.pin(self.truth.settings_of("gpio").ok_button)
+        await self._press(self.truth.settings_of("gpio").ok_button)
+
+    async def press_die(self) -> None:
+        await self._press(self.truth.settings_of("gpio").die_button)
+
+    async def _press(self, number: int | None) -> None:
+        if number is None:  # a board without that button
+            return
+        pin = self.factory.pin(number)
         pin.drive_low()
         await asyncio.sleep(self.hold)
         pin.drive_high()
