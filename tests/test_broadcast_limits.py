@@ -112,7 +112,7 @@ def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_p
             async with aiomqtt.Client("127.0.0.1", broker.port, identifier="club") as club:
                 await club.subscribe("reedboard/#", qos=1)
                 with pytest.raises(aiomqtt.MqttError):
-                    async with aiomqtt.Client("127.0.0.1", broker.port, identifier="big", timeout=1) as big:
+                    async with aiomqtt.Client("127.0.0.1", broker.port, identifier="big", timeout=2) as big:
                         await big.publish("reedboard/boards/t1/journal", b"x" * (2 << 20), qos=1)
                         await big.publish("reedboard/boards/t1/journal", b"after", qos=1)
                 async with aiomqtt.Client("127.0.0.1", broker.port, identifier="small") as small:
