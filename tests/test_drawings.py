@@ -183,6 +183,9 @@ def test_the_committed_drawings_are_the_default_boards_own(tmp_path):
             assert committed.exists(), f"run draw_all to create {committed}"
             assert path.read_bytes() == committed.read_bytes(), f"{committed} is stale: regenerate the drawings"
     assert sorted(p.name for p in COMMITTED.glob("*.svg")) == sorted(p.name for p in tmp_path.glob("*.svg"))
+    # beside them, the template tiled for a home printer (tests/test_template_tiles.py reads them)
+    assert sorted(p.name for p in COMMITTED.glob("*.pdf")) == sorted(
+        f"{game}-template-{paper}.pdf" for game in GAMES for paper in ("a4", "letter"))
 
 
 def test_a_board_without_positions_still_has_a_matrix():

@@ -1,5 +1,5 @@
 """`reedboard hardware draw`: the board's drawings (drilling template, matrix wiring, LED chain)
-as SVG files."""
+as SVG files, and the drilling template tiled on A4 and on Letter sheets for a home printer (PDF)."""
 
 from __future__ import annotations
 
@@ -27,11 +27,12 @@ def run(args: argparse.Namespace) -> int:
     """`reedboard hardware draw`: every board's drawings, or the --board file's."""
     from reedboard.hal.board import load_board
     from reedboard.hardware.drawings import draw_all
+    from reedboard.hardware.tiles import write_tiles
 
     check_output(args.out, N_("the drawings"), "--out", directory=True)
     boards = ([load_board(args.board)] if args.board else
               [load_board(game=board) for board in sorted({cls.board for cls in GAMES.values() if cls.board})])
     for board in boards:
-        for path in draw_all(board, args.out):
+        for path in draw_all(board, args.out) + write_tiles(board, args.out):
             print(path)
     return 0
