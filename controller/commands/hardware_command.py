@@ -16,7 +16,8 @@ _ = COMMANDS.gettext
 def add_parser(commands) -> argparse.ArgumentParser:
     hardware = commands.add_parser("hardware", help=_("the board's drawings"))
     drawings = hardware.add_subparsers(dest="hardware_command", metavar="COMMAND", parser_class=Parser, required=True)
-    draw = drawings.add_parser("draw", help=_("draw the drilling template, the matrix wiring and the LED chain (SVG)"))
+    draw = drawings.add_parser("draw", help=_("draw the drilling template, the matrix wiring and the LED chain (SVG),"
+                                              " and the template tiled on A4 and Letter sheets (PDF)"))
     draw.add_argument("--board", metavar="FILE", help=_("a board file (default: every shipped board)"))
     draw.add_argument("--out", metavar="DIR", default="hardware/drawings", help=_("where to write (default hardware/drawings)"))
     draw.set_defaults(run=run)
