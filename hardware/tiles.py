@@ -1,22 +1,23 @@
 """The drilling template on sheets a home printer prints: a PDF, tiled on A4 or Letter, at 1:1.
 
-`template_svg` (drawings.py) draws the template on one sheet the size of the board, which a home
-printer shrinks or cuts off. `tiled_template_pdf(board, paper)` cuts that same drawing into a
-grid of sheets and draws it with fpdf2, as vectors:
+`template_svg` (drawings.py) draws the template on one sheet larger than the board, which a home
+printer shrinks or cuts off. `tiled_template_pdf(board, paper)` cuts the board out of that same
+drawing (its outline, everything inside it and the datum; the notes and the legend under it
+stay on the SVG) and lays it on a grid of sheets, drawn with fpdf2 as vectors:
 
 - Every sheet shows a window of the template at 1:1 (a millimetre is a millimetre on the paper):
   every hollow where the board file puts it, at its true diameter. The windows of neighbouring
-  sheets overlap by OVERLAP mm.
+  sheets overlap by OVERLAP mm; a thin grey frame is each window's edge.
 - Nothing is printed in the outer MARGIN mm of a sheet, which home printers cannot reach. The
   window starts at the top left margin; a band on its right holds a vertical 100 mm bar, a band
   under it a horizontal 100 mm bar and the sheet's label: its column letter and row number ("B2
   of 2x2"), the board, "print at 100 % / actual size, no scaling" and how to join it.
 - Alignment marks (crosses in a circle) sit on every edge a sheet shares with a neighbour, on
   the seam: the line where the later (right or lower) sheet's window begins. The earlier sheet
-  prints them whole, the later one (its margin cut off along its window's edge and laid over
-  the earlier) prints their other half, so they meet when the sheets lie right. They go where
-  the template has the least ink, and the grid is slid over the template so that the seams cut
-  as few hollows and words as they can.
+  prints them whole, the later one (its margin trimmed off at its frame and laid over the
+  earlier) their other half, so they meet when the sheets lie right. They go where the
+  template has the least ink, and the grid is slid over the board so that the seams cut as few
+  hollows and words as they can.
 - Each paper is tried upright and on its side: the fewer sheets win, upright on a tie.
 
 `write_tiles(board, out_dir)` writes `<game>-template-a4.pdf` and `<game>-template-letter.pdf`.
@@ -182,7 +183,9 @@ class _Template:
                     x0, y0, x1, y1 = min(x0, box[0]), min(y0, box[1]), max(x1, box[2]), max(y1, box[3])
         vx, vy, vw, vh = viewbox
         region = (max(vx, x0 - PAD), max(vy, y0 - PAD), min(vx + vw, x1 + PAD), min(vy + vh, y1 + PAD))
-        return cls(root, viewbox, region, boxes, tuple(shapes))
+        shown = tuple(s for s in shapes if s.span("x")[0] < region[2] and region[0] < s.span("x")[1]
+                      and s.span("y")[0] < region[3] and region[1] < s.span("y")[1])
+        return cls(root, viewbox, region, boxes, shown)
 
     def svg_within(self, x0: float, y0: float, x1: float, y1: float) -> bytes:
         """The template with only what reaches into the box (what a sheet shows): a sheet's PDF
@@ -349,8 +352,11 @@ def layout(paper: str, template: _Template) -> Layout:
 
 
 def _pdf():
-    from fpdf import FPDF
-    from fpdf.prefs import ViewerPreferences
+    try:
+        from fpdf import FPDF
+        from fpdf.prefs import ViewerPreferences
+    except ImportError:  # an install older than this drawing
+        raise DrawingError("the template for a home printer needs fpdf2: pip install fpdf2") from None
 
     class _Pdf(FPDF):
         def file_id(self):  # no identifier: the same board, the same bytes
@@ -415,8 +421,8 @@ def _draw_label(pdf, plan: Layout, sheet: Sheet, title: str, source: str) -> Non
     before = [n.name for n in plan.sheets if (n.row, n.column) in ((sheet.row, sheet.column - 1), (sheet.row - 1, sheet.column))]
     if before:
         edges = " and ".join(e for e, ok in (("left", sheet.column > 0), ("top", sheet.row > 0)) if ok)
-        edges += " edges" if " and " in edges else " edge"
-        join = f"Cut the margin off along the frame's {edges}; lay on {' and '.join(before)} so the marks meet; tape."
+        edges += " margins" if " and " in edges else " margin"
+        join = f"Trim the {edges} off at the frame; lay on {' and '.join(before)}, marks on marks; tape."
     else:
         join = "Keep this sheet whole: the others are laid over it."
     lines = [(f"{sheet.name} of {plan.columns}x{plan.rows} · {title} drilling template · {source}", 8.0, "B"),
@@ -429,13 +435,13 @@ def _draw_label(pdf, plan: Layout, sheet: Sheet, title: str, source: str) -> Non
 
 def tiled_template_pdf(board: Board, paper: str) -> bytes:
     """The board's drilling template on sheets of `paper` ("a4", "letter"), as PDF bytes."""
-    from fpdf.errors import FPDFException
-
     template = _Template.of(board)
     vx, vy, vw, vh = template.viewbox
     plan = layout(paper, template)
     title = _style(board).title
     pdf = _pdf()
+    from fpdf.errors import FPDFException
+
     pdf.set_title(f"{title} drilling template, 1:1, {plan.columns}x{plan.rows} sheets of {PAPER_NAMES[paper]}")
     pdf.set_creator("reedboard hardware draw")
     wx, wy, w, h = plan.window
