@@ -15,7 +15,7 @@ from .. import __version__
 from . import games_command
 from . import club_command
 from . import (
-    calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
+    bringup_command, calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
     hardware_command, perft_command, play_command, replay_command, review_command, selftest_command, service,
     show_command,
 )
@@ -28,7 +28,7 @@ _ = WORDS.gettext
 
 # The commands, in the order --help lists them.
 COMMANDS = (perft_command, show_command, replay_command, export_command, play_command, hardware_command,
-            selftest_command, calibrate_command, doctor_command, fake_board, config_command, firmware_command,
+            selftest_command, calibrate_command, bringup_command, doctor_command, fake_board, config_command, firmware_command,
             service, match, games_command, review_command, club_command)
 
 
