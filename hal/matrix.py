@@ -19,7 +19,8 @@ Sources say how the pins are reached; the scanner does the rest:
 - `GpioMatrix`: pins of the Pi through gpiozero (rows: DigitalOutputDevice; columns:
   InputDevice with the pull-up on; any pin factory, MockFactory in tests).
 - `Mcp23017Matrix`: MCP23017 expanders over I2C (an smbus2 SMBus or anything with
-  read_byte_data/write_byte_data): rows on port A, columns on port B.
+  read_byte_data/write_byte_data): rows on port A, columns on port B, seven to a port
+  (`expander_pin`): GPA7 and GPB7 are never rows or columns.
 - `MatrixScanner(source, diodes=..., debounce=N)`: `scan()` reads the whole matrix once and
   returns the debounced set of closed sensor indices.
 
@@ -34,7 +35,8 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 __all__ = [
-    "GpioMatrix", "MatrixScanner", "MatrixSource", "Mcp23017Matrix", "possible_ghosts",
+    "GpioMatrix", "MatrixScanner", "MatrixSource", "Mcp23017Matrix", "PINS_PER_PORT", "expander_pin",
+    "possible_ghosts",
     "IODIRA", "IODIRB", "IPOLA", "IPOLB", "GPPUA", "GPPUB", "GPIOA", "GPIOB", "OLATA", "OLATB",
 ]
 
@@ -149,17 +151,34 @@ GPIOA, GPIOB = 0x12, 0x13  # the pins' levels
 OLATA, OLATB = 0x14, 0x15  # output latches
 
 
+# The lines of a port the matrix uses: GP0-GP6. The MCP23017's datasheet (DS20001952C, 2022)
+# makes GPA7 and GPB7 output-only: read as an input, a level that changes during the I2C read
+# can corrupt SDA. So no row or column is ever on them (a row is switched to an input when it
+# is released on a board without diodes); they are set as outputs, latched low, and left
+# unconnected.
+PINS_PER_PORT = 7
+_PORT = (1 << PINS_PER_PORT) - 1  # 0x7F: GPx0-GPx6
+
+
+def expander_pin(index: int) -> tuple[int, int]:
+    """Where matrix row (or column) `index` is on the expanders: (the chip's place in the
+    address list, the bit of its port A (or B)). Seven lines to a port, GPx0-GPx6."""
+    return divmod(index, PINS_PER_PORT)
+
+
 class Mcp23017Matrix:
     """A matrix on MCP23017 expanders: rows on port A, columns on port B, chips in address order.
 
-    With addresses [a0, a1, ...], row r is pin GPA(r % 8) of chip r // 8 and column c is
-    GPB(c % 8) of chip c // 8: two chips take up to 16 rows and 16 columns. `bus` is an
+    With addresses [a0, a1, ...], row r is pin GPA(r % 7) of chip r // 7 and column c is
+    GPB(c % 7) of chip c // 7 (`expander_pin`): two chips take up to 14 rows and 14 columns,
+    and GPA7 and GPB7 (output-only, see PINS_PER_PORT) stay outputs, latched low. `bus` is an
     smbus2 SMBus (or any object with read_byte_data(address, register) and
     write_byte_data(address, register, value)), so tests pass a fake one.
 
     Each row costs one I2C write (select) and one read per chip with columns; consecutive
     rows on one chip need no separate release, because selecting a row writes the whole
-    port. One transaction is about 0.1 ms at 400 kHz (0.4 ms at the Pi's default 100 kHz):
+    port (moving on to the next chip's rows costs one write that releases the last chip's).
+    One transaction is about 0.1 ms at 400 kHz (0.4 ms at the Pi's default 100 kHz):
     run the bus at 400 kHz (dtparam=i2c_arm_baudrate=400000) for 200 scans a second.
     The chips are assumed at their power-on register layout (IOCON.BANK = 0).
     """
@@ -169,17 +188,17 @@ class Mcp23017Matrix:
         if not addresses:
             raise ValueError("name at least one MCP23017 address")
         chips = len(addresses)
-        if not 1 <= rows <= 8 * chips or not 1 <= columns <= 8 * chips:
-            raise ValueError(f"{len(addresses)} MCP23017 take up to {8 * chips} rows and "
-                             f"{8 * chips} columns, not {rows}x{columns}")
+        most = PINS_PER_PORT * chips
+        if not 1 <= rows <= most or not 1 <= columns <= most:
+            raise ValueError(f"{len(addresses)} MCP23017 take up to {most} rows and {most} columns"
+                             f" (GPA0-GPA6 and GPB0-GPB6 of each), not {rows}x{columns}")
         self.bus = bus
         self.addresses = tuple(addresses)
         self.rows = rows
         self.columns = columns
         self.open_drain = open_drain
         self.operations = 0
-        self._row_chips = [self.addresses[k] for k in range((rows + 7) // 8)]
-        self._column_chips = [self.addresses[k] for k in range((columns + 7) // 8)]
+        self._column_chips = [self.addresses[k] for k in range(-(-columns // PINS_PER_PORT))]
         for k, address in enumerate(self.addresses):
             row_bits = self._bits(rows, k)
             column_bits = self._bits(columns, k)
@@ -188,16 +207,18 @@ class Mcp23017Matrix:
             self._write(address, GPPUA, 0x00)
             # Push-pull: rows are outputs latched high (idle). Open drain: rows are inputs
             # (released) and their latch is low, so making one an output pulls it low.
-            self._write(address, OLATA, 0x00 if open_drain else 0xFF)
-            self._write(address, IODIRA, 0xFF if open_drain else 0xFF & ~row_bits)
-            self._write(address, IODIRB, 0xFF)
+            # GPA7 and GPB7 are outputs either way (their IODIR bit clear).
+            self._write(address, OLATA, 0x00 if open_drain else _PORT)
+            self._write(address, IODIRA, _PORT if open_drain else _PORT & ~row_bits)
+            self._write(address, OLATB, 0x00)
+            self._write(address, IODIRB, _PORT)
             self._write(address, GPPUB, column_bits)
         self.operations = 0
 
     @staticmethod
     def _bits(count: int, chip: int) -> int:
-        """The port bits chip `chip` uses when `count` lines are spread 8 to a chip."""
-        n = max(0, min(8, count - 8 * chip))
+        """The port bits chip `chip` uses when `count` lines are spread seven to a chip."""
+        n = max(0, min(PINS_PER_PORT, count - PINS_PER_PORT * chip))
         return (1 << n) - 1
 
     def _write(self, address: int, register: int, value: int) -> None:
@@ -209,33 +230,35 @@ class Mcp23017Matrix:
         address = self.addresses[chip]
         mask = 0 if selected_bit is None else 1 << selected_bit
         if self.open_drain:
-            self._write(address, IODIRA, 0xFF & ~mask)
+            self._write(address, IODIRA, _PORT & ~mask)
         else:
-            self._write(address, OLATA, 0xFF & ~mask)
+            self._write(address, OLATA, _PORT & ~mask)
 
     def read(self) -> list[int]:
         masks = []
         chip = None
         for r in range(self.rows):
-            if chip is not None and chip != r // 8:
+            at, bit = expander_pin(r)
+            if chip is not None and chip != at:
                 self._port_a(chip, None)  # release the last row of the previous chip
-            chip = r // 8
-            self._port_a(chip, r % 8)
+            chip = at
+            self._port_a(chip, bit)
             mask = 0
             for k, address in enumerate(self._column_chips):
                 port = self.bus.read_byte_data(address, GPIOB)
                 self.operations += 1
-                mask |= ((~port) & self._bits(self.columns, k)) << (8 * k)  # low = closed
+                mask |= ((~port) & self._bits(self.columns, k)) << (PINS_PER_PORT * k)  # low = closed
             masks.append(mask)
         if chip is not None:
             self._port_a(chip, None)
         return masks
 
     def close(self) -> None:
-        """Leave every row released (inputs); the bus stays open (whoever made it closes it)."""
+        """Leave every row released (inputs; GPA7 stays an output); the bus stays open (whoever
+        made it closes it)."""
         for address in self.addresses:
             try:
-                self.bus.write_byte_data(address, IODIRA, 0xFF)
+                self.bus.write_byte_data(address, IODIRA, _PORT)
             except OSError:
                 pass
 

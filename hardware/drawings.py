@@ -1,4 +1,5 @@
-"""Drawings of a board, as SVG: the drilling template, the switch matrix and the LED chain.
+"""Drawings of a board, as SVG: the drilling template, the switch matrix and the LED chain (and,
+through underside.py, the board seen from below and the Pico carrier).
 
 Plain string building from a Board (hal/board.py), no dependencies:
 
@@ -11,8 +12,10 @@ Plain string building from a Board (hal/board.py), no dependencies:
   and columns are pulled up, see hal/matrix.py), the pins the rows and columns go to.
 - `leds_svg(board)`: the WS2812 chain in LED index order over the board, then the die pips
   and the turn light; the data-in pin and the 5 V supply with the current budget.
-- `draw_all(board, out_dir)` writes the three as `<game>-template.svg`, `-matrix.svg`,
-  `-leds.svg`.
+- `draw_all(board, out_dir)` writes these three and underside.py's two as `<game>-template.svg`,
+  `-matrix.svg`, `-leds.svg`, `-underside.svg` and `-carrier.svg`.
+
+What they share (the parts' sizes, the places, the outline, the SVG writer) is in shapes.py.
 
 The output depends only on the board: numbers have a fixed format, everything is drawn in a
 fixed order, and the board file is named without its directory. The same board gives
@@ -25,95 +28,25 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import ast
-
-from reedboard.hal.board import Board, BoardError
+from reedboard.hal.board import Board
 from reedboard.hal.leds import MA_PER_CHANNEL
+from reedboard.hal.matrix import expander_pin
+from reedboard.hardware.underside import carrier_svg, underside_svg
+from reedboard.hardware.shapes import (  # noqa: F401 - drawings.NAME is how the other modules and the tests reach them
+    ABOVE, BELOW, BLUE, _board_name, BUTTON_HOLE, carrier_box, _cell_order, CLOSE_AT, DARK, _diameter,
+    DrawingError, FLOOR, GREEN, GREY, HOLLOW_DEPTH, _is_cup, LED_HOLE, LED_OFFSET, LED_SIZE,
+    MAGNET_ABOVE_GLASS, _n, _outline, PI_HEADER, PICO_PACKAGE, pico_pins, PIP_PITCH, pip_places, PIP_PLACES,
+    Places, places, _positions, RED, REED_DIAMETER, REED_LEADS, REED_LENGTH, REED_OFFSET, _row_col,
+    SCHEMATIC, side_label, SOUND_HOLE, _style, _Svg)
 
 __all__ = ["DrawingError", "Power", "draw_all", "leds_svg", "matrix_svg", "power", "template_svg"]
 
 
-class DrawingError(BoardError):
-    """A board that cannot be drawn (a cell without a position, for a drawing that needs one),
-    or drawings that cannot be written where they were asked for."""
-
-
-# ----------------------------------------------------------------------------------------------
-# Parts and pins
-
-REED_LENGTH = 14.0  # glass body of a normally-open reed switch, 2 x 14 mm
-REED_DIAMETER = 2.0
-REED_LEADS = 3.0  # drawn lead stubs beyond each end of the glass
-REED_OFFSET = 6.0  # switch centre to the right of the hollow centre: the magnet is over one end
-LED_SIZE = 5.0  # WS2812B 5050
-LED_OFFSET = -8.0  # LED centre to the left of the hollow centre, beside the switch
-LED_IDLE_MA = 1.0  # a dark WS2812B still draws about 1 mA
-HEADROOM = 1.2  # the supply is sized 20 % above the worst case it will be asked for
-
-# The Pico's package: GP number -> physical pin on its edge.
-PICO_PACKAGE = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
-                13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
-                26: 31, 27: 32, 28: 34}
-PICO_PINS_FILE = Path(__file__).resolve().parent.parent / "firmware" / "pins.py"
-
-
-def pico_pins(path: Path = PICO_PINS_FILE) -> dict[str, object]:
-    """The Pico's pins as the firmware sets them (firmware/pins.py: GP numbers), read as data."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        return {target.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                for target in node.targets if isinstance(target, ast.Name)}
-    except (OSError, SyntaxError, ValueError) as error:
-        raise DrawingError(f"cannot read the Pico's pins from {path} ({error})") from None
-
-
-# The Raspberry Pi's 40-pin header: BCM number -> physical pin.
-PI_HEADER = {
-    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32,
-    13: 33, 14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16,
-    24: 18, 25: 22, 26: 37, 27: 13,
-}
-
-
-@dataclass(frozen=True)
-class _Style:
-    title: str
-    hollow: float  # hollow diameter, mm
-    cup: float  # diameter of a rim sector's cup, mm
-    rim: float  # wood between the outermost hollow and the board's edge, mm
-    corner: float | None  # corner radius of the outline; None: as round as the corner hollows
-    normals: tuple[float, ...]  # outward normals of the outline's sides, degrees, anticlockwise
-    magnet: str
-    magnet_diameter: float
-
-
-STYLES = {
-    "bigballs": _Style("Big Balls", 34.0, 34.0, 13.0, None, (270.0, 30.0, 150.0),
-                       "Ø8×3 mm N42 disc", 8.0),
-    "offboard": _Style("Off Board", 26.0, 30.0, 10.0, 20.0,
-                       (270.0, 330.0, 30.0, 90.0, 150.0, 210.0),
-                       "Ø6×3 mm N42 disc", 6.0),
-}
-
-
-def _style(board: Board) -> _Style:
-    """How a board is drawn; a board without its own style gets a rectangular one."""
-    return STYLES.get(board.name) or _Style(board.name, 30.0, 30.0, 10.0, 10.0, (270.0, 0.0, 90.0, 180.0),
-                                            "Ø6×3 mm N42 disc", 6.0)
-
-
-def _is_cup(board: Board, cell: str) -> bool:
-    """A scoring sector on Off Board's rim (S1..S12): a cup rather than a hole."""
-    return board.name == "offboard" and cell.startswith("S")
-
-
-def _diameter(board: Board, cell: str) -> float:
-    style = _style(board)
-    return style.cup if _is_cup(board, cell) else style.hollow
-
-
 # ----------------------------------------------------------------------------------------------
 # Power
+
+LED_IDLE_MA = 1.0  # a dark WS2812B still draws about 1 mA
+HEADROOM = 1.2  # the supply is sized 20 % above the worst case it will be asked for
 
 
 @dataclass(frozen=True)
@@ -135,159 +68,69 @@ def power(board: Board) -> Power:
 
 
 # ----------------------------------------------------------------------------------------------
-# SVG building
-
-
-def _n(value: float) -> str:
-    """A number as SVG wants it, always formatted the same way: at most 2 decimals."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-
-
-def _attrs(attrs: dict) -> str:
-    out = []
-    for key, value in attrs.items():
-        if value is None:
-            continue
-        if isinstance(value, float):
-            value = _n(value)
-        out.append(f' {key.rstrip("_").replace("_", "-")}="{_esc(str(value))}"')
-    return "".join(out)
-
-
-FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-
-
-class _Svg:
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-
-    def raw(self, text: str) -> None:
-        self.parts.append(text)
-
-    def open(self, tag: str, **attrs) -> None:
-        self.parts.append(f"<{tag}{_attrs(attrs)}>")
-
-    def close(self, tag: str) -> None:
-        self.parts.append(f"</{tag}>")
-
-    def el(self, tag: str, **attrs) -> None:
-        self.parts.append(f"<{tag}{_attrs(attrs)}/>")
-
-    def line(self, x1: float, y1: float, x2: float, y2: float, stroke: str = "#000",
-             width: float = 0.3, **attrs) -> None:
-        self.el("line", x1=float(x1), y1=float(y1), x2=float(x2), y2=float(y2), stroke=stroke,
-                stroke_width=float(width), **attrs)
-
-    def rect(self, x: float, y: float, w: float, h: float, stroke: str = "#000", width: float = 0.3,
-             fill: str = "none", **attrs) -> None:
-        self.el("rect", x=float(x), y=float(y), width=float(w), height=float(h), fill=fill,
-                stroke=stroke, stroke_width=float(width), **attrs)
-
-    def circle(self, cx: float, cy: float, r: float, stroke: str = "#000", width: float = 0.3,
-               fill: str = "none", **attrs) -> None:
-        self.el("circle", cx=float(cx), cy=float(cy), r=float(r), fill=fill, stroke=stroke,
-                stroke_width=float(width), **attrs)
-
-    def path(self, d: str, stroke: str = "#000", width: float = 0.3, fill: str = "none", **attrs) -> None:
-        self.el("path", d=d, fill=fill, stroke=stroke, stroke_width=float(width), **attrs)
-
-    def text(self, x: float, y: float, text: str, size: float, anchor: str = "middle",
-             fill: str = "#000", weight: str | None = None, **attrs) -> None:
-        self.parts.append(
-            f"<text{_attrs(dict(x=float(x), y=float(y), font_size=float(size), text_anchor=anchor, fill=fill, font_weight=weight, **attrs))}>"
-            f"{_esc(text)}</text>")
-
-    def document(self, x: float, y: float, w: float, h: float, title: str, mm: bool = True) -> str:
-        unit = "mm" if mm else ""
-        head = (
-            '<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{_n(w)}{unit}" '
-            f'height="{_n(h)}{unit}" viewBox="{_n(x)} {_n(y)} {_n(w)} {_n(h)}" '
-            f'font-family="{FONT}">\n'
-            f"<title>{_esc(title)}</title>\n"
-            f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="{_n(h)}" fill="#fff"/>\n'
-        )
-        return head + "\n".join(self.parts) + "\n</svg>\n"
-
-
-# ----------------------------------------------------------------------------------------------
-# Geometry shared by the template and the LED drawing
-
-
-def _positions(board: Board, what: str) -> dict[str, tuple[float, float]]:
-    missing = [c for c in board.cells if c not in board.position]
-    if missing:
-        raise DrawingError(f"{Path(board.source).name}: the {what} needs every cell's x and y;"
-                           f" {missing[0]}" + (f" and {len(missing) - 1} more have" if len(missing) > 1 else " has")
-                           + " none (write { row = 0, column = 0, led = 0, x = 0.0, y = 0.0 })")
-    return {c: board.position[c] for c in board.cells}
-
-
-@dataclass(frozen=True)
-class _Outline:
-    path: str  # in SVG coordinates (y down)
-    x0: float  # bounding box in board coordinates (y up)
-    y0: float
-    x1: float
-    y1: float
-
-
-def _outline(board: Board, positions: dict[str, tuple[float, float]]) -> _Outline:
-    """The board's edge: the sides (perpendicular to the style's normals) `rim` mm beyond the
-    outermost hollows, corners rounded. A triangle for Big Balls, a hexagon for Off Board."""
-    style = _style(board)
-    normals = [(math.cos(math.radians(a)), math.sin(math.radians(a))) for a in style.normals]
-    reach = {c: _diameter(board, c) / 2 + style.rim for c in board.cells}
-    offsets = [max(x * nx + y * ny + reach[c] for c, (x, y) in positions.items()) for nx, ny in normals]
-    radius = style.corner if style.corner is not None else style.hollow / 2 + style.rim
-    inner = [h - radius for h in offsets]
-    count = len(normals)
-    corners = []  # corner i joins side i and side i + 1
-    for i in range(count):
-        (ax, ay), (bx, by) = normals[i], normals[(i + 1) % count]
-        ha, hb = inner[i], inner[(i + 1) % count]
-        det = ax * by - ay * bx
-        corners.append(((ha * by - hb * ay) / det, (ax * hb - bx * ha) / det))
-    d = []
-    for i in range(count):
-        (cx, cy), (nx, ny) = corners[i], normals[i]
-        prev = corners[i - 1]
-        start = (prev[0] + radius * nx, prev[1] + radius * ny)
-        end = (cx + radius * nx, cy + radius * ny)
-        mx, my = normals[(i + 1) % count]
-        after = (cx + radius * mx, cy + radius * my)
-        if i == 0:
-            d.append(f"M {_n(start[0])} {_n(-start[1])}")
-        d.append(f"L {_n(end[0])} {_n(-end[1])}")
-        d.append(f"A {_n(radius)} {_n(radius)} 0 0 0 {_n(after[0])} {_n(-after[1])}")
-    d.append("Z")
-    xs = [x for x, _ in corners]
-    ys = [y for _, y in corners]
-    return _Outline(" ".join(d), min(xs) - radius, min(ys) - radius, max(xs) + radius, max(ys) + radius)
-
-
-def _cell_order(board: Board) -> list[str]:
-    """Cells in LED order (the template and the LED drawing draw them in this fixed order)."""
-    return sorted(board.cells, key=lambda c: (board.led[c], c))
-
-
-def _row_col(board: Board, cell: str) -> tuple[int, int]:
-    return divmod(board.sensor[cell], board.columns)
-
-
-def _board_name(board: Board) -> str:
-    return Path(board.source).name
-
-
-# ----------------------------------------------------------------------------------------------
 # The template
 
-RED, BLUE, GREEN, GREY, DARK = "#d00000", "#0050d0", "#008a3e", "#888", "#222"
+def _draw_places(svg: _Svg, board: Board) -> None:
+    """The die pips, the turn light, the buttons, the buzzer (holes to drill, red) and the Pico
+    carrier under the board (dashed), where Places puts them."""
+    where = places(board)
+    if where is None:
+        return
+    svg.open("g", id="places")
+    if where.die:
+        x, y = where.die
+        half = PIP_PITCH + 9
+        svg.open("g", id="place-die", class_="place")
+        svg.rect(x - half, -y - half, 2 * half, 2 * half, stroke=GREY, width=0.3, rx=4.0,
+                 stroke_dasharray="1.5 1")
+        for i, (px, py) in enumerate(pip_places(where.die)):
+            svg.circle(px, -py, LED_HOLE / 2, stroke=RED, width=0.35, id=f"pip-{i}", class_="hole")
+            svg.line(px - 2, -py, px + 2, -py, stroke=RED, width=0.2)
+            svg.line(px, -py - 2, px, -py + 2, stroke=RED, width=0.2)
+            svg.text(px + 3.4, -py - 2.4, f"L{board.die_pips[i]}", 2.3, fill=GREEN, class_="place-led")
+        svg.text(x, -y + half + 4, f"die: 7 pip holes Ø{_n(LED_HOLE)}, an LED under each", 3.0)
+        svg.close("g")
+    for key, what, hole in (("turn", "turn light", LED_HOLE), ("die_button", "die button", BUTTON_HOLE),
+                            ("ok_button", "ok button", BUTTON_HOLE)):
+        at = getattr(where, key)
+        if at is None:
+            continue
+        x, y = at
+        svg.open("g", id="place-" + key.replace("_", "-"), class_="place")
+        svg.circle(x, -y, hole / 2, stroke=RED, width=0.35, class_="hole")
+        svg.line(x - 3, -y, x + 3, -y, stroke=RED, width=0.25)
+        svg.line(x, -y - 3, x, -y + 3, stroke=RED, width=0.25)
+        svg.text(x, -y + max(hole / 2, 4) + 4, f"{what} Ø{_n(hole)}", 3.0)
+        if key == "turn":
+            svg.text(x, -y - 4.5, f"L{board.turn_led}", 2.5, fill=GREEN, class_="place-led")
+        elif key == "die_button":
+            svg.text(x, -y + max(hole / 2, 4) + 8, "12 mm tactile button under", 2.5, fill=GREY)
+        svg.close("g")
+    if where.buzzer:
+        x, y = where.buzzer
+        svg.open("g", id="place-buzzer", class_="place")
+        svg.circle(x, -y, 6.0, stroke=GREY, width=0.3, stroke_dasharray="1 0.8")
+        for k in range(7):
+            hx, hy = (x, y) if k == 0 else (x + 4.5 * math.cos(math.radians(60 * k)),
+                                           y + 4.5 * math.sin(math.radians(60 * k)))
+            svg.circle(hx, -hy, SOUND_HOLE / 2, stroke=RED, width=0.3, class_="hole")
+        svg.text(x, -y + 10.5, f"buzzer: 7 holes Ø{_n(SOUND_HOLE)}", 3.0)
+        svg.text(x, -y + 14, "the buzzer under them", 2.5, fill=GREY)
+        svg.close("g")
+    if where.carrier:
+        x0, y0, x1, y1 = carrier_box(where)
+        svg.open("g", id="place-carrier", class_="place")
+        svg.rect(x0, -y1, x1 - x0, y1 - y0, stroke=DARK, width=0.35, stroke_dasharray="3 1.5")
+        usb_left = where.carrier_turned  # turned: the carrier's USB end is on its left, seen from above
+        ux = x0 + 2 if usb_left else (x0 + x1) / 2
+        svg.text((x0 + x1) / 2, -y0 - 12, "Pico carrier, under the board", 3.4, weight="bold", fill=DARK)
+        svg.text((x0 + x1) / 2, -y0 - 7.5, f"stripboard {_n(x1 - x0)} × {_n(y1 - y0)} mm: {board.name}-carrier.svg",
+                 2.6, fill=DARK)
+        svg.text((x0 + x1) / 2, -y0 - 3.5, where.carrier_note, 2.6, fill=DARK)
+        svg.text(ux, -(y0 + y1) / 2 + 1, "USB end" if usb_left else "USB end (top)", 3.0,
+                 anchor="start" if usb_left else "middle", fill=DARK, weight="bold")
+        svg.close("g")
+    svg.close("g")
 
 
 def template_svg(board: Board) -> str:
@@ -300,10 +143,13 @@ def template_svg(board: Board) -> str:
     strip = 96.0  # notes, legend, scale bar and title block under the board
     width = max(outline.x1 - outline.x0 + 2 * pad, 330.0)
     left = (outline.x0 + outline.x1) / 2 - width / 2
-    top = -outline.y1 - pad
-    height = outline.y1 - outline.y0 + 2 * pad + strip
+    head = 12.0  # the side it shows, above the board
+    top = -outline.y1 - pad - head
+    height = outline.y1 - outline.y0 + 2 * pad + strip + head
 
     svg.raw("<!-- 1 user unit = 1 mm; board point (x, y) is drawn at (x, -y). -->")
+    side_label(svg, left + pad, top + 9, ABOVE, f"the playing side. Seen from below, left and right swap:"
+               f" {board.name}-underside.svg")
     svg.open("g", id="outline")
     svg.path(outline.path, stroke="#000", width=0.5)
     svg.close("g")
@@ -347,19 +193,23 @@ def template_svg(board: Board) -> str:
             svg.text(x, -y + r - 2.2, "cup", 2.5, fill=RED)
         svg.close("g")
 
+    _draw_places(svg, board)
+
     # under the board: notes, legend, scale bar, title block
     base = -outline.y0 + pad  # top of the strip
     hollows = [c for c in board.cells if not _is_cup(board, c)]
     cups = [c for c in board.cells if _is_cup(board, c)]
     notes = [
         f"Hollows Ø{_n(style.hollow)} mm" + (f", rim cups Ø{_n(style.cup)} mm" if cups else "")
-        + "; crosses mark the drill centres. x, y are measured from the datum 0,0 (the board file's origin).",
+        + f" (+0.5/-0), {_n(HOLLOW_DEPTH)} mm deep (±0.5), leaving a {_n(FLOOR)} mm floor (±0.3) in a"
+        f" {_n(HOLLOW_DEPTH + FLOOR)} mm board; crosses: the drill centres, x, y from the datum 0,0.",
         f"Reed switch (blue): glass NO 2×14 mm, flat under the hollow along x, its centre {_n(REED_OFFSET)} mm right of the hollow centre.",
         "ASSUMED: the piece's magnet (dashed) sits above the hollow centre, axis vertical, pole down, so it is over",
         "one end of the glass: the sweet spot of a switch under a magnet at right angles to it (over the middle it may not close).",
-        f"Magnet: {style.magnet}, axial, pole toward the switch, 5-8 mm above the glass. Try one hollow before drilling all.",
+        f"Magnet: {style.magnet}, axial, pole toward the switch, {_n(MAGNET_ABOVE_GLASS)} mm above the glass; it must"
+        f" still close the switch {_n(CLOSE_AT)} mm above. Test one hollow in scrap before drilling all.",
         f"LED (green): WS2812B 5050 beside the switch, centre {_n(-LED_OFFSET)} mm left of the hollow centre; Ln = its index on the chain.",
-        "rNcM: the switch's matrix row and column. Seen from the playing side: flip the sheet for the back.",
+        f"rNcM: the switch's matrix row and column. The back, seen from below: {board.name}-underside.svg.",
     ]
     svg.open("g", id="notes")
     for i, line in enumerate(notes):
@@ -417,6 +267,45 @@ def template_svg(board: Board) -> str:
 # ----------------------------------------------------------------------------------------------
 # Pins
 
+# Pins the Pi's gpio backend takes besides the board file's own, and the pins rpi_ws281x can drive a
+# chain from: PWM0 (18, 12), PWM1 (13, 19) and PCM (21).
+I2C_PINS = (2, 3)  # SDA, SCL: the MCP23017 expanders
+SPI0_PINS = (7, 8, 9, 10, 11)  # CE1, CE0, MISO, MOSI, SCLK: the spi LED driver
+WS281X_PINS = (18, 21, 12, 13, 19)  # the first free one is the one to use
+
+
+def pi_pin_uses(board: Board) -> dict[int, list[str]]:
+    """Every BCM pin the board's gpio wiring takes and what takes it (a pin with two is a
+    collision): the matrix rows and columns (or the expanders' I2C), the buttons, the buzzer,
+    the LED chain's data pin, and the rest of SPI0 when the chain is on it."""
+    gpio = board.settings_of("gpio")
+    uses: dict[int, list[str]] = {}
+    for i, pin in enumerate(gpio.rows):
+        uses.setdefault(pin, []).append(f"row {i}")
+    for i, pin in enumerate(gpio.columns):
+        uses.setdefault(pin, []).append(f"column {i}")
+    if gpio.expander is not None:
+        for pin, what in zip(I2C_PINS, ("I2C SDA", "I2C SCL")):
+            uses.setdefault(pin, []).append(what)
+    for what, pin in (("die button", gpio.die_button if board.die_pips else None), ("ok button", gpio.ok_button),
+                      ("buzzer", gpio.buzzer), ("LED data", gpio.leds)):
+        if pin is not None:
+            uses.setdefault(pin, []).append(what)
+    if gpio.leds in SPI0_PINS:  # the spi driver: SPI0 is taken as a whole
+        for pin in SPI0_PINS:
+            if pin != gpio.leds:
+                uses.setdefault(pin, []).append("SPI0")
+    return uses
+
+
+def ws281x_choices(board: Board) -> tuple[int, ...]:
+    """The pins the LED chain's data can move to with `driver = "ws281x"`: those of WS281X_PINS
+    nothing else of the board takes."""
+    uses = pi_pin_uses(board)
+    return tuple(p for p in WS281X_PINS if all(u in ("LED data", "SPI0") for u in uses.get(p, [])))
+
+
+
 
 @dataclass(frozen=True)
 class _Pins:
@@ -426,6 +315,7 @@ class _Pins:
     columns: tuple[str, ...]
     leds: str  # the LED chain's data pin
     others: str  # buttons and buzzer
+    ws281x: str = ""  # where the chain's data may go instead, with the ws281x driver
 
 
 def _pico_pins(board: Board) -> _Pins:
@@ -455,24 +345,25 @@ def _pi_pins(board: Board) -> _Pins | None:
 
     others = ", ".join(f"{what} {bcm(p)}" for what, p in (
         ("die button", gpio.die_button), ("ok button", gpio.ok_button), ("buzzer", gpio.buzzer)) if p is not None)
+    ws281x = " or ".join(bcm(p) for p in ws281x_choices(board))
     if gpio.expander is not None:
         bus, addresses = gpio.expander
 
         def port(letter, i):
-            chip = i // 8
-            return f"0x{addresses[chip]:02X} GP{letter}{i % 8}" if chip < len(addresses) else "no pin"
+            chip, bit = expander_pin(i)
+            return f"0x{addresses[chip]:02X} GP{letter}{bit}" if chip < len(addresses) else "no pin"
 
         chips = ", ".join(f"0x{a:02X}" for a in addresses)
         return _Pins(
             "the Raspberry Pi", f"Raspberry Pi through MCP23017 at {chips} on I2C bus {bus} (SDA pin 3, SCL pin 5):"
-            " rows on port A, columns on port B",
+            " rows on GPA0-GPA6, columns on GPB0-GPB6 (GPA7 and GPB7 are output-only: left free)",
             tuple(port("A", r) for r in range(board.rows)),
             tuple(port("B", c) for c in range(board.columns)),
-            bcm(gpio.leds), others)
+            bcm(gpio.leds), others, ws281x)
     if gpio.rows and gpio.columns:
         return _Pins("the Raspberry Pi", "Raspberry Pi BCM numbers (header pin), from the board file's [gpio]",
                      tuple(bcm(p) for p in gpio.rows), tuple(bcm(p) for p in gpio.columns),
-                     bcm(gpio.leds), others)
+                     bcm(gpio.leds), others, ws281x)
     return None
 
 
@@ -521,7 +412,7 @@ def matrix_svg(board: Board) -> str:
     pins = _pin_sets(board)
     first, second = pins[0], (pins[1] if len(pins) > 1 else None)
     dx, dy = 34.0, 30.0
-    left, top = 66.0, 40.0  # room for the title, the row and the column labels
+    left, top = 66.0, 50.0  # room for the title, the side it shows, the row and the column labels
     col_x = [left + dx * c + 10 for c in range(board.columns)]
     row_y = [top + dy * (r + 1) for r in range(board.rows)]
     right = col_x[-1] + dx - 6
@@ -533,6 +424,8 @@ def matrix_svg(board: Board) -> str:
     svg.text(8, 16.5, f"Pins: {first.heading} ({_backend_says(board, first)}).", 3.2, anchor="start")
     if second:
         svg.text(8, 21, f"Grey: {second.heading}.", 3.2, anchor="start", fill=GREY)
+    side_label(svg, 8, 29, SCHEMATIC, f"how the parts are joined, seen from no side. Where the wires run under"
+               f" the board, seen from below: {board.name}-underside.svg", size=4.5)
 
     svg.open("g", id="columns")
     for c, x in enumerate(col_x):
@@ -600,11 +493,12 @@ def matrix_svg(board: Board) -> str:
         "A closed switch joins its column to its row" + (" through its diode, so only the driven row pulls a column low: no ghosting, no shorts."
                                                           if board.diodes else ": without diodes three closed corners of a rectangle make the fourth read closed."),
         f"#n is the sensor number in the board file: row × {board.columns} + column. Cell names as on the board (see the template).",
-        f"Other pins on {first.name}: {first.others}; LED chain data {first.leds}.",
+        f"Other pins on {first.name}: {first.others}; LED chain data {first.leds}"
+        + (f" (with the ws281x driver: {first.ws281x})." if first.ws281x else "."),
     ]
     if second:
         notes.append(f"Other pins on {second.name}: {second.others};"
-                     f" LED chain data {second.leds}.")
+                     f" LED chain data {second.leds}" + (f" (with the ws281x driver: {second.ws281x})." if second.ws281x else "."))
     svg.open("g", id="notes")
     for i, line in enumerate(notes):
         svg.text(8, bottom + 10 + i * 5, line, 3.2, anchor="start", fill=GREY if i == 4 else "#000")
@@ -617,7 +511,6 @@ def matrix_svg(board: Board) -> str:
 # The LED chain
 
 CHAIN, LEDFILL, PIPFILL = "#e07000", "#fff6c8", "#ffffff"
-PIP_PLACES = ((-1, 1), (1, 1), (-1, 0), (0, 0), (1, 0), (-1, -1), (1, -1))  # board file's pip order
 
 
 def _route(a: tuple[float, float], b: tuple[float, float]) -> list[tuple[float, float]]:
@@ -645,29 +538,32 @@ def leds_svg(board: Board) -> str:
     for cell in board.cells:
         place[board.led[cell]] = positions[cell]
         what[board.led[cell]] = cell
-    # the die, the turn light and any spare LEDs: beside the board, on the side where the
-    # chain leaves the cells
+    # the die, the turn light and any spare LEDs: where the template puts them, or else beside
+    # the board, on the side where the chain leaves the cells
+    where = places(board)
     last = max(board.led[c] for c in board.cells)
     lx_, ly_ = positions[what[last]]
-    pitch = 22.0
+    pitch = PIP_PITCH if where and where.die else 22.0
     panel = 2 * pitch if board.die_pips else 10.0
     right_side = lx_ >= (outline.x0 + outline.x1) / 2
     ex = outline.x1 + panel + 16 if right_side else outline.x0 - panel - 16
     ey = min(max(ly_, outline.y0 + panel + 40), outline.y1 - panel)
+    if where and where.die:
+        ex, ey = where.die
     for role, index in enumerate(board.die_pips):
         px, py = PIP_PLACES[role]
         place[index] = (ex + px * pitch, ey + py * pitch)
         what[index] = "pip"
     turn_y = ey - (panel + 14 if board.die_pips else 0)
     if board.turn_led is not None:
-        place[board.turn_led] = (ex, turn_y)
+        place[board.turn_led] = where.turn if where and where.turn else (ex, turn_y)
         what[board.turn_led] = "turn"
-    spare_y = turn_y - 24
+    spare_x, spare_y = (ex, turn_y - 24) if not where else (outline.x1 + 16, outline.y0 + 10)
     for index in range(board.led_count):
         if index not in place:
-            place[index] = (ex, spare_y)
+            place[index] = (spare_x, spare_y)
             what[index] = "spare"
-            spare_y -= 18
+            spare_y += 18
 
     svg = _Svg()
     svg.path(outline.path, stroke="#bbb", width=0.5)
@@ -703,7 +599,7 @@ def leds_svg(board: Board) -> str:
         x, y = place[i]
         kind = what[i]
         pip = kind == "pip"
-        r = 6.0 if pip else 7.0
+        r = min(6.0, pitch / 2 - 1.2) if pip else 7.0
         svg.open("g", id=f"led-{i}", data_led=str(i), data_is=kind)
         svg.circle(x, -y, r, stroke="#000", width=0.35, fill=PIPFILL if pip else LEDFILL)
         svg.text(x, -y + (1.4 if pip else 1.8), str(i), 4.0 if pip else 5.0, weight="bold", class_="index")
@@ -727,7 +623,7 @@ def leds_svg(board: Board) -> str:
     svg.text(dx0 + 3, -by + 6, "DATA IN to LED 0's DIN", 3.8, anchor="start", weight="bold")
     svg.text(dx0 + 3, -by + 11.5, f"{first.name[4:].capitalize()} {first.leds} → 74AHCT125 (on 5 V)", 3.2,
              anchor="start")
-    svg.text(dx0 + 3, -by + 16.5, "→ 330 Ω close to LED 0 → DIN", 3.2, anchor="start")
+    svg.text(dx0 + 3, -by + 16.5, "→ 330 Ω (both on the carrier) → LED 0's DIN", 3.2, anchor="start")
     if len(pins) > 1:
         svg.text(dx0 + 3, -by + 22, f"or from {pins[1].name}: {pins[1].leds}, the same way", 3.0,
                  anchor="start", fill=GREY)
@@ -747,7 +643,7 @@ def leds_svg(board: Board) -> str:
              f" = {_n(load.full_white_ma)} mA", 3.2, anchor="start")
     svg.text(px0 + 3, -by + 21.5, f"worst case {_n(load.worst_ma)} mA (with {_n(load.idle_ma)} mA idle),"
              " + 20 % headroom", 3.2, anchor="start")
-    svg.text(px0 + 3, -by + 27.5, "1000 µF across 5 V and GND at LED 0; join GND to the controller's",
+    svg.text(px0 + 3, -by + 27.5, "1000 µF across 5 V and GND on the carrier; GND joined to the Pico's there",
              3.0, anchor="start", fill=GREY)
     svg.close("g")
     for name, colour, offset, level in (("5 V", "#c00", 1.5, 4.0), ("GND", "#000", 4.5, 9.0)):
@@ -766,11 +662,13 @@ def leds_svg(board: Board) -> str:
     ys = [y for _, y in place.values()]
     left = min(outline.x0, dx0, min(xs) - panel) - 12
     right = max(outline.x1, px0 + power_w, max(xs) + panel) + 12
-    top = -max(outline.y1, max(ys) + panel) - 26
+    top = -max(outline.y1, max(ys) + panel) - 36
     svg.text(left + 4, top + 9, f"{style.title} · WS2812B LED chain: {board.led_count} LEDs in index order", 5.5,
              anchor="start", weight="bold")
     svg.text(left + 4, top + 15.5, "The chain: " + ", then ".join(parts)
              + f". Arrows: data from each LED to the next. Board file: {_board_name(board)}.", 3.2, anchor="start")
+    side_label(svg, left + 4, top + 24, ABOVE, "looking down through the board. The LEDs are under it: from below,"
+               f" left and right swap ({board.name}-underside.svg)", size=4.5)
     bottom = -by + box_h + 8
     return svg.document(left, top, right - left, bottom - top, f"{style.title} LED chain")
 
@@ -779,12 +677,14 @@ def leds_svg(board: Board) -> str:
 
 
 def draw_all(board: Board, out_dir: str | Path) -> list[Path]:
-    """Write `<game>-template.svg`, `<game>-matrix.svg` and `<game>-leds.svg` into out_dir."""
+    """Write `<game>-template.svg`, `-matrix.svg`, `-leds.svg`, `-underside.svg` and
+    `-carrier.svg` into out_dir."""
     out = Path(out_dir)
     written = []
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for kind, draw in (("template", template_svg), ("matrix", matrix_svg), ("leds", leds_svg)):
+        for kind, draw in (("template", template_svg), ("matrix", matrix_svg), ("leds", leds_svg),
+                           ("underside", underside_svg), ("carrier", carrier_svg)):
             path = out / f"{board.name}-{kind}.svg"
             path.write_bytes(draw(board).encode("utf-8"))
             written.append(path)

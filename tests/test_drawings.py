@@ -1,5 +1,6 @@
 """The drawings of a board (hardware/drawings.py): well-formed SVG, at scale, complete, reproducible."""
 
+import math
 import re
 import tomllib
 import xml.etree.ElementTree as ET
@@ -53,7 +54,7 @@ def test_template_is_at_one_to_one_in_millimetres(drawn):
     root = svgs["template"]
     x0, y0, w, h = map(float, root.get("viewBox").split())
     assert (mm(root.get("width")), mm(root.get("height"))) == (w, h)  # 1 user unit = 1 mm
-    hollow = {"bigballs": 34.0, "offboard": 26.0}[board.name]
+    hollow = {"bigballs": 35.0, "offboard": 26.0}[board.name]
     for cell in board.cells:
         x, y = board.position[cell]
         circle = by_id(root, f"hollow-{cell}")
@@ -177,7 +178,8 @@ def test_power_is_sized_from_the_budget():
 def test_the_committed_drawings_are_the_default_boards_own(tmp_path):
     for game in GAMES:
         written = draw_all(load_board(game=game), tmp_path)
-        assert [p.name for p in written] == [f"{game}-template.svg", f"{game}-matrix.svg", f"{game}-leds.svg"]
+        assert [p.name for p in written] == [f"{game}-{kind}.svg" for kind in
+                                             ("template", "matrix", "leds", "underside", "carrier")]
         for path in written:
             committed = COMMITTED / path.name
             assert committed.exists(), f"run draw_all to create {committed}"
@@ -208,3 +210,109 @@ def test_a_gpio_board_shows_the_pi_pins_first():
     labels = texts(root)
     assert labels[labels.index("row 0") + 1] == "BCM 5 (pin 29)" and row_label.get("fill") != "#888"
     assert not root.findall(f".//{NS}path[@class='diode']") and "without diodes" in " ".join(labels)
+
+
+# --- under the board: the underside seen from below, the Pico carrier on stripboard ---------------
+
+def test_every_drawing_says_which_side_it_shows(drawn):
+    from reedboard.hardware.underside import carrier_svg, underside_svg
+
+    board, svgs = drawn
+    svgs = {**svgs, "underside": ET.fromstring(underside_svg(board)), "carrier": ET.fromstring(carrier_svg(board))}
+    sides = {kind: sorted(e.get("data-side") for e in root.iter() if e.get("id") == "side")
+             for kind, root in svgs.items()}
+    assert sides == {"template": [drawings.ABOVE], "matrix": [drawings.SCHEMATIC], "leds": [drawings.ABOVE],
+                     "underside": [drawings.BELOW], "carrier": sorted([drawings.ABOVE, drawings.BELOW])}
+
+
+def test_the_underside_routes_every_row_and_column_mirrored(drawn):
+    """Seen from below, a point x, y of the board is at -x, -y: each wire starts at its pad on the
+    carrier and visits exactly the switches of its row (or column), at their mirrored places."""
+    from reedboard.hardware.underside import _column_tap, _row_tap, pad_places, underside_svg
+
+    board, _ = drawn
+    root = ET.fromstring(underside_svg(board))
+    pads = pad_places(board)
+    for kind, count, tap in (("row", board.rows, _row_tap), ("column", board.columns, _column_tap)):
+        for i in range(count):
+            cells = {c for c in board.cells if divmod(board.sensor[c], board.columns)[kind == "column"] == i}
+            wire = by_id(root, f"{kind}-wire-{i}")
+            assert set(wire.get("data-cells").split()) == cells, (kind, i)
+            points = [tuple(map(float, p.split())) for p in wire.get("d")[2:].split(" L ")]
+            px, py = pads[f"{kind} {i}"]
+            assert points[0] == pytest.approx((-px, -py), abs=0.006)  # from the carrier's pad
+            for cell in cells:
+                x, y = tap(*board.position[cell])
+                assert any(p == pytest.approx((-x, -y), abs=0.006) for p in points), (kind, i, cell)
+    for cell in board.cells:  # every switch mirrored: its glass left of the hollow's mirrored centre
+        x, y = board.position[cell]
+        glass = by_id(root, f"switch-{cell}").find(f"{NS}rect")
+        assert float(glass.get("x")) + float(glass.get("width")) / 2 == pytest.approx(-(x + drawings.REED_OFFSET), abs=0.01)
+    assert by_id(root, "place-carrier") is not None
+
+
+def test_the_carrier_joins_what_the_circuit_says():
+    """The stripboard's strips, cuts and links make exactly the circuit of hardware/README.md: the
+    Pico's matrix pins to the pads, GP22 through the 74AHCT125 and 330 Ω to the LED chain's DATA,
+    the unused buffers off, GP20 through 1 kΩ to the transistor, the buzzer through 68 Ω from 5 V
+    with its diode, one 5 V and one ground joined to the Pico's."""
+    from reedboard.hardware.underside import carrier_nets
+
+    pins = drawings.pico_pins()
+    pin = {gp: f"U1.{drawings.PICO_PACKAGE[gp]}" for gp in drawings.PICO_PACKAGE}
+    expected = [{pin[gp], f"{'J1' if gp < 16 else 'J2'}.row {r}"} for r, gp in enumerate(pins["ROW_PINS"])] + [
+        {pin[gp], f"{'J1' if gp < 16 else 'J2'}.column {c}"} for c, gp in enumerate(pins["COLUMN_PINS"])] + [
+        {pin[pins["DIE_BUTTON_PIN"]], "J3.die"}, {pin[pins["OK_BUTTON_PIN"]], "J3.ok"},
+        {pin[pins["LED_PIN"]], "U2.2"}, {"U2.3", "R1.1"}, {"R1.2", "J6.DATA"},
+        {pin[pins["BUZZER_PIN"]], "R2.1"}, {"R2.2", "Q1.B"}, {"Q1.C", "D2.A", "J4.-"}, {"D2.K", "J4.+", "R3.2"},
+        {"J5.+5V", "J6.+5V", "C1.+", "R3.1", "C2.1", "U2.14", "U2.4", "U2.10", "U2.13"},  # VCC, 2OE, 3OE, 4OE
+        {"J5.GND", "J6.GND", "C1.-", "C2.2", "J3.GND", "Q1.E", "U1.23",
+         "U2.7", "U2.1", "U2.5", "U2.9", "U2.12"},  # GND, 1OE, 2A, 3A, 4A
+    ]
+    joined = [n for n in carrier_nets() if len(n) > 1]
+    assert sorted(map(sorted, joined)) == sorted(map(sorted, expected))
+
+
+def test_the_carrier_labels_the_boards_pads():
+    from reedboard.hardware.underside import carrier_svg
+
+    for game in GAMES:
+        board = load_board(game=game)
+        root = ET.fromstring(carrier_svg(board))
+        used = {e.get("data-pad") for e in root.iter() if e.get("data-used") == "yes"}
+        assert used == {f"J1.row {r}" for r in range(board.rows)} | {
+            f"{'J1' if c < 8 else 'J2'}.column {c}" for c in range(board.columns)} | {
+            "J3.ok", "J3.GND", "J4.+", "J4.-"} | ({"J3.die"} if board.die_pips else set())
+        assert len(root.findall(f".//{NS}line[@class='link']")) == 15
+
+
+def test_the_template_has_a_place_for_every_part_off_the_hollows(drawn):
+    board, svgs = drawn
+    root = svgs["template"]
+    where = drawings.places(board)
+    outline = drawings._outline(board, board.position)
+    wanted = ["turn", "ok-button", "buzzer", "carrier"] + (["die", "die-button"] if board.die_pips else [])
+    found = sorted(e.get("id")[6:] for e in root.iter() if (e.get("id") or "").startswith("place-"))
+    assert found == sorted(wanted)
+    if board.die_pips:
+        assert len(by_id(root, "place-die").findall(f"{NS}circle[@class='hole']")) == 7
+    for key in ("die", "turn", "die_button", "ok_button", "buzzer"):
+        at = getattr(where, key)
+        if at is None:
+            continue
+        assert outline.inside(*at, margin=10), key  # on the board, clear of its edge
+        for cell in board.cells:  # and clear of every hollow
+            reach = drawings._diameter(board, cell) / 2 + (drawings.PIP_PITCH + 9 if key == "die" else 7)
+            assert math.dist(at, board.position[cell]) > reach, (key, cell)
+    x0, y0, x1, y1 = drawings.carrier_box(where)
+    assert all(outline.inside(x, y, margin=3) for x in (x0, x1) for y in (y0, y1))
+
+
+def test_a_board_of_ones_own_still_gets_its_underside():
+    from reedboard.hardware.underside import carrier_svg, underside_svg
+
+    data = tomllib.loads(resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text())
+    root = ET.fromstring(underside_svg(parse_board(data, "nowhere/mine.toml", name="mine")))
+    assert [e.get("data-side") for e in root.iter() if e.get("id") == "side"] == [drawings.BELOW]
+    assert len(root.findall(f".//{NS}path[@class='row-wire']")) == 4
+    ET.fromstring(carrier_svg(parse_board(data, "nowhere/mine.toml", name="mine")))

@@ -207,13 +207,15 @@ def test_start_position_on_mcp23017_expanders(board, closing):
     place(bus, board, start_position(board))
     (frame,) = first_frames(gpio)
     assert frame.occupied == start_position(board)
-    # Rows and columns set up: row pins of chip 0 outputs, column pull-ups on.
-    assert bus.registers[0x20][GPPUB] == (1 << min(8, board.columns)) - 1
-    assert bus.registers[0x21][GPPUB] == (1 << max(0, board.columns - 8)) - 1
+    # Rows and columns set up: row pins outputs, column pull-ups on, seven to a port: GPB7 is
+    # output-only and never a column.
+    assert bus.registers[0x20][GPPUB] == (1 << min(7, board.columns)) - 1
+    assert bus.registers[0x21][GPPUB] == (1 << max(0, board.columns - 7)) - 1
     assert bus.drive() == ["high"] * board.rows  # after a scan every row is idle again
-    # Per row one write and one read per chip with columns, and a last release.
-    chips = (board.columns + 7) // 8
-    assert gpio.scanner.last_operations == board.rows * (1 + chips) + 1
+    assert bus.bit7_inputs == 0
+    # Per row one write and one read per chip with columns, and a release of each chip's rows.
+    chips = (board.columns + 6) // 7
+    assert gpio.scanner.last_operations == board.rows * (1 + chips) + (board.rows + 6) // 7
 
 
 def test_expander_scan_counts_bus_transactions():
@@ -222,14 +224,14 @@ def test_expander_scan_counts_bus_transactions():
     source = Mcp23017Matrix(bus, [0x20, 0x21], 8, 10)
     before = bus.transactions
     source.read()
-    assert bus.transactions - before == source.operations == 8 * 3 + 1
+    assert bus.transactions - before == source.operations == 8 * 3 + 2  # rows 0-6 on 0x20, row 7 on 0x21
 
 
 def test_expander_at_a_missing_address_is_an_error():
     bus = FakeMcpBus([0x20], Circuit(4, 7))
     with pytest.raises(OSError):
         Mcp23017Matrix(bus, [0x27], 4, 7)
-    with pytest.raises(ValueError, match="take up to 8 rows"):
+    with pytest.raises(ValueError, match="take up to 7 rows"):
         Mcp23017Matrix(bus, [0x20], 8, 10)
 
 
@@ -373,7 +375,9 @@ def test_ghosts_on_expanders_without_diodes(closing):
     assert read == {"A1", "A2", "B6", "C1"}
     assert cells_of(board, gpio.scanner.ghosts) == read
     assert bus.circuit.shorts == 0
-    assert bus.registers[0x20][OLATA] == 0x00 and bus.registers[0x20][IODIRA] == 0xFF  # released
+    # every row released (an input), GPA7 still an output: it is output-only
+    assert bus.registers[0x20][OLATA] == 0x00 and bus.registers[0x20][IODIRA] == 0x7F
+    assert bus.bit7_inputs == 0
 
 
 def test_possible_ghosts_of_a_chain_of_switches():
@@ -773,7 +777,7 @@ def test_close_keeps_an_injected_bus_open():
     gpio = GpioBoard(OFFBOARD, pin_factory=MockFactory(), bus=bus, strip=FakeStrip(74))
     gpio.close()
     assert not bus.closed
-    assert bus.registers[0x20][IODIRA] == 0xFF  # rows released
+    assert bus.registers[0x20][IODIRA] == bus.registers[0x21][IODIRA] == 0x7F  # rows released, GPA7 an output
 
 
 def test_a_bus_error_is_reported_and_the_scan_goes_on(closing, caplog):

@@ -17,7 +17,7 @@ from collections import deque
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from ..matrix import GPIOB, GPPUB, IODIRA, IPOLB, OLATA
+from ..matrix import GPIOB, GPPUB, IODIRA, IODIRB, IPOLB, OLATA, OLATB, PINS_PER_PORT, expander_pin
 
 
 class Circuit:
@@ -150,7 +150,9 @@ class MatrixPins:
 
 class FakeMcpBus:
     """MCP23017s on an I2C bus (smbus2's read_byte_data/write_byte_data), wired to a Circuit:
-    rows on the GPA pins, columns on the GPB pins, chips in address order."""
+    rows on the GPA pins, columns on the GPB pins, seven to a port (hal.matrix.expander_pin),
+    chips in address order. `bit7_inputs` counts the register writes that made GPA7 or GPB7
+    an input after power-on (the datasheet makes them output-only)."""
 
     def __init__(self, addresses, circuit: Circuit) -> None:
         self.addresses = list(addresses)
@@ -161,6 +163,7 @@ class FakeMcpBus:
             regs[0x00] = regs[0x01] = 0xFF  # IODIRA/B: inputs at power-on
             self.registers[address] = regs
         self.transactions = 0
+        self.bit7_inputs = 0
         self.closed = False
 
     def _chip(self, address):
@@ -173,13 +176,16 @@ class FakeMcpBus:
         regs = self._chip(address)
         if register in (0x12, 0x13):  # writing GPIO writes the output latch
             register += 2
+        if register in (IODIRA, IODIRB) and value & 0x80:
+            self.bit7_inputs += 1
         regs[register] = value & 0xFF
 
     def drive(self) -> list[str]:
         drive = []
         for r in range(self.circuit.rows):
-            regs = self.registers[self.addresses[r // 8]]
-            bit = 1 << (r % 8)
+            chip, at = expander_pin(r)
+            regs = self.registers[self.addresses[chip]]
+            bit = 1 << at
             if regs[IODIRA] & bit:
                 drive.append("float")
             else:
@@ -194,11 +200,13 @@ class FakeMcpBus:
         chip = self.addresses.index(address)
         levels = self.circuit.levels(self.drive())
         value = 0
-        for bit in range(8):
-            column = 8 * chip + bit
+        for bit in range(PINS_PER_PORT):
+            column = PINS_PER_PORT * chip + bit
             pulled_up = regs[GPPUB] >> bit & 1
             high = pulled_up and (column >= self.circuit.columns or levels[column])
             value |= int(bool(high)) << bit
+        if not regs[IODIRB] & 0x80:  # GPB7, an output: reads its latch
+            value |= regs[OLATB] & 0x80
         return value ^ regs[IPOLB]
 
     def close(self):
