@@ -151,7 +151,7 @@ GPIOA, GPIOB = 0x12, 0x13  # the pins' levels
 OLATA, OLATB = 0x14, 0x15  # output latches
 
 
-# The lines of a port the matrix uses: GP0-GP6. The MCP23017's datasheet (DS20001952C, 2022)
+# The lines of a port the matrix uses: GP0-GP6. The MCP23017's datasheet (DS20001952D, 2022)
 # makes GPA7 and GPB7 output-only: read as an input, a level that changes during the I2C read
 # can corrupt SDA. So no row or column is ever on them (a row is switched to an input when it
 # is released on a board without diodes); they are set as outputs, latched low, and left
