@@ -105,6 +105,7 @@ MODULES_BY_LEVEL = {
     "system": """
         test_broadcast_acl test_broadcast_admitted test_broadcast_amqtt test_broadcast_browser
         test_broadcast_injection test_broadcast_kill test_broadcast_limits test_broadcast_live test_broadcast_outbox
+        test_broadcast_outbox_damage test_broadcast_replay_end
         test_broadcast_parsing test_broadcast_stop test_calm_server test_cli test_cli_answers
         test_crash test_docs_examples test_doctor test_fakeboard test_files_hardening
         test_firmware_install test_firmware_micropython test_game_voice test_installed_wheel

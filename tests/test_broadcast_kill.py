@@ -123,13 +123,14 @@ def lines_on_disk(journal: Path) -> list[dict]:
 
 
 def a_game_played_before(games: Path) -> Path:
-    """A game in the folder from before the board broadcast (an hour old): never sent."""
+    """A game in the folder from before the board broadcast (two days old: a board with no outbox
+    offers the club its games of the last day, docs/broadcast.md): never sent."""
     played = read_trace(TRACES / "bigballs-game-to-a7.jsonl")
     journal = Journal.create(games, played.game(), {}, datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc))
     for entry in replay(played, source="bigballs-game-to-a7").decisions:
         journal.append_entry(entry)
     journal.close()
-    os.utime(journal.path, (time.time() - 3600,) * 2)
+    os.utime(journal.path, (time.time() - 2 * 86400,) * 2)
     return journal.path
 
 

@@ -16,7 +16,14 @@ has stored (PREFIX/club/confirmed/NAME: a game and how many of its lines). What 
 not confirmed is sent again: after reconnecting, and when no confirmation came for a while (a
 broker restarted and lost what it held, a club away). The outbox (a small file beside the
 journals) keeps how far the club confirmed each journal, so that a board started again sends
-what waits, old games included.
+what waits, old games included. It is read as a file someone may have damaged: a regular file
+only (no link followed, no FIFO waited on, no device read), of a bounded size, its values
+checked. One missing or unreadable is rebuilt from the journals of the last day and the club's
+confirmations: every game of that day is offered again from its first line, and the club's
+confirmation of what it has stored skips the rest; the board says so once.
+
+The club says on PREFIX/club/status (retained, its last will saying offline) whether it
+follows the broker: a replay waits for its confirmations only then.
 """
 
 from __future__ import annotations
@@ -25,8 +32,10 @@ import asyncio
 import atexit
 import contextlib
 import json
+import math
 import os
 import secrets
+import stat
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
@@ -38,11 +47,13 @@ import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
 from ..persist.game_files import SUFFIX, TRACE_SUFFIX
-from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
+from reedboard.hal.readfile import JOURNAL_LIMIT, FileRefused, read_bytes
 from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
 from ..language.catalogue import COMMANDS
-from .messages import board_topic, decode, encode, journal_message, state_message, status_message, game_snapshot
+from .messages import (
+    board_topic, club_status_topic, decode, encode, game_snapshot, journal_message, state_message, status_message,
+)
 
 RETRY_FIRST, RETRY_MOST = 0.5, 10.0  # s between connection attempts, doubling
 _ = COMMANDS.gettext
@@ -55,7 +66,10 @@ TIMEOUT = 5.0  # s for the broker to acknowledge one message
 KEEPALIVE = 10  # s: a cut connection is noticed within one and a half of these
 RESEND_FIRST, RESEND_MOST = 5.0, 60.0  # s without the club's confirmation before sending again, doubling
 OUTBOX_EVERY = 1.0  # s: the outbox file is written at most this often (and at the stop)
-OUTBOX_LIMIT = 1 << 20  # bytes of an outbox file read
+OUTBOX_LIMIT = 1 << 20  # bytes of an outbox file read (an entry is ~40 bytes: 25,000 games)
+REBUILD_HOURS = 24  # a missing or unreadable outbox: the games of this many hours are offered to the club again
+MTIME_SLACK = 2.0  # s: a journal last written this little before the outbox's `since` is the board's broadcast
+CLOCK_SLACK = 3600.0  # s: an outbox's `since` later than now by more than this is damage, not a clock set late
 
 
 def board_name(name: str | None, address: BrokerAddress) -> str:
@@ -140,7 +154,11 @@ class Broadcaster:
         self._outbox_dirty = False
         self._outbox_unborn = False  # its folder was not there: written at the first journal line, which makes it
         self._since = time.time()
+        self._known: dict[str, int] = {}  # journal name -> lines the club confirmed (games no longer followed too)
+        self._write_problem: str | None = None  # the outbox could not be written (said once)
         self._farewell_said = False
+        self.club_following: bool | None = None  # the club's retained status (None: none heard)
+        self.refusal = asyncio.Event()  # set while the broker refuses the board
         if outbox is not None:
             self._read_outbox()
 
@@ -206,16 +224,18 @@ class Broadcaster:
         except asyncio.TimeoutError:
             return False
 
-    async def stop(self, flush: float = 0.0) -> None:
+    async def stop(self, flush: float = 0.0, *, say_waiting: bool = True) -> None:
         """Stop broadcasting: after `flush` seconds at most for what is still unsent, say the board
         is offline (retained) and disconnect. What was not sent stays in the journal.
 
         The sender ends even when its cancellation is lost: Python 3.11's asyncio.wait_for (in
         aiomqtt's wait for an acknowledgement) returns the result, swallowing the cancellation,
         when the acknowledgement comes as the stop does. The sender looks at `_stopping` before
-        each wait of its own, and is woken to look."""
+        each wait of its own, and is woken to look. `say_waiting` False: how many lines wait
+        is not said (a replay the broker refused has said all there is)."""
         if self._task is None:
             return
+        self._farewell_said = self._farewell_said or not say_waiting
         if flush > 0:
             await self.flushed(flush)
         self._stopping = True
@@ -235,6 +255,10 @@ class Broadcaster:
         waiting = self.unconfirmed
         if waiting and not self._farewell_said:
             self._farewell_said = True
+            if self.outbox is None:  # (a replay: its journal is not kept for a next broadcast)
+                self.say(ngettext("{n} journal line was not confirmed by the club",
+                                  "{n} journal lines were not confirmed by the club", waiting).format(n=waiting))
+                return
             self.say(ngettext("{n} journal line waits for the club's confirmation: it is sent when the board broadcasts"
                               " again", "{n} journal lines wait for the club's confirmation: they are sent when the"
                               " board broadcasts again", waiting).format(n=waiting))
@@ -284,6 +308,7 @@ class Broadcaster:
             if game is self._latest:
                 continue
             if game.confirmed >= game.told:
+                self._known[path.name] = game.confirmed  # (the outbox still says so)
                 del self._games[path]
             elif game.acked >= game.told and game.lines:
                 game.lines, game.reread = [], True
@@ -298,68 +323,111 @@ class Broadcaster:
         confirmed = game.told if data.get("refused") is True else min(max(seq, 0), game.told)
         if confirmed > game.confirmed:
             game.confirmed = confirmed
+            game.acked = max(game.acked, confirmed)  # what the club has is not sent (again)
             self._heard = self.clock()
             self._resend_wait = self.resend[0]
             self._outbox_dirty = True
             self._queue.put_nowait("confirmed")
 
     def _read_outbox(self) -> None:
-        """The journals beside the outbox whose lines the club has not all confirmed: sent again."""
+        """The journals beside the outbox whose lines the club has not all confirmed: sent again.
+        An outbox missing or unreadable is rebuilt (see the module's words)."""
         folder = self.outbox.parent
-        data = None
+        now = time.time()
         try:
-            data = json.loads(read_bytes(self.outbox, OUTBOX_LIMIT, "outbox").decode("utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-            data = None
-        same = isinstance(data, dict) and data.get("broker") == self._broker_key() \
-            and isinstance(data.get("confirmed"), dict) and isinstance(data.get("since"), (int, float))
-        if not same:  # a first broadcast (or to another club): from now on
+            data = outbox_contents(self.outbox, now)
+        except FileNotFoundError:
+            data, problem = None, None
+        except OSError as error:
+            data, problem = None, str(error) or type(error).__name__
+        if data is None:
+            self._rebuild(folder, now, problem)
+            return
+        self._known = {name: done for name, done in data["confirmed"].items() if (folder / name).exists()}
+        if data["broker"] != self._broker_key():  # a first broadcast to this club: from now on
             self._outbox_dirty = True
             self._write_outbox()
             return
-        self._since = float(data["since"])
-        confirmed = data["confirmed"]
-        try:
-            journals = sorted(folder.glob(f"*{SUFFIX}"), key=lambda p: p.stat().st_mtime)
-        except OSError:
-            return
-        for path in journals:
-            if path.name.endswith(TRACE_SUFFIX) or not path.is_file():
-                continue
-            done = confirmed.get(path.name)
+        self._since = data["since"]
+        for path in self._journals(folder):
+            done = self._known.get(path.name)
             try:
-                if done is None and path.stat().st_mtime < self._since:
+                if done is None and path.stat().st_mtime < self._since - MTIME_SLACK:
                     continue  # a game from before the board broadcast
                 lines = _whole_lines(path)
             except OSError:
                 continue
-            done = done if isinstance(done, int) and not isinstance(done, bool) else 0
+            done = done or 0
             if lines > done:
                 game = self._games[path] = _Game(path, told=lines, acked=done, confirmed=done, reread=True)
                 self._latest = game
+
+    def _rebuild(self, folder: Path, now: float, problem: str | None) -> None:
+        """No outbox (`problem` None), or one that cannot be read: every game of the last
+        REBUILD_HOURS is offered to the club from its first line; the club's confirmation of
+        what it has stored skips the rest (and a first broadcast finds no game, or a few)."""
+        since = now - REBUILD_HOURS * 3600
+        offered = 0
+        for path in self._journals(folder):
+            try:
+                if path.stat().st_mtime < since:
+                    continue
+                lines = _whole_lines(path)
+            except OSError:
+                continue
+            if lines:
+                game = self._games[path] = _Game(path, told=lines, reread=True)
+                self._latest = game
+                offered += 1
+        if problem is not None:
+            self.say(_("the outbox {outbox} cannot be read ({problem}): rebuilt from the journals of the last {hours}"
+                       " hours and the club's confirmations").format(outbox=self.outbox, problem=problem,
+                                                                    hours=REBUILD_HOURS))
+        elif offered:
+            self.say(ngettext("there is no outbox {outbox}: rebuilt from the journals of the last {hours} hours and the"
+                              " club's confirmations ({n} game is offered to the club again)",
+                              "there is no outbox {outbox}: rebuilt from the journals of the last {hours} hours and the"
+                              " club's confirmations ({n} games are offered to the club again)", offered).format(
+                outbox=self.outbox, hours=REBUILD_HOURS, n=offered))
+        if offered:
+            self._since = since
+        self._outbox_dirty = True
+        self._write_outbox()
+
+    def _journals(self, folder: Path) -> list[Path]:
+        """The board's journals in its games folder, oldest first (its traces left out)."""
+        try:
+            found = [(path.stat().st_mtime, path) for path in folder.glob(f"*{SUFFIX}")
+                     if not path.name.endswith(TRACE_SUFFIX) and path.is_file()]
+        except OSError:
+            return []
+        return [path for __, path in sorted(found)]
 
     def _write_outbox(self, now: float | None = None) -> None:
         if self.outbox is None or not self._outbox_dirty:
             return
         now = self.clock() if now is None else now
         self._outbox_written, self._outbox_dirty = now, False
-        try:
-            known = json.loads(read_bytes(self.outbox, OUTBOX_LIMIT, "outbox").decode("utf-8"))["confirmed"]
-            known = {k: v for k, v in known.items() if isinstance(k, str) and (self.outbox.parent / k).exists()}
-        except (OSError, UnicodeDecodeError, ValueError, RecursionError, KeyError, TypeError, AttributeError):
-            known = {}
-        known.update({game.path.name: game.confirmed for game in self._games.values()})
-        data = {"v": 1, "broker": self._broker_key(), "since": self._since, "confirmed": known}
-        temporary = self.outbox.with_name(self.outbox.name + ".tmp")
+        self._known.update({game.path.name: game.confirmed for game in self._games.values()})
+        data = {"v": 1, "broker": self._broker_key(), "since": self._since, "confirmed": self._known}
         if not self.outbox.parent.is_dir():  # no journal was written there yet
             self._outbox_dirty = self._outbox_unborn = True
             return
+        temporary = self.outbox.with_name(self.outbox.name + ".tmp")
         try:
-            temporary.write_text(json.dumps(data), "utf-8")
-            os.replace(temporary, self.outbox)
+            _write_new(temporary, json.dumps(data, allow_nan=False).encode("utf-8"))
+            os.replace(temporary, self.outbox)  # (a link, a FIFO in its place is replaced, not followed)
         except OSError as error:
-            self.say(_('cannot write the outbox {outbox} ({problem}): what waits is sent again').format(
-                outbox=self.outbox, problem=error))
+            with contextlib.suppress(OSError):
+                if stat.S_ISREG(os.lstat(temporary).st_mode):
+                    os.unlink(temporary)
+            problem = str(error)
+            if problem != self._write_problem:
+                self._write_problem = problem
+                self.say(_('cannot write the outbox {outbox} ({problem}): what waits is sent again').format(
+                    outbox=self.outbox, problem=error))
+            return
+        self._write_problem = None
 
     def _broker_key(self) -> str:
         return f"{self.address.host}:{self.address.port}/{self.address.prefix}"
@@ -444,12 +512,21 @@ class Broadcaster:
     async def _read_confirmations(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:
             data = decode(message.payload)
-            if data is not None and message.topic.matches(self.confirmations):
+            if data is None:
+                continue
+            if message.topic.matches(self.confirmations):
                 self._confirm(data)
+            elif message.topic.matches(self.club_status) and isinstance(data.get("online"), bool):
+                self.club_following = data["online"]
+                self._queue.put_nowait("confirmed")  # a wake-up: whoever waits for the club looks again
 
     @property
     def confirmations(self) -> str:
         return f"{self.address.prefix}/club/confirmed/{self.name}"
+
+    @property
+    def club_status(self) -> str:
+        return club_status_topic(self.address.prefix)
 
     def _rewind(self) -> None:
         """Send again, from the journal, every line the club has not confirmed."""
@@ -460,6 +537,7 @@ class Broadcaster:
 
     async def _send_lines(self, client: aiomqtt.Client) -> None:
         await client.subscribe(self.confirmations, qos=1)
+        await client.subscribe(self.club_status, qos=1)
         self._rewind()  # after a reconnection: what the broker had may be gone
         self._heard = self.clock()
         if self._latest is not None:
@@ -500,7 +578,7 @@ class Broadcaster:
                     seq = game.acked + 1
                     message = journal_message(self.name, game.id, seq, game.lines[seq - 1], game.committed.get(seq))
                     await client.publish(self.topic("journal"), encode(message), qos=1)
-                    game.acked, self.published = seq, self.published + 1
+                    game.acked, self.published = max(game.acked, seq), self.published + 1  # (or the club's word)
                     self._take_queued()
                 await self._publish_state(client, game)
                 self._snapshot_due = self._snapshot_due and game is not self._latest
@@ -561,6 +639,7 @@ class Broadcaster:
         if self.problem is not None:
             self.say(_('connected to {address} as {name}').format(address=self.address, name=repr(self.name)))
         self.state, self.problem = "online", None
+        self.refusal.clear()
 
     def _offline(self, error: Exception) -> None:
         self.state = "offline"
@@ -572,9 +651,65 @@ class Broadcaster:
 
     def _refused(self, problem: str) -> None:
         self.state = "refused"
+        self.refusal.set()
         if self.problem != problem:
             self.say(problem)
         self.problem = problem
+
+
+def outbox_contents(path: Path, now: float | None = None) -> dict:
+    """An outbox's contents, checked: {"broker": str, "since": seconds, "confirmed": {journal: lines}}.
+    FileNotFoundError when there is none; another OSError (its text saying why) when it is not
+    a regular file (a link is not followed), is larger than OUTBOX_LIMIT, or holds anything but
+    what an outbox holds (finite, plausible numbers; plain journal names)."""
+    now = time.time() if now is None else now
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        raise FileRefused("not a regular file: it is a symbolic link")
+    raw = read_bytes(path, OUTBOX_LIMIT, "outbox")  # a regular file only, never waited on, of a bounded size
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise OSError(f"not JSON: {str(error)[:80] or type(error).__name__}") from None
+    if not isinstance(data, dict):
+        raise OSError("not a JSON object")
+    broker, since, confirmed = data.get("broker"), data.get("since"), data.get("confirmed")
+    if not isinstance(broker, str):
+        raise OSError("no broker")
+    if not (_is_number(since) and 0 <= since <= now + CLOCK_SLACK):
+        raise OSError(f"its since is {str(since)[:40]}, not a time")
+    if not isinstance(confirmed, dict):
+        raise OSError("no confirmed games")
+    for name, lines in confirmed.items():
+        if not (_is_journal_name(name) and isinstance(lines, int) and not isinstance(lines, bool)
+                and 0 <= lines < 1 << 31):
+            raise OSError(f"{str(name)[:60]!r}: {str(lines)[:40]} is not a number of lines of a journal")
+    return {"broker": broker, "since": float(since), "confirmed": dict(confirmed)}
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number")
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _is_journal_name(name: object) -> bool:
+    return isinstance(name, str) and 0 < len(name) <= 200 and name.endswith(SUFFIX) and "/" not in name \
+        and "\0" not in name and not name.startswith(".") and not name.endswith(TRACE_SUFFIX)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """`data` written to a file made anew at `path` (whatever was there removed, unless a
+    folder; a link put there is not followed)."""
+    with contextlib.suppress(FileNotFoundError):
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            os.unlink(path)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+                 | getattr(os, "O_CLOEXEC", 0), 0o644)
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
 
 
 def _whole_lines(path: Path) -> int:

@@ -1,5 +1,7 @@
 """The club following the broker: subscribed to every board, each message handed to the club,
-its confirmations published back, reconnecting as long as it runs."""
+its confirmations published back, reconnecting as long as it runs. While it follows, its
+retained status on PREFIX/club/status says so (its last will, or its stop, says it no longer
+does): a board knows whether to wait for its confirmations."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import aiomqtt
 
 from .address import BrokerAddress
 from .club import LOG_EVERY, Club, log
-from .messages import encode
+from .messages import club_status_message, club_status_topic, encode
 
 INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send them again)
 
@@ -24,13 +26,16 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
     reconnecting as long as it runs (a persistent session: the broker keeps what comes meanwhile)."""
     delay = retry[0]
     said = False
+    status = club_status_topic(address.prefix)
+    will = aiomqtt.Will(status, encode(club_status_message(False)), qos=1, retain=True)
     while not _cancelled():
         try:
             async with aiomqtt.Client(address.host, address.port, username=address.username,
                                       password=address.password, identifier=identifier, clean_session=False,
                                       keepalive=10, tls_context=address.tls_context(), queue_type=Inbox,
-                                      logger=MQTT_LOG) as client:
+                                      logger=MQTT_LOG, will=will) as client:
                 await client.subscribe(f"{address.prefix}/boards/+/+", qos=1)
+                await client.publish(status, encode(club_status_message(True)), qos=1, retain=True)
                 delay, said = retry[0], False
                 club.link(True)  # and what waited to be confirmed while the club was away is
                 if ready is not None:
@@ -43,6 +48,10 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
                     confirming.cancel()
                     with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                         await confirming
+                    if _cancelled():  # stopped: no longer following, said before leaving (a lost link: the will)
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(client.publish(
+                                status, encode(club_status_message(False)), qos=1, retain=True), 2.0)
         except aiomqtt.MqttError as error:
             if _cancelled():  # the client's disconnect, cancelled, says so as an MqttError
                 break

@@ -4,6 +4,9 @@ Under PREFIX/boards/NAME/:
   status   retained  {"online": true, "token": T, "since": ISO} / the last will {"online": false}
   journal  QoS 1     one journal line: {"board", "game", "seq", "entry", "committed"}
   state    retained  the game as its journal leaves it, and the board page's snapshot
+Under PREFIX/club/:
+  confirmed/NAME  QoS 1     the club's word to a board: {"game", "seq"} (its first seq lines are stored)
+  status          retained  {"online": true} while the club follows the broker / its last will {"online": false}
 
 The journal's file name stem is the game's id and the line's number its sequence number
 (the header is line 1): a receiver drops what it has already seen by (game, seq).
@@ -46,6 +49,15 @@ def journal_message(board: str, game_id: str, seq: int, entry: Mapping, committe
 
 def status_message(online: bool, token: str = "", since: str = "") -> dict:
     return {"v": VERSION, "online": True, "token": token, "since": since} if online else {"v": VERSION, "online": False}
+
+
+def club_status_topic(prefix: str) -> str:
+    """PREFIX/club/status: the club's retained word that it follows the broker (its last will: not)."""
+    return f"{prefix}/club/status"
+
+
+def club_status_message(online: bool) -> dict:
+    return {"v": VERSION, "online": online}
 
 
 # --- a game as its journal leaves it --------------------------------------------------------------
@@ -142,5 +154,5 @@ def is_time(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-__all__ = ["JOURNAL_KEYS", "JournalError", "TOPICS", "board_topic", "decode", "encode", "game_snapshot",
-           "game_state", "journal_message", "state_message", "status_message"]
+__all__ = ["JOURNAL_KEYS", "JournalError", "TOPICS", "board_topic", "club_status_message", "club_status_topic",
+           "decode", "encode", "game_snapshot", "game_state", "journal_message", "state_message", "status_message"]

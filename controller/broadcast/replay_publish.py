@@ -3,7 +3,10 @@ demonstrations, tests, a club showing a game again).
 
 The trace is replayed by the referee (controller.session.replay); what it decided is written to a
 journal as the game goes, at the pace the trace recorded it (`speed` times faster; 0: at
-once), and the journal's lines go out through a Broadcaster exactly as a board's do.
+once), and the journal's lines go out through a Broadcaster exactly as a board's do. At its
+end it waits for the broker to take every line and, when the club follows the broker, for the
+club to confirm them, so that what it says waits is what the club has not stored. Refused by
+the broker (its user, password or ACL), it stops at once: the one line the board said is all.
 """
 
 from __future__ import annotations
@@ -57,26 +60,53 @@ async def publish_trace(trace, address: str | BrokerAddress, name: str, *, speed
     with tempfile.TemporaryDirectory(prefix="reedboard-replay-") as scratch:
         folder = Path(games_dir) if games_dir is not None else Path(scratch)
         started = now or datetime.now().astimezone()
+        refused = False
         try:
             await broadcaster.start()
-            journal = Journal.create(folder, trace.game(), asdict(settings), started, clock, players=players or None,
-                                     written=broadcaster.line_written)
-            try:
-                previous = replayed.decisions[0]["t"] if replayed.decisions else 0.0
-                for index, entry in enumerate(replayed.decisions):
-                    t = entry.get("t", previous)
-                    if step is not None:
-                        await step(index, entry)
-                    else:
-                        await asyncio.sleep(max(0.0, t - previous) / speed if speed else 0)
-                    previous = max(previous, t)
-                    journal.append_entry(entry)
-            finally:
-                journal.close()
-            return await broadcaster.flushed(flush_wait)
+
+            async def play() -> bool:
+                journal = Journal.create(folder, trace.game(), asdict(settings), started, clock,
+                                         players=players or None, written=broadcaster.line_written)
+                try:
+                    previous = replayed.decisions[0]["t"] if replayed.decisions else 0.0
+                    for index, entry in enumerate(replayed.decisions):
+                        t = entry.get("t", previous)
+                        if step is not None:
+                            await step(index, entry)
+                        else:
+                            await asyncio.sleep(max(0.0, t - previous) / speed if speed else 0)
+                        previous = max(previous, t)
+                        journal.append_entry(entry)
+                finally:
+                    journal.close()
+                if not await broadcaster.flushed(flush_wait):
+                    return False
+                if own and broadcaster.club_following:  # the broadcast ends: what the club stored is said
+                    await broadcaster.confirmed(flush_wait)  # (its confirmations come a moment after the broker's)
+                return True
+
+            finished, refused = await _unless_refused(play(), broadcaster)
+            return finished is True
         finally:  # cancelled too: a broadcaster made here never outlives the replay
             if own:
-                await broadcaster.stop()
+                await broadcaster.stop(say_waiting=not refused)
+
+
+async def _unless_refused(work: Awaitable, broadcaster: Broadcaster) -> tuple[object, bool]:
+    """(`work`'s result, False), unless the broker refuses the board first (its one line said):
+    then `work` is cancelled, and (None, True). What `work` raises (a cancellation too) is raised."""
+    doing = asyncio.ensure_future(work)
+    refusal = asyncio.ensure_future(broadcaster.refusal.wait())
+    try:
+        await asyncio.wait({doing, refusal}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ended_first = doing.done()
+        for task in (doing, refusal):
+            task.cancel()
+        await asyncio.gather(doing, refusal, return_exceptions=True)
+    if ended_first:
+        return doing.result(), False
+    return None, True
 
 
 def _journal_header(source: str) -> dict:
