@@ -232,7 +232,7 @@ def test_the_terminal_one_hollow_test_prints_each_close_and_open(pico):
         run.kill()
         run.wait()
     assert lines[0].startswith("one-hollow test of a1 (sensor 0) on the bigballs board"), lines[0]
-    assert "5-8 mm above the glass" in lines[1] and "row 0, column 0" in lines[1]
+    assert "5 mm above the middle of the glass" in lines[1] and "row 0, column 0" in lines[1]
 
 
 @pytest.mark.pico

@@ -118,23 +118,31 @@ def test_a_switch_under_no_hollow_is_named_by_its_place_in_the_matrix(offboard):
     assert switch_name(offboard, a) == f"A1 (sensor {a})"
 
 
-def test_the_guidance_says_the_distances_the_hardware_guide_builds_to(bigballs):
-    readme = README.read_text(encoding="utf-8")
-    assert "should sit **5-8 mm** above the glass" in readme and "Leave a floor about 3 mm thick" in readme
-    assert "switch's centre\n**6 mm** beside the hollow centre" in readme and "(below 10 AT)" in readme
+def test_the_guidance_says_the_distances_the_hardware_guide_builds_to(bigballs, offboard):
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    for said in ("the magnet's lower face sits **5 mm** above the middle of the glass: the felt (1 mm), the floor (3 mm)"
+                 " and half the glass (1 mm). The switch must still close at **8 mm**",
+                 "make the floor thinner (2.5 mm, not under 2 mm), or cut a 1 mm groove for the switch in the underside",
+                 "take a more sensitive switch (10-15 AT rather than 15-20 AT)", "**6 mm** beside the hollow centre",
+                 "a less sensitive switch (20-30 AT)", "40 mm away on Big Balls or 32 mm on Off Board"):
+        assert said in readme, said
     words = guidance(bigballs, "c2")
     row, column = divmod(bigballs.sensor["c2"], bigballs.columns)
-    assert words.expect.startswith(f"Put a piece (or its magnet) in c2: its switch, sensor {bigballs.sensor['c2']}"
-                                   f" (row {row}, column {column}), must close with the magnet's lower face 5-8 mm"
-                                   " above the glass")
-    assert [text.split(":")[0].split(",")[0] for text in words.if_open] == [
-        "A thinner floor", "A stronger magnet (N42)", "The switch along the magnet's field", "Hold the magnet right on the glass"]
-    assert "about 3 mm" in words.if_open[0] and "6 mm beside the hollow's" in words.if_open[2]
+    assert words.expect == (f"Put a piece in c2: its switch, sensor {bigballs.sensor['c2']} (row {row}, column {column}),"
+                            " must close with the magnet's lower face 5 mm above the middle of the glass (the felt, 1 mm,"
+                            " the floor, 3 mm, and half the glass, 1 mm), and still close at 8 mm: stand the piece on"
+                            " 3 mm of card in the hollow.")
+    assert [text.split(":")[0].split(" (")[0].split(",")[0] for text in words.if_open] == [
+        "A thinner floor", "A stronger magnet", "The switch along the board", "Hold the magnet right on the glass"]
+    assert "2.5 mm (not under 2 mm), or a 1 mm groove" in words.if_open[0]
+    assert "(10-15 AT rather than 15-20 AT)" in words.if_open[1] and "6 mm beside the hollow's" in words.if_open[2]
     assert f"the wire of row {row} and of column {column}" in words.if_open[3]
-    assert "(below 10 AT)" in words.if_neighbour
+    assert words.if_neighbour.startswith("It closes with a piece in the next hollow, 40 mm away, too")
+    assert "(20-30 AT)" in words.if_neighbour
+    assert "the next hollow, 32 mm away" in guidance(offboard, "E5").if_neighbour
     lines = words.lines()
     assert lines[0] == words.expect and lines[1] == "It does not close:" and lines[2] == "  - " + words.if_open[0]
-    assert "in any hollow" in guidance(bigballs).expect
+    assert guidance(bigballs).expect.startswith("Put a piece in any hollow: its switch must close")
 
 
 @pytest.mark.parametrize("lang", ["de", "ro"])
@@ -146,6 +154,6 @@ def test_the_guidance_and_the_changes_are_in_the_language_in_use(bigballs, lang)
         test.frame(0.0, set())
         line = test.line(test.frame(1.0, {0})[0])
     for key in ("expect", "if_neighbour"):
-        assert words[key] != english[key] and "5-8 mm" in words["expect"]
+        assert words[key] != english[key] and "5 mm" in words["expect"] and "8 mm" in words["expect"]
     assert all(mine != theirs for mine, theirs in zip(words["if_open"], english["if_open"]))
     assert line != "a1 (sensor 0) closed (1 time so far)" and "a1" in line

@@ -10,8 +10,9 @@ changed last.
 The words a builder reads, in the language in use: each change ("a1 closed (2 times so far)"),
 the sum at the end, and the guidance (`guidance`): how far above the glass the magnet must close
 the switch through the floor, and what to try when it does not (hardware/README.md, "The
-magnets"): a thinner floor, a stronger magnet, the switch lying along the magnet's field, the
-wiring of its row and column; and what a switch that closes with its neighbour's piece means.
+magnets" and the one-hollow test of "Drilling"): a thinner floor, a stronger magnet or a more
+sensitive switch, the switch lying along the magnet's field, the wiring of its row and column;
+and what to try when it closes with the next hollow's piece too.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ ngettext = COMMANDS.ngettext
 
 ANY = "any"  # the name that chooses any switch
 
-# hardware/README.md, "The magnets" and "Drilling": what a piece, its hollow and a switch are made to
-MAGNET_ABOVE_GLASS_MM = (5, 8)  # the magnet's lower face above the switch's glass
-SKIN_MM = (1, 2)  # the piece's skin under its magnet
-FLOOR_MM = 3  # the hollow's floor
+# hardware/README.md, "The magnets" and "Drilling" (its one-hollow test): what a board is built to
+MAGNET_ABOVE_GLASS_MM = 5  # the magnet's lower face above the middle of the glass, in a finished board:
+FELT_MM, FLOOR_MM, HALF_GLASS_MM = 1, 3, 1  # the felt under the piece, the hollow's floor, half the glass
+STILL_CLOSES_AT_MM = 8  # the margin: the switch must still close this far (3 mm of card in the hollow)
+THINNER_FLOOR_MM, THINNEST_FLOOR_MM, GROOVE_MM = 2.5, 2, 1  # a floor made thinner, never below; a groove
 SWITCH_OFFSET_MM = 6  # the switch's centre beside the hollow's: the magnet over one end of the glass
-SENSITIVITY_AT = (10, 20)  # ampere-turns of a switch that closes at that distance
+MORE_SENSITIVE_AT, SENSITIVE_AT, LESS_SENSITIVE_AT = "10-15", "15-20", "20-30"  # reed switches' ampere-turns
 
 
 @dataclass
@@ -214,39 +216,56 @@ class Guidance:
         return {"expect": self.expect, "if_open": list(self.if_open), "if_neighbour": self.if_neighbour}
 
 
+def neighbour_mm(board: Board, cell: str) -> float | None:
+    """How far the nearest other hollow's centre is from this one's (None without positions)."""
+    if cell not in board.position:
+        return None
+    x, y = board.position[cell]
+    distances = [((x - u) ** 2 + (y - v) ** 2) ** 0.5 for c, (u, v) in board.position.items() if c != cell]
+    return min(distances) if distances else None
+
+
 def guidance(board: Board, cell: str | None = None) -> Guidance:
     """The guidance for a hollow's switch (`cell`), or for any switch, in the language in use."""
-    low, high = MAGNET_ABOVE_GLASS_MM
+    distances = dict(low=MAGNET_ABOVE_GLASS_MM, felt=FELT_MM, floor=FLOOR_MM, glass=HALF_GLASS_MM,
+                     high=STILL_CLOSES_AT_MM, card=STILL_CLOSES_AT_MM - MAGNET_ABOVE_GLASS_MM)
     if cell is not None:
         address = board.sensor[cell]
         row, column = place(board, address)
-        expect = _("Put a piece (or its magnet) in {cell}: its switch, sensor {address} (row {row}, column {column}),"
-                   " must close with the magnet's lower face {low}-{high} mm above the glass: the piece's skin"
-                   " ({skin_low}-{skin_high} mm), the floor (about {floor} mm) and half the glass.").format(
-            cell=cell, address=address, row=row, column=column, low=low, high=high, skin_low=SKIN_MM[0],
-            skin_high=SKIN_MM[1], floor=FLOOR_MM)
+        expect = _("Put a piece in {cell}: its switch, sensor {address} (row {row}, column {column}), must close with"
+                   " the magnet's lower face {low} mm above the middle of the glass (the felt, {felt} mm, the floor,"
+                   " {floor} mm, and half the glass, {glass} mm), and still close at {high} mm: stand the piece on"
+                   " {card} mm of card in the hollow.").format(cell=cell, address=address, row=row, column=column,
+                                                               **distances)
         wiring = _("Hold the magnet right on the glass: if the switch still stays open, it is the switch or its"
                    " wiring: its diode (the band toward the row wire), the wire of row {row} and of column {column}"
                    " to the controller. When no switch of row {row} (or of column {column}) closes, it is that"
                    " wire.").format(row=row, column=column)
+        near = neighbour_mm(board, cell)
     else:
-        expect = _("Put a piece (or its magnet) in any hollow: its switch must close with the magnet's lower face"
-                   " {low}-{high} mm above the glass: the piece's skin ({skin_low}-{skin_high} mm), the floor"
-                   " (about {floor} mm) and half the glass.").format(
-            low=low, high=high, skin_low=SKIN_MM[0], skin_high=SKIN_MM[1], floor=FLOOR_MM)
+        expect = _("Put a piece in any hollow: its switch must close with the magnet's lower face {low} mm above the"
+                   " middle of the glass (the felt, {felt} mm, the floor, {floor} mm, and half the glass, {glass} mm),"
+                   " and still close at {high} mm: stand the piece on {card} mm of card in the hollow.").format(
+            **distances)
         wiring = _("Hold the magnet right on the glass: if the switch still stays open, it is the switch or its"
                    " wiring: its diode (the band toward the row wire), the wires of its row and column to the"
                    " controller. When no switch of a row (or of a column) closes, it is that wire.")
+        near = None
     if_open = (
-        _("A thinner floor: about {floor} mm under the hollow.").format(floor=FLOOR_MM),
-        _("A stronger magnet (N42), or a more sensitive switch ({at_low}-{at_high} AT).").format(
-            at_low=SENSITIVITY_AT[0], at_high=SENSITIVITY_AT[1]),
-        _("The switch along the magnet's field: it lies flat along the rows, its centre {offset} mm beside the"
-          " hollow's, so the magnet stands over one end of the glass, not over its middle (where the field runs"
-          " both ways and the switch may stay open); the magnet's axis upright, one pole down.").format(
-            offset=SWITCH_OFFSET_MM),
+        _("A thinner floor: {thinner} mm (not under {thinnest} mm), or a {groove} mm groove for the switch in the"
+          " underside.").format(thinner=f"{THINNER_FLOOR_MM:g}", thinnest=THINNEST_FLOOR_MM, groove=GROOVE_MM),
+        _("A stronger magnet (a thicker one, or N52), or a more sensitive switch ({more} AT rather than {usual}"
+          " AT).").format(more=MORE_SENSITIVE_AT, usual=SENSITIVE_AT),
+        _("The switch along the board, the magnet over the end of its glass (the switch's centre {offset} mm beside"
+          " the hollow's): a reed switch closes best with the field running along its glass, and hardly at all with"
+          " the magnet over its middle.").format(offset=SWITCH_OFFSET_MM),
         wiring,
     )
-    neighbour = _("It closes with a piece in the next hollow too: the magnet is too strong or the switch too"
-                  " sensitive (below {at_low} AT).").format(at_low=SENSITIVITY_AT[0])
+    if near is not None:
+        neighbour = _("It closes with a piece in the next hollow, {distance} mm away, too: a weaker magnet (a thinner"
+                      " one, or N35), or a less sensitive switch ({less} AT).").format(
+            distance=f"{near:.0f}", less=LESS_SENSITIVE_AT)
+    else:
+        neighbour = _("It closes with a piece in the next hollow too: a weaker magnet (a thinner one, or N35), or a"
+                      " less sensitive switch ({less} AT).").format(less=LESS_SENSITIVE_AT)
     return Guidance(expect, if_open, neighbour)

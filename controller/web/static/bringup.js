@@ -173,8 +173,8 @@ function drawState() {
     g.classList.toggle("take", about && taking);
     g.classList.toggle("chosen", chosen === cell.cell);
     g.classList.toggle("fault", faults.has(cell.cell));
-    g.querySelector("title").textContent = faults.get(cell.cell) || format(_("{cell}: sensor {sensor} (row {row},"
-      + " column {column}), LED {led}"), cell);
+    const where = _("{cell}: sensor {sensor} (row {row}, column {column}), LED {led}");
+    g.querySelector("title").textContent = faults.get(cell.cell) || format(where, cell);
   }
   for (const node of document.querySelectorAll("[data-led-name]")) {
     if (node.closest("[data-cell]")) continue;
