@@ -31,6 +31,7 @@ from reedboard.hal.board import Board, load_board, parse_board
 from reedboard.hal.mock.faults import MockHands, SimHands
 from reedboard.hal.gpio_board import GpioSwitches
 from reedboard.hal.interfaces import Cue, DieFace, Light
+from reedboard.hal.leds import led_names
 from reedboard.hal.mock.matrix import Circuit, FakeStrip, MatrixPins
 from reedboard.hal.sim import SimBoard, SimSwitches
 
@@ -153,39 +154,85 @@ def test_check_map_names_every_problem():
         "a1: sensors 1 and 2 closed together with a magnet on it"]
 
 
+def with_die_rewired(board: Board, seed: int) -> Board:
+    """The board with its die pips and turn light soldered in another order on the chain."""
+    places = list(board.die_pips) + [board.turn_led]
+    random.Random(seed).shuffle(places)
+    return dataclasses.replace(board, die_pips=tuple(places[:7]), turn_led=places[7])
+
+
+def answer(machine: Calibration, truth: Board, t: float) -> None:
+    """What a builder who knows the true wiring does for the prompt now."""
+    prompt = machine.prompt
+    by_led = {j: c for c, j in truth.led.items()}
+    if prompt.action == "remove":
+        machine.frame(t, set())
+    elif prompt.action == "place":
+        machine.frame(t, {truth.sensor[prompt.cell]})
+    elif prompt.action == "find":
+        [lit] = machine.lights.leds
+        assert lit == prompt.led and machine.lights.leds[lit] == Light("choose")
+        hollow = by_led.get(prompt.led)
+        if hollow is None:
+            machine.press(t, "ok")
+        else:
+            machine.frame(t, {truth.sensor[hollow]})
+    elif prompt.action == "pick":
+        [lit] = machine.lights.leds
+        assert lit == prompt.led
+        names = led_names(truth)
+        machine.press(t, "ok" if names.get(lit) == prompt.cell else "die")
+
+
 def test_the_machine_in_virtual_time():
     board = BOARD
-    truth = shuffled(board, 6)
+    truth = with_die_rewired(shuffled(board, 6), 6)
+    assert truth.die_pips != board.die_pips
     shown, asked = [], []
     machine = Calibration(board, Settings(timeout=10), outputs=Outputs(lights=shown.append), on_prompt=asked.append)
     t = 0.0
     machine.frame(t, {9})  # a magnet left on the board
     machine.start(t)
     assert machine.prompt.action == "remove" and machine.prompt.text == "take every magnet off the board"
-    by_led = {j: c for c, j in truth.led.items()}
     while not machine.done:
         t += 0.1
-        prompt = machine.prompt
-        if prompt.action == "remove":
-            machine.frame(t, set())
-        elif prompt.action == "place":
-            machine.frame(t, {truth.sensor[prompt.cell]})
-        elif prompt.action == "find":
-            [lit] = machine.lights.leds
-            assert lit == prompt.led and machine.lights.leds[lit] == Light("choose")
-            hollow = by_led.get(prompt.led)
-            if hollow is None:
-                machine.press(t, "ok")
-            else:
-                machine.frame(t, {truth.sensor[hollow]})
+        answer(machine, truth, t)
     result = machine.result()
     assert result.ok and result.sensor == truth.sensor and result.led == truth.led
+    assert (result.die_pips, result.turn) == (truth.die_pips, truth.turn_led)
     places = [p.cell for p in asked if p.action == "place"]
     assert places == list(board.cells)  # every hollow by name, in board order
     finds = [p.led for p in asked if p.action == "find"]
-    assert finds == list(range(28))  # every LED but the die pips and the turn light
-    assert asked[1].text == "step 1 of 2 (1/28): put a magnet on a1" and asked[-1].action == "done"
+    assert finds == list(range(28))  # the chain in its order, until every hollow has its LED
+    picks = [p.cell for p in asked if p.action == "pick"]
+    assert [name for i, name in enumerate(picks) if i == 0 or picks[i - 1] != name] == \
+        [f"pip{k}" for k in range(1, 8)] + ["turn"]
+    assert asked[1].text == "step 1 of 3 (1/28): put a magnet on a1" and asked[-1].action == "done"
+    first = next(p for p in asked if p.action == "pick")
+    assert first.text == (f"step 3 of 3 (1/8): the die's top-left pip: press ok if it is lit (LED {first.led}); if"
+                          " another LED is lit, press the die button for the next")
     assert LedFrame() in shown
+    text = result.text()
+    learned = parse_board(tomllib.loads(text), "learned.toml")
+    assert (learned.die_pips, learned.turn_led) == (truth.die_pips, truth.turn_led)
+    pips_line = next(line for line in text.splitlines() if line.startswith("die_pips"))
+    assert pips_line.endswith("# top-left, top-right, middle-left, centre, middle-right, bottom-left, bottom-right")
+
+
+def test_a_pip_not_found_keeps_its_place_and_says_so():
+    machine = Calibration(BOARD, Settings(timeout=1))
+    t = 0.0
+    machine.frame(t, set())
+    machine.start(t)
+    while not machine.done:
+        t += 0.1
+        if machine.prompt.action == "pick" and machine.prompt.cell == "pip3":
+            machine.advance(t + 1)  # nobody answers
+            continue
+        answer(machine, BOARD, t)
+    result = machine.result()
+    assert result.ok and result.die_pips == BOARD.die_pips and result.turn == BOARD.turn_led
+    assert result.notes == ("the die's middle-left pip: not found; it stays LED 30, as the old board file has it",)
 
 
 def test_an_unanswered_hollow_leaves_the_map_unsaved():
@@ -212,14 +259,49 @@ def test_the_command_writes_the_board_file(tmp_path):
     assert calibrate_command("sim", None, str(old), str(new), timeout=3.0, out=out) == 0
     assert new.read_text() == old.read_text()  # the simulated board is wired as its file says
     printed = out.getvalue()
-    assert "step 1 of 2 (1/28): put a magnet on a1" in printed and f"board file written to {new}" in printed
+    assert "step 1 of 3 (1/28): put a magnet on a1" in printed and f"board file written to {new}" in printed
 
 
-def test_the_command_writes_over_the_board_file_by_default(tmp_path):
+def test_the_command_writes_over_the_board_file_by_default_saying_the_backend_it_ran_on(tmp_path):
+    # calibrated on the simulated board, the board file says so: `play --board` with it does
+    # not then look for a Pico that was never there
     old = tmp_path / "board.toml"
     old.write_text(BOARD_TEXT)
+    assert load_board(old).backend == "serial"
     assert calibrate_command("sim", None, str(old), None, timeout=3.0, out=io.StringIO()) == 0
-    assert load_board(old).sensor == BOARD.sensor
+    new = load_board(old)
+    assert new.sensor == BOARD.sensor and new.backend == "sim"
+    assert 'backend = "sim"  # gpio, serial (a Pico) or sim' in old.read_text().splitlines()
+
+
+def test_the_command_takes_a_shipped_boards_name_and_writes_a_file_here(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    assert calibrate_command("sim", None, None, None, timeout=3.0, out=out, board_name="offboard") == 0
+    learned = load_board(tmp_path / "offboard.toml")
+    assert learned.name == "offboard" and learned.turn_led == 73 and learned.backend == "sim"
+    printed = out.getvalue().splitlines()
+    assert printed[0] == "calibrating the offboard board (hardware/boards/offboard.toml) on sim (the simulated board)"
+    assert printed[1].endswith("; firmware: none (the simulated board)")
+
+
+def test_ctrl_c_stops_the_command_without_writing_the_board_file(tmp_path, monkeypatch):
+    from reedboard.controller.commands import calibrate as module
+
+    old = tmp_path / "board.toml"
+    old.write_text(BOARD_TEXT)
+    real = module.Calibration._ask
+
+    def ask(machine, prompt):
+        if prompt.step == 2:
+            raise KeyboardInterrupt
+        real(machine, prompt)
+
+    monkeypatch.setattr(module.Calibration, "_ask", ask)
+    out = io.StringIO()
+    assert calibrate_command("sim", None, str(old), None, timeout=3.0, out=out) == 130
+    assert old.read_text() == BOARD_TEXT
+    assert out.getvalue().splitlines()[-1] == "calibration stopped (Ctrl-C): the board file is not written"
 
 
 class FakeBoardHands:
@@ -243,6 +325,12 @@ class FakeBoardHands:
         from reedboard.hal.mock.fakeboard import PRESS_S
 
         self.fake.press("ok")
+        await asyncio.sleep(PRESS_S + 0.02)
+
+    async def press_die(self) -> None:
+        from reedboard.hal.mock.fakeboard import PRESS_S
+
+        self.fake.press("die")
         await asyncio.sleep(PRESS_S + 0.02)
 
     async def look(self) -> None:
@@ -298,4 +386,33 @@ def test_the_prompts_are_shown_in_a_web_page_too():
     assert client.get("/api/prompt").json()["action"] == "idle"
     current[0] = Prompt(1, "place", "put a magnet on C3", cell="C3", serial=4)
     assert client.get("/api/prompt").json() == {"step": 1, "action": "place", "text": "put a magnet on C3",
-                                                "cell": "C3", "led": None, "serial": 4}
+                                                "cell": "C3", "led": None, "serial": 4, "cells": [], "button": None}
+
+
+def test_step_2_marks_the_hollow_the_magnet_is_on_never_step_1s_last():
+    # the prompt's cell is the hollow a page marks: in step 2 it is the hollow under the lit LED
+    truth = shuffled(BOARD, 7)
+    machine = Calibration(BOARD, Settings(timeout=10))
+    t = 0.0
+    machine.frame(t, set())
+    machine.start(t)
+    by_led = {j: c for c, j in truth.led.items()}
+    under = None
+    while not machine.done:
+        t += 0.1
+        prompt = machine.prompt
+        if prompt.step == 2:
+            assert prompt.cell in (None, under), (prompt, under)
+        if prompt.action == "remove":
+            machine.frame(t, set())
+        elif prompt.action == "place":
+            machine.frame(t, {truth.sensor[prompt.cell]})
+        elif prompt.action == "find":
+            under = by_led.get(prompt.led)
+            if under is None:
+                machine.press(t, "ok")
+            else:
+                machine.frame(t, {truth.sensor[under]})
+        else:
+            machine.press(t, "ok")
+    assert machine.result().ok

@@ -127,3 +127,18 @@ def test_doctor_gives_the_fix_for_a_firmware_of_another_protocol(capsys, monkeyp
     monkeypatch.setattr(doctor_module, "find_board", refused)
     assert main(["doctor", "--hal", "serial", "--port", "/dev/ttyACM0"]) == 1
     assert "    fix: reedboard firmware install --port /dev/ttyACM0" in capsys.readouterr().out.splitlines()
+
+
+def test_doctor_takes_a_shipped_boards_name_as_firmware_install_does(capsys, tmp_path, monkeypatch):
+    from reedboard.controller.games import OffBoard
+
+    assert main(["doctor", "--hal", "sim", "--board", "offboard"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == "board: offboard, hardware/boards/offboard.toml, 73 cells on a 8x10 matrix"
+    assert lines[-1] == "occupied: " + " ".join(c for c in OffBoard().cells if c in OffBoard().occupied())
+    # a file of that name here is the file: a name never hides a board file
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "offboard").write_text((Path(__file__).resolve().parents[1] / "hardware" / "boards" /
+                                        "bigballs.toml").read_text())
+    assert main(["doctor", "--hal", "sim", "--board", "offboard"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].startswith("board: offboard, offboard, 28 cells")

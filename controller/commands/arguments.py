@@ -92,8 +92,10 @@ def new_game(args: argparse.Namespace, exclude: Sequence[str] = ()) -> Game:
         raise UsageError(f"reedboard: {error}") from None
 
 
-def add_hal_options(parser: argparse.ArgumentParser) -> None:
-    """--backend (or --hal), --port and --board: which board, on which port, wired how."""
+def add_hal_options(parser: argparse.ArgumentParser, names: bool = False) -> None:
+    """--backend (or --hal), --port and --board: which board, on which port, wired how.
+    `names`: --board also takes a shipped board's name (the command reads it with
+    board_argument)."""
     from reedboard.hal import registry  # names only: a backend's module is imported when it is opened
 
     tried = _(", then ").join(registry.unasked())
@@ -101,8 +103,32 @@ def add_hal_options(parser: argparse.ArgumentParser) -> None:
                         help=_("the board backend: {backends} (default: try {tried})").format(
                             backends=in_words(sorted(registry.names())), tried=tried))
     parser.add_argument("--port", metavar="PORT", help=_("serial: the Pico's port (default: found on USB)"))
-    parser.add_argument("--board", metavar="FILE",
-                        help=_("a board file (default: the shipped board the game is played on, hardware/boards/)"))
+    if names:
+        parser.add_argument("--board", metavar="FILE|NAME",
+                            help=_("a board file, or a shipped board's name: {names} (default: the shipped board"
+                                   " whose matrix the Pico reports; on the other backends the first)").format(
+                                names=_shipped_in_words()))
+    else:
+        parser.add_argument("--board", metavar="FILE",
+                            help=_("a board file (default: the shipped board the game is played on, hardware/boards/)"))
+
+
+def _shipped_in_words() -> str:
+    from reedboard.hal.board import shipped_boards
+
+    return in_words(shipped_boards()) if shipped_boards() else "-"
+
+
+def board_argument(text: str | None) -> tuple[str | None, str | None]:
+    """What --board names: (a board file, None), or (None, a shipped board's name) for the name
+    of a board shipped in hardware/boards/ that is not a file here; (None, None) for nothing."""
+    if text is None:
+        return None, None
+    from reedboard.hal.board import shipped_boards
+
+    if text in shipped_boards() and not Path(text).exists():
+        return None, text
+    return text, None
 
 
 def listen(text: str) -> tuple[str, int]:

@@ -6,16 +6,17 @@ from __future__ import annotations
 import argparse
 
 from ..language.catalogue import COMMANDS, N_
-from .arguments import add_hal_options, check_board_file, check_output, listen
+from .arguments import add_hal_options, board_argument, check_board_file, check_output, listen
 
 _ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
     calibrate = commands.add_parser("calibrate", help=_("learn which switch and LED belong to each hollow; write the board file"))
-    add_hal_options(calibrate)
+    add_hal_options(calibrate, names=True)
     calibrate.add_argument("--out", metavar="FILE",
-                           help=_("the board file to write (default: the --board file, or GAME.toml here)"))
+                           help=_("the board file to write (default: the --board file; for a board's name, or none, NAME.toml"
+                                  " here)"))
     calibrate.add_argument("--listen", metavar="HOST:PORT", type=listen,
                            help=_("also show the prompts in a web page (e.g. 127.0.0.1:8000)"))
     calibrate.set_defaults(run=run)
@@ -25,6 +26,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from .calibrate import calibrate_command
 
-    check_board_file(args.board)
-    check_output(args.out or args.board, N_("the board file"), "--out")
-    return calibrate_command(args.backend, args.port, args.board, args.out, listen=args.listen)
+    path, name = board_argument(args.board)
+    check_board_file(path)
+    check_output(args.out or path, N_("the board file"), "--out")
+    return calibrate_command(args.backend, args.port, path, args.out, listen=args.listen, board_name=name)

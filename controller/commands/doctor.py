@@ -19,7 +19,10 @@ ngettext = COMMANDS.ngettext
 OTHER_PROTOCOL = re.compile(r"speaks protocol version (\S+) \(firmware (.*?)\)")
 
 
-def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) -> int:
+def doctor(hal: str | None, port: str | None, board_path: str | None, out=None, *,
+           board_name: str | None = None) -> int:
+    """Say which backend answers and what it senses: 0, or 1 when no board answers. `board_name`:
+    a shipped board named instead of a board file (arguments.board_argument)."""
     out = out or sys.stdout
     start = None
     if registry.can(hal, registry.START):  # a board that keeps a start position: the game's played on it
@@ -27,7 +30,7 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
         from reedboard.hal.board import BoardError
 
         try:
-            board = candidate_boards(board_path, None)[0]
+            board = candidate_boards(board_path, board_name)[0]
         except BoardError:
             board = None  # find_board says what is wrong with it
         game = next((g for g in GAMES.values() if board is not None and g.board == board.name), None)
@@ -35,7 +38,7 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None) 
         if game is not None and set(game().cells) <= cells:
             start = game().occupied()
     try:
-        found = find_board(hal, board_path, port, start=start or ())
+        found = find_board(hal, board_path, port, game=board_name, start=start or ())
     except NoBoard as error:
         print(_("reedboard doctor: no board could be reached. Tried:"), file=out)
         for attempt in error.tried:

@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 
 from ..language.catalogue import COMMANDS
-from .arguments import add_hal_options, check_board_file
+from .arguments import add_hal_options, board_argument, check_board_file
 
 _ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
     doctor = commands.add_parser("doctor", help=_("say which board backend answers and what it senses"))
-    add_hal_options(doctor)
+    add_hal_options(doctor, names=True)
     doctor.set_defaults(run=run)
     return doctor
 
@@ -21,5 +21,6 @@ def add_parser(commands) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from .doctor import doctor
 
-    check_board_file(args.board)
-    return doctor(args.backend, args.port, args.board)
+    path, name = board_argument(args.board)
+    check_board_file(path)
+    return doctor(args.backend, args.port, path, board_name=name)

@@ -165,15 +165,16 @@ def board_config(board, folder: Path | None = None) -> dict:
 
 
 def load_board_argument(text: str | None):
-    """The board of --board: a board file, or the name of a shipped board."""
-    from reedboard.hal.board import BoardError, load_board, shipped_boards
+    """The board of --board: a board file, or the name of a shipped board (arguments.board_argument)."""
+    from reedboard.hal.board import BoardError, load_board
+
+    from .arguments import board_argument
 
     try:
         if text is None:
             return load_board(game=built_in_board())
-        if text in shipped_boards() and not Path(text).exists():
-            return load_board(game=text)
-        return load_board(text)
+        path, name = board_argument(text)
+        return load_board(path, game=name)
     except BoardError as error:
         raise FirmwareError(str(error), status=2) from None
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 import argparse
 
 from ..language.catalogue import COMMANDS, N_
-from .arguments import add_hal_options, check_board_file, check_output, seconds
+from .arguments import add_hal_options, board_argument, check_board_file, check_output, seconds
 
 _ = COMMANDS.gettext
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
     selftest = commands.add_parser("selftest", help=_("check every reed switch and LED with a magnet; write a report"))
-    add_hal_options(selftest)
+    add_hal_options(selftest, names=True)
     selftest.add_argument("--report", metavar="FILE",
                           help=_("where to write the report (default: selftest-GAME-TIMESTAMP.txt here)"))
     selftest.add_argument("--timeout", metavar="S", type=seconds, default=20.0,
@@ -25,6 +25,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from .selftest import selftest_command
 
-    check_board_file(args.board)
+    path, name = board_argument(args.board)
+    check_board_file(path)
     check_output(args.report, N_("the self-test report"), "--report")
-    return selftest_command(args.backend, args.port, args.board, args.report, args.timeout)
+    return selftest_command(args.backend, args.port, path, args.report, args.timeout, board_name=name)
