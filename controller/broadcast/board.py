@@ -666,7 +666,7 @@ def outbox_contents(path: Path, now: float | None = None) -> dict:
     info = os.lstat(path)
     if stat.S_ISLNK(info.st_mode):
         raise FileRefused("not a regular file: it is a symbolic link")
-    raw = read_bytes(path, OUTBOX_LIMIT, "outbox")  # a regular file only, never waited on, of a bounded size
+    raw = read_bytes(path, OUTBOX_LIMIT, "board's outbox")  # a regular file only, never waited on, of a bounded size
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
