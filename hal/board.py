@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from . import registry
+from .shipped import shipped_boards
 from .tomlfile import parse_toml, read_toml
 
 
@@ -63,15 +64,6 @@ class Board:
             if address == sensor:
                 return cell
         return None
-
-
-def shipped_boards() -> tuple[str, ...]:
-    """The names of the boards shipped with reedboard (hardware/boards/<name>.toml)."""
-    try:
-        folder = resources.files("reedboard.hardware").joinpath("boards")
-        return tuple(sorted(f.name[:-5] for f in folder.iterdir() if f.name.endswith(".toml")))
-    except (FileNotFoundError, ModuleNotFoundError):
-        return ()
 
 
 def parse_board(data: dict, source: str, name: str | None = None,

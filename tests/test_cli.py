@@ -129,9 +129,10 @@ def test_export_prints_a_journaled_games_record(capsys, caplog, tmp_path):
 def test_hardware_draw_writes_the_drawings_of_both_boards(capsys, tmp_path):
     status, out, _ = run(capsys, "hardware", "draw", "--out", str(tmp_path))
     assert status == 0 and sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [f"{game}-{kind}.svg" for game in ("bigballs", "offboard") for kind in ("template", "matrix", "leds")]
+        [f"{game}-{kind}.svg" for game in ("bigballs", "offboard")
+         for kind in ("template", "matrix", "leds", "underside", "carrier")]
         + [f"{game}-template-{paper}.pdf" for game in ("bigballs", "offboard") for paper in ("a4", "letter")])
-    assert len(out.splitlines()) == 10
+    assert len(out.splitlines()) == 14
     status, _, err = run(capsys, "hardware", "draw", "--board", str(tmp_path / "none.toml"))
     assert status == 2 and "none.toml: cannot read" in err
 

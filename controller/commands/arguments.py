@@ -114,7 +114,7 @@ def add_hal_options(parser: argparse.ArgumentParser, names: bool = False) -> Non
 
 
 def _shipped_in_words() -> str:
-    from reedboard.hal.board import shipped_boards
+    from reedboard.hal.shipped import shipped_boards
 
     return in_words(shipped_boards()) if shipped_boards() else "-"
 
@@ -124,7 +124,7 @@ def board_argument(text: str | None) -> tuple[str | None, str | None]:
     of a board shipped in hardware/boards/ that is not a file here; (None, None) for nothing."""
     if text is None:
         return None, None
-    from reedboard.hal.board import shipped_boards
+    from reedboard.hal.shipped import shipped_boards
 
     if text in shipped_boards() and not Path(text).exists():
         return None, text
