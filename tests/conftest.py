@@ -114,7 +114,7 @@ MODULES_BY_LEVEL = {
         test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
         test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
-        test_cli_languages test_review_page test_review_system test_web_page_watchers
+        test_cli_languages test_review_page test_review_system test_review_abuse test_web_page_watchers
         test_web_snapshot_messages test_bringup_page
     """,
 }
@@ -170,13 +170,22 @@ def missing(program: str) -> str | None:
     return MISSING[program]()
 
 
+# The suite runs on two workers (pytest-xdist, `-n 2` in pyproject.toml): a module stays on one
+# worker, so its module-wide fixtures (a browser, an emulated Pico) start once; modules that share
+# a session-wide fixture stay together too, so it is made once.
+SHARING = {"test_quick_start": "quick-start", "test_installed_wheel": "quick-start"}
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
-        level = LEVELS.get(item.module.__name__) if item.module else None
+        module = item.module.__name__ if item.module else None
+        level = LEVELS.get(module)
         if level:
             item.add_marker(level)
         if "browser" in item.fixturenames:
             item.add_marker("chromium")
+        if module:
+            item.add_marker(pytest.mark.xdist_group(SHARING.get(module, module)))
 
 
 def pytest_runtest_setup(item):
