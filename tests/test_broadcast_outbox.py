@@ -161,3 +161,34 @@ def test_the_clubs_own_mosquitto_is_started_again_and_nothing_is_lost(tmp_path):
             await broker.stop()
     asyncio.run(asyncio.wait_for(main(), 90))
     assert len(said) == 1 and "started again" in said[0]
+
+
+
+def test_a_board_idle_for_long_sends_its_next_game_once(tmp_path):
+    """A board connected long before its first move: its lines go out once, not again at once
+    as if the club had been silent about them all that time (the club, away, confirms them
+    when it is back: every line stored once)."""
+    now = [0.0]
+    broker = mosquitto.Mosquitto(tmp_path / "mosquitto")
+
+    async def main():
+        await asyncio.to_thread(broker.start)
+        async with club_on(broker.url, tmp_path / "club", "club-a"):
+            pass  # the club's session is known to the broker; the club goes away
+        board = Broadcaster(parse_broker_url(broker.url), "table1", outbox=tmp_path / "games" / ".broadcast-t1.json",
+                            clock=lambda: now[0], **{**FAST, "resend": (5.0, 60.0)})
+        await board.start()
+        while board.state != "online":
+            await asyncio.sleep(0.01)
+        now[0] += 600  # ten minutes on the board's clock before the first move
+        game = play(tmp_path / "games", board.line_written, "bigballs-game-to-a7", 0)
+        assert await board.flushed(30)  # the broker holds them for the club
+        async with club_on(broker.url, tmp_path / "club", "club-a") as club:
+            assert await board.confirmed(30)
+            await board.stop()
+            check_once_in_order(club, "table1", game, tmp_path / "club")
+            assert club.duplicates == 0
+    try:
+        asyncio.run(asyncio.wait_for(main(), 60))
+    finally:
+        broker.stop()

@@ -559,12 +559,15 @@ class Broadcaster:
                 waiting = [game for game in self._games.values() if game.confirmed < game.told]
                 if not waiting and not self._outbox_dirty:
                     self._take_item(await self._queue.get())
+                    self._heard = self.clock()  # nothing waited for the club: its silence counts from now on
                     continue
                 wait = OUTBOX_EVERY if self._outbox_dirty else self._heard + self._resend_wait - self.clock()
                 try:  # (asyncio.timeout, not wait_for: a stop coming as a line comes is never lost)
                     async with asyncio.timeout(max(0.0, wait)):
                         item = await self._queue.get()
                     self._take_item(item)
+                    if not waiting:
+                        self._heard = self.clock()
                 except TimeoutError:
                     if waiting and self.clock() - self._heard >= self._resend_wait:
                         self._rewind()  # no word from the club: the broker may have lost them
