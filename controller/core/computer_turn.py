@@ -76,6 +76,14 @@ class ComputerTurn:
             asked = self._question = Question(key, self.game.copy(), self._roll, level, hint=hint)
         return asked
 
+    def _drop_hint(self) -> None:
+        """A hint belongs to the position it was given for: a move, an amendment or a takeback
+        drops it (a takeback back to that position does not light it again), and so does a board
+        gone wrong (the lights then guide it back, and nothing else is asked of the hands)."""
+        if self._hint is not None or self._hint_asked is not None:
+            self._hint = self._hint_asked = None
+            self._changes += 1
+
     def ask_hint(self, t: float) -> bool:
         """A player asks for the best move (the page's button): False when none can be given
         now. What it decided waits in `decided()`."""
@@ -97,6 +105,8 @@ class ComputerTurn:
         self._advance(t)
         if question.key != self._turn_key() or self.phase not in (Phase.PLAY, Phase.ROLLED):
             return False
+        if question.hint and self._hint_asked != question.key:
+            return False  # dropped meanwhile (the board went wrong): asked again if wanted
         self._changes += 1
         player = self.game.turn
         if question.hint:

@@ -291,6 +291,8 @@ class Referee(SettingUp, Rolling, ComputerTurn):
         cleared = False
         for event in events:
             t = event.t
+            if isinstance(event, (Committed, Amended, TakenBack, Illegal)):
+                self._drop_hint()  # it was for the position before, or the board went wrong
             if isinstance(event, Committed):
                 self.last_move_cells = self.game.last_move_cells()
                 self._roll = None
