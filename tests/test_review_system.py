@@ -2,6 +2,7 @@
 numbers as in the tests' process, whatever the process's hash seed, and the worker process the
 page's reviews are worked out in gives them too (tests/test_review.py has the rest)."""
 
+import asyncio
 import json
 import os
 import subprocess
@@ -34,8 +35,13 @@ def test_the_worker_process_gives_the_numbers_of_this_one():
         game.play(text)
     job = reviews.job_of("a7", game, NODES)
     worker = reviews.ReviewWorker()
+
+    async def asked_twice():  # at once: worked out once, for both
+        return await asyncio.wait_for(asyncio.gather(worker.review(job), worker.review(job)), 120)
+
     try:
-        assert worker.review(job).result(timeout=120) == reviews.compute(job)
-        assert worker.computed == 1
+        first, second = asyncio.run(asked_twice())
+        assert first == second == reviews.compute(job)
+        assert worker.computed == 1 and worker.waiting == 0
     finally:
         worker.close()

@@ -425,16 +425,15 @@ class Archive:
     # --- the computer's reviews -------------------------------------------------------------------
     def review_job(self, key: str, nodes: int | None = None):
         """What the review of the game `key` names is worked out from (controller.archive.reviews.
-        ReviewJob), with the review kept in the index when there is one (`cached`)."""
-        from .reviews import REVIEW_NODES, review_job
+        ReviewJob), with the review kept in the index when there is a sound one (`cached`), or
+        one of its first moves while it went on (`earlier`): see reviews.read_kept."""
+        from .reviews import REVIEW_NODES, read_kept, review_job
 
         try:
             job = review_job(self._contents(key), REVIEW_NODES if nodes is None else nodes)
         except JournalError as error:
             raise ArchiveError(str(error)) from None
-        row = self.db.execute("SELECT data FROM reviews WHERE name = ? AND digest = ?", (job.name, job.digest)).fetchone()
-        if row is not None:
-            job.cached = json.loads(row[0])
+        read_kept(self.db, job)
         return job
 
     def keep_review(self, job, data: dict) -> None:

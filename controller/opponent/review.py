@@ -18,6 +18,12 @@ the search chose in the position before it, both positions searched alike (in a 
 search chooses among the moves the die allowed: the roll is luck, the move is not). A loss of
 0.20 or more is a blunder, 0.10 a mistake; a marked move names the better move and the cells it
 empties and fills, for a page to light.
+
+A game that goes on is reviewed a move at a time: `kept`, the moves of an earlier review of its
+first moves (moves_of(data)), are taken as they are and only the moves after them searched;
+every position is searched alone (its own search, its own seed), so the numbers are those of a
+review of the whole game. `stop()`, asked before and during every search, ends a review nobody
+waits for any more (ReviewStopped).
 """
 
 from __future__ import annotations
@@ -37,7 +43,6 @@ SEED = 26  # the searches' random numbers (no level's noise is used: kept for re
 BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
 
 
-
 @dataclass(frozen=True)
 class ReviewedMove:
     ply: int  # 1 for the game's first move
@@ -49,6 +54,14 @@ class ReviewedMove:
     mark: str | None  # "blunder", "mistake" or None
     better: str | None  # the move the search chose instead, for a marked move
     cells: dict[str, list[str]] | None  # {"from": cells it empties, "to": cells it fills or captures}
+
+
+class ReviewStopped(Exception):
+    """The review was stopped (its `stop()` said so) before it was worked out."""
+
+
+class NotThisGame(ValueError):
+    """The moves kept from an earlier review are not this game's first moves."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +88,14 @@ class Review:
                 "result": self.result}
 
 
+def moves_of(data: dict) -> tuple[ReviewedMove, ...]:
+    """The reviewed moves of a review's data (Review.data), the shape already checked."""
+    points = data["points"]
+    return tuple(ReviewedMove(point["ply"], point["move"], point["mover"], points[n]["p"], point["p"], point["loss"],
+                              point["mark"], point["better"], point["cells"])
+                 for n, point in enumerate(points[1:]))
+
+
 def mark_of(loss: float) -> str | None:
     return "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else None
 
@@ -90,10 +111,12 @@ def score(game: Game, player: str) -> float | None:
 class Searcher:
     """The searches of one review, each position searched once (by its moves from the start)."""
 
-    def __init__(self, nodes: int, clock: Callable[[], float] | None) -> None:
+    def __init__(self, nodes: int, clock: Callable[[], float] | None,
+                 stop: Callable[[], bool] | None = None) -> None:
         # never a better move a beginner would find absurd (Game.absurd)
         self.limits = Limits(nodes=nodes, seconds=None, sensible=True)
         self.clock = clock
+        self.stop = stop
         self.known: dict[tuple, tuple[Hashable | None, float]] = {}
 
     def best(self, game: Game, roll: int | None = None) -> tuple[Hashable | None, float]:
@@ -102,13 +125,20 @@ class Searcher:
         key = (tuple(map(str, game.move_stack)), roll)
         found = self.known.get(key)
         if found is None:
+            self.stopped()
             try:
-                result = choose(game, self.limits, roll=roll, clock=self.clock, rng=random.Random(SEED))
+                result = choose(game, self.limits, roll=roll, stop=self.stop, clock=self.clock,
+                                rng=random.Random(SEED))
                 found = (result.move, result.value)
             except IndexError:  # nothing to choose from (no move, no roll), though not over
                 found = (None, 0.0)
+            self.stopped()  # a search cut short by stop() gives no number to keep
             self.known[key] = found
         return found
+
+    def stopped(self) -> None:
+        if self.stop is not None and self.stop():
+            raise ReviewStopped
 
     def chance_of(self, game: Game, player: str) -> float:
         """`player`'s chance to win in `game`'s position (exact when it is over)."""
@@ -151,17 +181,28 @@ def _round(p: float) -> float:
 
 
 def review(start: Game, moves: Sequence[str], nodes: int = REVIEW_NODES, *, end: float | None = None,
-           clock: Callable[[], float] | None = None) -> Review:
+           clock: Callable[[], float] | None = None, kept: Sequence[ReviewedMove] = (),
+           stop: Callable[[], bool] | None = None) -> Review:
     """The review of the game played from `start` by `moves` (notation). `end`: the first
     player's result when the game ended otherwise than by its rules (a resignation, time, a
     draw agreed): the last point is then that result. `clock` is handed to the searches, which
-    never stop by it (node budgets only). MoveError for a move that is not legal."""
+    never stop by it (node budgets only). `kept`: the first moves' points from an earlier
+    review of this game at these nodes while it went on (result None), taken as they are.
+    MoveError for a move that is not legal, NotThisGame for kept moves that are not the game's,
+    ReviewStopped when `stop()` said so."""
     game = start.copy()
     first = game.turn
-    search = Searcher(nodes, clock)
-    before = search.chance_of(game, first)
-    reviewed = []
-    for ply, text in enumerate(moves, 1):
+    search = Searcher(nodes, clock, stop)
+    if len(kept) > len(moves) or [m.move for m in kept] != list(moves[:len(kept)]) or any(
+            m.ply != ply for ply, m in enumerate(kept, 1)):
+        raise NotThisGame("the kept moves are not the first moves of this game")
+    reviewed = list(kept)
+    for point in kept:
+        if point.mover != game.turn:
+            raise NotThisGame(f"move {point.ply} is not {point.mover}'s")
+        game.push(game.parse_move(point.move))
+    before = kept[-1].after if kept else search.chance_of(game, first)
+    for ply, text in enumerate(moves[len(kept):], len(kept) + 1):
         mover = game.turn
         move = game.parse_move(text)
         written = game.format_move(move)

@@ -31,12 +31,18 @@ def _start_worker(newest, parent: int | None = None) -> None:
     global _newest
     _newest = newest
     if parent is not None:
-        threading.Thread(target=_end_with, args=(parent,), name="parent watch", daemon=True).start()
+        end_with_parent(parent)
+
+
+def end_with_parent(parent: int) -> None:
+    """In a worker process the board started (the computer's, a review's): end it when the
+    board's process `parent` is gone (killed, it cannot say so), so that no worker (nor
+    multiprocessing's resource tracker, which ends with the last of them) lives on. A thread
+    looks every PARENT_CHECK seconds: the worker's own work never has to."""
+    threading.Thread(target=_end_with, args=(parent,), name="parent watch", daemon=True).start()
 
 
 def _end_with(parent: int) -> None:
-    """In the worker: end when the board's process is gone (killed, it cannot say so), so that no
-    worker (nor multiprocessing's resource tracker, which ends with the last of them) lives on."""
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK)
     os._exit(0)

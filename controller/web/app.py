@@ -29,6 +29,8 @@
     GET  /api/games/NAME         one of them, with the position after every move (replay)
     GET  /api/games/NAME/record  its moves as a text file (download); ?format=record: its game record
                                  (docs/records.md)
+    GET  /api/games/NAME/review  the computer's review of it (archive_api.py): a kept one is anyone's, one
+                                 to work out the owner's (a spectator's address has a few)
     GET  /api/stats              per player and game: games, wins, draws, losses; per game: the first
                                  player's results (?player=NAME: that player's)
 
@@ -105,7 +107,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
     changes = Changes(access, limits.body_size, session)
     work = SideWork()  # what spectators ask for that takes a while, beside the referee's loop
     snapshot_json = SnapshotJSON()
-    past_games = PastGames(session, games, work)
+    past_games = PastGames(session, games, work, access, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

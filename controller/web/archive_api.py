@@ -10,7 +10,14 @@ reading it needs no token, changing it does.
 
 A game's review (the first player's chance to win after every move, the blunders and mistakes
 marked: controller.opponent.review) is worked out once in a worker process, never in the
-board's loop nor in the side work's thread, and kept in the archive's index:
+board's loop nor in the side work's thread, and kept in the archive's index. A review kept is
+anyone's; one to work out (a game not reviewed yet, the game at the board after a new move) is
+the owner's (the token, as a change takes it), and a spectator's address has a few of them, then
+one more every Limits.review_interval (429 with Retry-After), while fewer than
+SPECTATORS_WAITING wait for the worker. A request whose client went away stops its review
+(unless someone else waits for it too); the game at the board is reviewed a move at a time.
+The worker is controller.archive.reviews.ReviewWorker's alone: a worker that died is replaced
+and the review asked again, and a review it cannot work out is a 503 with Retry-After.
 
     {"first": colour, "nodes": N, "version": V, "result": 1 | 0 | 0.5 | null (for the first player),
      "points": [{"ply": 0, "p": 0.5}, {"ply": 1, "move": "3 c1-d1", "mover": "black", "p": 0.53,
@@ -22,10 +29,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from starlette.requests import Request
@@ -33,7 +40,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..archive.index import Archive, ArchiveError, Skipped
-from ..archive.reviews import ReviewJob, ReviewWorker
+from ..archive.reviews import ReviewBusy, ReviewJob, ReviewUnavailable, ReviewWorker
 from ..archive.records import game_record as record_of
 from ..archive.records import record_lines as game_record_lines
 from ..games import GAMES
@@ -45,30 +52,40 @@ from ..session.actions import ActionError
 from ..session.past_games import journal_path, past_game
 from ..session.play_session import PlaySession
 
+from .access import Access
+from .allowance import Allowance
 from .archive_query import (
     LIST_LIMIT, LIST_PAGE, indexed, journal_name, list_filters, listed, months, parameters, player_name,
     unfoldered, unindexed,
 )
 from .changes import Changes
 from ..language.catalogue import COMMANDS
+from .limits import Limits
 from .replies import NAME_LENGTH, beside, busy, encoded, error, games_in_words, in_words, json_answer
 from .side_work import Busy, SideWork
 
 _ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
 RECORD_FORMATS = ("moves", "record")
 ARCHIVE_CLOSE_WAIT = 2.0  # seconds the server's end waits for the archive to be closed
+SPECTATORS_WAITING = 2  # reviews waiting for the worker at most when a spectator's is added
+CLIENT_GONE = 499  # the status of an answer nobody reads: its client went away first
 
 
 class PastGames:
     """The archive's routes; everything but the routes' own checks runs in the side work's thread."""
 
-    def __init__(self, session: PlaySession, games: Path, work: SideWork) -> None:
+    def __init__(self, session: PlaySession, games: Path, work: SideWork, access: Access | None = None,
+                 limits: Limits | None = None) -> None:
         self.session, self.games, self.work = session, games, work
+        self.access = access or Access(None)
+        limits = limits or Limits()
         self._replays: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread's
         self._kept: dict = {}  # the worker thread's own: the archive, and what was read of damaged journals
-        self.reviews: ReviewWorker | None = None  # started at the first review asked for
+        self.reviews = ReviewWorker()  # the one owner of the review worker (its process starts at the first review)
+        self.allowance = Allowance(limits.reviews_per_address, limits.review_interval)  # spectators' reviews
 
     def routes(self, changes: Changes) -> list[BaseRoute]:
         return [
@@ -84,8 +101,7 @@ class PastGames:
 
     async def close(self) -> None:
         """The archive closed in its thread; a refresh still running is not waited for long."""
-        if self.reviews is not None:
-            self.reviews.close()
+        self.reviews.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.work.run(("close",), self._close_archive), ARCHIVE_CLOSE_WAIT)
 
@@ -146,7 +162,8 @@ class PastGames:
 
     async def game_review(self, request: Request):
         """The computer's review of a game: from the index, else worked out in the worker process
-        (the side work's thread only reads the journal and keeps the answer)."""
+        (the side work's thread only reads the journal and keeps the answer) for the owner, or
+        for a spectator whose address has some allowance left."""
         name = journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
             return error(_('no such game'), 404)
@@ -154,20 +171,34 @@ class PastGames:
             job = await self.work.run(("review", name), self._review_job, name)
             if job.cached is not None:
                 return json_answer(encoded(job.cached))
-            if self.reviews is None:
-                self.reviews = ReviewWorker()
-            try:
-                data = await asyncio.wrap_future(self.reviews.review(job))
-            except BrokenProcessPool:  # the worker died (killed, out of memory): a new one next time
-                self.reviews.close()
-                self.reviews = None
-                return error(_('the review could not be worked out: try again in a moment'), 503)
+            if not self.access.may_change(request) and not self.reviews.asked(job.digest):
+                refused = self._spectators_turn(request)
+                if refused is not None:
+                    return refused
+            worked_out = await _unless_gone(request, self.reviews.review(job))
+            if worked_out is None:
+                return Response(status_code=CLIENT_GONE)
+            data = worked_out[0]
             await self.work.run(("keep-review", job.digest), self._keep_review, job, data)
-        except Busy:
+        except (Busy, ReviewBusy):
             return busy()
+        except ReviewUnavailable:  # the worker died again (killed, out of memory), or the board is ending
+            return error(_('the review could not be worked out: try again in a moment'), 503, {"Retry-After": "2"})
         except ActionError as problem:
             return error(str(problem), problem.status)
         return json_answer(encoded(data))
+
+    def _spectators_turn(self, request: Request) -> Response | None:
+        """None when a spectator may have a review worked out now, else the refusal."""
+        if self.reviews.waiting >= SPECTATORS_WAITING:
+            return busy()
+        wait = self.allowance.take(request.client.host if request.client else "unknown")
+        if not wait:
+            return None
+        minutes = max(1, math.ceil(wait / 60))
+        return error(ngettext("this address has had its share of reviews for now: try again in {n} minute",
+                              "this address has had its share of reviews for now: try again in {n} minutes",
+                              minutes).format(n=minutes), 429, {"Retry-After": str(math.ceil(wait))})
 
     # --- changes to the archive (they take the token, as changing a game does) -----------------------
     async def rename_player(self, data: dict) -> dict:
@@ -331,3 +362,29 @@ class PastGames:
         except JournalError as problem:
             raise ActionError(str(problem), 422) from None
         return filename, "\n".join(lines) + "\n"
+
+
+async def _unless_gone(request: Request, work: Awaitable) -> tuple | None:
+    """(work's answer,), or None when the request's client went away first: the work is then
+    cancelled (a review nobody else waits for stops)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_gone(request))
+    try:
+        done, _pending = await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:  # the server ending
+        task.cancel()
+        raise
+    finally:
+        gone.cancel()
+    if task in done:
+        return (task.result(),)
+    task.add_done_callback(lambda ended: ended.cancelled() or ended.exception())
+    task.cancel()
+    return None
+
+
+async def _gone(request: Request) -> None:
+    """Returns when the client has gone (its connection closed); the request's body, if any, is
+    not looked at."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass

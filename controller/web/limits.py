@@ -2,7 +2,9 @@
 
 A board runs on a Raspberry Pi with 512 MB to 1 GB of memory and 1,024 open files, on a
 club's Wi-Fi: every connection is an open file and every message a visitor sends is memory,
-so each has a bound, and what a spectator may ask for is small. The defaults keep the web
+so each has a bound, and what a spectator may ask for is small. A review the computer has to
+work out (a worker process's core for seconds) is the owner's: a spectator's address has a few,
+then one more every review_interval (archive_api.py, allowance.py). The defaults keep the web
 view well inside 1,024 open files: connections + watchers + owner_sockets + three times
 backlog (connections being accepted and refused at once) + the journal and trace files.
 """
@@ -28,6 +30,8 @@ class Limits:
     frame_size: int = 4096  # bytes of a WebSocket message from a watcher (they need send none)
     messages: int = 16  # messages a watcher may send before it is closed
     log_interval: float = 60.0  # s between two log lines about one kind of refusal
+    reviews_per_address: int = 3  # reviews the computer works out for a spectator's address in a row
+    review_interval: float = 300.0  # s after which the address may have one more (kept reviews are free)
 
     def __post_init__(self) -> None:
         for field in fields(self):

@@ -11,6 +11,7 @@ import { renderRecord } from "./move_list.js";
 import { savePicture } from "./picture.js";
 import { MARKS, drawReview, markShape, percent, plyAt } from "./review_graph.js";
 import { cachedRulesPage, rulesPage } from "./rules.js";
+import { headers } from "./server.js";
 import { state } from "./state.js";
 import { el } from "./svg.js";
 
@@ -113,7 +114,8 @@ async function askReview(name) {
   showReview();
   let answer, failed = "";
   try {
-    const response = await fetch(`api/games/${encodeURIComponent(name)}/review`, { headers: languageHeaders() });
+    // with the owner's token: a review not worked out yet is the owner's (a spectator has a few)
+    const response = await fetch(`api/games/${encodeURIComponent(name)}/review`, { headers: headers() });
     answer = await response.json().catch(() => ({}));
     if (!response.ok || !Array.isArray(answer.points)) failed = answer.error || _("the computer could not review this game");
   } catch (error) { failed = _("the computer could not review this game"); }
