@@ -1,8 +1,10 @@
 """The computer's ladder: each level against the level below, in every game, and each level's
 rating (Elo) on one scale.
 
-Usage:
-  python bench/ladder.py                          # 40 games a step, every game (hours of CPU)
+Usage (with a Python that has reedboard's packages, e.g. the README's .venv/bin/python; the code
+measured is this checkout's, installed or not):
+  python bench/ladder.py                          # every game, as many games a step as ladder.toml's
+                                                  # table was measured with (many hours of CPU)
   python bench/ladder.py --games 16 --jobs 2      # fewer games, two processes
   python bench/ladder.py --game bigballs --write  # one game; its table into ladder.toml
   python bench/ladder.py --game abalone --from 7 --write  # steps 7 vs 6 and up; those below kept
@@ -26,8 +28,15 @@ from __future__ import annotations
 import argparse
 import datetime
 import re
+import sys
 import time
+import types
 from pathlib import Path
+
+if __name__ == "__main__":  # reedboard from this checkout, installed or not (reedboard.X is the folder X,
+    _package = types.ModuleType("reedboard")  # as pyproject.toml maps them), never another copy
+    _package.__path__ = [str(Path(__file__).resolve().parents[1])]
+    sys.modules.setdefault("reedboard", _package)
 
 from reedboard.controller.games import GAMES
 from reedboard.controller.opponent import LEVELS
@@ -36,6 +45,17 @@ from reedboard.controller.opponent.ratings import ANCHOR, LEVEL_SETTINGS, elo_di
 
 TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "ladder.toml"
 TOP = max(LEVELS)
+GAMES_A_STEP = 100  # for a game without a table in ladder.toml
+
+
+def games_a_step(name: str) -> int:
+    """The games a step of `name` is played with by default: as many as its table in ladder.toml
+    was measured with (the README's figures), or GAMES_A_STEP."""
+    try:
+        measured = ladder().get(name, {}).get("games", [])
+    except FileNotFoundError:
+        measured = []
+    return max(measured, default=GAMES_A_STEP)
 
 
 def clipped(score: float, games: int) -> float:
@@ -47,7 +67,8 @@ def clipped(score: float, games: int) -> float:
 def step(name: str, upper: int, args) -> tuple[float, int]:
     """Level `upper` against the level below: (points of the upper level, games)."""
     lines: list[str] = []
-    run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), args.games, args.seed, args.jobs,
+    games = args.games or games_a_step(name)
+    run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), games, args.seed, args.jobs,
               args.max_moves, out=lines.append, opening_plies=args.opening)
     found = re.search(r" scored ([\d.,]+)/(\d+) ", lines[-1])
     return float(found[1].replace(",", ".")), int(found[2])
@@ -147,8 +168,10 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=40, help="games per step (default 40)")
+    parser = argparse.ArgumentParser(prog="bench/ladder.py", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, help="games a step (default: as many as the game's table in ladder.toml"
+                        f" was measured with, {GAMES_A_STEP} for a game without one)")
     parser.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", choices=sorted(GAMES), help="only this game (may repeat)")
@@ -163,6 +186,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.last < args.first:
         parser.error(f"--to {args.last} is below --from {args.first}")
+    try:
+        import reedboard.controller.language.forms  # noqa: F401  (babel: a match prints its numbers)
+    except ModuleNotFoundError as missing:
+        sys.exit(f"bench/ladder.py: the Python module {missing.name} is missing: run it with a Python that has"
+                 " reedboard's packages, e.g. .venv/bin/python bench/ladder.py (the README's quick start makes .venv)")
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
         found = kept(name, args.first, args.last)

@@ -4,6 +4,9 @@ it says what `reedboard` takes and never drifts from it.
     python docs/make_commands.py           # writes docs/commands.md
     python docs/make_commands.py --check   # exit status 1 when docs/commands.md is out of date
 
+The parser is this checkout's, whether reedboard is installed or not (any Python with reedboard's
+packages, e.g. the README's .venv/bin/python).
+
 tests/test_docs_commands.py fails when the committed file is not what this writes.
 """
 
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "commands.md"
@@ -153,5 +157,20 @@ def main(argv: list[str]) -> int:
     return 0
 
 
+def use_this_checkout() -> None:
+    """reedboard imported from the checkout this file lies in (reedboard.X is its folder X, as
+    pyproject.toml maps them), never from another copy; one line when a package it needs is missing."""
+    package = types.ModuleType("reedboard")
+    package.__path__ = [str(Path(__file__).resolve().parents[1])]
+    sys.modules.setdefault("reedboard", package)
+    try:
+        import reedboard.controller.commands.cli  # noqa: F401
+    except ModuleNotFoundError as missing:
+        sys.exit(f"docs/make_commands.py: the Python module {missing.name} is missing: run it with a Python that"
+                 " has reedboard's packages, e.g. .venv/bin/python docs/make_commands.py (the README's quick start"
+                 " makes .venv)")
+
+
 if __name__ == "__main__":
+    use_this_checkout()
     sys.exit(main(sys.argv[1:]))

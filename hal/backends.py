@@ -5,6 +5,10 @@ backends in order: serial then gpio); what was tried and why it failed is kept, 
 can be told. What asks for a backend (`asked_for`): its name, a port (the serial backend), or
 a board file named whose backend is hardware. With no board file named, every shipped board that has the hollows asked for
 is a candidate: a Pico's hello (its matrix size) tells which one is plugged in.
+
+What was tried, and what a board found is (Found.detail), are said in English and kept as their
+words and values too (Reason), so that a command says them in the language in use: the words are
+marked with N_ for the commands' catalogue (controller/language/extraction.py reads this file).
 """
 
 from __future__ import annotations
@@ -16,7 +20,39 @@ from dataclasses import dataclass, field
 
 from .board import Board, BoardError, load_board, shipped_boards
 from .install import pip_extra
-from .registry import BACKENDS, HANDS, PORT, can, names_in_words, unasked, with_capability
+from .registry import BACKENDS, HANDS, PORT, can, unasked, with_capability
+
+
+def N_(message: str) -> str:
+    """Marks words for the commands' catalogue; a command looks them up where it shows them."""
+    return message
+
+
+class Reason(str):
+    """Words about a backend, in English (the string itself), with the words as written
+    (`words`, a brace template marked N_) and their values (`values`; a list is a list of names)
+    kept, for a command to say them in the language in use."""
+
+    words: str
+    values: dict
+
+    def __new__(cls, words: str, **values) -> Reason:
+        english = {key: _names(value) if isinstance(value, (list, tuple)) else value for key, value in values.items()}
+        reason = super().__new__(cls, words.format(**english))
+        reason.words, reason.values = words, values
+        return reason
+
+    def __reduce__(self):  # kept whole across processes
+        return _reason, (self.words, self.values)
+
+
+def _reason(words: str, values: dict) -> Reason:
+    return Reason(words, **values)
+
+
+def _names(names) -> str:
+    names = [str(name) for name in names]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
 class NoBoard(RuntimeError):
@@ -32,7 +68,7 @@ class Found:
     backend: str  # "gpio", "serial" or "sim"
     board: Board
     device: object  # the backend object (all the hal interfaces at once)
-    detail: str = ""
+    detail: str = ""  # what it is, for people: "Pico on /dev/ttyACM0" (a Reason)
     occupied: frozenset[str] = field(default_factory=frozenset)
 
 
@@ -75,7 +111,8 @@ def open_serial(boards: list[Board], request: Request | str | None = None, timeo
     if device == "auto":
         device = find_port()
         if device is None:
-            raise LookupError("serial: no Raspberry Pi Pico on USB (looked for USB vendor 2e8a)")
+            raise LookupError(Reason(N_("serial: no Raspberry Pi Pico on USB (looked for USB vendor {vendor})"),
+                                     vendor="2e8a"))
     problems = []
     for board in boards:
         link = SerialBoard(board, device)
@@ -85,9 +122,9 @@ def open_serial(boards: list[Board], request: Request | str | None = None, timeo
             problems.append(str(error))
             continue
         except SerialBoardError as error:
-            raise LookupError(f"serial: {error}") from None
-        return Found("serial", board, link, f"Pico on {device}", occupied)
-    raise LookupError(f"serial: {'; '.join(problems)}")
+            raise LookupError(Reason(N_("serial: {problem}"), problem=str(error))) from None
+        return Found("serial", board, link, Reason(N_("Pico on {port}"), port=device), occupied)
+    raise LookupError(Reason(N_("serial: {problem}"), problem="; ".join(problems)))
 
 
 def open_gpio(boards: list[Board], request: Request | None = None, timeout: float = 2.0) -> Found:
@@ -103,16 +140,17 @@ def open_gpio(boards: list[Board], request: Request | None = None, timeout: floa
             device = GpioBoard(board, pin_factory=request.pin_factory if request is not None else None)
             occupied = asyncio.run(asyncio.wait_for(_first_frame(device), timeout))
     except BadPinFactory:
-        raise LookupError("gpio: no GPIO pins here (not a Raspberry Pi, or lgpio missing:"
-                          f" {pip_extra('pi')})") from None
+        raise LookupError(Reason(N_("gpio: no GPIO pins here (not a Raspberry Pi, or lgpio missing: {install})"),
+                                 install=pip_extra("pi"))) from None
     except GpioUnavailable as error:
-        raise LookupError(f"gpio: {error}") from None
+        raise LookupError(Reason(N_("gpio: {problem}"), problem=str(error))) from None
     except OSError as error:  # a device file that is missing or refused: its name and why, in words
         where = f"{error.filename}: " if error.filename else ""
-        raise LookupError(f"gpio: {where}{(error.strerror or str(error)).lower()}") from None
+        raise LookupError(Reason(N_("gpio: {problem}"),
+                                 problem=f"{where}{(error.strerror or str(error)).lower()}")) from None
     except Exception as error:  # a pin in use, an expander that does not answer, ...
-        raise LookupError(f"gpio: {type(error).__name__}: {error}") from None
-    return Found("gpio", board, device, "reed switches on the Pi's pins", occupied)
+        raise LookupError(Reason(N_("gpio: {problem}"), problem=f"{type(error).__name__}: {error}")) from None
+    return Found("gpio", board, device, Reason(N_("reed switches on the Pi's pins")), occupied)
 
 
 async def _first_frame(device) -> frozenset[str]:
@@ -130,7 +168,7 @@ def open_sim(boards: list[Board], request: Request | Iterable[str] = ()) -> Foun
     occupied = request.start if isinstance(request, Request) else request
     board = boards[0]
     device = SimBoard(board, occupied)
-    return Found("sim", board, device, "the simulated board", frozenset(device.occupied))
+    return Found("sim", board, device, Reason(N_("the simulated board")), frozenset(device.occupied))
 
 
 def asked_for(backend: str | None, port: str | None = None, board: Board | None = None) -> tuple[str | None, str | None]:
@@ -167,10 +205,11 @@ def find_board(hal: str | None, board_path: str | None = None, port: str | None 
     for name in [hal] if hal else unasked():
         backend = BACKENDS.get(name)
         if backend is None:
-            tried.append(f"{name}: no such backend ({names_in_words()})")
+            tried.append(Reason(N_("{name}: no such backend ({backends})"), name=name, backends=sorted(BACKENDS)))
             continue
         try:
             return backend.open(boards, request)
         except LookupError as error:
-            tried.append(str(error))
+            reason = error.args[0] if error.args else ""
+            tried.append(reason if isinstance(reason, Reason) else str(error))
     raise NoBoard(tried)

@@ -89,6 +89,7 @@ MODULES_BY_LEVEL = {
         test_notation_roundtrip test_offboard test_offboard_layout test_opponent_keys test_project
         test_reconcile test_reconcile_properties test_record test_referee_decisions test_signals
         test_sim_board test_test_levels test_trace_board test_review_chance test_one_hollow
+        test_catalogue_terms
     """,
     # several modules together, in-process
     "component": """
@@ -116,7 +117,7 @@ MODULES_BY_LEVEL = {
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
         test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
         test_cli_languages test_review_page test_review_system test_review_abuse test_web_page_watchers
-        test_web_snapshot_messages test_bringup_page
+        test_web_snapshot_messages test_bringup_page test_maintainer_scripts
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}

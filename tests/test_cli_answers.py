@@ -125,7 +125,7 @@ def test_run_as_a_module_the_errors_of_other_modules_are_one_line_too(tmp_path):
     result = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "play", "bigballs", "--resume",
                              "--games-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr.strip() == f"reedboard: no unfinished bigballs game in {tmp_path} (start a new one without --resume)"
+    assert result.stderr.strip() == f"reedboard: no unfinished Big Balls game in {tmp_path} (start a new one without --resume)"
 
 
 # --- 3. the wrong kind of file -------------------------------------------------------------------
@@ -338,3 +338,76 @@ def test_play_offers_no_unplayed_journal_for_resume(capsys, monkeypatch, tmp_pat
     assert unfinished_games(games) == [unplayed.path]  # still there for whoever lists everything
     out = play(capsys, monkeypatch, games, stop)
     assert "unfinished" not in out and "--resume" not in out
+
+
+# --- the edges of the command line ---------------------------------------------------------------
+def test_a_file_that_is_not_there_is_no_such_file_not_no_such_game(capsys, tmp_path):
+    missing = tmp_path / "nonexistent.jsonl"
+    status, _, err = run(capsys, "review", missing, "--dir", tmp_path)
+    assert status == 2 and err.strip() == f"reedboard review: no such file: {missing}"
+    status, _, err = run(capsys, "review", "./away/game.trace.jsonl", "--dir", tmp_path)
+    assert status == 2 and err.strip() == "reedboard review: no such file: ./away/game.trace.jsonl"
+    status, _, err = run(capsys, "review", tmp_path, "--dir", tmp_path)
+    assert status == 2 and err.strip() == f"reedboard review: {tmp_path} is a directory, not a file"
+    status, _, err = run(capsys, "review", "20261101", "--dir", tmp_path)  # an ID: the archive is asked
+    assert status == 2 and "no game '20261101'" in err and "no such file" not in err
+
+
+@pytest.mark.parametrize(("argv", "command"), [
+    (["play", "bigballs", "--bogus"], "reedboard play"),
+    (["show", "offboard", "C3-D4", "--nope"], "reedboard show"),
+    (["games", "list", "--bogus"], "reedboard games list"),
+])
+def test_an_unknown_option_is_refused_by_the_command_it_was_given_to(capsys, argv, command):
+    status, _, err = run(capsys, *argv)
+    unknown = next(word for word in argv if word.startswith("--"))
+    assert status == 2 and err.strip() == f"{command}: unrecognized arguments: {unknown} (see {command} --help)"
+
+
+def test_listen_takes_a_port_alone_on_the_host_play_listens_on(tmp_path):
+    from reedboard.controller.commands.cli import build_parser
+    from reedboard.controller.commands.config import load
+
+    parser = build_parser()
+    args = parser.parse_args(["play", "bigballs", "--listen", "8101"])
+    assert load(None).with_flags(args)["play.listen"] == "127.0.0.1:8101"  # play's default host
+    config = tmp_path / "config.toml"
+    config.write_text('[play]\nlisten = "[::]:8000"\n')
+    assert load(str(config)).with_flags(args)["play.listen"] == "[::]:8101"  # the configuration's host
+    args = parser.parse_args(["play", "bigballs", "--listen", "0.0.0.0:8102"])
+    assert load(str(config)).with_flags(args)["play.listen"] == "0.0.0.0:8102"
+
+
+@pytest.mark.parametrize("given", ["99999", "0", "host:", ":80", "eighty"])
+def test_listen_refuses_what_is_no_address_in_one_line(capsys, given):
+    status, _, err = run(capsys, "play", "bigballs", "--listen", given)
+    assert status == 2 and err.count("\n") == 1 and err.startswith("reedboard play: argument --listen: ")
+    assert "HOST:PORT or a port 1-65535" in err and repr(given) in err
+
+
+def test_the_command_list_starts_with_what_a_player_needs_and_ends_with_the_maintainers(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    listed = re.findall(r"^    ([a-z-]+)(?:  |$)", out, re.M)
+    assert listed[:5] == ["play", "show", "replay", "games", "review"], listed
+    assert listed[-2:] == ["perft", "match"], listed
+    builders = ["hardware", "firmware", "doctor", "bringup", "selftest", "calibrate", "config", "service"]
+    assert [name for name in listed if name in builders] == builders  # the way from the drawings to the boot
+
+
+def test_the_self_test_says_its_summary_once_after_a_report_with_date_board_backend_and_board_file(tmp_path):
+    import io
+
+    from reedboard.controller.commands.selftest import selftest_command
+
+    board = tmp_path / "good.toml"
+    board.write_text(resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8"))
+    report, out = tmp_path / "report.txt", io.StringIO()
+    assert selftest_command("sim", None, str(board), str(report), 0.4, watch=0.25, out=out) == 0
+    printed = out.getvalue().splitlines()
+    assert [line for line in printed if "no faults" in line] == ["no faults"]
+    head = report.read_text().splitlines()
+    assert re.fullmatch(rf"self-test of the good board \({re.escape(str(board))}\), .*\d\d:\d\d", head[0])
+    assert head[1] == "backend: sim (the simulated board); firmware: none (the simulated board)"
+    assert head[2:] == ["no faults"] and printed[-len(head) - 1:-1] == head

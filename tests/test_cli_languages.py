@@ -92,7 +92,8 @@ def test_play_help_in_romanian_is_romanian_line_by_line():
     assert not same, f"options still helped in English: {same}"
     # the words are the catalogue's own, as argparse wrapped them
     assert ours["--listen"] == folded(said(
-        "ro", "where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)"))
+        "ro", "where the web view listens (default 127.0.0.1:8000); a port alone keeps the host, e.g. 8101:"
+              " 127.0.0.1:8101, or the configuration's host; beyond localhost a token is printed"))
     assert ours["--empty-board"] == folded(said("ro", "simulated board: start empty, to try the set-up"))
     assert ours["--help"] == said("ro", "show this help message and exit")
 
@@ -152,13 +153,47 @@ def test_a_refused_move_is_one_line_in_the_language(lang):
     assert reason != english_reason
 
 
-def test_a_bad_option_is_refused_in_romanian():
+def test_a_bad_option_is_refused_in_romanian_by_the_command_it_was_given_to():
     result = reedboard("--lang", "ro", "perft", "bigballs", "1", "--nope")
     assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1
     words = said("ro", "unrecognized arguments: %s") % "--nope"
     assert result.stderr.strip() == _with(said("ro", "{prog}: {message} (see {command} --help)"),
-                                          prog="reedboard", message=words, command="reedboard")
+                                          prog="reedboard perft", message=words, command="reedboard perft")
 
+
+@pytest.mark.parametrize("lang", ["de", "ro"])
+def test_the_version_option_is_helped_in_the_language(lang):
+    helps = option_helps(reedboard("--lang", lang, "--help").stdout)
+    assert helps["--version"] == folded(said(lang, "show program's version number and exit"))
+    assert helps["--version"] != "show program's version number and exit"
+
+
+@pytest.mark.parametrize("lang", ["de", "ro"])
+def test_doctor_says_the_board_it_found_in_the_language(lang):
+    found = reedboard("--lang", lang, "doctor", "--backend", "sim")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.splitlines()[0] == _with(said(lang, "backend: {backend} ({detail})"), backend="sim",
+                                                 detail=said(lang, "the simulated board"))
+
+
+@pytest.mark.parametrize("lang", ["de", "ro"])
+def test_doctor_says_why_no_board_answered_in_the_language(lang, monkeypatch):
+    """hal's reasons (its words, English, and their values) are put into words by the command."""
+    import io
+
+    from reedboard.controller.commands.doctor import doctor
+    from reedboard.controller.language.catalogue import speaking
+    from reedboard.hal import serial_board
+
+    monkeypatch.setattr(serial_board, "find_port", lambda: None)  # no Pico on USB
+    out = io.StringIO()
+    with speaking(lang):
+        assert doctor("serial", None, None, out) == 1
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == [said(lang, "reedboard doctor: no board could be reached. Tried:"),
+                         "  - " + _with(said(lang, "serial: no Raspberry Pi Pico on USB (looked for USB vendor {vendor})"),
+                                        vendor="2e8a")]
+    assert "looked for" not in lines[1]
 
 def test_config_speaks_german(tmp_path):
     result = reedboard("config", LANG="de_DE.UTF-8", XDG_CONFIG_HOME=str(tmp_path))

@@ -203,7 +203,7 @@ def test_a_refused_roll_and_a_wrong_board_read_in_german_and_romanian():
      "eine große Kugel rollt eine Mulde nach links unten oder rechts unten; a1 liegt nicht unter a7",
      "o bilă mare se rostogolește cu o gropiță în jos spre stânga sau spre dreapta; a1 nu este sub a7"),
     (BigBalls(), "hello", "cannot read 'hello'", "'hello' ist nicht lesbar", "nu pot citi 'hello'"),
-    (OffBoard(), "Z9-A1", "no hole Z9 on the board", "kein Loch Z9 auf dem Brett", "pe tablă nu există spațiul Z9"),
+    (OffBoard(), "Z9-A1", "no hole Z9 on the board", "keine Mulde Z9 auf dem Brett", "pe tablă nu există gropița Z9"),
     (Abalone(), "A1B3B2", "A1 and B3 are not on one line", "A1 und B3 liegen nicht auf einer Linie", "A1 și B3 nu sunt pe aceeași linie"),
 ])
 def test_a_move_typed_wrongly_is_refused_in_the_language_asked_for(game, written, english, german, romanian):

@@ -140,6 +140,20 @@ def listen(text: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def listen_or_port(text: str) -> tuple[str | None, int]:
+    """HOST:PORT, or a port alone (host None: the host the command listens on without --listen)."""
+    if text.isdigit():
+        if not 0 < int(text) < 65536:
+            raise argparse.ArgumentTypeError(_("--listen takes HOST:PORT or a port 1-65535, e.g. 127.0.0.1:8000 or"
+                                               " 8000, not {text}").format(text=repr(text)))
+        return None, int(text)
+    try:
+        return listen(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(_("--listen takes HOST:PORT or a port 1-65535, e.g. 127.0.0.1:8000 or"
+                                           " 8000, not {text}").format(text=repr(text))) from None
+
+
 def seconds(text: str) -> float:
     """A timeout: a positive number of seconds."""
     try:

@@ -26,10 +26,13 @@ from ..opponent import match
 
 _ = WORDS.gettext
 
-# The commands, in the order --help lists them.
-COMMANDS = (perft_command, show_command, replay_command, export_command, play_command, hardware_command,
-            selftest_command, calibrate_command, bringup_command, doctor_command, fake_board, config_command, firmware_command,
-            service, match, games_command, review_command, club_command)
+# The commands, in the order --help lists them: what a player needs first (a game, a position,
+# the games played and their reviews, a club's evening), then what a builder needs on the way from
+# the drawings to a board that starts at boot, then the maintainers' checks of the engines.
+COMMANDS = (play_command, show_command, replay_command, games_command, review_command, export_command, club_command,
+            hardware_command, firmware_command, doctor_command, bringup_command, selftest_command, calibrate_command,
+            config_command, service, fake_board,
+            perft_command, match)
 
 
 __all__ = ["COMMANDS", "build_parser", "main"]
@@ -37,7 +40,8 @@ __all__ = ["COMMANDS", "build_parser", "main"]
 
 def build_parser() -> Parser:
     parser = Parser(prog="reedboard", description=_("reedboard: the controller of a reed-switch game board."))
-    parser.add_argument("--version", action="version", version=f"reedboard {__version__}")
+    parser.add_argument("--version", action="version", version=f"reedboard {__version__}",
+                        help=_("show program's version number and exit"))
     parser.add_argument("--lang", choices=LANGUAGES, metavar="LANG",
                         help=_("the language of messages and help: {languages} (default: from LANG)").format(
                             languages=", ".join(LANGUAGES)))

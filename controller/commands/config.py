@@ -370,6 +370,8 @@ class Configuration:
                 continue
             if key.flag == "listen" and isinstance(value, tuple):  # cli's HOST:PORT, parsed
                 host, port = value
+                if host is None:  # a port alone: on the host listened on without --listen
+                    host = self["play.listen"].rpartition(":")[0].strip("[]")
                 value = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
             elif key.flag == "clock" and value == "off":
                 value = None

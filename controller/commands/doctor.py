@@ -10,6 +10,7 @@ from reedboard.hal import registry
 from reedboard.hal.backends import NoBoard, find_board
 
 from . import pi_checks
+from .backend_words import said
 from ..language.catalogue import COMMANDS
 
 _ = COMMANDS.gettext
@@ -42,11 +43,11 @@ def doctor(hal: str | None, port: str | None, board_path: str | None, out=None, 
     except NoBoard as error:
         print(_("reedboard doctor: no board could be reached. Tried:"), file=out)
         for attempt in error.tried:
-            print(f"  - {attempt}", file=out)
+            print(f"  - {said(attempt)}", file=out)
         _print_pi_checks(hal, port, None, out, refusals=error.tried)
         return 1
     board = found.board
-    print(_("backend: {backend} ({detail})").format(backend=found.backend, detail=found.detail), file=out)
+    print(_("backend: {backend} ({detail})").format(backend=found.backend, detail=said(found.detail)), file=out)
     print(ngettext("board: {name}, {source}, {n} cell on a {rows}x{columns} matrix",
                    "board: {name}, {source}, {n} cells on a {rows}x{columns} matrix", len(board.cells)).format(
         name=board.name, source=board.source, n=len(board.cells), rows=board.rows, columns=board.columns), file=out)

@@ -349,10 +349,13 @@ def open_backend(hal: str | None, board_path: str | None, port: str | None,
     """Open the backend asked for (or the ones tried unasked) at its address level; a backend
     whose pieces are moved by hand (registry.HANDS) is made by by_hand(board), with a builder
     to move them. `board_name`: a shipped board named instead of a board file (see
-    arguments.board_argument). Raises hal.backends.NoBoard saying what was tried."""
+    arguments.board_argument). Raises hal.backends.NoBoard saying what was tried (in the
+    language in use)."""
     from reedboard.hal import registry
     from reedboard.hal.backends import NoBoard, candidate_boards, find_board
     from reedboard.hal.board import BoardError
+
+    from .backend_words import all_said, said
 
     if registry.can(hal, registry.HANDS):
         try:
@@ -360,5 +363,8 @@ def open_backend(hal: str | None, board_path: str | None, port: str | None,
         except BoardError as error:
             raise NoBoard([str(error)]) from None
         return by_hand(board)  # declared faults that make no sense are a FaultError, not "no board"
-    found = find_board(hal, board_path, port, game=board_name)
-    return Opened(found.backend, found.board, found.device.addresses, None, found.detail)
+    try:
+        found = find_board(hal, board_path, port, game=board_name)
+    except NoBoard as error:  # what was tried, in the language in use
+        raise NoBoard(all_said(error.tried)) from None
+    return Opened(found.backend, found.board, found.device.addresses, None, said(found.detail))

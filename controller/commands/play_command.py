@@ -17,7 +17,8 @@ from ..broadcast.arguments import add_broadcast_arguments
 from ..games import GAMES, Game, colours, game_class, game_name
 from ..language.catalogue import COMMANDS, N_, PLAY
 from .arguments import (
-    add_game_options, add_hal_options, check_board_file, games_in_words, in_words, listen, new_game, start_options,
+    add_game_options, add_hal_options, check_board_file, games_in_words, in_words, listen, listen_or_port, new_game,
+    start_options,
 )
 from .usage import UsageError
 
@@ -53,8 +54,10 @@ def add_parser(commands) -> argparse.ArgumentParser:
     add_hal_options(play)
     # the games' start options, but for a flag of play's own (--board is the wiring file)
     add_game_options(play, game=False, exclude=PLAY_FLAGS)
-    play.add_argument("--listen", metavar="HOST:PORT", type=listen,
-                      help=_("where the web view listens (default 127.0.0.1:8000; beyond localhost a token is printed)"))
+    play.add_argument("--listen", metavar="[HOST:]PORT", type=listen_or_port,
+                      help=_("where the web view listens (default 127.0.0.1:8000); a port alone keeps the host, e.g."
+                             " 8101: 127.0.0.1:8101, or the configuration's host; beyond localhost a token is"
+                             " printed"))
     play.add_argument("--empty-board", action="store_true",
                       help=_("simulated board: start empty, to try the set-up"))
     play.add_argument("--setup-mode", choices=_setup_modes(), help=_setup_modes_help())
@@ -192,6 +195,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
 
     from ..persist.game_files import default_games_dir
     from ..web.join import join_lines
+    from .backend_words import all_said, said
 
     config = config or configuration(args)
     try:
@@ -215,14 +219,15 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
             found = find_board(hal, board_file, config["board.port"], game=template.board, cells=template.cells,
                                pin_factory=config["board.pin_factory"])
         except NoBoard as error:
+            tried = all_said(error.tried)
             if hal:  # hardware named: no quiet fallback, and a service retries (exit status 1)
-                print(absent_board(hal, _named_where(named_by, config, board), error.tried), file=sys.stderr)
+                print(absent_board(hal, _named_where(named_by, config, board), tried), file=sys.stderr)
                 return ABSENT
-            print(_("no board found ({tried}): playing on the simulated board").format(tried="; ".join(error.tried)))
+            print(_("no board found ({tried}): playing on the simulated board").format(tried="; ".join(tried)))
         else:
             backend = found.device
             light_leds_as_configured(backend, config["board.budget_ma"], config["board.brightness"])
-            print(_("board: {backend} ({detail})").format(backend=found.backend, detail=found.detail))
+            print(_("board: {backend} ({detail})").format(backend=found.backend, detail=said(found.detail)))
     if backend is None:
         print(_("board: the simulated board (click the hollows in the web view to move pieces)"))
 
@@ -431,30 +436,31 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
                 result=_result_in_words(resumed.game)))
         return _going_on(path, contents)
     found, skipped = _newest_usable(games_dir, args.game)
+    title = game_class(args.game).title  # the game as players name it, not its key
     if skipped:
         named = "; ".join(str(error) for error in skipped[:3])  # one line, however many there are
         if len(skipped) > 3:
             named += "; " + ngettext("{n} more", "{n} more", len(skipped) - 3).format(n=len(skipped) - 3)
         print(ngettext("skipped {n} damaged unfinished {game} game: {games}",
                        "skipped {n} damaged unfinished {game} games: {games}", len(skipped)).format(
-            n=len(skipped), game=args.game, games=named))
+            n=len(skipped), game=title, games=named))
     if args.resume is None:
         if found:
             path, contents = found
             if contents.damage:
                 print(_("an unfinished {game} game is waiting: {path} (go on with it: --resume); it is damaged at"
                         " line {line}, so it goes on from the move before, in a new journal").format(
-                    game=args.game, path=path, line=contents.damage.line))
+                    game=title, path=path, line=contents.damage.line))
             else:
                 print(_("an unfinished {game} game is waiting: {path} (go on with it: --resume)").format(
-                    game=args.game, path=path))
+                    game=title, path=path))
         return None
     if found is None:
         if skipped:
             raise UsageError(_("reedboard: no unfinished {game} game in {folder} that can be resumed"
-                               " (start a new one without --resume)").format(game=args.game, folder=games_dir))
+                               " (start a new one without --resume)").format(game=title, folder=games_dir))
         raise UsageError(_("reedboard: no unfinished {game} game in {folder} (start a new one without --resume)")
-                         .format(game=args.game, folder=games_dir))
+                         .format(game=title, folder=games_dir))
     return _going_on(*found)
 
 

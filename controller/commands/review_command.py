@@ -56,6 +56,10 @@ def _usage(message: str) -> UsageError:
 def run(args: argparse.Namespace) -> int:
     nodes = args.nodes or _default_nodes()
     path = Path(args.game).expanduser()
+    if not path.is_file() and _names_a_file(args.game):  # a file meant, not an ID: say so, not "no game"
+        if path.is_dir():
+            raise _usage(_("{path} is a directory, not a file").format(path=args.game))
+        raise _usage(_("no such file: {path}").format(path=args.game))
     reviews = _of_file(path, nodes) if path.is_file() else [_of_archive(args, args.game, nodes)]
     if args.json:
         data = [data for _, data in reviews]
@@ -69,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 # --- where the game comes from --------------------------------------------------------------------
+def _names_a_file(text: str) -> bool:
+    """Whether `text` names a file rather than a game's ID: a path (a folder in it, ~ or . at its
+    start) or a trace's name (an ID never ends so)."""
+    return "/" in text or "\\" in text or text.startswith(("~", ".")) or text.endswith(".trace.jsonl")
+
+
 def _of_archive(args: argparse.Namespace, key: str, nodes: int):
     """The review of an archived game, kept in the index (worked out here the first time)."""
     from ..archive.index import ArchiveError

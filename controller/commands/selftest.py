@@ -852,6 +852,13 @@ def default_report_path(game: str, when: datetime.datetime | None = None) -> Pat
     return Path(f"selftest-{game}-{when:%Y%m%d-%H%M%S}.txt")
 
 
+def _print_prompt(prompt: Prompt, out) -> None:
+    """A prompt on the console; the last ("self-test done: no faults") is not, as the report
+    printed after it ends with the same summary."""
+    if prompt.action != "done":
+        print(prompt.text, file=out, flush=True)
+
+
 def selftest_command(hal: str | None, port: str | None, board_path: str | None, report_path: str | None,
                      timeout: float | None = None, *, watch: float | None = None, out=None,
                      board_name: str | None = None) -> int:
@@ -885,7 +892,7 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     stopped = False
     try:
         running = run_selftest(opened.device, board, settings, builder=opened.builder,
-                               on_prompt=lambda p: print(p.text, file=out, flush=True),
+                               on_prompt=lambda p: _print_prompt(p, out),
                                wiring=wiring_of(board, opened.backend), started=machines.append)
         report = run_virtual(running, clock) if clock is not None else asyncio.run(running)
     except KeyboardInterrupt:  # the report of what was found so far

@@ -50,7 +50,26 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # one line instead of argparse's usage dump
         raise UsageError(_("{prog}: {message} (see {command} --help)").format(
-            prog=self.prog, message=message, command=self.prog.split()[0]))
+            prog=self.prog, message=message, command=self.prog))
+
+    def parse_args(self, args=None, namespace=None):
+        # What no parser took is refused by the command it was given to (`reedboard play: ...
+        # (see reedboard play --help)`), not by the top parser, which argparse leaves it to.
+        namespace, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.chosen(namespace).error(_("unrecognized arguments: %s") % " ".join(extras))
+        return namespace
+
+    def chosen(self, namespace: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the command (and its action: `games list`) that `namespace` names."""
+        parser = self
+        while parser._subparsers is not None:
+            commands = [a for a in parser._subparsers._group_actions if isinstance(a, argparse._SubParsersAction)]
+            name = getattr(namespace, commands[0].dest, None) if commands else None
+            if name not in (commands[0].choices if commands else {}):
+                break
+            parser = commands[0].choices[name]
+        return parser
 
     def parse_known_args(self, args=None, namespace=None):
         # argparse cannot intermix with subcommands; a command's own parser has none, and the
