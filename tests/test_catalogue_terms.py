@@ -1,7 +1,8 @@
 """One term per thing, in each language: a player meets the board's hollows, a draw, a rating or
 a colour's player on the board's lights, the page, the rules and the command line, and each is
 called the same everywhere. A small glossary per language names the one term and the words it
-replaces; every msgstr of every catalogue (commands, page, play, rules) is checked against it."""
+replaces; every msgstr of every catalogue (commands, page, play, rules) is checked against it,
+and the guides written in the language (docs/de, docs/ro) too."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from babel.messages import pofile
 from reedboard.controller.language.catalogue import DOMAINS, LANGUAGES, locale_dir
 
 LOCALE = Path(locale_dir())
+GUIDES = Path(__file__).resolve().parents[1] / "docs"  # docs/<lang>/*.md: the players' guides in their language
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
@@ -91,6 +93,15 @@ def test_every_catalogue_says_each_concept_with_its_one_term(catalogue):
     wrong = [f"{domain}: {msgid[:60]!r} says {word!r} for {concept}"
              for domain, msgid, text in entries for concept, word in off_glossary(text, GLOSSARY[lang])]
     assert not wrong, f"{lang}: {len(wrong)} words off the glossary:\n" + "\n".join(wrong[:20])
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_guides_in_the_language_use_the_catalogues_terms(lang):
+    wrong = []
+    for guide in sorted((GUIDES / lang).glob("*.md")):
+        text = " ".join(guide.read_text(encoding="utf-8").split())  # a term wrapped over two lines is one
+        wrong += [f"docs/{lang}/{guide.name} says {word!r} for {concept}" for concept, word in off_glossary(text, GLOSSARY[lang])]
+    assert not wrong, "\n".join(wrong)
 
 
 def test_each_term_of_the_glossary_is_the_one_in_use(catalogue):
