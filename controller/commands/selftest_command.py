@@ -17,7 +17,10 @@ def add_parser(commands) -> argparse.ArgumentParser:
     selftest.add_argument("--report", metavar="FILE",
                           help=_("where to write the report (default: selftest-GAME-TIMESTAMP.txt here)"))
     selftest.add_argument("--timeout", metavar="S", type=seconds, default=20.0,
-                          help=_("seconds to wait for each magnet or ok press (default 20)"))
+                          help=_("seconds to wait for each magnet or button press, and for a switch still closed"
+                                 " on a cleared board before it is found stuck (default 20)"))
+    selftest.add_argument("--watch", metavar="S", type=seconds, default=3.0,
+                          help=_("seconds of the hands-off check on the empty board (default 3)"))
     selftest.set_defaults(run=run)
     return selftest
 
@@ -28,4 +31,5 @@ def run(args: argparse.Namespace) -> int:
     path, name = board_argument(args.board)
     check_board_file(path)
     check_output(args.report, N_("the self-test report"), "--report")
-    return selftest_command(args.backend, args.port, path, args.report, args.timeout, board_name=name)
+    return selftest_command(args.backend, args.port, path, args.report, args.timeout, watch=args.watch,
+                            board_name=name)
