@@ -112,12 +112,13 @@ MODULES_BY_LEVEL = {
         test_crash test_docs_examples test_doctor test_fakeboard test_files_hardening
         test_firmware_install test_firmware_micropython test_game_voice test_installed_wheel
         test_join test_named_board_absent test_pi_checks test_pico_emulated test_pico_firmware test_pico_play
-        test_pico_selftest test_play_command test_quick_start test_selftest test_service
+        test_pico_makers_path test_play_command test_quick_start test_selftest test_service
         test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
         test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
         test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
         test_cli_languages test_review_page test_review_system test_review_abuse test_web_page_watchers
         test_web_snapshot_messages test_bringup_page test_maintainer_scripts
+        test_page_second_hour
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}

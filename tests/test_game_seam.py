@@ -221,9 +221,11 @@ def test_the_rules_page_and_the_catalog_show_the_toy(toy):
     first = next(d for d in page["diagrams"] if d["id"] == "first")
     assert first["pieces"] == {"c1": "", "c2": "B", "c3": "", "c4": ""} and first["lights"] == {"c2": "last"}
     assert first["geometry"]["marbles"] == {"B": "black", "W": "white"}
-    # the legend's words are the shared ones, but for the light the toy words itself
+    # the legend's words are the shared ones, but for the light the toy words itself; a game
+    # without a die or stones to set up one by one lists no light for them
     means = {light["name"]: light["means"] for light in page["lights"]}
-    assert means["winner"] == Toy().light_meanings()["winner"] and means["movable"] == "The piece the die chose."
+    assert means["winner"] == Toy().light_meanings()["winner"] and means["last"] == "The hollows the last move touched."
+    assert "movable" not in means and "place" not in means
     entry = next(g for g in catalog() if g["name"] == "toy")
     assert entry == {"name": "toy", "title": "Toy Row", "uses_die": False, "players": ["black", "white"], "setup_modes": [],
                      "options": [{"flag": "length", "label": "length", "choices": ["3", "4", "5"],

@@ -76,6 +76,7 @@ def test_abalone_broadside_pushes_and_a_push_off_by_clicks(open_page, tmp_path):
         layout = form.locator('[data-role="game-options"] select[data-option="layout"]')
         expect(layout).to_be_visible()
         layout.select_option("belgian-daisy")
+        page.once("dialog", lambda dialog: dialog.accept())  # the game in progress ends: asked first
         page.click('[data-action="new"]')
         expect(page.locator('[data-role="record"] > li')).to_have_count(0, timeout=TIMEOUT)
         expect(cell(page, "A4").locator(".pc.marble.white")).to_have_count(1, timeout=TIMEOUT)

@@ -91,11 +91,17 @@ def test_each_rules_diagram_is_the_engines_position_after_its_moves(client, name
         assert f"{sector}+" in pushed_off["moves"][-1]
 
 
-@pytest.mark.parametrize("name", ["bigballs", "offboard"])
-def test_the_rules_page_names_every_light_with_its_colour(client, name):
+# the lights each game shows: Off Board and Abalone have no die (nothing "movable") and no
+# numbered stones to set up one by one (nothing to "place")
+GAME_LIGHTS = {"bigballs": LIGHT_NAMES, "offboard": [n for n in LIGHT_NAMES if n not in ("place", "movable")],
+               "abalone": [n for n in LIGHT_NAMES if n not in ("place", "movable")]}
+
+
+@pytest.mark.parametrize("name", ["bigballs", "offboard", "abalone"])
+def test_the_rules_page_names_every_light_of_its_game_with_its_colour(client, name):
     page = client.get(f"/api/rules/{name}").json()
     lights = {light["name"]: light for light in page["lights"]}
-    assert list(lights) == LIGHT_NAMES
+    assert list(lights) == GAME_LIGHTS[name]
     for light_name, light in lights.items():
         assert light["means"] and light["do"] and light["look"]
         assert light["blink"] is (light_name in BLINKING)

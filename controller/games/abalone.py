@@ -725,7 +725,11 @@ class Abalone(Game):
                            " it goes."),
                 "dest": _("The computer's move or a hint: where the marble just lifted goes, or, with nothing"
                           " blinking, the marble in your hand. An opposing marble lifted with nothing teal comes"
-                          " off the board.")}
+                          " off the board."),
+                "to": _("You hold a marble that may move: it may go here.")}
+
+    def light_actions(self) -> dict[str, str]:
+        return {"dest": _("Put the marble you lifted here.")}
 
     def ending_words(self, outcome: Outcome) -> str:
         if outcome.termination == PUSHED_OFF:

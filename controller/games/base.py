@@ -514,6 +514,12 @@ class Game(ABC):
         too little, {light name: meaning} (a die game's "movable": the stone the die chose)."""
         return {}
 
+    def light_actions(self) -> dict[str, str]:
+        """What to do about some of the board's lights in this game where the shared legend's
+        words do not fit it, {light name: what to do} (a game without captures has nothing to
+        put in the box)."""
+        return {}
+
     def result_details(self) -> str | None:
         """What the result line adds after the reason (Off Board: the score "6-2"), or None."""
         return None

@@ -497,7 +497,8 @@ class BigBalls(Game):
         return _("stone {n} from {src} to {dst}").format(n=head, src=src, dst=dst)
 
     def light_meanings(self) -> dict[str, str]:
-        return {"movable": _("The hollow of the stone the die chose."),
+        return {"movable": _("The hollow of the stone the die chose; while the stones are identified, every stone"
+                             " whose number the board does not know yet."),
                 "winner": _("Game over: the winner's pieces and the top hollow a7.")}
 
     def move_words(self, move: BigBallsMove) -> str:
@@ -600,7 +601,7 @@ class BigBalls(Game):
             _("Lift that stone and put it on one of the hollows lit white; that is the move."),
             _("To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
               " then put your stone there."),
-            _("A big ball moves one hollow down or sideways without a roll."),
+            _("A big ball rolls one hollow down, to the left or to the right, without a roll."),
         ]
 
     def ending_words(self, outcome: Outcome) -> str:

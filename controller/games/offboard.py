@@ -701,7 +701,11 @@ class OffBoard(Game):
                            " the back of the pushing line: keep it in your hand until teal shows where it goes."),
                 "dest": _("The computer's move or a hint: where the ball just lifted goes (a push-off's sector),"
                           " or, with nothing blinking, the ball in your hand. An opponent's ball lifted with"
-                          " nothing teal goes beside the board for its owner.")}
+                          " nothing teal goes beside the board for its owner."),
+                "to": _("You hold a ball that may move: it may go here.")}
+
+    def light_actions(self) -> dict[str, str]:
+        return {"dest": _("Put the ball you lifted here (a push-off: in that sector's trough).")}
 
     def ending_words(self, outcome: Outcome) -> str:
         score = "-".join(str(points) for points in self._score)

@@ -138,6 +138,26 @@ class HandTable:
             raise ActionError(_("no piece {index} in the box").format(index=repr(index)), 400)
         return index
 
+    def name(self, cell: str, piece: str) -> None:
+        """The stone on `cell` is `piece`, as the players told the board when it identified the
+        stones: on a table moved by hand the stones take the numbers the hands give them (the
+        table's own were made up, and never shown), so the piece of that name, wherever it is,
+        takes the name the stone on `cell` had."""
+        there = self.physical.get(cell)
+        if not there or not piece or there == piece:
+            return
+        self.physical[cell] = piece
+        for other, standing in self.physical.items():
+            if standing == piece and other != cell:
+                self.physical[other] = there
+                return
+        for held in self.hand:
+            if held.piece == piece:
+                held.piece = there
+                return
+        if piece in self.box:
+            self.box[self.box.index(piece)] = there
+
     def cells_data(self) -> dict[str, str]:
         """Cell -> the piece physically there ("" for none), for a snapshot."""
         occupied = self.board.occupied

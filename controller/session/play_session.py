@@ -195,6 +195,7 @@ class PlaySession:
         self.link: Link | None = None
         self._link_at: float | None = None
         self._link_task: asyncio.Task | None = None
+        self._named: tuple[Referee | None, int] = (None, 0)  # the referee and its notes read for stones named
 
     # --- what is being played ----------------------------------------------------------------
     @staticmethod
@@ -614,7 +615,24 @@ class PlaySession:
             self._consider()
 
     def _build(self) -> dict:
+        self._name_stones()
         return session_snapshot(self, self._geometry)
+
+    def _name_stones(self) -> None:
+        """A table moved by hand follows the stones the players identified (HandTable.name)."""
+        referee, table = self.referee, self.table
+        if referee is None or table is None:
+            return
+        read = self._named[1] if self._named[0] is referee else 0
+        total, self._named = referee.notes_total, (referee, referee.notes_total)
+        if total == read:
+            return
+        notes = list(referee.notes)[-(total - read):]
+        named = [n.data.get("cell") for n in notes if n.kind == "identified"]
+        if named:
+            pieces = referee.state().pieces
+            for cell in named:
+                table.name(cell, pieces.get(cell, ""))
 
     @property
     def seq(self) -> int:

@@ -56,9 +56,20 @@ def rules_page(game: str, lang: str = "en") -> dict:
         return _page(cls)
 
 
+def _shows(cls: type[Game], light: str) -> bool:
+    """Whether the board can show `light` in this game: green steady marks the stones the die
+    chose (or, identifying the stones, those not told apart yet), green blinking the hollow of a
+    guided shuffle's next stone; every game shows the others."""
+    if light == "movable":
+        return cls.uses_die or "identify" in cls.setup_modes
+    if light == "place":
+        return "shuffle" in cls.setup_modes
+    return True
+
+
 def _page(cls: type[Game]) -> dict:
     example = cls.example_start()
-    text, meanings = example.rules(), example.light_meanings()
+    text, meanings, actions = example.rules(), example.light_meanings(), example.light_actions()
     _ = PLAY.gettext
     return {
         "game": cls.name,
@@ -67,11 +78,12 @@ def _page(cls: type[Game]) -> dict:
         "sections": [{"title": RULES.gettext(s["title"]), "points": [RULES.gettext(p) for p in s["points"]]}
                      for s in text["sections"]],
         "diagrams": [_diagram(cls, *entry) for entry in text["diagrams"]],
-        # the board's legend (core.light_legend), in the game's own words where it has them
+        # the board's legend (core.light_legend): the lights this game shows, in its own words
+        # where it has them
         "lights": [{"name": light.name, "colour": _hex(PALETTE[light.name]) if light.name in PALETTE else None,
                     "blink": light.name in BLINKING, "look": _(light.look),
-                    "means": meanings.get(light.name) or _(light.means), "do": _(light.do)}
-                   for light in LIGHT_LEGEND],
+                    "means": meanings.get(light.name) or _(light.means), "do": actions.get(light.name) or _(light.do)}
+                   for light in LIGHT_LEGEND if _shows(cls, light.name)],
         "palette": {name: _hex(rgb) for name, rgb in PALETTE.items()},
         "hands": example.hands_guide(),
     }

@@ -13,6 +13,7 @@ import { currentRulesGame, forgetRulesPages, renderRulesGames, showRules, wireRu
 import { connect, onSnapshot } from "./server.js";
 import { state } from "./state.js";
 import { wireVoice } from "./voice.js";
+import { wireZoom } from "./zoom.js";
 
 function showTab(name) {
   for (const t of $$("[data-tab]")) t.classList.toggle("active", t.dataset.tab === name);
@@ -62,6 +63,7 @@ wirePastGames();
 wireReplay();
 wireRules();
 wireVoice();
+wireZoom();
 const catalogRead = loadCatalog().then(() => { renderGameChoices(); renderRulesGames(); });
 Promise.all([startLanguage(), checkControl(), catalogRead]).then(() => {
   wireLanguage();

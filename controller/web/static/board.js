@@ -1,6 +1,7 @@
 // The board drawing: every board is drawn from the geometry the server sends (Game.geometry()),
 // for the live game, a replayed one and the rules' diagrams alike; then painted with its cells.
 import { escapeHTML } from "./dom.js";
+import { N_, _ } from "./i18n.js";
 import { cellPicture } from "./pieces.js";
 import { SVGNS, U, el } from "./svg.js";
 
@@ -12,7 +13,10 @@ const SHAPES = {
   triangle: { margin: 1.45 },   // the wood around the outer hollows, in pitches
   hexagon: { margin: 1.45 },
 };
-const SECTOR_MARGIN = 2.45;  // a board with scoring troughs on its rim needs room for them
+const SECTOR_MARGIN = 2.75;  // a board with scoring troughs on its rim needs room for them
+// The troughs are drawn this far (in pitches) beyond the points a push-off reaches, so that the
+// rim's letters find room between the outer hollows and the troughs.
+const TROUGH_OUT = 0.3;
 
 const scaled = ([x, y]) => [x * U, y * U];
 
@@ -94,8 +98,13 @@ export function buildBoard(svg, geometry, cells, players) {
   el("polygon", { points: pts(outline), class: "grain" }, frame);
   el("polygon", { points: pts(grown(corners, 0.62 * U)), class: "inlay" }, frame);
   if (geometry.goal && place[geometry.goal]) {
+    // the hollow to reach, named by what it is (its name is on the rim): drawn again in the
+    // language chosen (data-i18n)
     const [ax, ay] = xy(geometry.goal);
-    el("text", { x: ax, y: ay - 0.62 * U, class: "goal-label" }, frame).textContent = geometry.goal;
+    const label = el("text", { x: ax, y: ay - 0.72 * U, class: "goal-label", "data-i18n": "", "data-goal": geometry.goal }, frame);
+    // TRANSLATORS: the label over the hollow a game's stones must reach (the top of a triangular board)
+    label.dataset.i18nText = N_("goal");
+    label.textContent = _(label.dataset.i18nText);
   }
   if (sectors.length) {
     const cx = corners.reduce((s, p) => s + p[0], 0) / corners.length;
@@ -121,33 +130,50 @@ export function buildBoard(svg, geometry, cells, players) {
   }
   // between the rim's hollows and its troughs, where a board has troughs
   const rim = el("g", { class: sectors.length ? "rim tight" : "rim" }, svg);
-  drawRimLabels(rim, cells.filter((c) => !board.sectorAt.has(c) && place[c]), xy, sectors.length ? 0.66 : 0.8);
+  drawRimLabels(rim, cells.filter((c) => !board.sectorAt.has(c) && place[c]), xy, sectors.length ? 0.66 : 0.8,
+    geometry.shape === "triangle");
   return board;
 }
 
 // The rim's names for boards whose hollows are named by a letter and a number (a1, C4): each
 // letter beside the first hollow of its row, each number beyond the first hollow of its line,
-// so that a move such as C4C5D5 can be found with pieces on every hollow.
-function drawRimLabels(frame, cells, xy, out) {
+// so that a move such as C4C5D5 can be found with pieces on every hollow. On a triangle the
+// letters name the hollows of its bottom row: each stands right under its hollow (g under g1,
+// the one hollow of its line), and every row has its number, the top one's too.
+function drawRimLabels(frame, cells, xy, out, triangle) {
   const named = cells.map((c) => /^([A-Za-z])(\d+)$/.exec(c));
   if (!named.length || named.some((m) => !m)) return;
-  const groups = (key, order) => {
+  const label = ([x, y], text) =>
+    el("text", { x: x.toFixed(1), y: y.toFixed(1), class: "rim-label", "data-rim": text }, frame).textContent = text;
+  const lines = (key, order) => {
     const by = new Map();
     for (const m of named) {
       if (!by.has(key(m))) by.set(key(m), []);
       by.get(key(m)).push(m);
     }
-    for (const [text, line] of by) {
-      if (line.length < 2) continue;
-      line.sort((a, b) => order(a) - order(b));
-      const [x0, y0] = xy(line[0][0]), [x1, y1] = xy(line[1][0]);
-      const len = Math.hypot(x0 - x1, y0 - y1) || 1;
-      const at = [x0 + (x0 - x1) / len * out * U, y0 + (y0 - y1) / len * out * U];
-      el("text", { x: at[0].toFixed(1), y: at[1].toFixed(1), class: "rim-label", "data-rim": text }, frame).textContent = text;
-    }
+    for (const line of by.values()) line.sort((a, b) => order(a) - order(b));
+    return by;
   };
-  groups((m) => m[1], (m) => Number(m[2]));
-  groups((m) => m[2], (m) => m[1].toLowerCase().charCodeAt(0));
+  const beyond = (line, along) => {  // the label's place beyond the line's first hollow
+    const [x0, y0] = xy(line[0][0]);
+    return [x0 + along[0] * out * U, y0 + along[1] * out * U];
+  };
+  const direction = (line) => {  // from the line's second hollow to its first
+    const [x0, y0] = xy(line[0][0]), [x1, y1] = xy(line[1][0]);
+    const len = Math.hypot(x0 - x1, y0 - y1) || 1;
+    return [(x0 - x1) / len, (y0 - y1) / len];
+  };
+  const rows = lines((m) => m[2], (m) => m[1].toLowerCase().charCodeAt(0));
+  const files = lines((m) => m[1], (m) => Number(m[2]));
+  if (triangle) {
+    const along = direction([...rows.values()].find((line) => line.length > 1) || [[0], [0]]);
+    for (const [text, line] of files) label(beyond(line, [0, 1]), text);
+    for (const [text, line] of rows) label(beyond(line, line.length > 1 ? direction(line) : along), text);
+    return;
+  }
+  for (const by of [files, rows]) {
+    for (const [text, line] of by) if (line.length > 1) label(beyond(line, direction(line)), text);
+  }
 }
 
 function drawSector(frame, sector, cx, cy, board) {
@@ -170,12 +196,19 @@ function drawSector(frame, sector, cx, cy, board) {
   const my = points.reduce((s, p) => s + p.y, 0) / points.length;
   const dx = mx - cx, dy = my - cy, len = Math.hypot(dx, dy);
   const ux = dx / len, uy = dy / len;
+  // drawn a little beyond its points, square to its length (outwards), with its hollow
+  const [first, last] = [line[0], line[line.length - 1]];
+  let [nx, ny] = [last[1] - first[1], first[0] - last[0]];
+  const nlen = Math.hypot(nx, ny);
+  [nx, ny] = nlen > 1 ? [nx / nlen, ny / nlen] : [ux, uy];  // one point: outwards from the middle
+  if (nx * ux + ny * uy < 0) [nx, ny] = [-nx, -ny];
+  const shift = TROUGH_OUT * U;
   const g = el("g", { class: `sector v${Math.min(sector.value, 3)}` }, frame);
-  el("polyline", { points: pts(line), class: "trough" }, g);
-  const lx = mx + ux * 0.72 * U, ly = my + uy * 0.72 * U;
+  el("polyline", { points: pts(line.map(([x, y]) => [x + nx * shift, y + ny * shift])), class: "trough" }, g);
+  const lx = mx + ux * (0.72 * U + shift), ly = my + uy * (0.72 * U + shift);
   el("circle", { cx: lx, cy: ly, r: 0.22 * U, class: "value-badge" }, g);
   el("text", { x: lx, y: ly + 1, class: "value" }, g).textContent = `${sector.value}`;
-  board.sectorAt.set(sector.name, [mx, my]);
+  board.sectorAt.set(sector.name, [mx + nx * shift, my + ny * shift]);
 }
 
 export function paint(board, cells, palette, sim) {

@@ -14,6 +14,7 @@ import { cachedRulesPage, renderRulesGames, rulesPage } from "./rules.js";
 import { state } from "./state.js";
 import { positionCursor, renderTray } from "./tray.js";
 import { announce, storeVoiceSetting, voiceSetting } from "./voice.js";
+import { fitZoom } from "./zoom.js";
 
 const examples = new Map();  // game -> a geometry from its rules page, when the snapshot has none
 
@@ -153,8 +154,8 @@ function renderFirstGame(snap) {
   }
   const lit = new Set(Object.values(snap.cells || {}).map((c) => c.light).filter(Boolean));
   const palette = { ...page.palette, ...snap.palette };
-  const rows = page.lights.filter((light) => lit.has(light.name));
-  const key = rows.map((l) => l.name).join(",");
+  const rows = page.lights.filter((light) => lit.has(light.name)).map((light) => lightNow(light, snap));
+  const key = rows.map((l) => l.name).join(",") + (snap.phase === "identify" ? ":identify" : "");
   const now = $("[data-role=lights-now]");
   const nothingLit = _("No hollow is lit: nothing to put right.");
   if (now.dataset.lights === key && now.dataset.game === shown) return;
@@ -165,6 +166,18 @@ function renderFirstGame(snap) {
   }).join("") : `<p class="empty-note">${escapeHTML(nothingLit)}</p>`;
   now.dataset.lights = key;
   now.dataset.game = shown;
+}
+
+// A light as it means now: while the stones are identified, green steady is every stone whose
+// number the board does not know yet (not the stone the die chose: nothing is rolled yet).
+function lightNow(light, snap) {
+  if (snap.phase !== "identify" || light.name !== "movable") return light;
+  return {
+    ...light,
+    means: _("Identifying the stones: each stone lit is one whose number the board does not know yet."),
+    do: snap.sim ? _("Lift any lit stone and put it back: the stones here show no numbers, it becomes the one asked for.")
+      : _("Lift the stone with the number the die display shows, then put it back on its hollow."),
+  };
 }
 
 // Who plays: each side's name (or colour), the computer's side with its level.
@@ -211,6 +224,7 @@ function drawLive(snap) {
     board = buildBoard(svg, geometry, snap.order, snap.players);
     board.key = key;
     state.boards.set(svg, board);
+    fitZoom();  // another board: its hollows may want the zoom, or not
   }
   paint(board, snap.cells, snap.palette, snap.sim);
 }

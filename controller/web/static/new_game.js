@@ -11,6 +11,15 @@ import { state } from "./state.js";
 // for the command line.
 const SETUP_LABELS = { auto: N_("as the board is"), shuffle: N_("guided shuffle"), identify: N_("identify the stones") };
 
+// A new game starts from two players at the board: the computer, and its level, are chosen each
+// time (the level the command line's "computer" means); "Play again" keeps the last game's.
+const DEFAULT_LEVEL = 5;
+
+// A game with moves made, not over: a new game would end it (it stays, unfinished, in the past games).
+export function gameInProgress(snap) {
+  return Boolean(snap && (snap.phase === "play" || snap.phase === "rolled") && (snap.record || []).length);
+}
+
 export function renderGameChoices() {
   const list = games();
   const names = list.map((g) => g.name).join(",");
@@ -43,12 +52,10 @@ export function renderSides(form, snap) {
       `<label>${escapeHTML(Side(p))} <input type="text" maxlength="40" data-name="${escapeHTML(p)}"`
       + ` value="${escapeHTML(typed[p] || (snap.names || {})[p] || "")}"></label>`).join("");
   }
-  if (!form.dataset.touched) {
-    form.elements.computer.checked = !!snap.computer;
-    if (snap.computer) {
-      form.elements.level.value = String(snap.computer.level);
-      if (players.includes(snap.computer.plays)) select.value = snap.computer.plays;
-    }
+  if (!form.dataset.touched) {  // two players at the board, whoever played the last game
+    form.elements.computer.checked = false;
+    form.elements.level.value = String(DEFAULT_LEVEL);
+    select.value = players[players.length - 1];
   }
 }
 
@@ -197,6 +204,8 @@ export function wireNewGame() {
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    const ends = _("Start a new game? The game in progress ends here, unfinished (it stays in the past games).");
+    if (gameInProgress(state.snap) && !confirm(ends)) return;
     const body = {
       game: form.elements.game.value || undefined,
       empty: form.elements.empty.checked,

@@ -38,10 +38,9 @@ export function pieceSVG(piece, cls, look) {
 export function cellPicture(info, sim, look) {
   const believed = info.piece || "", there = sim ? (info.sim || "") : believed, expected = info.expect || "";
   if (believed && there === believed) return pieceSVG(believed, "", look);
-  // identify set-up: the stone stands there, only its number is not known yet
-  if (believed.endsWith("?") && there && there[0] === believed[0]) {
-    return pieceSVG(believed, "", look) + pieceSVG(there, "pending small", look);
-  }
+  // identify set-up: the stone stands there, only its number is not known yet: a "?" and no
+  // number the simulated table made up (its stones take the numbers the hands give them)
+  if (believed.endsWith("?") && there && there[0] === believed[0]) return pieceSVG(believed, "", look);
   let out = "";
   if (believed) out += pieceSVG(believed, "lifted", look);
   else if (expected && !there) out += pieceSVG(expected, "expected", look);

@@ -44,7 +44,10 @@ export async function openGame(name) {
   state.boards.set(svg, board);
   showPly(replay.ply);
   rulesPage(data.game);  // its lights' colours, for the better moves
-  $("[data-role=replay]").scrollIntoView({ block: "start", behavior: "smooth" });
+  // in view at once: on a phone it opens below the whole list and the statistics (a smooth
+  // scroll there could be cut short, leaving it out of sight); its title takes the focus
+  $("[data-role=replay]").scrollIntoView({ block: "start" });
+  $("[data-role=replay-title]").focus({ preventScroll: true });
   askReview(name);
 }
 
@@ -244,7 +247,19 @@ function wireReview() {
   }).observe($("[data-role=review]"));
 }
 
+// Back to the list: the replay closed, the game's row in view and its Replay button focused.
+function closeReplay() {
+  const name = replay.name;
+  $("[data-role=replay]").hidden = true;
+  const row = $$("[data-role=games] tr[data-game]").find((tr) => tr.dataset.game === name);
+  const target = row || $("[data-role=games]");
+  target.scrollIntoView({ block: "center" });
+  const button = row && $("[data-open]", row);
+  if (button) button.focus({ preventScroll: true });
+}
+
 export function wireReplay() {
+  $("[data-action=replay-close]").addEventListener("click", closeReplay);
   for (const a of $$("[data-role=replay-picture]")) {
     a.addEventListener("click", (event) => { event.preventDefault(); savePicture(replay.data, replay.ply, a.dataset.kind); });
   }

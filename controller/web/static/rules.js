@@ -1,6 +1,7 @@
 // The rules: each game's rules in words, its example positions drawn by the same board drawing
-// as the live game, and the meaning of every light. The game being played is shown first. Each
-// page comes in the page's language (the request says which), asked for again in another.
+// as the live game, and the meaning of every light the game shows, each named by its look in
+// words. The game being played is shown first. Each page comes in the page's language (the
+// request says which), asked for again in another.
 import { buildBoard, drawArrow, lightColour, lightSwatch, paint } from "./board.js";
 import { games } from "./catalog.js";
 import { $, $$, escapeHTML, toast } from "./dom.js";
@@ -79,7 +80,7 @@ function renderRules(page) {
     const colour = light.name === "last" ? lightColour("last", palette) : palette[light.name] || light.colour || "";
     return `<div class="light-row" data-light-name="${escapeHTML(light.name)}" data-colour="${escapeHTML(colour)}">`
       + lightSwatch(light.name, colour, light.blink)
-      + `<div class="light-name"><b>${escapeHTML(light.name)}</b><span>${escapeHTML(light.look)}</span></div>`
+      + `<div class="light-name"><b>${escapeHTML(light.look)}</b></div>`
       + `<div class="light-means">${escapeHTML(light.means)}</div>`
       + `<div class="light-do">${escapeHTML(light.do)}</div></div>`;
   }).join("");

@@ -6,6 +6,8 @@ import { N_, _, date, format, languageHeaders, ngettext, number, side } from "./
 let asked = null;  // the player whose statistics were asked for last ("" for everyone)
 
 const RESULT_PARTS = [["wins", N_("won")], ["draws", N_("drawn")], ["losses", N_("lost")], ["unfinished", N_("unfinished")]];
+// the first player's games: won, drawn, lost, in words under its bar, each with its colour (its legend)
+const FIRST_PARTS = RESULT_PARTS.slice(0, 3);
 
 // "3 won": a count of games of one part, its words agreeing with the count.
 function counted(n, key) {
@@ -83,9 +85,10 @@ function renderStats(stats) {
     return `<div class="stats-game" data-stats-game="${escapeHTML(g.game)}">`
       + `<h3>${escapeHTML(gameInfo(g.game).title)} <span class="muted">${escapeHTML(gamesText(g))}</span></h3>`
       + `<div class="stats-line" data-stats="first"><span class="stats-label">${escapeHTML(say.first)}</span>`
-      + bar(RESULT_PARTS.slice(0, 3).map(([key]) => [key, first[key]]),
+      + bar(FIRST_PARTS.map(([key]) => [key, first[key]]),
         format(_("the first player: {counts}"), { counts: countsText(first, RESULT_PARTS) }))
-      + `<span class="stats-counts">${first.wins}–${first.draws}–${first.losses}</span></div>`
+      + `<span class="legend stats-words">${FIRST_PARTS.map(([key]) => `<span class="stats-part"><span class="key"`
+        + ` data-part="${key}"></span>${escapeHTML(counted(first[key] || 0, key))}</span>`).join(" · ")}</span></div>`
       + `<div class="stats-line" data-stats="colours"><span class="stats-label">${escapeHTML(say.colours)}</span>`
       + bar(colours, say.colours)
       + `<span class="stats-counts">${colours.map(([colour, n]) => `${escapeHTML(side(colour))} ${number(n)}`).join(" · ")}</span>`

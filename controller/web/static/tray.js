@@ -10,19 +10,27 @@ function miniPiece(piece) {
   return `<svg viewBox="${-0.45 * U} ${-0.45 * U} ${0.9 * U} ${0.9 * U}" class="mini">${pieceSVG(piece, "", board && board.look)}</svg>`;
 }
 
+// A stone lifted from a hollow whose stone the board has not identified yet is a "?" in the hand
+// too: no number the simulated table made up is shown.
+function inHand(h, snap) {
+  const believed = h.from && snap.cells && snap.cells[h.from] ? snap.cells[h.from].piece : "";
+  return believed && believed.endsWith("?") && h.piece[0] === believed[0] ? { ...h, piece: believed } : h;
+}
+
 export function renderTray(snap) {
   const tray = $("[data-role=tray]");
   tray.hidden = !snap.sim;
   if (!snap.sim) return;
   const hand = $("[data-role=hand]");
+  const held = snap.hand.map((h) => inHand(h, snap));
   const selected = snap.selected == null ? 0 : snap.selected;
   const nothing = _("empty");
   const empty = `<span class="empty-note">${escapeHTML(nothing)}</span>`;
   const taking = (piece) => format(_("take {piece}"), { piece });
-  const held = (h) => (h.from ? format(_("{piece} from {cell}"), { piece: h.piece, cell: h.from }) : h.piece);
-  hand.innerHTML = snap.hand.length ? snap.hand.map((h, i) =>
+  const from = (h) => (h.from ? format(_("{piece} from {cell}"), { piece: h.piece, cell: h.from }) : h.piece);
+  hand.innerHTML = held.length ? held.map((h, i) =>
     `<button type="button" class="held${i === selected ? " selected" : ""}" data-hand="${i}" data-piece="${escapeHTML(h.piece)}"`
-    + ` title="${escapeHTML(held(h))}">${miniPiece(h.piece)}</button>`).join("")
+    + ` title="${escapeHTML(from(h))}">${miniPiece(h.piece)}</button>`).join("")
     : empty;
   const box = $("[data-role=box]");
   const counts = new Map();
@@ -34,9 +42,9 @@ export function renderTray(snap) {
     : empty;
   $("[data-action=aside]").disabled = !state.control || !snap.hand.length;
   const cursor = $("[data-role=cursor]");
-  const inHand = snap.hand.length ? snap.hand[selected] || snap.hand[0] : null;
-  cursor.innerHTML = inHand ? miniPiece(inHand.piece) : "";
-  cursor.dataset.piece = inHand ? inHand.piece : "";
+  const holding = held.length ? held[selected] || held[0] : null;
+  cursor.innerHTML = holding ? miniPiece(holding.piece) : "";
+  cursor.dataset.piece = holding ? holding.piece : "";
 }
 
 // the piece in hand follows the pointer over the board
