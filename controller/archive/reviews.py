@@ -51,7 +51,7 @@ __all__ = ["REVIEW_NODES", "REVIEW_VERSION", "ReviewBusy", "ReviewJob", "ReviewU
            "compute", "job_of", "read_kept", "review_job", "size_limit", "valid"]
 
 REVIEW_SIZE = 2048  # bytes of a review's JSON beyond its points, at most
-POINT_SIZE = 512  # bytes of one point of it, at most (a marked Abalone move takes about 250)
+POINT_SIZE = 512  # bytes of one point of it, at most (a marked move with its better move takes about 250)
 EARLIER_ROWS = 8  # reviews of a journal looked at for one of its first moves
 WAITING_AT_MOST = 8  # different reviews waiting for the worker at once
 ATTEMPTS = 2  # a review whose worker died is asked of a new one once more
