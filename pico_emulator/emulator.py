@@ -368,6 +368,21 @@ class EmulatedPico:
         """The reed switch of `sensor` is stuck closed."""
         self.control(f"stuck {sensor}")
 
+    def cut_row(self, row: int) -> None:
+        """Matrix row `row`'s wire is cut: none of its switches reaches the Pico's pin."""
+        self.control(f"cut {row}")
+
+    def break_chain(self, after: int) -> None:
+        """The LED chain's data wire is broken after LED `after`: every LED past it stays dark."""
+        for index in range(after + 1, self.board.led_count):
+            self.break_led(index)
+
+    def mend(self) -> None:
+        """Every planted fault mended: no LED broken, no switch stuck, no row cut."""
+        self.dark.clear()
+        for line in ("dark", "stuck", "cut"):
+            self.control(line)
+
     def type(self, data: bytes) -> None:
         """Bytes into the Pico's USB serial as if the host had sent them (beside the host's own)."""
         self.control("usb " + data.hex())

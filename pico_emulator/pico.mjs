@@ -14,6 +14,7 @@
 //   hold die|ok MS   the button is held for MS ms of emulated time
 //   dark I           LED I of the chain is broken: it shows nothing (and passes the data on)
 //   stuck I          sensor I's switch is stuck closed; `stuck` alone mends every switch
+//   cut R            matrix row R's wire is cut: none of its switches reaches its pin; `cut` alone mends it
 //   gaps MS          report every gap between two scans longer than MS ms (`gaps` alone: no more)
 //   usb HEX          these bytes into the Pico's USB serial, as if the host had sent them
 //   stats            a stats report now (scans and the longest gap between two since the last stats)
@@ -116,6 +117,7 @@ const now = () => before + chip.clock.nanos;
 const ms = (ns) => +(ns / 1e6).toFixed(3);
 const magnets = new Set(numbers(option('occ', '')));
 const stuck = new Set();
+const cut = new Set(); // matrix rows whose wire is cut
 const held = { die: false, ok: false };
 const dark = new Set();
 const counts = { scans: 0, resets: 0, instructions: 0 };
@@ -137,7 +139,7 @@ function settleColumns() {
   for (let c = 0; c < COLS.length; c++) {
     let low = false;
     for (let r = 0; r < ROWS.length && !low; r++) {
-      if (mcu.gpio[ROWS[r]].value === GPIOPinState.Low && closed(r * COLS.length + c)) low = true;
+      if (!cut.has(r) && mcu.gpio[ROWS[r]].value === GPIOPinState.Low && closed(r * COLS.length + c)) low = true;
     }
     mcu.gpio[COLS[c]].setInputValue(!low);
   }
@@ -431,6 +433,10 @@ function control(line) {
   } else if (what === 'stuck') {
     if (a === undefined) stuck.clear();
     else stuck.add(Number(a));
+    settleColumns();
+  } else if (what === 'cut') {
+    if (a === undefined) cut.clear();
+    else cut.add(Number(a));
     settleColumns();
   } else if (what === 'stats') stats();
   else if (what === 'pins') pinsReport();

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..language.catalogue import COMMANDS, N_
-from .arguments import add_hal_options, board_argument, check_board_file, check_output, listen
+from .arguments import add_hal_options, board_argument, check_board_file, check_output, listen, seconds
 
 _ = COMMANDS.gettext
 
@@ -17,6 +17,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
     calibrate.add_argument("--out", metavar="FILE",
                            help=_("the board file to write (default: the --board file; for a board's name, or none, NAME.toml"
                                   " here)"))
+    calibrate.add_argument("--timeout", metavar="S", type=seconds, default=60.0,
+                           help=_("seconds to wait for each magnet or button press (default 60)"))
     calibrate.add_argument("--listen", metavar="HOST:PORT", type=listen,
                            help=_("also show the prompts in a web page (e.g. 127.0.0.1:8000)"))
     calibrate.set_defaults(run=run)
@@ -29,4 +31,5 @@ def run(args: argparse.Namespace) -> int:
     path, name = board_argument(args.board)
     check_board_file(path)
     check_output(args.out or path, N_("the board file"), "--out")
-    return calibrate_command(args.backend, args.port, path, args.out, listen=args.listen, board_name=name)
+    return calibrate_command(args.backend, args.port, path, args.out, timeout=args.timeout, listen=args.listen,
+                             board_name=name)

@@ -70,6 +70,7 @@ class Steps:
         self.now = 0.0
         self.done = False
         self.lights = LightFrame()
+        self._lit = False  # a light frame was shown
         self.die = DieState()
         self._phase = "idle"
         self._deadline: float | None = None
@@ -92,8 +93,10 @@ class Steps:
 
     # What a guide shows: subclasses set outputs, on_prompt, prompt, lights, die and _serial.
     def _output(self, lights, die: DieState | None) -> None:  # lights: a LightFrame or a LedFrame
+        shown = self._lit and lights == self.lights  # the board shows it already: not sent again
         self.lights = lights
-        if self.outputs.lights:
+        self._lit = True
+        if self.outputs.lights and not shown:
             self.outputs.lights(lights)
         if die is not None and die != self.die:
             self.die = die
