@@ -370,6 +370,20 @@ def test_a_column_that_does_not_answer_and_one_shorted_are_named_so():
     assert "look for a short on column 4's wire (GP12 (pin 16)) to GND or to the row wires" in text
 
 
+def test_the_pins_named_are_the_backends_own():
+    # the Pico's on serial (and on the simulated board, whose board file says serial), the
+    # Pi's from the board file's [gpio] on gpio, an expander's ports where the board has them
+    pi = wiring_of(BOARD, "gpio")
+    assert (pi.row(0), pi.column(3), pi.ok_button, pi.leds) == ("BCM 5 (pin 29)", "BCM 4 (pin 7)", "BCM 24 (pin 18)",
+                                                                "BCM 10 (pin 19)")
+    assert wiring_of(BOARD, "sim") == PICO and PICO.row(3) == "GP3 (pin 5)" and PICO.column(7) is None
+    expanders = wiring_of(load_board(game="offboard"), "gpio")
+    assert expanders.row(0) == "0x20 GPA0" and expanders.column(1) == "0x20 GPB1" and expanders.die_button is None
+    test = SelfTest(BOARD, Settings(watch=1, timeout=5), wiring=pi)
+    run_virtual(test, {c: None for c in row_of(1)})
+    assert "check row 1's wire from BCM 6 (pin 31) to its switches" in test.report().text()
+
+
 def test_a_row_whose_switches_all_read_closed_is_a_short_and_without_pins_the_wire_is_named_alone():
     test = SelfTest(BOARD, Settings(watch=1, timeout=5))
     run_virtual(test, {}, stuck=set(row_of(2)))

@@ -342,7 +342,7 @@ def firmware_words(opened: Opened) -> str:
         return _("{firmware} (protocol {version})").format(firmware=hello.firmware, version=hello.version)
     if registry.can(opened.backend, registry.HANDS):
         return _("none (the simulated board)")
-    if opened.backend == "gpio":
+    if not registry.can(opened.backend, registry.PORT):  # wired to the Pi's own pins
         return _("none (the Pi reads the switches itself)")
     return _("unknown (the board did not say)")
 

@@ -1,10 +1,11 @@
 """Which pin each wire of a board goes to, so that a guide's finding can say what to check
 ("check row 0's wire from GP0 (pin 1) to its switches").
 
-The serial backend's Pico has its pins in firmware/pins.py (what `reedboard firmware install`
-writes into board.json), the gpio backend's Pi in the board file's [gpio] table (BCM numbers,
-or MCP23017 expander ports); the simulated board is named with the pins of the backend its
-board file says (a Pico's for serial and sim, as the drawings do). The names are the
+A board reached over a port (the serial backend's Pico) has its pins in firmware/pins.py (what
+`reedboard firmware install` writes into board.json); one wired to the Pi has them in its
+backend's table of the board file (BCM numbers, or MCP23017 expander ports); the simulated
+board is named with the pins of the backend its board file says (a Pico's when that is the
+simulated board too, as the drawings do). The names are the
 drawings' (hardware/drawings.py): "GP0 (pin 1)", "BCM 5 (pin 29)", "0x20 GPA0".
 """
 
@@ -53,26 +54,26 @@ def pico_wiring(board: Board) -> Wiring:
                   pin(pins.get("BUZZER_PIN")))
 
 
-def pi_wiring(board: Board) -> Wiring:
-    """The Pi's pins from the board file's [gpio] table."""
+def table_wiring(board: Board, settings) -> Wiring:
+    """The Pi's pins from the backend's table of the board file (its rows and columns, or the
+    expanders they are on, the LED chain's data pin, the buttons and the buzzer)."""
     from reedboard.hardware.drawings import PI_HEADER
-
-    gpio = board.settings_of("gpio")
 
     def bcm(p) -> str | None:
         if p is None:
             return None
         return f"BCM {p} (pin {PI_HEADER[p]})" if p in PI_HEADER else f"BCM {p}"
 
-    rows = tuple(bcm(p) for p in gpio.rows)
-    columns = tuple(bcm(p) for p in gpio.columns)
-    if gpio.expander is not None:
+    rows = tuple(bcm(p) for p in getattr(settings, "rows", ()))
+    columns = tuple(bcm(p) for p in getattr(settings, "columns", ()))
+    expander = getattr(settings, "expander", None)
+    if expander is not None:
         try:
             from reedboard.hal.matrix import expander_pin
         except ImportError:  # eight lines to a port
             def expander_pin(index: int) -> tuple[int, int]:
                 return divmod(index, 8)
-        __, addresses = gpio.expander
+        __, addresses = expander
 
         def port(letter: str, index: int) -> str | None:
             chip, bit = expander_pin(index)
@@ -80,20 +81,21 @@ def pi_wiring(board: Board) -> Wiring:
 
         rows = tuple(port("A", r) for r in range(board.rows))
         columns = tuple(port("B", c) for c in range(board.columns))
-    return Wiring(rows, columns, bcm(gpio.leds), bcm(gpio.die_button), bcm(gpio.ok_button), bcm(gpio.buzzer))
+    return Wiring(rows, columns, *(bcm(getattr(settings, name, None))
+                                   for name in ("leds", "die_button", "ok_button", "buzzer")))
 
 
 def wiring_of(board: Board, backend: str | None) -> Wiring:
-    """The pins of `board` on `backend` (None or a board moved by hand: the board file's own)."""
+    """The pins of `board` on `backend` (None, or a board moved by hand: the board file's own
+    backend): a board reached over a port (a Pico) and the simulated one have the Pico's pins,
+    the others those of their table in the board file."""
     from reedboard.hal import registry
 
     if backend is None or registry.can(backend, registry.HANDS):
         backend = board.backend
     try:
-        if backend == "gpio":
-            return pi_wiring(board)
-        if backend in ("serial", "sim"):
+        if registry.can(backend, registry.PORT) or registry.can(backend, registry.HANDS):
             return pico_wiring(board)
+        return table_wiring(board, board.settings_of(backend))
     except Exception:  # pins that cannot be read say nothing: a finding names the wire alone
         return Wiring()
-    return Wiring()
