@@ -32,9 +32,10 @@ _ = COMMANDS.gettext
 
 @dataclass(frozen=True)
 class Settings:
-    """How long a guide waits for the builder, in seconds: with hands off before the first step
-    (`watch`: the self-test's step 1), for each magnet or ok press (`timeout`), and for the
-    magnets to be taken away (`remove_timeout`; None: `timeout`)."""
+    """How long a guide waits for the builder, in seconds: with hands off on the empty board
+    (`watch`: the self-test's step 1), for each magnet or button press (`timeout`; the
+    self-test also waits so long after the last piece came off before a switch still closed
+    is found stuck), and for the magnets to be taken away (`remove_timeout`; None: `timeout`)."""
 
     watch: float = 3.0
     timeout: float = 20.0
