@@ -179,6 +179,7 @@ def missing(program: str) -> str | None:
 SHARING = {"test_quick_start": "quick-start", "test_installed_wheel": "quick-start"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups
 def pytest_collection_modifyitems(items):
     for item in items:
         module = item.module.__name__ if item.module else None

@@ -29,6 +29,7 @@ ALLOWED = {
     ("commands/calibrate.py", "SimHands"): "hal.mock's hands of the simulated builder",
     ("commands/selftest.py", "SimHands"): "hal.mock's hands of the simulated builder",
     ("commands/selftest.py", "faulty_sim"): "hal.mock's faults declared in a board file, put on a board moved by hand",
+    ("commands/bringup.py", "faulty_sim"): "the same faults, on the bring-up page's board moved by clicks",
     ("commands/pi_checks.py", "gpio"): "the Linux group that may use the GPIO pins, checked on the Pi",
     ("session/play_session.py", "sim"): "PlaySession.sim: the board moved by clicks, as the web view names it",
     ("session/snapshot.py", "sim"): "the snapshot's field for a table moved by clicks, which the page reads",

@@ -8,6 +8,7 @@ report the same error thousands of times a second, each with its traceback).
 
 from __future__ import annotations
 
+import errno
 import logging
 import time
 from collections import OrderedDict
@@ -63,11 +64,22 @@ class QuietFilter(logging.Filter):
         self._gate = _Gate(interval, clock)
 
     def filter(self, record: logging.LogRecord) -> bool:
+        _file_limit_in_a_line(record)
         kind = f"{record.name}:{record.levelno}:{str(record.msg)[:80]}"
         passes, held = self._gate.passes(kind)
         if passes and held:
             record.msg, record.args = record.getMessage() + _held_back(held, self.interval), None
         return passes
+
+
+def _file_limit_in_a_line(record: logging.LogRecord) -> None:
+    """An exhausted file limit is a crowd, not a fault: asyncio stops accepting for a moment and
+    goes on, so its report becomes one line, without the traceback."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE):
+        first = record.getMessage().splitlines()[0] if record.getMessage() else "accept"
+        record.msg, record.args = f"{first}: {error.strerror} (new connections wait)", None
+        record.exc_info, record.exc_text = None, None
 
 
 def _held_back(count: int, interval: float) -> str:
