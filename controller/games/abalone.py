@@ -811,7 +811,7 @@ class Abalone(Game):
             row = [name for name, (row_index, _) in zip(NAMES, GRID.coords) if row_index == r]
             marks = " " * abs(4 - r) + " ".join(pieces[name] or "." for name in row)
             lines.append(f"{row[0][0]}  {marks:<17}  {row[0]}-{row[-1]}")
-        lines.append(f"pushed off: by black {self._off[0]}, by white {self._off[1]}")
+        lines.append(_("pushed off: by black {black}, by white {white}").format(black=self._off[0], white=self._off[1]))
         lines.append(self.status_line())
         return "\n".join(lines)
 

@@ -824,10 +824,11 @@ class OffBoard(Game):
         sectors = " ".join(
             f"{s.name}({s.value})={marks[code] if code else '-'}" for s, code in zip(self.sectors, self._holder)
         )
-        lines.append(f"sectors: {sectors}")
-        lines.append(f"score: red {self._score[0]}, yellow {self._score[1]}")
+        lines.append(_("scoring spaces: {sectors}").format(sectors=sectors))
+        lines.append(_("score: red {red}, yellow {yellow}").format(red=self._score[0], yellow=self._score[1]))
         if self._waiting:
-            lines.append(f"waiting: a {self.turn} ball, to put back (+HOLE) or drop (*MOVE)")
+            lines.append(_("waiting: a {colour} ball, to put back (+HOLE) or drop (*MOVE)").format(
+                colour=colour_words(self.turn)))
         lines.append(self.status_line())
         return "\n".join(lines)
 

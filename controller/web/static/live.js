@@ -7,6 +7,7 @@ import { buildBoard, lightColour, lightSwatch, paint } from "./board.js";
 import { gameInfo } from "./catalog.js";
 import { renderClock } from "./clock.js";
 import { $, $$, escapeHTML } from "./dom.js";
+import { headerWords } from "./header_words.js";
 import { N_, Side, _, format, language, number, side } from "./i18n.js";
 import { renderRecord } from "./move_list.js";
 import { renderNewGame } from "./new_game.js";
@@ -102,7 +103,7 @@ export function render(snap) {
   renderClock(snap);
 
   // record
-  $("[data-role=header]").innerHTML = (snap.header || []).slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
+  $("[data-role=header]").innerHTML = (snap.header || []).slice(1).map((l) => `<div>${escapeHTML(headerWords(l, snap.game))}</div>`).join("");
   renderRecord($("[data-role=record]"), snap.record, snap.players, snap.record.length - 1);
   $("[data-role=result]").textContent = snap.outcome ? `${snap.outcome.line}` : "";
   renderPlayers(snap);

@@ -6,6 +6,7 @@
 import { buildBoard, lightColour, lightSwatch, paint } from "./board.js";
 import { gameInfo } from "./catalog.js";
 import { $, $$, escapeHTML, toast } from "./dom.js";
+import { headerWords } from "./header_words.js";
 import { Side, _, dateTime, format, languageHeaders, ngettext, number, side } from "./i18n.js";
 import { renderRecord } from "./move_list.js";
 import { savePicture } from "./picture.js";
@@ -36,7 +37,6 @@ export async function openGame(name) {
   showWords();
   $("[data-role=replay-download]").href = `api/games/${encodeURIComponent(name)}/record`;
   $("[data-role=replay-record-download]").href = `api/games/${encodeURIComponent(name)}/record?format=record`;
-  $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(l)}</div>`).join("");
   const slider = $("[data-role=replay-slider]");
   slider.max = String(data.record.length);
   const svg = $("#replay-board");
@@ -58,6 +58,7 @@ function showWords() {
   const when = Number.isNaN(started.getTime()) ? String(data.started || "").replace("T", " ").slice(0, 16) : dateTime(started);
   $("[data-role=replay-title]").textContent = `${data.title || gameInfo(data.game).title}, ${when}`;
   $("[data-role=replay-result]").textContent = (data.result || _("unfinished")) + (data.note ? ` · ${data.note}` : "");
+  $("[data-role=replay-header]").innerHTML = data.header.slice(1).map((l) => `<div>${escapeHTML(headerWords(l, data.game))}</div>`).join("");
 }
 
 // The replay open, in the language just chosen.
