@@ -1,7 +1,7 @@
 // A game record's header lines (its set-up, in the record's notation) in words of the page's
 // language, for the moves card of the live game and of a replayed one: `layout belgian-daisy`,
-// `board default`, `board NAME`, Big Balls' `black a1=3 b1=6 ...` and `first black`. The record
-// keeps its notation; a line the page does not know is shown as it is.
+// `board default`, `board NAME`, a colour's stones `black a1=3 b1=6 ...` and `first black`. The
+// record keeps its notation; a line the page does not know is shown as it is.
 import { gameInfo } from "./catalog.js";
 import { Side, _, format, side } from "./i18n.js";
 
