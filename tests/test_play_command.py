@@ -40,7 +40,11 @@ def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
             except OSError:
                 time.sleep(0.1)
         assert state["game"] == "offboard" and state["turn"] == "red"
-        assert list(tmp_path.glob("*-offboard.jsonl"))  # the game is journaled
+        for _ in range(100):  # the game is journaled (its first lines may follow the page's first answer)
+            if list(tmp_path.glob("*-offboard.jsonl")):
+                break
+            time.sleep(0.1)
+        assert list(tmp_path.glob("*-offboard.jsonl"))
     finally:
         process.terminate()
         process.wait(timeout=10)
