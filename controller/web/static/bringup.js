@@ -5,8 +5,9 @@
 // them, the page's own from the page's catalogue (i18n.js), the one-hollow guidance from
 // api/hollow/NAME in the page's language. Every address is relative to the page.
 import {
-  LANGUAGE_NAMES, N_, _, format, language, languageHeaders, ngettext, number, onLanguage, startLanguage, useLanguage,
+  LANGUAGE_NAMES, N_, _, format, language, ngettext, number, onLanguage, startLanguage, useLanguage,
 } from "./i18n.js";
+import { headers } from "./owner_token.js";
 
 const $ = (selector, root = document) => root.querySelector(selector);
 const SVG = "http://www.w3.org/2000/svg";
@@ -16,30 +17,9 @@ const PIP_PLACES = [[28, 28], [72, 28], [28, 50], [50, 50], [72, 50], [28, 72], 
 let board = null;      // GET api/bench's "board": it does not change
 let state = null;      // the last state
 let clockOffset = 0;   // the page's seconds minus the board's clock, when the state came
-let token = null;
 let control = false;
 let chosen = "any";
 let words = null;      // the guidance of the hollow chosen, in the page's language
-
-// --- the token (beyond localhost): from ?token=, kept for this tab -------------------------------
-(function takeToken() {
-  const params = new URLSearchParams(location.search);
-  const given = params.get("token");
-  if (given) {
-    sessionStorage.setItem("reedboard-token", given);
-    params.delete("token");
-    const rest = params.toString();
-    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
-  }
-  token = sessionStorage.getItem("reedboard-token");
-})();
-
-function headers(json) {
-  const h = { ...languageHeaders() };
-  if (json) h["Content-Type"] = "application/json";
-  if (token) h["X-Reedboard-Token"] = token;
-  return h;
-}
 
 function showError(text) {
   const box = $("[data-role=error]");

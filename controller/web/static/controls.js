@@ -3,7 +3,8 @@
 // and whether this page may use them at all (api/auth).
 import { $, $$ } from "./dom.js";
 import { Side, _, format } from "./i18n.js";
-import { headers, post } from "./server.js";
+import { headers } from "./owner_token.js";
+import { post } from "./server.js";
 import { state } from "./state.js";
 import { followPointer } from "./tray.js";
 

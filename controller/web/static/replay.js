@@ -12,7 +12,7 @@ import { renderRecord } from "./move_list.js";
 import { savePicture } from "./picture.js";
 import { MARKS, drawReview, markShape, percent, plyAt } from "./review_graph.js";
 import { cachedRulesPage, rulesPage } from "./rules.js";
-import { headers } from "./server.js";
+import { headers } from "./owner_token.js";
 import { state } from "./state.js";
 import { el } from "./svg.js";
 

@@ -1,11 +1,11 @@
-// The board's server: the owner's token, the changes sent as JSON POSTs, and the snapshots it
+// The board's server: the changes sent as JSON POSTs (with owner_token.js's headers), and the snapshots it
 // pushes over a WebSocket, with their words in the page's language. Every address is relative
 // to the page, so the same page works at / and where the club shows one board, under /board/NAME/.
 import { $, toast } from "./dom.js";
-import { N_, _, language, languageHeaders, onLanguage, wordsInto } from "./i18n.js";
+import { N_, _, language, onLanguage, wordsInto } from "./i18n.js";
+import { headers } from "./owner_token.js";
 import { state } from "./state.js";
 
-let token = null;
 let retry = 500;
 let socket = null;
 let received = () => {};  // what is done with a snapshot (the live view's render)
@@ -29,27 +29,6 @@ function whole(snap) {
   }
   if (newer) fixedSeq = snap.seq;
   return snap;
-}
-
-// --- the token (served beyond localhost): from ?token=..., kept for this tab --------------------
-(function takeToken() {
-  const params = new URLSearchParams(location.search);
-  const given = params.get("token");
-  if (given) {
-    sessionStorage.setItem("reedboard-token", given);
-    params.delete("token");
-    const rest = params.toString();
-    history.replaceState(null, "", location.pathname + (rest ? "?" + rest : "") + location.hash);
-  }
-  token = sessionStorage.getItem("reedboard-token");
-})();
-
-// A request's headers: the page's language (a refusal comes back in it), JSON, the owner's token.
-export function headers(json) {
-  const h = { ...languageHeaders() };
-  if (json) h["Content-Type"] = "application/json";
-  if (token) h["X-Reedboard-Token"] = token;
-  return h;
 }
 
 export function onSnapshot(handler) { received = handler; }
