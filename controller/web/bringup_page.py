@@ -46,6 +46,7 @@ from .connections import ConnectionTable, GuardedHTTP, GuardedWebSocket
 from .hosts import HostCheck, names_for
 from .languages import Speaking, language_routes
 from .limits import Limits, Watchers
+from .live_socket import in_a_place
 from .page import STATIC
 from .quiet_log import QuietLog, quieten
 from .replies import CLOSE, encoded, error, json_answer
@@ -147,18 +148,7 @@ def bringup_app(bench: Bench, token: str | None = None, *, hosts: frozenset[str]
         return Route(f"/api/{name}", endpoint, methods=["POST"])
 
     async def updates(websocket: WebSocket):
-        address = websocket.client.host if websocket.client else "unknown"
-        owner = access.owners_socket(websocket)
-        refused = watchers.admit(address, owner)
-        if refused:
-            log.note("watchers", f"refused a bring-up page from {address}: {refused}")
-            await websocket.send_denial_response(error(_('{refused}: try again later').format(refused=refused), 503,
-                                                       {"Retry-After": "30"}))
-            return
-        try:
-            await follow(websocket)
-        finally:
-            watchers.leave(address, owner)
+        await in_a_place(websocket, watchers, access, log, "a bring-up page", follow)
 
     async def follow(websocket: WebSocket) -> None:
         await websocket.accept()

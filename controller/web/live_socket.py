@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections.abc import Awaitable, Callable
 
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -28,6 +29,24 @@ _ = COMMANDS.gettext
 
 def address_of(websocket: WebSocket) -> str:
     return websocket.client.host if websocket.client else "unknown"
+
+
+async def in_a_place(websocket: WebSocket, watchers: Watchers, access: Access, log: QuietLog, who: str,
+                     serve: Callable[[WebSocket], Awaitable[None]]) -> None:
+    """Serve a live socket in one of the watchers' places, given back when it ends; with none
+    left, a 503 to the socket and a line in the quiet log ("refused `who` from ADDRESS")."""
+    address = address_of(websocket)
+    owner = access.owners_socket(websocket)
+    refused = watchers.admit(address, owner)
+    if refused:
+        log.note("watchers", f"refused {who} from {address}: {refused}")
+        await websocket.send_denial_response(error(_('{refused}: try again later').format(refused=refused), 503,
+                                                   {"Retry-After": "30"}))
+        return
+    try:
+        await serve(websocket)
+    finally:
+        watchers.leave(address, owner)
 
 
 def language_asked(message: dict) -> str | None:
@@ -52,18 +71,7 @@ def live_routes(session: PlaySession, access: Access, limits: Limits, log: Quiet
         if lang not in LANGUAGES:
             await websocket.send_denial_response(error(f"no language {lang[:8]!r}: {', '.join(LANGUAGES)}", 400))
             return
-        address = address_of(websocket)
-        owner = access.owners_socket(websocket)
-        refused = watchers.admit(address, owner)
-        if refused:
-            log.note("watchers", f"refused a watcher from {address}: {refused}")
-            await websocket.send_denial_response(error(_('{refused}: try again later').format(refused=refused), 503,
-                                                                   {"Retry-After": "30"}))
-            return
-        try:
-            await watch(websocket, lang)
-        finally:
-            watchers.leave(address, owner)
+        await in_a_place(websocket, watchers, access, log, "a watcher", lambda socket: watch(socket, lang))
 
     async def watch(websocket: WebSocket, lang: str) -> None:
         await websocket.accept()
