@@ -1,10 +1,14 @@
 """What boards send a club: a trace's game as the journal lines a board writes and the payloads
 that carry them, and a hostile board whose retained state and players' names are HTML."""
 
+import asyncio
+import contextlib
 from datetime import datetime, timezone
 from pathlib import Path
 
+from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.trace import read_trace
@@ -59,3 +63,20 @@ def fed_club(folder: Path) -> Club:
     state = state_message("t1", "g1", len(lines), lines[0], lines[1:], hostile_snapshot(lines))
     club.receive("reedboard/boards/t1/state", encode(state))
     return club
+
+
+@contextlib.asynccontextmanager
+async def club_on(url: str, folder: Path, identifier: str = "club"):
+    """A club following the broker at `url` (its journals in `folder`), ended with the block."""
+    club = Club(folder)
+    ready = asyncio.Event()
+    task = asyncio.create_task(follow(club, parse_broker_url(url), identifier=identifier, retry=(0.05, 0.2),
+                                      ready=ready))
+    await ready.wait()
+    try:
+        yield club
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        club.close()

@@ -14,12 +14,13 @@ from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
 from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.export import export_lines
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
+
+from club_lines import club_on
 
 TRACES = Path(__file__).parent / "traces"
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
@@ -36,22 +37,6 @@ def play(folder: Path, written, trace: str, minutes: int, upto: int | None = Non
         journal.append_entry(entry)
     journal.close()
     return journal.path
-
-
-@contextlib.asynccontextmanager
-async def club_on(url: str, folder: Path, identifier: str = "club"):
-    club = Club(folder)
-    ready = asyncio.Event()
-    task = asyncio.create_task(follow(club, parse_broker_url(url), identifier=identifier, retry=(0.05, 0.2),
-                                      ready=ready))
-    await ready.wait()
-    try:
-        yield club
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        club.close()
 
 
 def check_once_in_order(club: Club, board: str, journal: Path, club_folder: Path) -> None:

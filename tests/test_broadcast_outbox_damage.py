@@ -24,11 +24,12 @@ from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import Broadcaster
 from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.trace import read_trace
 from reedboard.controller.session.replay import replay
+
+from club_lines import club_on
 
 pytestmark = pytest.mark.mosquitto
 
@@ -115,22 +116,6 @@ def made_at_once(make):
     thread.join(GUARD / 3)
     assert made, "the board blocked reading its outbox"
     return made[0]
-
-
-@contextlib.asynccontextmanager
-async def club_on(url: str, folder: Path, identifier: str):
-    club = Club(folder)
-    ready = asyncio.Event()
-    task = asyncio.create_task(follow(club, parse_broker_url(url), identifier=identifier, retry=(0.05, 0.2),
-                                      ready=ready))
-    await ready.wait()
-    try:
-        yield club
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        club.close()
 
 
 @dataclass
