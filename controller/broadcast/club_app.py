@@ -12,6 +12,10 @@
     GET /board/NAME/static/...     its scripts and style, controller/web/static as they are
     WS  /board/NAME/ws             that page's snapshots, as the board's own server sends them
     GET /board/NAME/api/...        what that page asks for: auth (never control), catalog, rules, state
+    GET /spectate                  the spectators' page: the boards read from the broker over MQTT over
+                                   WebSockets, not from this server (?broker=ws://..., ?board=NAME)
+    GET /spectate/config           what that page asks first: the broker's WebSocket address (`spectators`,
+                                   or null: the page's own host), the topics' prefix, the boards' names
 
 Every address the board's page uses is relative to it, so under /board/NAME/ it asks this
 board's place here; the page comes with the board's name in its title and a link back to the club.
@@ -81,7 +85,7 @@ def _board_page(name: str) -> str:
             .replace(BOARD_HEADER, BOARD_HEADER + back, 1))
 
 
-def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> Starlette:
+def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spectators: str | None = None) -> Starlette:
     places = Watchers(limits)
 
     def board_name(request) -> str | None:
@@ -199,6 +203,12 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
                 await websocket.send_text(_json(snapshot).decode("utf-8"))
         await watch(websocket, send_one)
 
+    async def spectate(request: Request):
+        return FileResponse(HERE / "spectate.html", headers={"Cache-Control": "no-cache"})
+
+    async def spectate_config(request: Request):
+        return JSONResponse({"broker": spectators, "prefix": club.prefix, "boards": sorted(club.boards)})
+
     async def club_words(request: Request):  # the board page's i18n.js, for the club's own page
         return FileResponse(BOARD_PAGE / "i18n.js", media_type="text/javascript")
 
@@ -210,6 +220,8 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS) -> St
         Route("/api/club", status),
         *language_routes(lambda: None),  # the club's page in its visitors' languages
         Route("/club/i18n.js", club_words),
+        Route("/spectate", spectate),
+        Route("/spectate/config", spectate_config),
         WebSocketRoute("/ws", club_updates),
         Route("/board/{name}", to_board_page),
         Route("/board/{name}/", board_page),

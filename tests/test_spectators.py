@@ -1,0 +1,242 @@
+"""The spectators through the broker (docs/broadcast.md, "Spectators"): boards publish to the
+club's Mosquitto, its bridge feeds RabbitMQ, and the spectators' page (served by the club at
+/spectate) reads the boards from RabbitMQ's Web MQTT listener itself, in English, German and
+Romanian, in Debian's chromium; a move made at a board reaches the page; a spectator can read
+and cannot publish. One RabbitMQ node for the module (it starts in several seconds)."""
+
+import asyncio
+import contextlib
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.address import BrokerAddress
+from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club_app import create_club_app
+from reedboard.controller.broadcast.club_follow import follow
+from reedboard.controller.broadcast.rabbitmq import RabbitMQ, bridged_mosquitto
+from reedboard.controller.broadcast.replay_publish import publish_trace
+
+from in_browser import expect
+from test_broadcast_browser import shots
+
+pytestmark = [pytest.mark.rabbitmq, pytest.mark.mosquitto]
+
+TIMEOUT = 15000  # ms for any one thing to show on the page
+TRACES = Path(__file__).parent / "traces"
+BOARDS = {  # board: (its game, the entries it plays before it waits for the test; None: to the end)
+    "table1": ("bigballs-game-to-a7", None),
+    "table2": ("offboard-game-to-six", 9),
+    "table3": ("abalone-push-off-edge-first", None),
+}
+PLAYERS = {"table1": {"white": "Ann", "black": "Bo"}}
+FEEDER = {"feeder": "feeder-secret"}
+
+
+class Evening:
+    """RabbitMQ, the club's Mosquitto bridged to it, the club following Mosquitto and serving its
+    pages, and three boards publishing to Mosquitto (table2 stops mid-game until let go on)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.node = RabbitMQ(folder / "rabbitmq", feeders=FEEDER)
+        self.broker = bridged_mosquitto(folder / "mosquitto", self.node)
+        self.allowed = {name: until for name, (_, until) in BOARDS.items()}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.moved = None  # asyncio.Condition: an entry let go
+        self.url = ""
+
+    def let_go(self, name: str, entries: int) -> None:
+        """Board `name` plays `entries` more journal lines."""
+        async def more():
+            async with self.moved:
+                self.allowed[name] += entries
+                self.moved.notify_all()
+        asyncio.run_coroutine_threadsafe(more(), self.loop).result(5)
+
+    @contextlib.contextmanager
+    def running(self):
+        import uvicorn
+
+        web_port = mosquitto.free_port()
+        ready, failed, server = threading.Event(), [], None
+
+        async def main():
+            nonlocal server
+            self.loop, self.moved = asyncio.get_running_loop(), asyncio.Condition()
+            club = Club(self.folder / "club")
+            followed = asyncio.Event()
+            following = asyncio.create_task(follow(club, BrokerAddress("127.0.0.1", self.broker.port), ready=followed))
+            await followed.wait()
+            server = uvicorn.Server(uvicorn.Config(create_club_app(club, spectators=self.node.ws_url), host="127.0.0.1",
+                                                   port=web_port, log_level="warning", lifespan="off"))
+            serving = asyncio.create_task(server.serve())
+            while not server.started:
+                await asyncio.sleep(0.02)
+
+            def stepper(name):
+                async def step(index, entry):
+                    async with self.moved:
+                        await self.moved.wait_for(lambda: self.allowed[name] is None or index < self.allowed[name])
+                return step
+            publishing = [asyncio.create_task(publish_trace(TRACES / f"{game}.jsonl", self.broker.url, name,
+                                                            step=stepper(name), players=PLAYERS.get(name)))
+                          for name, (game, _) in BOARDS.items()]
+            while len([n for n in BOARDS if n in club.boards and club.summary(club.boards[n])["moves"]]) < len(BOARDS):
+                await asyncio.sleep(0.05)
+            ready.set()
+            await serving
+            for task in publishing + [following]:
+                task.cancel()
+            await asyncio.gather(*publishing, following, return_exceptions=True)
+            club.close()
+
+        def run():
+            try:
+                asyncio.run(main())
+            except BaseException as error:  # shown by the test
+                failed.append(error)
+                ready.set()
+
+        self.node.start()
+        self.broker.start()
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        try:
+            assert ready.wait(60), "the club and its boards did not start"
+            if failed:
+                raise failed[0]
+            self.url = f"http://127.0.0.1:{web_port}"
+            yield self
+        finally:
+            if server is not None:
+                server.should_exit = True
+            thread.join(15)
+            self.broker.stop()
+            self.node.stop()
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory):
+    with Evening(tmp_path_factory.mktemp("spectators")).running() as evening:
+        yield evening
+
+
+def spectator(evening, **options):
+    """A spectator's MQTT client over WebSockets, anonymous, connected (paho)."""
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, transport="websockets",
+                         client_id=f"spectator-{time.monotonic_ns()}", **options)
+    client.ws_set_options(path="/ws")
+    client.received, client.closed, client.suback = [], threading.Event(), []
+    client.on_message = lambda c, u, message: client.received.append((message.topic, message.payload, message.retain))
+    client.on_disconnect = lambda c, u, flags, reason, properties: client.closed.set()
+    client.on_subscribe = lambda c, u, mid, reasons, properties: client.suback.append([r.value for r in reasons])
+    client.connect("127.0.0.1", evening.node.ws_port)
+    client.loop_start()
+    return client
+
+
+def wait_for(condition, what, timeout=15.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def test_a_spectator_reads_the_boards_and_cannot_publish(evening):
+    reader = spectator(evening)
+    forger = spectator(evening, reconnect_on_failure=False)
+    try:
+        # a retained state, by its board's name (RabbitMQ sends none to a wildcard subscription)
+        reader.subscribe([("reedboard/boards/table1/state", 0), ("reedboard/boards/+/journal", 0)])
+        wait_for(lambda: any(t == "reedboard/boards/table1/state" for t, _, _ in reader.received), "table1's state")
+        state = json.loads(next(p for t, p, _ in reader.received if t.endswith("table1/state")))
+        assert state["board"] == "table1" and state["result"]["result"] == "1-0"
+        assert state["players"] == PLAYERS["table1"]
+
+        wait_for(lambda: forger.is_connected(), "the forger's connection")
+        forged = forger.publish("reedboard/boards/table1/journal", b'{"v": 1, "forged": true}', qos=1)
+        assert forger.closed.wait(10), "the broker kept a spectator that published"
+        assert not forged.is_published()  # no acknowledgement: the broker refused it
+        evening.let_go("table2", 1)  # a real line after the forged one: the reader sees that, never the forgery
+        wait_for(lambda: any(b"table2" in p for t, p, _ in reader.received if t.endswith("/journal")), "table2's line")
+        assert not any(b"forged" in payload for _, payload, _ in reader.received)
+        assert reader.is_connected()
+    finally:
+        for client in (reader, forger):
+            client.loop_stop()
+            client.disconnect()
+
+
+def test_a_spectator_reads_only_the_broadcast(evening):
+    snoop = spectator(evening, reconnect_on_failure=False)
+    try:
+        wait_for(lambda: snoop.is_connected(), "the spectator's connection")
+        snoop.subscribe("#", 0)  # everything on the broker: refused, the connection closed
+        assert snoop.closed.wait(10), "the broker let a spectator read beyond the broadcast"
+    finally:
+        snoop.loop_stop()
+        snoop.disconnect()
+
+
+LANGUAGES = {  # locale: (the link's words when connected, table2's "to move", table1's result)
+    "en-GB": ("broker connected", "to move", "1-0"),
+    "de-DE": ("Broker verbunden", "ist am Zug", "1-0"),
+    "ro-RO": (None, None, "1-0"),
+}
+
+
+def test_the_spectators_page_in_three_languages(browser, evening, tmp_path):
+    from reedboard.controller.web.languages import page_catalogue
+
+    for locale, (linked, to_move, result) in LANGUAGES.items():
+        lang = locale[:2]
+        catalogue = json.loads(page_catalogue(lang))["messages"] if lang != "en" else {}
+        linked = linked or catalogue["broker connected"]
+        to_move = to_move or catalogue["{player} to move"].replace("{player}", "").strip()
+        context = browser.new_context(viewport={"width": 1300, "height": 900}, locale=locale)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(error))
+        page.goto(f"{evening.url}/spectate")
+        expect(page.locator("[data-role=link]")).to_have_text(linked, timeout=TIMEOUT)
+        cards = page.locator("[data-board]")
+        expect(cards).to_have_count(3, timeout=TIMEOUT)
+        for name in BOARDS:
+            expect(page.locator(f'[data-board="{name}"] svg .pc').first).to_be_visible(timeout=TIMEOUT)
+        expect(page.locator('[data-board="table1"] .players')).to_contain_text("Ann")
+        expect(page.locator('[data-board="table1"] .result')).to_contain_text(result)
+        expect(page.locator('[data-board="table2"] .to-move')).to_contain_text(to_move)
+        assert page.evaluate("document.documentElement.lang") == lang
+        page.screenshot(path=str(shots(tmp_path) / f"spectate-{lang}.png"))
+        assert not errors, errors
+        context.close()
+
+
+def test_a_move_at_a_board_reaches_the_page(browser, evening, tmp_path):
+    context = browser.new_context(viewport={"width": 900, "height": 900})
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(error))
+    page.goto(f"{evening.url}/spectate?board=table2")
+    card = page.locator('[data-board="table2"]')
+    expect(card).to_have_count(1, timeout=TIMEOUT)
+    expect(page.locator("[data-board]")).to_have_count(1)  # only the board asked for
+    expect(card.locator("svg .pc").first).to_be_visible(timeout=TIMEOUT)
+    before = int(card.get_attribute("data-seq"))
+    moves = int(card.get_attribute("data-moves"))
+    expect(page.locator("[data-role=record] li")).to_have_count(moves)
+    evening.let_go("table2", 3)  # at the board: a roll and a move at least
+    expect(card).not_to_have_attribute("data-seq", str(before), timeout=TIMEOUT)
+    page.wait_for_function(f"Number(document.querySelector('[data-board=table2]').dataset.moves) > {moves}",
+                           timeout=TIMEOUT)
+    expect(page.locator("[data-role=record] li")).to_have_count(int(card.get_attribute("data-moves")))
+    page.screenshot(path=str(shots(tmp_path) / "spectate-one-board.png"))
+    assert not errors, errors
+    context.close()
