@@ -90,8 +90,12 @@ class Club:
     """What every board sent, as the club's page and API show it."""
 
     def __init__(self, games_dir: str | Path, *, prefix: str = "reedboard",
-                 clock: Callable[[], float] = time.time, admitted: set[str] | None = None) -> None:
+                 clock: Callable[[], float] = time.time, admitted: set[str] | None = None,
+                 tournament=None) -> None:
         self.games_dir = Path(games_dir)
+        self.tournament = tournament  # a tournament.Tournament the boards' results go to (None: a free evening)
+        self.pairings_due = asyncio.Event()  # set when a board's pairing changed (the follower publishes it)
+        self._tournament_json: tuple[int, bytes] | None = None
         self.admitted = admitted  # the boards that count in the standings (None: every board)
         self.prefix = prefix
         self.clock = clock
@@ -111,6 +115,8 @@ class Club:
         self.waiting_bytes = 0  # of lines come early, in all games
         self._open: collections.OrderedDict[tuple[str, str], ClubGame] = collections.OrderedDict()
         self._said: dict[str, tuple[float, int]] = {}  # kind of problem: when last said, how many not said since
+        if tournament is not None:
+            self.catch_up()
 
     # --- what comes in ----------------------------------------------------------------------------
     def receive(self, topic: str, payload: bytes) -> None:
@@ -282,6 +288,52 @@ class Club:
         game.state = state
         board.current = game.id
         board.updated = self.clock()
+        if entry["type"] == "result" or (entry["type"] == "players" and state["result"]):
+            self._finished(board.name, game)
+
+    # --- the tournament ---------------------------------------------------------------------------------
+    def _finished(self, board: str, game: ClubGame) -> None:
+        """A board's game has its result: the tournament's, when it is the game paired on that board
+        (taken once: the tournament drops a game it has already taken)."""
+        state = game.state
+        if self.tournament is None or not state or not state["result"]:
+            return
+        if self.admitted is not None and board not in self.admitted:
+            return
+        if len(state["record"]) < len(state["colours"]):
+            return  # a result counts after the game's moves: each player moved at least once
+        if self.tournament.take_board_result(board, game.id, state["players"], state["result"]["winner"]) is not None:
+            self.tournament_changed()
+
+    def tournament_changed(self) -> None:
+        """The tournament changed (a result, the organiser): the page and the boards' pairings follow."""
+        self.pairings_due.set()
+        self._change()
+
+    def catch_up(self) -> None:
+        """The results of the games the club had stored before it was started again, each offered
+        to the tournament (which takes only those it has not): a club killed between storing a
+        game's result and the tournament's line loses nothing."""
+        for key in list(self._index):
+            name, __, game_id = key.partition("/")
+            if name in self.boards and game_id in self.boards[name].games:
+                continue
+            path = self.games_dir / self._index[key]["journal"]
+            try:
+                contents = read_journal(path)
+                state = game_state(contents.header, contents.entries)
+            except (OSError, JournalError, ValueError, KeyError, TypeError):
+                continue
+            if state["result"]:
+                game = ClubGame(name, game_id, state=state)
+                self._finished(name, game)
+
+    def tournament_json(self) -> bytes:
+        if self.tournament is None:
+            return b'{"tournament":null}'
+        if self._tournament_json is None or self._tournament_json[0] != len(self.tournament.events):
+            self._tournament_json = (len(self.tournament.events), encode_json(self.tournament.summary()))
+        return self._tournament_json[1]
 
     # --- the club's journals --------------------------------------------------------------------------
     def _write(self, game: ClubGame, entry: dict) -> None:
@@ -342,6 +394,8 @@ class Club:
             with contextlib.suppress(OSError, JournalError, ValueError):
                 game.journal = Journal.resume(path)
                 self._opened(game)
+        elif game.state["result"] is not None:
+            self._finished(game.board, game)
 
     # --- open journals: at most OPEN_JOURNALS ------------------------------------------------------------
     def _opened(self, game: ClubGame) -> Journal | None:
@@ -439,8 +493,8 @@ class Club:
             message = (b'{"full":' + (b"true" if since == 0 else b"false") + b',"version":'
                        + str(self.version).encode() + b',"boards":['
                        + b",".join(self.summary_json(name) for name in names) + b'],"standings":'
-                       + self.standings_json() + b',"connected":' + (b"true" if self.connected else b"false")
-                       + b"}").decode("utf-8")
+                       + self.standings_json() + b',"tournament":' + self.tournament_json()
+                       + b',"connected":' + (b"true" if self.connected else b"false") + b"}").decode("utf-8")
             if len(self._updates) < 64:
                 self._updates[since] = message
         return message

@@ -7,6 +7,11 @@
     GET /api/club                  the club's link to the broker, lines dropped as duplicates or garbled
     WS  /ws                        {"full", "version", "boards", "standings", "connected"} at every change:
                                    every board first ("full": true), then the boards changed since
+    GET /api/tournament            the tournament: its settings, players, rounds' pairings and results,
+                                   standings (with ratings) and corrections
+    POST /api/tournament/ACTION    the organiser's (the club's token): new, register, withdraw, pair,
+                                   result, correct, finish (docs/tournament.md)
+    GET /api/tournament/export/F   games.csv, standings.csv or tournament.trf (FIDE TRF16)
     GET /board/NAME/               the board's own page (controller/web's), watching only
                                    (/board/NAME leads there)
     GET /board/NAME/static/...     its scripts and style, controller/web/static as they are
@@ -39,12 +44,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..games import catalog
+from ..web.access import Access
 from ..web.limits import Limits, Watchers
 from ..language.catalogue import current
 from ..web.languages import Speaking, language_routes
 from ..web.rules import rules_page
 from .address import NAME
 from .club import Club
+from .club_tournament import EXPORTS, organise
+from .tournament import TournamentError
 from ..language.catalogue import COMMANDS
 
 HERE = Path(__file__).parent / "static"
@@ -85,8 +93,10 @@ def _board_page(name: str) -> str:
             .replace(BOARD_HEADER, BOARD_HEADER + back, 1))
 
 
-def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spectators: str | None = None) -> Starlette:
+def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spectators: str | None = None,
+                    token: str | None = None) -> Starlette:
     places = Watchers(limits)
+    access = Access(token)  # the organiser's actions on the tournament
 
     def board_name(request) -> str | None:
         name = request.path_params["name"]
@@ -209,6 +219,32 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spect
     async def spectate_config(request: Request):
         return JSONResponse({"broker": spectators, "prefix": club.prefix, "boards": sorted(club.boards)})
 
+    async def tournament(request: Request):
+        return Response(club.tournament_json(), media_type="application/json")
+
+    async def organiser(request: Request):
+        if not access.may_change(request):
+            return _error(_("only the organiser (the club's token) may do this"), 403)
+        try:
+            body = await request.json() if await request.body() else {}
+        except ValueError:
+            return _error(_("not a JSON object"), 400)
+        if not isinstance(body, dict):
+            return _error(_("not a JSON object"), 400)
+        try:
+            done = organise(club, request.path_params["action"][:40], body)
+        except TournamentError as error:
+            return _error(str(error), 409)
+        return Response(_json(done), media_type="application/json")
+
+    async def export(request: Request):
+        chosen = EXPORTS.get(request.path_params["file"])
+        if chosen is None or club.tournament is None or club.tournament.settings is None:
+            return _error(_("no such export"), 404)
+        maker, kind = chosen
+        return Response(maker(club.tournament), media_type=f"{kind}; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{request.path_params["file"]}"'})
+
     async def club_words(request: Request):  # the board page's i18n.js, for the club's own page
         return FileResponse(BOARD_PAGE / "i18n.js", media_type="text/javascript")
 
@@ -218,6 +254,9 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spect
         Route("/api/boards/{name}", board),
         Route("/api/standings", standings),
         Route("/api/club", status),
+        Route("/api/tournament", tournament),
+        Route("/api/tournament/export/{file}", export),
+        Route("/api/tournament/{action}", organiser, methods=["POST"]),
         *language_routes(lambda: None),  # the club's page in its visitors' languages
         Route("/club/i18n.js", club_words),
         Route("/spectate", spectate),

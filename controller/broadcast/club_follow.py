@@ -15,7 +15,7 @@ import aiomqtt
 
 from .address import BrokerAddress
 from .club import LOG_EVERY, Club, log
-from .messages import club_status_message, club_status_topic, encode
+from .messages import club_status_message, club_status_topic, encode, pairing_message, pairing_topic
 
 INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send them again)
 
@@ -41,11 +41,15 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
                 if ready is not None:
                     ready.set()
                 confirming = asyncio.create_task(_confirm(club, client, address.prefix))
+                pairing = asyncio.create_task(_pairings(club, client, address.prefix))
                 try:
                     async for message in client.messages:
                         club.receive(message.topic.value, message.payload)
                 finally:
                     confirming.cancel()
+                    pairing.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                        await pairing
                     with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
                         await confirming
                     if _cancelled():  # stopped: no longer following, said before leaving (a lost link: the will)
@@ -126,3 +130,20 @@ async def _confirm(club: Club, client: aiomqtt.Client, prefix: str) -> None:
             except aiomqtt.MqttError:
                 club.confirmations.setdefault((board, game), message)  # said again once connected
                 raise
+
+
+async def _pairings(club: Club, client: aiomqtt.Client, prefix: str) -> None:
+    """Each tournament board's game of the open round on PREFIX/club/pairing/BOARD (retained; an
+    empty game when it has none), published when it changes and all again at each connection."""
+    sent: dict[str, bytes] = {}
+    club.pairings_due.set()
+    while True:
+        await club.pairings_due.wait()
+        club.pairings_due.clear()
+        if club.tournament is None:
+            continue
+        for board, pairing in club.tournament.board_pairings().items():
+            payload = encode(pairing_message(board, pairing))
+            if sent.get(board) != payload:
+                await client.publish(pairing_topic(prefix, board), payload, qos=1, retain=True)
+                sent[board] = payload

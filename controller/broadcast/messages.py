@@ -7,6 +7,8 @@ Under PREFIX/boards/NAME/:
 Under PREFIX/club/:
   confirmed/NAME  QoS 1     the club's word to a board: {"game", "seq"} (its first seq lines are stored)
   status          retained  {"online": true} while the club follows the broker / its last will {"online": false}
+  pairing/NAME    retained  a tournament's game on the board: {"pairing": {"event", "round", "number", "text",
+                            "game", "players", "clock"}} or {"pairing": null} (no game there this round)
 
 The journal's file name stem is the game's id and the line's number its sequence number
 (the header is line 1): a receiver drops what it has already seen by (game, seq).
@@ -58,6 +60,40 @@ def club_status_topic(prefix: str) -> str:
 
 def club_status_message(online: bool) -> dict:
     return {"v": VERSION, "online": online}
+
+
+def pairing_topic(prefix: str, name: str) -> str:
+    """PREFIX/club/pairing/NAME: the club's retained word of the tournament game on board NAME."""
+    return f"{prefix}/club/pairing/{name}"
+
+
+def pairing_message(board: str, pairing: Mapping | None) -> dict:
+    return {"v": VERSION, "board": board, "pairing": dict(pairing) if pairing is not None else None}
+
+
+def read_pairing(data: Mapping, colours: Sequence[str] | None = None) -> dict | None:
+    """A received pairing checked (None: no game, or not one): its players are names of 1 to 40
+    printable characters by colour, its round and number counts, its text printable."""
+    pairing = data.get("pairing")
+    if not isinstance(pairing, dict):
+        return None
+    players, text = pairing.get("players"), pairing.get("text")
+    if not (isinstance(players, dict) and len(players) == 2 and all(
+            isinstance(c, str) and isinstance(n, str) and 0 < len(n) <= 40 and n.isprintable() and n.strip()
+            for c, n in players.items())):
+        return None
+    if colours is not None and set(players) != set(colours):
+        return None
+    if not (is_seq(pairing.get("round")) and is_seq(pairing.get("number")) and isinstance(text, str)
+            and 0 < len(text) <= 200 and text.isprintable()):
+        return None
+    clock = pairing.get("clock")
+    if clock is not None and not (isinstance(clock, dict) and all(
+            isinstance(clock.get(k), int) and not isinstance(clock.get(k), bool) and 0 <= clock[k] <= 600
+            for k in ("minutes", "increment"))):
+        clock = None
+    return {"round": pairing["round"], "number": pairing["number"], "text": text, "players": dict(players),
+            "game": pairing.get("game") if isinstance(pairing.get("game"), str) else None, "clock": clock}
 
 
 # --- a game as its journal leaves it --------------------------------------------------------------
@@ -155,4 +191,5 @@ def is_time(value: object) -> bool:
 
 
 __all__ = ["JOURNAL_KEYS", "JournalError", "TOPICS", "board_topic", "club_status_message", "club_status_topic",
+           "pairing_message", "pairing_topic", "read_pairing",
            "decode", "encode", "game_snapshot", "game_state", "journal_message", "state_message", "status_message"]

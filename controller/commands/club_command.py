@@ -37,6 +37,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
                                " only they count in the standings, and the club's own broker lets only them in"))
     parser.add_argument("--games", metavar="DIR",
                         help=_("where the club keeps every game received (default: the data folder's club/)"))
+    parser.add_argument("--tournament", metavar="DIR",
+                        help=_("run the evening as a tournament kept in DIR (started on the organiser's page,"
+                               " or taken up where it was); see docs/tournament.md"))
     parser.set_defaults(run=run)
     return parser
 
@@ -66,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, BroadcastError) as error:
         raise UsageError(f"reedboard: {error}") from None
     games_dir = Path(args.games) if args.games else default_games_dir().parent / "club"
-    needed = [("aiomqtt", "web"), ("starlette", "web"), ("uvicorn", "web")] + ([] if address else [("amqtt", "club")])
+    needed = [("aiomqtt", "web"), ("starlette", "web"), ("uvicorn", "web")] + ([] if address else [("amqtt", "club")]) \
+        + ([("networkx", "club"), ("openskill", "club")] if args.tournament else [])
     for module, extra in needed:
         if importlib.util.find_spec(module) is None:
             print(_("reedboard club: {module} is missing: {install}").format(module=module, install=pip_extra(extra)),
@@ -74,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
             return 2
     _more_files()
     try:
-        asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards))
+        asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards,
+                               tournament=Path(args.tournament) if args.tournament else None))
     except OSError as error:
         print(f"reedboard: {error}", file=sys.stderr)
         return 1
@@ -117,10 +122,12 @@ def read_boards(path: str | Path) -> dict[str, str]:
 
 async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games_dir: Path,
                      started: asyncio.Event | None = None, *, boards: dict[str, str] | None = None,
-                     broker_kind: str = "auto") -> None:
+                     broker_kind: str = "auto", tournament: Path | None = None, token: str | None = None) -> None:
     """The club: its broker (without `address`), its follower and its page, until cancelled.
-    `boards` (name: password): the boards admitted."""
+    `boards` (name: password): the boards admitted; `tournament`: the tournament's folder, whose
+    organiser's actions take `token` (one is made when left out)."""
     import asyncio
+    import secrets
     import socket
 
     import uvicorn
@@ -158,7 +165,14 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
                     " reedboard play ... --broadcast mqtt://{who} --name NAME): open to anyone on the network"
                     " (--boards FILE admits boards)").format(port=mqtt[1], broker=broker.kind, who=who), flush=True)
     games_dir.mkdir(parents=True, exist_ok=True)
-    club = Club(games_dir, prefix=address.prefix, admitted=set(boards) if boards else None)
+    running = None
+    if tournament is not None:
+        from ..broadcast.tournament import Tournament
+
+        running = Tournament(tournament, archive=games_dir)
+        if running.warning:
+            print(f"reedboard club: {running.warning}", file=sys.stderr, flush=True)
+    club = Club(games_dir, prefix=address.prefix, admitted=set(boards) if boards else None, tournament=running)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -176,12 +190,18 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
             with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
                 await asyncio.wait_for(task, STOP_WAIT)  # its broker's goodbye, at most STOP_WAIT
             club.close()
+            if running is not None:
+                (club.tournament or running).close()
 
-    app = create_club_app(club, lifespan=lifespan)
+    token = token or secrets.token_urlsafe(12)
+    app = create_club_app(club, lifespan=lifespan, token=token)
     server = uvicorn.Server(uvicorn.Config(app, host=web[0], port=web[1], log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=STOP_WAIT))
     print(_("reedboard club: the page is http://{host}:{port}/ ; the games are kept in {folder}").format(
         host=web[0], port=web[1], folder=games_dir), flush=True)
+    if running is not None:
+        print(_("reedboard club: the organiser's page is http://{host}:{port}/?token={token} (the tournament is kept"
+                " in {folder})").format(host=web[0], port=web[1], token=token, folder=tournament), flush=True)
     try:
         if started is not None:
             asyncio.get_running_loop().call_soon(started.set)
