@@ -119,7 +119,7 @@ MODULES_BY_LEVEL = {
         test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
         test_cli_languages test_review_page test_review_system test_review_abuse test_web_page_watchers
         test_web_snapshot_messages test_bringup_page test_maintainer_scripts
-        test_page_second_hour test_header_words test_tournament_club
+        test_page_second_hour test_header_words test_tournament_club test_tournament_page
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}

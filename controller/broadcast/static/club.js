@@ -75,6 +75,8 @@ function render(data) {
   }
   $("[data-role=empty]").hidden = document.querySelector("[data-board]") !== null;
   renderStandings(data.standings);
+  window.clubLatest = data;  // the tournament's part of the page (club_tournament.js) follows
+  document.dispatchEvent(new CustomEvent("club-update", { detail: data }));
 }
 
 let retry = 500;
