@@ -224,3 +224,24 @@ async def _until(condition, what: str, timeout: float = WAIT):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         await asyncio.sleep(0.05)
+
+
+def test_a_board_that_hears_its_pairing_names_the_players_on_its_page_and_for_its_next_game(tmp_path):
+    from reedboard.controller.broadcast.board import Broadcaster, attach
+    from reedboard.controller.broadcast.messages import pairing_message, read_pairing
+    from reedboard.controller.session.play_session import PlaySession
+
+    async def run():
+        session = PlaySession("abalone", games_dir=tmp_path / "games")
+        broadcaster = attach(session, "mqtt://127.0.0.1:1", name="table3")
+        assert isinstance(broadcaster, Broadcaster)
+        message = pairing_message("table3", {"event": "Thursday club", "round": 2, "number": 3, "game": "abalone",
+                                             "text": "Thursday club, round 2, board 3", "clock": None,
+                                             "players": {"black": "Ann Lee", "white": "Bo Chen"}})
+        broadcaster._paired(read_pairing(json.loads(encode(message))))
+        await _until(lambda: session.snapshot().get("names") == {"black": "Ann Lee", "white": "Bo Chen"},
+                     "the names on the board's page", 10)
+        broadcaster._paired(read_pairing({"pairing": {"players": {"black": "<b>", "red": "x"}}}))  # not one: kept
+        assert session.players == {"black": "Ann Lee", "white": "Bo Chen"}
+        await broadcaster.stop()
+    asyncio.run(run())

@@ -52,7 +52,8 @@ from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
 from ..language.catalogue import COMMANDS
 from .messages import (
-    board_topic, club_status_topic, decode, encode, game_snapshot, journal_message, state_message, status_message,
+    board_topic, club_status_topic, decode, encode, game_snapshot, journal_message, pairing_topic, read_pairing,
+    state_message, status_message,
 )
 
 RETRY_FIRST, RETRY_MOST = 0.5, 10.0  # s between connection attempts, doubling
@@ -92,8 +93,22 @@ def attach(session, url: str | BrokerAddress, name: str | None = None, **options
     options.setdefault("outbox", Path(session.games_dir) / f".broadcast-{name}.json")
     broadcaster = Broadcaster(address, name, snapshot=session.snapshot, updates=session.updates, **options)
     session.journal_lines.append(broadcaster.line_written)
+    broadcaster.on_pairing = lambda pairing: _seat_players(session, pairing)
     atexit.register(broadcaster.farewell)  # `play` ended (Ctrl-C): what waits is in the outbox, and said
     return broadcaster
+
+
+def _seat_players(session, pairing: dict | None) -> None:
+    """A tournament's pairing for this board: its players' names for the games from now on, and
+    a game not yet begun (no move) started again with them, so that its header names them."""
+    from ..games import GAMES
+
+    if pairing is None or session.kind not in GAMES or set(pairing["players"]) != set(GAMES[session.kind].players):
+        return
+    session.players = dict(pairing["players"])
+    referee = session.referee
+    if referee is None or not referee.game.move_stack:
+        asyncio.get_running_loop().create_task(session.new_game(players=pairing["players"]))
 
 
 @dataclass
@@ -159,6 +174,8 @@ class Broadcaster:
         self._farewell_said = False
         self.club_following: bool | None = None  # the club's retained status (None: none heard)
         self.refusal = asyncio.Event()  # set while the broker refuses the board
+        self.pairing: dict | None = None  # a tournament's game on this board (PREFIX/club/pairing/NAME)
+        self.on_pairing: Callable[[dict | None], None] | None = None  # told of each pairing heard
         if outbox is not None:
             self._read_outbox()
 
@@ -516,9 +533,21 @@ class Broadcaster:
                 continue
             if message.topic.matches(self.confirmations):
                 self._confirm(data)
+            elif message.topic.matches(pairing_topic(self.address.prefix, self.name)):
+                self._paired(read_pairing(data))
             elif message.topic.matches(self.club_status) and isinstance(data.get("online"), bool):
                 self.club_following = data["online"]
                 self._queue.put_nowait("confirmed")  # a wake-up: whoever waits for the club looks again
+
+    def _paired(self, pairing: dict | None) -> None:
+        if pairing == self.pairing:
+            return
+        self.pairing = pairing
+        if self.on_pairing is not None:
+            try:
+                self.on_pairing(pairing)
+            except Exception as error:  # the session's concern, never the broadcast's
+                self.say(_("the tournament's pairing was not taken ({problem})").format(problem=_brief(error)))
 
     @property
     def confirmations(self) -> str:
@@ -538,6 +567,7 @@ class Broadcaster:
     async def _send_lines(self, client: aiomqtt.Client) -> None:
         await client.subscribe(self.confirmations, qos=1)
         await client.subscribe(self.club_status, qos=1)
+        await client.subscribe(pairing_topic(self.address.prefix, self.name), qos=1)
         self._rewind()  # after a reconnection: what the broker had may be gone
         self._heard = self.clock()
         if self._latest is not None:
