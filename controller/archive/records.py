@@ -26,7 +26,7 @@ from pathlib import Path
 from ..games import Game, MoveError, game_class, game_from_header, game_header
 from ..persist.journal import write_journal
 from ..persist.journal_format import (  # the journal's own checks of a header, players' names, the computer's side
-    VERSION, JournalContents, JournalError, _or, check_header, extras_problem,
+    VERSION, JournalContents, JournalError, _or, check_header, extras_problem, is_count,
 )
 from ..persist.journal_reader import players_of, read_journal
 from ..persist.journal_replay import rebuild
@@ -72,7 +72,8 @@ class GameRecord:
 
 
 # --- tags -------------------------------------------------------------------------------------
-GENERAL_TAGS = ("Game", "Event", "Site", "Date", "Time")  # then the players, by colour
+GENERAL_TAGS = ("Game", "Event", "Site", "Date", "Time", "Round", "Table")  # then the players, by colour
+COUNT_TAGS = {"Round": "round", "Table": "table"}  # a tournament's round and the game's board number in it
 LATER_TAGS = ("Computer", "First")  # then the game's set-up tags
 LAST_TAGS = ("Clock", "Result", "Termination")
 
@@ -133,6 +134,9 @@ def game_record(contents: JournalContents) -> GameRecord:
         tags["Date"] = date.replace("-", ".")
         if time:
             tags["Time"] = time
+    for name, key in COUNT_TAGS.items():
+        if key in header:
+            tags[name] = str(header[key])
     players = players_of(contents)
     for colour in game.players:
         if colour in players:
@@ -309,6 +313,11 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
     for name, key in (("Event", "event"), ("Site", "place")):
         if (value := text(name)) is not None:
             header[key] = value
+    for name, key in COUNT_TAGS.items():
+        if (value := text(name)) is not None:
+            if not (value.isascii() and value.isdigit() and is_count(int(value))):
+                raise tag_error(name, _('a whole number from 1, not {value}').format(value=_brief(value)))
+            header[key] = int(value)
     for colour in cls.players:
         if (name := text(_tag_of(colour))) is not None:
             header.setdefault("players", {})[colour] = name
@@ -546,8 +555,8 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
             contents = None
         if contents is not None:
             kept = contents.header
-            header.update({key: kept[key] for key in ("clock", "computer", "event", "place", "started", "settings")
-                           if key in kept})
+            header.update({key: kept[key] for key in ("clock", "computer", "event", "place", "round", "table",
+                                                      "started", "settings") if key in kept})
             if players := players_of(contents):
                 header["players"] = players
             try:

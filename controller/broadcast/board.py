@@ -99,13 +99,20 @@ def attach(session, url: str | BrokerAddress, name: str | None = None, **options
 
 
 def _seat_players(session, pairing: dict | None) -> None:
-    """A tournament's pairing for this board: its players' names for the games from now on, and
-    a game not yet begun (no move) started again with them, so that its header names them."""
+    """A tournament's pairing for this board: its players' names for the games from now on, the
+    tournament, round and board number for their headers while those players sit at it, and a
+    game not yet begun (no move) started again with them, so that its header names them. No
+    game on the board this round (None): the next games are no tournament's."""
     from ..games import GAMES
 
-    if pairing is None or session.kind not in GAMES or set(pairing["players"]) != set(GAMES[session.kind].players):
+    if pairing is None:
+        session.pairing = None
+        return
+    if session.kind not in GAMES or set(pairing["players"]) != set(GAMES[session.kind].players):
         return
     session.players = dict(pairing["players"])
+    session.pairing = {"event": pairing.get("event"), "round": pairing["round"], "table": pairing["number"],
+                       "players": dict(pairing["players"])}
     referee = session.referee
     if referee is None or not referee.game.move_stack:
         asyncio.get_running_loop().create_task(session.new_game(players=pairing["players"]))

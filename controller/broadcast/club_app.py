@@ -53,6 +53,8 @@ from .address import NAME
 from .club import Club
 from .club_tournament import EXPORTS, organise
 from .tournament import TournamentError
+from ..session.actions import ActionError
+from ..web.bodies import read_json
 from ..language.catalogue import COMMANDS
 
 HERE = Path(__file__).parent / "static"
@@ -61,6 +63,7 @@ _ = COMMANDS.gettext
 
 PUSH_EVERY = 0.2  # s: at most five pushes a second to each page, however busy the boards
 LIMITS = Limits(watchers=200, watchers_per_address=16)  # WebSockets at once, and from one address
+BODY_LIMIT = 16384  # bytes of an organiser's action (a new tournament's boards and name are the most)
 
 
 def _json(data: object) -> bytes:
@@ -226,15 +229,15 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spect
         if not access.may_change(request):
             return _error(_("only the organiser (the club's token) may do this"), 403)
         try:
-            body = await request.json() if await request.body() else {}
-        except ValueError:
-            return _error(_("not a JSON object"), 400)
-        if not isinstance(body, dict):
-            return _error(_("not a JSON object"), 400)
-        try:
+            body = await read_json(request, limit=BODY_LIMIT)
             done = organise(club, request.path_params["action"][:40], body)
+        except ActionError as error:  # too large, not JSON, not an object
+            return _error(str(error), error.status)
         except TournamentError as error:
-            return _error(str(error), 409)
+            return _error(str(error), error.status)
+        except OSError as error:  # the tournament's journal could not be written: nothing was done
+            return _error(_("the tournament's journal cannot be written ({problem}): nothing was done").format(
+                problem=str(error)[:120]), 503)
         return Response(_json(done), media_type="application/json")
 
     async def export(request: Request):

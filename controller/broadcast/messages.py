@@ -92,8 +92,12 @@ def read_pairing(data: Mapping, colours: Sequence[str] | None = None) -> dict | 
             isinstance(clock.get(k), int) and not isinstance(clock.get(k), bool) and 0 <= clock[k] <= 600
             for k in ("minutes", "increment"))):
         clock = None
-    return {"round": pairing["round"], "number": pairing["number"], "text": text, "players": dict(players),
-            "game": pairing.get("game") if isinstance(pairing.get("game"), str) else None, "clock": clock}
+    event = pairing.get("event")
+    if not (isinstance(event, str) and 0 < len(event) <= 200 and event.isprintable() and event.strip()):
+        event = None
+    return {"event": event, "round": pairing["round"], "number": pairing["number"], "text": text,
+            "players": dict(players), "game": pairing.get("game") if isinstance(pairing.get("game"), str) else None,
+            "clock": clock}
 
 
 # --- a game as its journal leaves it --------------------------------------------------------------
@@ -111,6 +115,7 @@ def game_state(header: Mapping, entries: Sequence[Mapping]) -> dict:
     return {
         "kind": game.name, "title": game.title, "colours": list(game.players),
         "players": dict(header.get("players", {})), "started": header.get("started"),
+        **{key: header.get(key) for key in ("event", "round", "table")},
         "position": game.pieces(), "record": [game.format_move(m) for m in game.move_stack],
         **game.position_data(),
         "clock": {"settings": header.get("clock"), "remaining": resumed.clock_remaining},

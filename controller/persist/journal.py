@@ -21,7 +21,7 @@ from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
 from ..core.clock import ClockSettings
 from ..games import Game
 from .game_files import SUFFIX, new_journal_file, sync_directory, trace_path
-from .journal_format import VERSION, JournalError, check_entry, extras_problem, game_header
+from .journal_format import VERSION, JournalError, check_entry, extras_problem, game_header, occasion_problem
 from .journal_reader import read_journal
 from .journal_recovery import why_not_written
 from .journal_replay import rebuild
@@ -46,11 +46,12 @@ class Journal:
     @classmethod
     def create(cls, games_dir: str | Path, game: Game, settings: Mapping, now: datetime,
                clock: ClockSettings | None = None, *, players: Mapping[str, str] | None = None,
-               computer: Mapping[str, object] | None = None,
+               computer: Mapping[str, object] | None = None, occasion: Mapping[str, object] | None = None,
                written: Callable[[Path, int, dict], None] | None = None, origin: float = 0.0) -> Journal:
         """Start the journal of a new game (before its first move) in `games_dir`: `players`
-        names the players by colour, `computer` says which side the computer plays (both
-        optional); `written` is told of every line written, this header first."""
+        names the players by colour, `computer` says which side the computer plays, `occasion`
+        the tournament's game ({"event": NAME, "round": N, "table": N}: its round and board
+        number), all optional; `written` is told of every line written, this header first."""
         if game.move_stack:
             raise ValueError("start the journal before the first move")
         header = {"type": "header", "version": VERSION, **game_header(game),
@@ -61,6 +62,11 @@ class Journal:
             header["players"] = dict(players)
         if computer:
             header["computer"] = dict(computer)
+        if occasion:
+            problem = occasion_problem(occasion)
+            if problem:
+                raise ValueError(problem)
+            header.update(occasion)
         problem = extras_problem(header, game.players)
         if problem:
             raise ValueError(problem)

@@ -29,7 +29,8 @@ JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
                 "recovered_from",  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
                 "players",  # {COLOUR: NAME}: who played which colour (optional)
                 "computer",  # {"plays": COLOUR, "level": 1-8, "version": TEXT}: the computer's side (optional)
-                "event", "place"}  # TEXT: the tournament or occasion, and where it was played (optional)
+                "event", "place",  # TEXT: the tournament or occasion, and where it was played (optional)
+                "round", "table"}  # N: the tournament's round and the game's board number in it (optional)
 NAME_LIMIT = 40  # characters of a player's name
 DECISIONS = ("roll", "move", "takeback", "amend", "result")  # the entries that make the game (a replay's too)
 TEXT_LIMIT = 200  # characters of an event's or a place's name, and of a move's comment
@@ -122,6 +123,9 @@ def check_header(path: Path, header: dict) -> None:
         if key in header and not _is_text(header[key]):
             raise JournalError(path, 1, _('"{key}" must be 1 to {most} printable characters').format(
                 key=key, most=TEXT_LIMIT))
+    for key in ("round", "table"):
+        if key in header and not is_count(header[key]):
+            raise JournalError(path, 1, _('"{key}" must be a whole number from 1').format(key=key))
     try:
         players = start_game(header).players
     except ValueError as error:
@@ -168,6 +172,24 @@ def extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
             return '"computer": ' + _("the level is 1 to 8, not {level}").format(level=brief(level))
         if not isinstance(computer["version"], str):
             return '"computer": ' + _("the version must be text")
+    return None
+
+
+def is_count(value: object) -> bool:
+    """A tournament's round or board number: a whole number from 1."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 1 << 31
+
+
+def occasion_problem(occasion: Mapping) -> str | None:
+    """What is wrong with a game's occasion ({"event": TEXT, "round": N, "table": N}, each
+    optional) for its journal's header (None: nothing)."""
+    for key, value in occasion.items():
+        if key not in ("event", "place", "round", "table"):
+            return _("unknown header key {key}").format(key=brief(key))
+        if key in ("round", "table") and not is_count(value):
+            return _('"{key}" must be a whole number from 1').format(key=key)
+        if key in ("event", "place") and not _is_text(value):
+            return _('"{key}" must be 1 to {most} printable characters').format(key=key, most=TEXT_LIMIT)
     return None
 
 

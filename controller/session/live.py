@@ -138,17 +138,19 @@ def new_referee(
     players: Mapping[str, str] | None = None,
     computer: Computer | None = None,
     written: Callable[[Path, int, dict], None] | None = None,
+    occasion: Mapping[str, object] | None = None,
 ) -> LiveReferee:
     """A referee for a new game whose journal and trace go into games_dir once it is set up
-    (its header names the `players` and the `computer`'s side; `written` hears every line)."""
+    (its header names the `players`, the `computer`'s side and the tournament's game, its
+    `occasion`; `written` hears every line)."""
     settings = settings or Settings()
     recorder = FlightRecorder()
 
     def open_journal(began: PlayBegan) -> GuardedJournal:
         # opened as play begins: the referee's clock then is the game's start, its times count from it
         journal = Journal.create(games_dir, began.game, asdict(settings), now(), clock=clock, players=players,
-                                 computer=computer.header() if computer else None, written=written,
-                                 origin=began.origin)
+                                 computer=computer.header() if computer else None, occasion=occasion,
+                                 written=written, origin=began.origin)
         timing = {key: getattr(settings, key) for key in TRACE_SETTINGS}
         extra = {"computer": computer.header()} if computer is not None else {}
         recorder.begin(journal.trace_path, {**game_header(began.game), "settings": timing, **extra})

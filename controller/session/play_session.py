@@ -159,6 +159,10 @@ class PlaySession:
         self.setup_mode = setup
         self.game_clock = game_clock
         self.players = dict(players or {})
+        # a tournament's game at this table ({"event", "round", "table", "players"}): its games
+        # while the players are the pairing's carry its round and board number in their header
+        self.pairing: dict | None = None
+        self.occasion: dict | None = None  # the game playing's tournament, round and board number (its header's)
         self.computer = computer
         self._thinker = thinker
         self._question: Question | None = None  # the one being searched
@@ -310,14 +314,17 @@ class PlaySession:
             path, self._resume = self._resume, None
             referee = live.resume_referee(path, t, outputs=outputs, rng=self.rng, written=self._journal_line)
             self.computer = referee.computer
+            header = read_journal(path).header
+            self.occasion = {key: header[key] for key in ("event", "round", "table") if key in header} or None
             if self.table is not None:
                 self.table.arrange(referee.game.pieces(), [])
         else:
             game, mode = self._fresh_game()
+            self.occasion = self.occasion_of(game)
             referee = live.new_referee(game, self.games_dir, settings=self.settings, setup=mode,
                                        outputs=outputs, rng=self.rng, clock=self.game_clock,
                                        players=self._players_of(game), written=self._journal_line,
-                                       computer=self._computer_for(game))
+                                       computer=self._computer_for(game), occasion=self.occasion)
             if self.table is not None:
                 if self.empty:
                     self.table.arrange({}, [p for p in game.pieces().values() if p])
@@ -393,6 +400,14 @@ class PlaySession:
 
     def _players_of(self, game: Game) -> dict[str, str]:
         return {colour: name for colour, name in self.players.items() if colour in game.players}
+
+    def occasion_of(self, game: Game) -> dict | None:
+        """The tournament's game this one is ({"event", "round", "table"}): while the pairing's
+        players sit at the table, colour by colour, and no computer plays; else None."""
+        pairing = self.pairing
+        if not pairing or self.computer is not None or self._players_of(game) != pairing.get("players"):
+            return None
+        return {key: pairing[key] for key in ("event", "round", "table") if pairing.get(key) is not None}
 
     def _journal_line(self, path: Path, number: int, entry: dict) -> None:
         for listener in list(self.journal_lines):

@@ -150,6 +150,7 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
                      if referee.computer is not None else None),
         "thinking": session.thinking,
         "names": {colour: name for colour, name in session.players.items() if colour in game.players},
+        "occasion": getattr(session, "occasion", None),
     }
     if table is not None:
         snapshot.update(table.data())

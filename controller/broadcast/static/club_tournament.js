@@ -28,7 +28,8 @@ function withRating(name, players) {
 
 async function act(action, body) {
   const answer = await fetch(`/api/tournament/${action}`, {
-    method: "POST", headers: { "Content-Type": "application/json", "X-Reedboard-Token": token },
+    method: "POST", headers: { "Content-Type": "application/json", "X-Reedboard-Token": token,
+      ...(words.languageHeaders ? words.languageHeaders() : {}) },  // a refusal in the page's language
     body: JSON.stringify(body || {}),
   });
   const said = await answer.json().catch(() => ({}));

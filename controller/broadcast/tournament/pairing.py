@@ -26,6 +26,10 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from ...language.catalogue import COMMANDS
+
+_ = COMMANDS.gettext
+
 BYE = "bye"
 
 
@@ -117,12 +121,12 @@ def swiss_pairing(entrants: Sequence[Entrant], round_number: int) -> Pairing:
     """The round's pairing of `entrants` (those who play this round). PairingError when the
     players cannot all be paired without a rematch or a second bye."""
     if len(entrants) < 2:
-        raise PairingError("fewer than two players to pair")
+        raise PairingError(_("fewer than two players to pair"))
     for relaxed in (False, True):
         pairing = _matched(entrants, round_number, relaxed)
         if pairing is not None:
             return pairing
-    raise PairingError("no pairing without a rematch or a second bye")
+    raise PairingError(_("no pairing without a rematch or a second bye"))
 
 
 def _matched(entrants: Sequence[Entrant], round_number: int, relaxed: bool) -> Pairing | None:
@@ -180,7 +184,8 @@ def berger_round(players: int, round_number: int) -> list[tuple[int, int]]:
     n = players + players % 2
     m = n - 1
     if not 1 <= round_number <= m:
-        raise PairingError(f"a round robin of {players} players has rounds 1 to {m}")
+        raise PairingError(_("a round robin of {players} players has rounds 1 to {last}").format(
+            players=players, last=m))
     residue = (round_number + 1) % m or m
     games = []
     for a in range(1, n):

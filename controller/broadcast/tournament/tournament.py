@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from ...language.catalogue import COMMANDS
 from . import ratings as rating_archive
 from .pairing import Entrant, PairingError, berger_round, swiss_pairing
 from .standings import Game, standings_table
@@ -38,10 +39,18 @@ SYSTEMS = ("swiss", "roundrobin")
 NAME_LIMIT = 40
 SCORES = {"1-0": 2, "1/2-1/2": 1, "0-1": 0}
 RESULT_TEXT = {2: "1-0", 1: "1/2-1/2", 0: "0-1"}
+BAD_REQUEST, NOT_FOUND, CONFLICT = 400, 404, 409  # a refusal's HTTP status: what was asked is wrong, names nothing, cannot be now
+_ = COMMANDS.gettext
+ngettext = COMMANDS.ngettext
 
 
 class TournamentError(ValueError):
-    """What the organiser asked cannot be done (said in one line)."""
+    """What the organiser asked cannot be done (said in one line, in the language in use);
+    `status` is the HTTP status the club's API answers with."""
+
+    def __init__(self, message: str, status: int = CONFLICT) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -177,7 +186,8 @@ class Tournament:
         for board in self.rounds.get(round_number, []):
             if board.number == number:
                 return board
-        raise TournamentError(f"round {round_number} has no game {number}")
+        raise TournamentError(_("round {round} has no game {number}").format(round=round_number, number=number),
+                              NOT_FOUND)
 
     # --- the organiser ------------------------------------------------------------------------------
     @classmethod
@@ -185,18 +195,19 @@ class Tournament:
                rounds: int | None = None, boards: Sequence[str], clock: Mapping | None = None, bye: int = 2,
                archive: str | Path | None = None, now=None) -> Tournament:
         if system not in SYSTEMS:
-            raise TournamentError(f"the system is swiss or roundrobin, not {system!r}")
+            raise TournamentError(_("the system is swiss or roundrobin, not {system}").format(
+                system=repr(system)[:40]), BAD_REQUEST)
         if not boards:
-            raise TournamentError("a tournament needs at least one board")
+            raise TournamentError(_("a tournament needs at least one board"), BAD_REQUEST)
         if len(set(boards)) != len(boards):
-            raise TournamentError("a board is named twice")
+            raise TournamentError(_("a board is named twice"), BAD_REQUEST)
         if system == "swiss" and not (isinstance(rounds, int) and 1 <= rounds <= 30):
-            raise TournamentError("a Swiss tournament has 1 to 30 rounds")
+            raise TournamentError(_("a Swiss tournament has 1 to 30 rounds"), BAD_REQUEST)
         if not isinstance(name, str) or not name.strip() or len(name) > 100 or not name.isprintable():
-            raise TournamentError("the tournament's name is 1 to 100 printable characters")
+            raise TournamentError(_("the tournament's name is 1 to 100 printable characters"), BAD_REQUEST)
         made = cls(folder, archive, **({"now": now} if now else {}))
         if made.settings is not None:
-            raise TournamentError(f"{made.path} already holds a tournament")
+            raise TournamentError(_("{path} already holds a tournament").format(path=made.path))
         made._write({"type": "tournament", "name": name, "game": game, "colours": list(colours), "system": system,
                      "rounds": rounds, "boards": list(boards), "clock": dict(clock) if clock else None, "bye": bye})
         return made
@@ -219,11 +230,12 @@ class Tournament:
         self._open_for_changes()
         name = " ".join(str(name).split())
         if not 0 < len(name) <= NAME_LIMIT or not name.isprintable():
-            raise TournamentError(f"a player's name is 1 to {NAME_LIMIT} printable characters")
+            raise TournamentError(_("a player's name is 1 to {most} printable characters").format(most=NAME_LIMIT),
+                                  BAD_REQUEST)
         if any(p["name"].casefold() == name.casefold() for p in self.players.values()):
-            raise TournamentError(f"{name} is registered already")
+            raise TournamentError(_("{name} is registered already").format(name=name))
         if self.settings["system"] == "roundrobin" and self.rounds:
-            raise TournamentError("a round robin takes no player once it has begun")
+            raise TournamentError(_("a round robin takes no player once it has begun"))
         if rating is None:
             rating = rating_archive.initial(self.archive_data(), name)
         return self._write({"type": "player", "id": max(self.players, default=0) + 1, "name": name,
@@ -233,20 +245,27 @@ class Tournament:
         self._open_for_changes()
         player = self.player(name_or_id)
         if player["until"] is not None:
-            raise TournamentError(f"{player['name']} has withdrawn already")
+            raise TournamentError(_("{name} has withdrawn already").format(name=player["name"]))
         return self._write({"type": "withdraw", "id": player["id"], "round": self.round + 1})
 
     def player(self, name_or_id: str | int) -> dict:
         for player in self.players.values():
             if str(player["id"]) == str(name_or_id) or player["name"].casefold() == str(name_or_id).casefold():
                 return player
-        raise TournamentError(f"no player {name_or_id!r}")
+        raise TournamentError(_("no player {player}").format(player=repr(str(name_or_id)[:40])), NOT_FOUND)
 
     def _open_for_changes(self) -> None:
         if self.settings is None:
-            raise TournamentError("no tournament here")
+            raise TournamentError(_("no tournament yet: start one first"), NOT_FOUND)
         if self.finished:
-            raise TournamentError("the tournament is over")
+            raise TournamentError(_("the tournament is over"))
+
+    def _all_results_in(self) -> None:
+        waiting = len(self.unfinished())
+        if waiting:
+            raise TournamentError(ngettext("round {round} has {n} game without a result",
+                                           "round {round} has {n} games without a result", waiting).format(
+                round=self.round, n=waiting))
 
     def unfinished(self, round_number: int | None = None) -> list[Board]:
         return [b for b in self.rounds.get(self.round if round_number is None else round_number, []) if b.score is None]
@@ -264,11 +283,13 @@ class Tournament:
     def pair_next(self) -> dict:
         """The next round's pairing, journaled: every game of the round before must have its result."""
         self._open_for_changes()
-        if self.unfinished():
-            raise TournamentError(f"round {self.round} has {len(self.unfinished())} game(s) without a result")
+        self._all_results_in()
         number = self.round + 1
         if number > self.planned_rounds:
-            raise TournamentError(f"all {self.planned_rounds} rounds are paired")
+            raise TournamentError(ngettext("its {n} round is paired", "all {n} rounds are paired",
+                                           self.planned_rounds).format(n=self.planned_rounds))
+        if len(self.playing(number)) < 2:
+            raise TournamentError(_("fewer than two players to pair"))
         ranks = self.ranks()
         if self.settings["system"] == "roundrobin":
             order = sorted(self.players, key=lambda pid: ranks[pid])
@@ -285,11 +306,13 @@ class Tournament:
             try:
                 pairing = swiss_pairing(entrants, number)
             except PairingError as error:
-                raise TournamentError(str(error)) from None
+                raise TournamentError(str(error)) from None  # (in the language in use: pairing.py's words)
             paired, bye = list(pairing.games), pairing.bye
         boards = self.settings["boards"]
         if len(paired) > len(boards):
-            raise TournamentError(f"round {number} has {len(paired)} games and the tournament {len(boards)} boards")
+            raise TournamentError(ngettext("round {round} has {games} games and the tournament {n} board",
+                                           "round {round} has {games} games and the tournament {n} boards",
+                                           len(boards)).format(round=number, games=len(paired), n=len(boards)))
         return self._write({"type": "pairing", "round": number, "bye": bye,
                             "games": [{"board": boards[i], "number": i + 1, "first": a, "second": b}
                                       for i, (a, b) in enumerate(paired)]})
@@ -344,7 +367,8 @@ class Tournament:
         self._open_for_changes()
         board = self._board(round_number, number)
         if board.score is not None:
-            raise TournamentError(f"round {round_number}, game {number} has its result: correct it, saying why")
+            raise TournamentError(_("round {round}, game {number} has its result: correct it, saying why").format(
+                round=round_number, number=number))
         return self._write({"type": "result", "round": round_number, "number": number,
                             "score": self._score(result), "source": None})
 
@@ -354,23 +378,24 @@ class Tournament:
         board = self._board(round_number, number)
         reason = " ".join(str(reason).split())
         if not reason or len(reason) > 200 or not reason.isprintable():
-            raise TournamentError("a correction says why, in 1 to 200 printable characters")
+            raise TournamentError(_("a correction says why, in 1 to 200 printable characters"), BAD_REQUEST)
         if board.score is None:
-            raise TournamentError(f"round {round_number}, game {number} has no result to correct")
+            raise TournamentError(_("round {round}, game {number} has no result to correct").format(
+                round=round_number, number=number))
         return self._write({"type": "correction", "round": round_number, "number": number,
                             "score": self._score(result), "reason": reason})
 
     @staticmethod
     def _score(result: str) -> int:
         if result not in SCORES:
-            raise TournamentError(f"a result is 1-0, 1/2-1/2 or 0-1, not {result!r}")
+            raise TournamentError(_("a result is 1-0, 1/2-1/2 or 0-1, not {result}").format(result=repr(result[:40])),
+                                  BAD_REQUEST)
         return SCORES[result]
 
     def finish(self) -> dict:
         """The tournament ended: its ratings written to the club's archive (once)."""
         self._open_for_changes()
-        if self.unfinished():
-            raise TournamentError(f"round {self.round} has {len(self.unfinished())} game(s) without a result")
+        self._all_results_in()
         archive = self.archive_data()
         key = self.key
         if key not in archive["counted"]:

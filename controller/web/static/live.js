@@ -94,6 +94,9 @@ export function render(snap) {
   const said = boardWords(snap);
   const message = $("[data-role=message]");
   $("[data-role=status]").textContent = snap.error || said.message;
+  const seating = settingUp ? seatingWords(snap) : "";
+  $("[data-role=seating]").textContent = seating;
+  $("[data-role=seating]").hidden = !seating;
   const latest = snap.notes && snap.notes[0] ? said.note(snap.notes[0]) : "";
   $("[data-role=event]").textContent = latest && latest !== said.message ? latest : "";
   message.dataset.kind = messageKind(snap);
@@ -192,12 +195,34 @@ function sideName(snap, p) {
 function renderPlayers(snap) {
   const line = $("[data-role=players]");
   const named = snap.players.some((p) => sideName(snap, p));
-  line.innerHTML = !named ? "" : snap.players.map((p) => {
-    const name = sideName(snap, p);
-    return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(Side(p))}`
-      + `${name ? `: <b>${escapeHTML(name)}</b>` : ""}</span>`;
-  }).join(" ");
+  const occasion = occasionWords(snap);
+  line.innerHTML = (occasion ? `<span class="occasion" data-role="occasion">${escapeHTML(occasion)}</span>` : "")
+    + (!named ? "" : snap.players.map((p) => {
+      const name = sideName(snap, p);
+      return `<span class="side" data-player="${escapeHTML(p)}"><i></i>${escapeHTML(Side(p))}`
+        + `${name ? `: <b>${escapeHTML(name)}</b>` : ""}</span>`;
+    }).join(" "));
   line.dataset.computer = snap.computer ? String(snap.computer.level) : "";
+}
+
+// A tournament's game (its journal's header keeps the same): the tournament, the round, the board number.
+function occasionWords(snap) {
+  const occasion = snap.occasion;
+  if (!occasion || !occasion.round) return "";
+  const where = { round: number(occasion.round), board: number(occasion.table) };
+  return occasion.event ? format(_("{event}, round {round}, board {board}"), { event: occasion.event, ...where })
+    : format(_("Round {round}, board {board}"), where);
+}
+
+// Who sits where, said with the set-up prompt: "Round 3, board 5: Ann Lee plays black, Bo Chen plays white."
+function seatingWords(snap) {
+  const names = snap.players.filter((p) => (snap.names || {})[p] && !(snap.computer && snap.computer.plays === p));
+  if (!names.length) return "";
+  const seats = names.map((p) => format(_("{name} plays {colour}"), { name: snap.names[p], colour: side(p) })).join(", ");
+  const occasion = snap.occasion;
+  return occasion && occasion.round
+    ? format(_("Round {round}, board {board}: {seats}."), { round: number(occasion.round), board: number(occasion.table), seats })
+    : `${seats}.`;
 }
 
 // The end: who won and why, in words, and the next game a click away.
