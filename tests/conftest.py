@@ -101,7 +101,7 @@ MODULES_BY_LEVEL = {
         test_signals_legend test_table_calls_on_boards test_table_fuzz test_table_setup
         test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs test_ratings_shown
         test_words_in_languages test_review test_rulings test_template_tiles test_parts_and_pins
-        test_hint_position
+        test_hint_position test_tournament_header test_tournament_refusals
     """,
     # real processes, servers, browsers, brokers
     "system": """
@@ -120,6 +120,7 @@ MODULES_BY_LEVEL = {
         test_cli_languages test_review_page test_review_system test_review_abuse test_web_page_watchers
         test_web_snapshot_messages test_bringup_page test_maintainer_scripts
         test_page_second_hour test_header_words test_tournament_club test_tournament_page
+        test_tournament_board test_tournament_board_page
     """,
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}

@@ -346,7 +346,8 @@ class Club:
             game.journal = Journal.create(
                 self.games_dir, game_from_header(entry, JOURNAL_KEYS), entry.get("settings", {}), started,
                 ClockSettings(clock["minutes"], clock["increment"]) if clock else None,
-                players=entry.get("players"), computer=entry.get("computer"))
+                players=entry.get("players"), computer=entry.get("computer"),
+                occasion={key: entry[key] for key in ("event", "place", "round", "table") if key in entry})
             game.journal_name = game.journal.path.name
             self._opened(game)
             self._index[f"{game.board}/{game.id}"] = {"journal": game.journal_name, "skipped": []}
@@ -515,6 +516,7 @@ class Club:
             "game": game.id if game else None, "seq": game.seq if game else 0,
             "kind": state["kind"] if state else None, "title": state["title"] if state else None,
             "colours": state["colours"] if state else [], "players": state["players"] if state else {},
+            **{key: state.get(key) if state else None for key in ("event", "round", "table")},
             "score": state.get("score") if state else None, "to_move": state["to_move"] if state else None,
             "roll": state["roll"] if state else None, "moves": len(record),
             "last_move": record[-1] if record else None, "result": state["result"] if state else None,
