@@ -1087,7 +1087,9 @@ class Players:
             self.note("several moves fit the board and no piece tells the one made apart")
             return
         cell = self.chance.choice(mine)
-        table.wait(SETTLE + self.chance.uniform(0.3, 0.8))
+        # the question comes once the board has been still for the settle time; after a quick
+        # swap of the other player's, which counts only then (R16), their move waits as long again
+        table.wait(SETTLE * (2 if previous is not None and previous.held else 1) + self.chance.uniform(0.3, 0.8))
         table.lift(cell, ("answer", cell))
         table.wait(self.chance.uniform(0.3, 0.6))
         table.place(cell, ("answer", cell))
@@ -1286,7 +1288,14 @@ class Players:
                 # the mover's big ball in the hand looks like a quick swap: the press is the next
                 # player starting after it (R2), not a number kept beside it (R20)
                 self.note("two hands at once: the die pressed beside a big ball that looks like a quick swap (R2)")
-            if both["first t"] - frames[first - 1][0] >= SETTLE - 0.1:
+            looks_held = any(s.evidence and s.result == board0 and not s.evidence <= touched0
+                             for s in self.shapes(before, both["mover roll"]))
+            if both["first t"] - frames[first - 1][0] >= SETTLE - 0.1 and looks_held:
+                # a board held still that long, looking like a capture nobody saw, is a quick swap
+                # made: the press is the next player starting (R17). A piece in the hand that no
+                # capture's board looks like is still the mover's, however long it is held: the
+                # press is the next player's number, or the mover's roll where the mover had not
+                # rolled and puts the ball back (R17, R20)
                 self.note("two hands at once: the die pressed on a board held still for the settle time (R17)")
         mover = self.shapes(before, both["mover roll"])
         for i in range(first - 1, len(frames) - 1):
@@ -1312,11 +1321,27 @@ class Players:
                 self.note("two hands at once: a board on the way can be read another way too (rule 10)")
         meant_texts = (meant.text,) if theirs is None else (meant.text, theirs.text)
         known = {meant_texts, meant_texts[::-1]}
-        got = {tuple(s.text for s in r) for r in self.readings(both, frames[-1][1], frames[-1][2])}
+        readings = self.readings(both, frames[-1][1], frames[-1][2])
+        got = {tuple(s.text for s in r) for r in readings}
         if meant_texts not in got:
             self.note("two hands at once: the board is not read as the two moves meant")
         elif got - known:
             self.note("two hands at once: the board can be read another way too (rule 10)")
+            self.answer_two_hands(both, [r for r in readings if tuple(s.text for s in r) not in known])
+
+    def answer_two_hands(self, both: dict, others: list) -> None:
+        """Rule 10: where two splits fit, the board asks (rule 6); the mover lifts and puts back a
+        piece of their move that no other reading's move of theirs involves."""
+        meant, board = both["meant"], self.table.occupied()
+        theirs = set().union(*(r[0].cells for r in others if r[0].text != both["meant"].text))
+        mine = sorted((meant.cells & board) - theirs)
+        if not theirs or not mine:
+            return
+        cell = self.chance.choice(mine)
+        self.table.wait(SETTLE + self.chance.uniform(0.3, 0.8))
+        self.table.lift(cell, ("answer", cell))
+        self.table.wait(self.chance.uniform(0.3, 0.6))
+        self.table.place(cell, ("answer", cell))
 
     def turn(self) -> None:
         rng, table = self.rng, self.table

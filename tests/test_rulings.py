@@ -43,6 +43,7 @@ WITNESSES = {
     "R18": "rulings/R18",
     "R19": "bigballs-ball-instead-of-a-kept-number",
     "R20": "bigballs-die-while-the-ball-is-in-the-hand-put-back",
+    "R21": "rulings/R21",
 }
 
 

@@ -151,6 +151,15 @@ class CountBeside:
 
 
 @dataclass(frozen=True)
+class CountTwoBeside:
+    """The mover's move and the next player's, made beside it, count in turn; the board is read
+    in the turn after them, the mover's hands already at their next move (R21)."""
+
+    candidate: Candidate
+    then: Hashable  # the next player's move
+
+
+@dataclass(frozen=True)
 class AmendNow:
     """The last move is replaced by another from the same position (rule 3)."""
 
@@ -207,7 +216,7 @@ class KeepSignalling:
     """A board signalled already: the lights follow it (rule 5)."""
 
 
-Decision = (CountNow | CountThenReadOn | CountBeside | AmendNow | Ask | WaitStill | KeepWaiting | Hold
+Decision = (CountNow | CountThenReadOn | CountBeside | CountTwoBeside | AmendNow | Ask | WaitStill | KeepWaiting | Hold
             | SwapCounts | WatchOn | FitsNothing | KeepSignalling)
 
 

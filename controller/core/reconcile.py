@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from ..games import Game, brief  # brief: how messages show a value given
 from .recognition import (
     AfterCommit, AmendNow, AmendWhenStill, Ask, AskWhenStill, BesideWhenStill, Board, Candidate, Choosing,
-    CountBeside, CountNow, CountThenReadOn, CountWhenStill, Decision, FitsNothing, Held, Hold, KeepSignalling,
+    CountBeside, CountNow, CountThenReadOn, CountTwoBeside, CountWhenStill, Decision, FitsNothing, Held, Hold, KeepSignalling,
     HELD_FRAMES_KEPT, KeepWaiting, SinceSwap, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, Waiting, WatchOn,
 )
 from .rulings import Rulings
@@ -395,7 +395,10 @@ class Reconciler(Rulings):
         # With the die the mover's already and no capture held, a press can only be the next
         # player's, however long the mover holds the piece (R17)
         recent = t - since < self.settings.settle or (
-            self._applies("R17") and self.roll is not None and not self._held)
+            self._applies("R17") and self.roll is not None and not self._held) or (
+            # nor, before the mover has rolled, while their big ball is in the hand: the ball
+            # will say whose number it is (R20)
+            self._applies("R20") and self.roll is None and not self._held)
         # a capture's board held that soon is the mover's stone still in the hand too
         return (S != self._base and self._waiting is None and recent
                 and (self._can_grow(S, self._base, self._candidates, exclude=[]) or self.swap_shown))
@@ -666,6 +669,10 @@ class Reconciler(Rulings):
             case Hold(captures):
                 if self._held is None or self._held.captures != captures:
                     self._held = Held(captures, SinceSwap(shown_at=t))
+                elif self._applies("R3"):
+                    # back on the held board: what the hands lifted was put back, a touch (rule
+                    # 4), no evidence for a capture of the next player's (R3)
+                    self._held.since.opened = 0
                 self._clear_guidance(t, events)
             case AmendNow(candidate):
                 self._clear_guidance(t, events)
@@ -673,6 +680,14 @@ class Reconciler(Rulings):
             case CountBeside(candidate):
                 self._clear_guidance(t, events)
                 self._commit_before_next(t, candidate, events)
+            case CountTwoBeside(candidate, then):
+                self._clear_guidance(t, events)
+                self._commit_before_next(t, candidate, events, read_on=False)
+                theirs = next((c for c in self._candidates if c.move == then), None)
+                if theirs is None:  # not theirs after all: their turn reads the board
+                    self._read_again(t, [], events)
+                else:
+                    self._commit_before_next(t, theirs, events)
             case CountThenReadOn(candidate):
                 self._commit(t, candidate, events)
                 self._last = None
@@ -722,7 +737,7 @@ class Reconciler(Rulings):
         self._read_again(t, since.boards, events)
 
     def _commit_before_next(self, t: float, candidate: Candidate, events: list[Event],
-                            boards: list[int] = ()) -> None:
+                            boards: list[int] = (), read_on: bool = True) -> None:
         """The mover's move counts with the next player's hand already at work beside it (rule
         10): the hollows that hand opened are evidence for the next player's own capture, and
         the board is read in their turn: first the `boards` seen while the split waited out
@@ -734,7 +749,8 @@ class Reconciler(Rulings):
         self._last = None  # the next player has started: no more amending
         self._touched |= theirs & self._base
         self._opened_at.update(opened_at)
-        self._read_again(t, boards, events)
+        if read_on:
+            self._read_again(t, boards, events)
 
     def _read_again(self, t: float, boards: list[int], events: list[Event]) -> None:
         """After a commit: the boards the hands made since, in the new turn, then the board as it is."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .recognition import (
     MADE, UNDER_WAY, AmendWhenStill, AmendNow, Ask, BesideWhenStill, Board, Candidate, CountBeside,
-    CountNow, CountThenReadOn, CountWhenStill, Decision, FitsNothing, Hold, KeepSignalling, KeepWaiting,
+    CountNow, CountThenReadOn, CountTwoBeside, CountWhenStill, Decision, FitsNothing, Hold, KeepSignalling, KeepWaiting,
     AskWhenStill, Ruling, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, WatchOn,
 )
 
@@ -178,6 +178,41 @@ class Rulings:
             return None
         return CountBeside(c)
 
+    def _hands_go_on_past_two(self, b: Board) -> Decision | None:
+        """R21: a split of two hands waited, and before it counted the mover's hands were at their
+        next move already: the board is the mover's move, then the next player's move made beside
+        it, then the mover's next move made or under way. Where exactly one move of the next
+        player's fits between, both count in turn, and the board is read in the turn after them."""
+        c = b.interrupted
+        if c is None or not b.beside:
+            return None
+        S = b.S
+        if (self._can_grow(S, self._base, self._candidates, []) or self._both_hands(S, exclude=c)
+                or self._set_down_on_the_way(S)):
+            return None  # the mover's own move may still be under way, the next player's beside it
+        involved = c.may_empty | c.may_fill
+        _, following = self._following(c)
+        between = set()
+        for n in following:
+            if (n.may_empty | n.may_fill) & involved or n.result == S or n.needs & ~self._touched:
+                continue  # not the next player's move beside the mover's, with its evidence (R18)
+            if self._goes_on_after(S, c, n):
+                between.add(n.move)
+        if len(between) != 1:
+            return None
+        return CountTwoBeside(c, between.pop())
+
+    def _goes_on_after(self, S: int, c: Candidate, n: Candidate) -> bool:
+        """Whether, after the moves c and n, the board is a move of the following player's made
+        (with its evidence) or under way (no more pieces down than taken up since)."""
+        after, following = self._following_two(c, n)
+        gone, added = after & ~S, S & ~after
+        if not gone | added or added.bit_count() > gone.bit_count():
+            return False
+        return any((m.result == S and not m.needs & ~self._touched)
+                   or (m.result != S and not gone & ~m.may_empty and not added & ~m.may_fill)
+                   for m in following)
+
     def _read_on_after(self, S: int, c: Candidate) -> bool:
         """Whether, after the mover's move c, the board is a move of the next player's made or
         under way: something their turn can read."""
@@ -203,6 +238,7 @@ class Rulings:
         Ruling("rule 10", "two hands at once", _two_hands),
         Ruling("R16", "a quick swap, or the mover's piece still in the hand beside the next player's",
                _hands_go_on_beside_a_split),
+        Ruling("R21", "the mover's next move under way beside a split that waited", _hands_go_on_past_two),
         Ruling("rule 5", "a board that fits nothing", _fits_nothing),
         # refinements, checked where they apply
         Ruling("R2", "a die press with a capture held: the next player starts"),
@@ -397,6 +433,26 @@ class Rulings:
             finally:
                 self.game.pop()
             known = self._following_cache[id(held)] = (after, following)
+        return known
+
+    def _following_two(self, first: Candidate, then: Candidate) -> tuple[int, list[Candidate]]:
+        """The board after the mover's move and the next player's, and the moves of the player
+        after them (as `_following`, one move deeper)."""
+        key = (id(first), then.move)
+        known = self._following_cache.get(key)
+        if known is None:
+            self.game.push(first.move)
+            self.game.push(then.move)
+            try:
+                after = self._mask(self.game.occupied())
+                kept = self.kept_rolls[self.game.turn]
+                roll = kept[0] if kept and self.game.can_roll() and self._applies("R4") else None
+                free = roll is not None and self.game.turn not in self._pressed_early
+                _, following = self._index(self._moves_for(roll, free), after)
+            finally:
+                self.game.pop()
+                self.game.pop()
+            known = self._following_cache[key] = (after, following)
         return known
 
     def _amendments(self, S: int) -> list[Candidate]:

@@ -34,6 +34,7 @@ GAMES = {
     "R14": ("offboard", [373]),
     "R18": ("bigballs", [274, 105, 161, 170, 31, 336, 372]),
     "R18-the-victim-lifted-beside-the-next-players-move": ("bigballs", [621, 1025]),
+    "R21": ("bigballs", [167, 293]),
 }
 
 
