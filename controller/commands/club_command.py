@@ -41,6 +41,9 @@ def add_parser(commands) -> argparse.ArgumentParser:
                         help=_("run the evening as a tournament kept in DIR (started on the organiser's page,"
                                " or taken up where it was); see docs/tournament.md"))
     parser.set_defaults(run=run)
+    from .club_organiser import add_organiser_actions
+
+    add_organiser_actions(parser)  # `reedboard club pair|result|correct|...`: the organiser's, on a running club
     return parser
 
 
