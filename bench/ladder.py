@@ -20,7 +20,7 @@ p adds 400 log10(p / (1 - p)). A level's interval chains the Wilson bounds of th
 it (each step's low end added up, and each high end): wide at the top, and honest about it.
 --write puts the table into controller/opponent/ladder.toml (controller/opponent/ratings.py
 reads it) after every step, keeping the other games' tables: a run cut short leaves the levels
-measured so far (fewer than eight).
+measured so far (fewer than the ten).
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def step(name: str, upper: int, args) -> tuple[float, int]:
 
 
 def ratings(steps: list[tuple[float, int]]) -> tuple[list[float], list[float], list[float]]:
-    """Levels 1..8's ratings and 95 % bounds from the steps' (points, games)."""
+    """The levels' ratings and 95 % bounds from the steps' (points, games), level 1 first."""
     rating, low, high = [ANCHOR], [ANCHOR], [ANCHOR]
     for points, games in steps:
         lo, hi = wilson(points, games)
@@ -100,7 +100,8 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
 def as_measured(name: str, number: int, table: dict) -> bool:
     """Whether level `number` of `name` is as it was when `table` (ladder.toml's) was measured."""
     today = LEVELS[number].setting(name)
-    return all(key in table and abs(table[key][number - 1] - getattr(today, key)) < 1e-9 for key in LEVEL_SETTINGS)
+    return all(key in table and len(table[key]) >= number and abs(table[key][number - 1] - getattr(today, key)) < 1e-9
+               for key in LEVEL_SETTINGS)
 
 
 def kept(name: str, first: int, last: int = TOP) -> dict[int, tuple[float, int]]:
@@ -142,7 +143,7 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
         known = {}
     lines = ["# The computer's ladder, measured by bench/ladder.py (do not edit: run it again with --write).",
              "# Per game: each level's rating (Elo, level 1 anchored at 800) and its 95 % interval,",
-             "# levels 1..8; per step (2 vs 1 .. 8 vs 7) the games played and the upper level's points;",
+             f"# levels 1..{TOP}; per step (2 vs 1 .. {TOP} vs {TOP - 1}) the games played and the upper level's points;",
              "# the levels' settings when measured (nodes, depth, temperature, natural).",
              f"anchor = {ANCHOR:g}", ""]
     for name in sorted(set(known) | set(measured)):
@@ -151,7 +152,7 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
             rating, low, high = ratings(steps)
             entry = {"ratings": rating, "low": low, "high": high, "games": [g for _, g in steps],
                      "scores": [p for p, _ in steps],
-                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, 9)] for key in LEVEL_SETTINGS},
+                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, TOP + 1)] for key in LEVEL_SETTINGS},
                      "seed": args.seed, "opening": args.opening, "measured": datetime.date.today().isoformat()}
         else:
             entry = known[name]
@@ -181,7 +182,7 @@ def main() -> None:
     parser.add_argument("--from", dest="first", type=int, default=2, choices=range(2, TOP + 1), metavar="K",
                         help="start at step K vs K-1, keeping the steps below from ladder.toml (default 2)")
     parser.add_argument("--to", dest="last", type=int, default=TOP, choices=range(2, TOP + 1), metavar="M",
-                        help="end at step M vs M-1, keeping the steps above while their levels stand (default 8)")
+                        help=f"end at step M vs M-1, keeping the steps above while their levels stand (default {TOP})")
     parser.add_argument("--write", action="store_true", help="write the table into controller/opponent/ladder.toml")
     args = parser.parse_args()
     if args.last < args.first:

@@ -8,6 +8,7 @@ Usage:
                                  offboard:computer:3:computer:2@20
   python bench/match_strength.py --speed               # also the search's nodes/s at the start
   python bench/match_strength.py --level-times 10      # only each level's time per move (by time)
+  python bench/match_strength.py --pi                  # node rates here, on a Pi Zero 2 W, levels 9-10's budgets
 
 A match is GAME:PLAYER:PLAYER, with @N for its own number of games. --nodes N makes every
 computer search by nodes instead of time (each level its own node cap, the top level N nodes):
@@ -28,8 +29,8 @@ from reedboard.controller.opponent import LEVELS, Limits, choose
 from reedboard.controller.opponent.match import MAX_MOVES, parse_player, run_match
 
 TOP = f"computer:{max(LEVELS)}"
-MATCH = re.compile(r"(?P<game>[a-z]+):(?P<first>random|greedy|computer:\d)"
-                   r":(?P<second>random|greedy|computer:\d)(?:@(?P<games>\d+))?$")
+MATCH = re.compile(r"(?P<game>[a-z]+):(?P<first>random|greedy|computer:\d+)"
+                   r":(?P<second>random|greedy|computer:\d+)(?:@(?P<games>\d+))?$")
 
 
 def strength_matches() -> list[str]:
@@ -58,6 +59,44 @@ def nodes_per_second(seconds: float) -> None:
         spent = time.perf_counter() - started
         print(f"{name}: {result.nodes / spent:,.0f} nodes/s (start position, {result.nodes:,} nodes,"
               f" depth {result.depth} in {spent:.2f} s, best {result.move})", flush=True)
+
+
+def pi_estimate(positions: int, seconds: float, seed: int) -> None:
+    """The search's node rate here (CPU time, the median over random positions of each game) and
+    on a Raspberry Pi Zero 2 W: this machine's rate divided by PI_SPEED_RATIO. The ratio is an
+    estimate, not a measurement (no Pi at hand, and an emulated aarch64 says nothing of a real
+    one's speed): published single-core benchmark results put a current x86 desktop or server
+    core some 10 to 20 times ahead of one Cortex-A53 core at 1 GHz, and CPython's interpreter
+    loop, all branches and memory look-ups, gains least from the A53's narrow in-order pipeline;
+    15 is taken. CPU time is counted, so a loaded machine measures its own speed, not its load.
+    Then the node budgets that take PI_SECONDS there, next to levels 9 and 10's."""
+    import random
+    import statistics
+
+    from reedboard.controller.opponent.levels import PI_SECONDS, PI_SPEED_RATIO
+
+    print(f"\n| game | nodes/s here (median, CPU) | on a Pi Zero 2 W (/{PI_SPEED_RATIO}) |"
+          + "".join(f" {s:g} s there | level {n} |" for n, s in sorted(PI_SECONDS.items())))
+    print("|---|---|---|" + "---|---|" * len(PI_SECONDS))
+    for name, cls in sorted(GAMES.items()):
+        rng = random.Random(f"{seed}/{name}")
+        rates = []
+        while len(rates) < positions:
+            game = cls.drawn_start(rng)
+            for _ in range(rng.randrange(4, 40)):
+                moves = game.legal_moves()
+                if not moves or game.outcome() is not None:
+                    break
+                game.push(rng.choice(moves))
+            if game.outcome() is not None:
+                continue
+            started = time.process_time()
+            result = choose(game, Limits(depth=64, seconds=seconds))
+            rates.append(result.nodes / max(time.process_time() - started, 1e-9))
+        here = statistics.median(rates)
+        pi = here / PI_SPEED_RATIO
+        cells = "".join(f" {pi * s:,.0f} | {LEVELS[n].setting(name).nodes:,} |" for n, s in sorted(PI_SECONDS.items()))
+        print(f"| {name} | {here:,.0f} | {pi:,.0f} |{cells}", flush=True)
 
 
 def level_times(positions: int, seed: int) -> None:
@@ -112,9 +151,14 @@ def main() -> None:
     parser.add_argument("--matches", nargs="*", metavar="GAME:PLAYER:PLAYER[@N]",
                         help="only these matches, e.g. bigballs:computer:8:random@200")
     parser.add_argument("--games-only", action="store_true", help="print each game's result too")
+    parser.add_argument("--pi", action="store_true",
+                        help="only the node rates here and on a Raspberry Pi Zero 2 W, and levels 9-10's budgets")
     parser.add_argument("--level-times", type=int, default=0, metavar="N",
                         help="only each level's time per move, as at the table, over N random positions per game")
     args = parser.parse_args()
+    if args.pi:
+        pi_estimate(8, 0.5, args.seed)
+        return
     if args.speed:
         nodes_per_second(args.seconds)
     if args.level_times:

@@ -1,13 +1,16 @@
-"""The review's chance to win, calibrated on the computer's ladder games (games without a die).
+"""The review's chance to win, calibrated on the computer's ladder games (every game).
 
 Usage:
-  python bench/review_calibration.py                       # every step 2..8, 12 games each, every game without a die
+  python bench/review_calibration.py                       # every step 2..8, 12 games each, every game
   python bench/review_calibration.py --game abalone --games 20 --jobs 2 --write
 
 Plays the ladder's games (`reedboard match GAME computer:K computer:K-1`, the same seed and
 opening as bench/ladder.py), then searches every position after the opening as the review does
-(its node budget and seed) and fits the logistic curve p = 1 / (1 + exp(-(k v + c))) of the
-value v for the player to move against that player's result (chance.fit). Prints, for the
+(its node budget and seed, its settled value: review.settled_value) and fits the logistic curve
+p = 1 / (1 + exp(-(k v + c))) of the value v for the player to move against that player's result
+(chance.fit), leaving out the values that prove a win or a loss (the review takes them as 1 or
+0). The tempo c is kept at 0 unless --free-tempo: a curve with a tempo gives the side to move a
+share of its own, and the first player's chance then swings from ply to ply. Prints, for the
 curve used until now and the fitted one, the log loss and a calibration table (predicted chance
 against the share of points scored); --write keeps the fitted curve in
 controller/opponent/chance.toml, which the review reads.
@@ -23,7 +26,7 @@ import time
 from pathlib import Path
 
 from reedboard.controller.games import GAMES
-from reedboard.controller.opponent.chance import DEFAULT_SLOPE, DEFAULT_TEMPO, calibration, fit, logistic
+from reedboard.controller.opponent.chance import PROVEN, calibration, curve, fit, logistic
 from reedboard.controller.opponent.match import MAX_MOVES, drawn_start, play_one
 from reedboard.controller.opponent.review import REVIEW_NODES, Searcher, score
 
@@ -48,7 +51,9 @@ def samples_of_game(task: tuple) -> list[tuple[float, float]]:
     samples = []
     for position, mover in positions:
         result = score(game, mover)
-        samples.append((search.best(position)[1], 0.5 if result is None else result))
+        value = search.best(position)[1]
+        if abs(value) <= PROVEN:
+            samples.append((value, 0.5 if result is None else result))
     return samples
 
 
@@ -73,7 +78,7 @@ def table(samples, slope: float, tempo: float) -> str:
 def write(fitted: dict[str, dict]) -> None:
     calibration.cache_clear()
     entries = {name: entry for name, entry in calibration().items() if name not in fitted} | fitted
-    lines = ["# The review's chance to win in games without a die, p = 1 / (1 + exp(-(slope v + tempo))),",
+    lines = ["# The review's chance to win, p = 1 / (1 + exp(-(slope v + tempo))), v a search's settled value,",
              "# fitted by bench/review_calibration.py on the computer's ladder games (do not edit: run it again).", ""]
     for name in sorted(entries):
         lines.append(f"[{name}]")
@@ -86,7 +91,7 @@ def write(fitted: dict[str, dict]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", action="append", choices=sorted(n for n, g in GAMES.items() if not g.uses_die))
+    parser.add_argument("--game", action="append", choices=sorted(GAMES))
     parser.add_argument("--steps", default="2,3,4,5,6,7,8",
                         help="ladder steps K (K vs K-1), comma-separated (default the whole ladder, 2..8)")
     parser.add_argument("--games", type=int, default=12, help="games per step (default 12)")
@@ -94,20 +99,21 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opening", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=REVIEW_NODES, help="the review's nodes per search")
+    parser.add_argument("--free-tempo", action="store_true", help="fit the tempo too (default: kept at 0)")
     parser.add_argument("--write", action="store_true", help="keep the fitted curves in controller/opponent/chance.toml")
     args = parser.parse_args()
     steps = [int(k) for k in args.steps.split(",")]
     fitted = {}
-    for name in args.game or sorted(n for n, g in GAMES.items() if not g.uses_die):
+    for name in args.game or sorted(GAMES):
         started = time.perf_counter()
         tasks = [(name, k, i, args.seed, args.opening, args.nodes) for k in steps for i in range(args.games)]
         with multiprocessing.Pool(args.jobs) as pool:
             games = [game for game in pool.imap(samples_of_game, tasks) if game]
         samples = [s for game in games for s in game]
-        slope, tempo = fit(samples)
+        slope, tempo = fit(samples, tempo=None if args.free_tempo else 0.0)
         print(f"{name}: {len(games)} games ({len(tasks) - len(games)} cut short at {MAX_MOVES} moves left out), "
               f"{len(samples)} positions, {time.perf_counter() - started:.0f} s")
-        for label, (k, c) in (("until now", (DEFAULT_SLOPE, DEFAULT_TEMPO)), ("fitted", (slope, tempo))):
+        for label, (k, c) in (("until now", curve(name)), ("fitted", (slope, tempo))):
             print(f"  {label}: slope {k:.2f}, tempo {c:+.3f}, log loss {log_loss(samples, k, c):.4f}")
             print(table(samples, k, c))
         fitted[name] = {"slope": round(slope, 4), "tempo": round(tempo, 4), "games": len(games), "positions": len(samples),

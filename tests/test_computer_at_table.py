@@ -135,7 +135,7 @@ def test_the_opponent_is_read_from_words(text, expected):
     assert parse_opponent(text) == expected
 
 
-@pytest.mark.parametrize("text", ["computer:9", "computer:0", "robot", "computer:x", ""])
+@pytest.mark.parametrize("text", ["computer:11", "computer:0", "robot", "computer:x", ""])
 def test_a_bad_opponent_is_one_line(text):
     with pytest.raises(ValueError, match="human, computer or computer:1") as caught:
         parse_opponent(text)

@@ -125,7 +125,7 @@ BAD = {
     "play.takebacks": ('"yes"', "true or false"), "play.debounce": ("2", "0.001 to 1"),
     "play.settle": ('"x"', "0.05 to 10"), "play.grace": ("nan", "0.1 to 60"), "play.listen": ("8000", "HOST:PORT"),
     "play.token": ('"short"', "8 to 200"), "play.watchers": ("501", "1 to 500"), "play.games_dir": ("3", "path"),
-    "play.vs": ('"computer:9"', "computer:1 .. computer:8"), "play.computer_plays": ('"green"', "black"),
+    "play.vs": ('"computer:11"', "computer:1 .. computer:10"), "play.computer_plays": ('"green"', "black"),
     "play.think_seconds": ("0", "0.1 to 60"),
     "broadcast.url": ('"http://club.local"', "mqtt://"), "broadcast.name": ('"a b"', "board name"),
     "abalone.layout": ('"hex"', "belgian-daisy"), "bigballs.first": ('"red"', "black, white"),

@@ -581,7 +581,7 @@ def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path
     ({"players": {"green": "Ann"}}, "no colour"),
     ({"players": {"black": ""}}, "printable"),
     ({"players": {"black": "x" * 41}}, "printable"),
-    ({"computer": {"plays": "white", "level": 9, "version": "1"}}, "level is 1 to 8"),
+    ({"computer": {"plays": "white", "level": 11, "version": "1"}}, "level is 1 to 10"),
     ({"computer": {"plays": "blue", "level": 2, "version": "1"}}, "it plays"),
     ({"computer": {"plays": "white"}}, '"computer" must be'),
 ])

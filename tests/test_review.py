@@ -103,7 +103,7 @@ def test_a_move_that_throws_away_the_win_is_a_blunder_with_the_better_move_lit()
 
     good = review(start, ["3 a6-a7"], 400).data()
     assert good["points"][1] == {"ply": 1, "move": "3 a6-a7", "mover": "black", "p": 1.0, "loss": 0.0,
-                                 "mark": None, "better": None, "cells": None}
+                                 "mark": None, "better": None, "cells": None, "rolled": False}
     assert good["result"] == 1.0
 
 
@@ -219,7 +219,7 @@ def test_the_page_gets_the_review_in_its_shape_and_then_from_the_index(page, cou
     assert set(data) == {"first", "nodes", "version", "points", "result"}
     assert data["first"] == "black" and data["nodes"] == NODES and data["result"] == 1
     assert data["points"][0] == {"ply": 0, "p": data["points"][0]["p"]}
-    assert all(set(point) == {"ply", "move", "mover", "p", "loss", "mark", "better", "cells"}
+    assert all(set(point) == {"ply", "move", "mover", "p", "loss", "mark", "better", "cells", "rolled"}
                for point in data["points"][1:])
     assert [point["move"] for point in data["points"][1:]] == A7_GAME and data["points"][-1]["p"] == 1
 
@@ -239,12 +239,17 @@ def test_the_page_is_told_in_one_line_of_an_unknown_game(page, counted):
 def test_a_roll_where_a_big_ball_move_was_better_is_weighed_against_the_six_faces():
     """Before White's 14th move of the A7 game the search prefers taking Black's stone on a6 with
     the big ball from a7 to rolling; the roll's worth is the mean of the six faces' best moves."""
-    from archive_games import A7_GAME, bigballs
-    from reedboard.controller.opponent.review import _rolled_instead, Searcher
+    from reedboard.controller.opponent.review import FACES, Searcher, _weighed
 
     game = bigballs()
     for move in A7_GAME[:13]:
         game.play(move)
-    preferred, loss = _rolled_instead(Searcher(4000, None), game, "white")
-    assert game.format_move(preferred) == "BB a7xa6" and 0 < loss < 1
+    search = Searcher(4000, None)
+    assert game.format_move(search.best(game)[0]) == "BB a7xa6"
+    faces = [search.after(game, search.best(game, face)[0], "white") for face in FACES]
+    assert search.rolling(game, "white") == pytest.approx(sum(faces) / 6)
+    better, loss, rolled = _weighed(search, game, game.parse_move(A7_GAME[13]), "white")
+    by_rolling = search.after(game, search.best(game)[0], "white") - search.rolling(game, "white")
+    assert loss >= round(by_rolling, 4) - 1e-9 and 0 < loss < 1
+    assert rolled == (game.format_move(better) == "BB a7xa6")
     assert [str(m) for m in game.move_stack] == A7_GAME[:13]  # the position is left as it was

@@ -37,24 +37,33 @@ def test_one_sided_results_still_give_a_finite_curve():
     assert k == k and c == c and abs(k) < 1e3 and abs(c) < 1e3
 
 
-def test_a_game_with_a_die_gives_its_mean_result_as_the_chance():
-    game = next(cls() for cls in GAMES.values() if cls.uses_die)
-    assert [chance(game, v) for v in (-1.0, 0.0, 0.5, 1.0)] == [0.0, 0.5, 0.75, 1.0]
-
-
-@pytest.mark.parametrize("name", sorted(n for n, cls in GAMES.items() if not cls.uses_die))
-def test_a_game_without_a_die_follows_its_calibrated_curve(name):
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_every_game_follows_its_calibrated_curve_without_a_side_to_move(name):
+    """An even position is an even chance for either side: the curve has no tempo, so the first
+    player's chance does not swing from ply to ply with the side to move."""
     game = game_class(name)()
+    assert name in calibration()
     slope, tempo = curve(name)
     assert slope > 0, "a better value must mean a better chance"
-    assert chance(game, 0.0) == pytest.approx(logistic(tempo))
-    assert chance(game, 0.3) == pytest.approx(logistic(0.3 * slope + tempo))
-    values = [chance(game, v / 10) for v in range(-10, 11)]
+    assert tempo == 0 and chance(game, 0.0) == pytest.approx(0.5)
+    assert chance(game, 0.3) == pytest.approx(logistic(0.3 * slope)) == pytest.approx(1 - chance(game, -0.3))
+    values = [chance(game, v / 10) for v in range(-9, 10)]  # the evaluation's range
     assert values == sorted(values) and 0 < values[0] < values[-1] < 1
 
 
-def test_the_calibration_names_only_games_without_a_die_and_what_it_was_fitted_on():
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_proven_win_or_loss_is_certain(name):
+    game = game_class(name)()
+    assert chance(game, 0.999) == 1.0 and chance(game, -0.98) == 0.0
+
+
+def test_the_fit_can_keep_the_tempo_at_nought():
+    k, c = fit(results_of(3.0, 0.0, 4000, seed=3), tempo=0.0)
+    assert c == 0.0 and k == pytest.approx(3.0, rel=0.15)
+
+
+def test_the_calibration_says_what_it_was_fitted_on():
     for name, entry in calibration().items():
-        assert name in GAMES and not GAMES[name].uses_die
+        assert name in GAMES
         assert entry["slope"] > 0 and entry["positions"] >= 1000 and entry["games"] >= 20
     assert DEFAULT_SLOPE > 0

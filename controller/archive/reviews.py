@@ -58,7 +58,7 @@ ATTEMPTS = 2  # a review whose worker died is asked of a new one once more
 SLOTS = 64  # the stop flags shared with the worker, one per review asked for (more than ever wait)
 
 DATA_KEYS = frozenset({"first", "nodes", "version", "points", "result"})
-POINT_KEYS = frozenset({"ply", "move", "mover", "p", "loss", "mark", "better", "cells"})
+POINT_KEYS = frozenset({"ply", "move", "mover", "p", "loss", "mark", "better", "cells", "rolled"})
 MARKS = (None, "blunder", "mistake")
 TEXT_LENGTH = 64  # characters of a move or a cell's name, at most
 
@@ -193,6 +193,8 @@ def valid(data: object, job: ReviewJob, *, earlier: bool = False) -> bool:
                 not _share(point["loss"]):
             return False
         if point["mark"] not in MARKS or not (point["better"] is None or _text(point["better"])):
+            return False
+        if type(point["rolled"]) is not bool or (point["rolled"] and point["mark"] is None):
             return False
         if not _cells(point["cells"]):
             return False

@@ -18,7 +18,7 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
     token = "our-club-board" # the page's token beyond this computer, kept so that a bookmark works
     watchers = 64           # spectators watching live at once (1 to 500)
     games_dir = "~/reedboard-games"
-    vs = "computer:4"       # the opponent: human, or the computer at level 1 to 8
+    vs = "computer:4"       # the opponent: human, or the computer at level 1 to 10
     computer_plays = "white" # the side the computer plays (default: the second player)
     think_seconds = 2       # the most the computer thinks about a move (a slower Pi: more)
 
@@ -300,7 +300,7 @@ KEYS: tuple[Key, ...] = (
         default=WATCHERS, flag="watchers", values=(("most", str(WATCHERS_MOST)),)),
     Key("play.games_dir", N_("a directory's path (a directory, or one that can be made)"), _directory,
         unset=lambda: str(default_games_dir()), flag="games_dir"),
-    Key("play.vs", N_("human, computer or computer:1 .. computer:8"), _opponent, unset=N_("human"), flag="vs"),
+    Key("play.vs", N_("human, computer or computer:1 .. computer:10"), _opponent, unset=N_("human"), flag="vs"),
     Key("play.computer_plays", N_("one of {choices}"), _choice(colours()),
         unset=N_("the second player"), flag="computer_plays", values=_one_of(colours())),
     Key("play.think_seconds", N_("a number of seconds from {low} to {high}"), _range(0.1, 60), default=2.0,

@@ -71,7 +71,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     play.add_argument("--watchers", metavar="N", type=_watchers,
                       help=_("spectators the web view shows the game live at once (default 64, at most 500)"))
     play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
-                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1-8 (default 5)"))
+                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1-10 (default 5)"))
     play.add_argument("--computer-plays", metavar="COLOUR", choices=colours(),
                       help=_("the side the computer plays: {colours} (default: the second player)").format(
                           colours=", ".join(colours())))

@@ -177,7 +177,9 @@ def review_text(start, data: dict) -> str:
             rows.append(("0.", _("start"), "", forms.percent(point["p"]), ""))
             continue
         mark = {"blunder": _("blunder"), "mistake": _("mistake")}.get(point["mark"] or "", "")
-        better = _("better: {move}").format(move=point["better"]) if point["better"] else ""
+        better = "" if not point["better"] else _("better: roll the die") if point["better"] == "roll" else \
+            _("better: {move}, not a roll").format(move=point["better"]) if point.get("rolled") else \
+            _("better: {move}").format(move=point["better"])
         rows.append((f"{point['ply']}.", point["move"], colour_words(point["mover"]), forms.percent(point["p"]),
                      f"{mark}  {better}".strip()))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]

@@ -17,20 +17,20 @@ from ..language.catalogue import PLAY
 
 _ = PLAY.gettext
 
-LEVELS = range(1, 9)
+LEVELS = range(1, 11)
 HINT_LEVEL = 8  # a hint with no computer in the game searches as the top level does
 
 
 @dataclass(frozen=True)
 class Computer:
-    """The side the computer plays and its level (1-8)."""
+    """The side the computer plays and its level (1-10)."""
 
     plays: str
     level: int
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(_("the computer's level is 1 to 8, not {level}").format(level=repr(self.level)))
+            raise ValueError(_("the computer's level is 1 to 10, not {level}").format(level=repr(self.level)))
 
     def header(self) -> dict:
         """What the journal's header says of it."""
@@ -63,4 +63,4 @@ def parse_opponent(text: str) -> int | None:
         return 5
     if kind == "computer" and number.isdigit() and int(number) in LEVELS:
         return int(number)
-    raise ValueError(_("the opponent is human, computer or computer:1 .. computer:8, not {text}").format(text=repr(text)))
+    raise ValueError(_("the opponent is human, computer or computer:1 .. computer:10, not {text}").format(text=repr(text)))

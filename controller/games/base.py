@@ -375,7 +375,7 @@ class Game(ABC):
         +-1 itself, and its chance nodes rely on these bounds); 0 when the game cannot say."""
         return 0.0
 
-    # The computer's levels 1..8 in this game, each (nodes, depth, temperature, natural) as
+    # The computer's levels 1..10 in this game, each (nodes, depth, temperature, natural) as
     # controller/opponent/levels.py reads them, calibrated by bench/ladder.py; None: the default.
     computer_levels: ClassVar[tuple[tuple[int, int, float, float], ...] | None] = None
 

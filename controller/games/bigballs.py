@@ -180,7 +180,7 @@ class BigBalls(Game):
     )
     header_keys = ("first", "setup", "balls")
     endings = (REACHED_A7, BALLS_ONLY)
-    # the computer's levels 1..8 here (nodes, depth, temperature, natural; opponent/levels.py):
+    # the computer's levels 1..10 here (nodes, depth, temperature, natural; opponent/levels.py):
     # the die hides small differences in strength, so the steps are wide; calibrated by bench/ladder.py.
     # Levels 7 and 8 are cold and deepen until their budget is spent; level 6 ends at depth 3, well
     # inside its 8,000 nodes (a median of about 900), so it sees no further than level 7.
@@ -193,6 +193,8 @@ class BigBalls(Game):
         (8_000, 3, 0.055, 0.0),
         (5_000, 64, 0.0, 0.0),
         (100_000, 64, 0.0, 0.0),
+        (200_000, 64, 0.0, 0.0),
+        (400_000, 64, 0.0, 0.0),
     )
 
     def setup_guide(self, mode: str, rng=None):

@@ -106,7 +106,7 @@ class OffBoard(Game):
                           metavar="FILE"),)
     header_keys = ("board", "first")
     endings = (POINTS, UNREACHABLE)
-    # the computer's levels 1..8 here (nodes, depth, temperature, natural; opponent/levels.py),
+    # the computer's levels 1..10 here (nodes, depth, temperature, natural; opponent/levels.py),
     # calibrated by bench/ladder.py
     computer_levels = (
         (800, 1, 0.03, 0.04),
@@ -117,6 +117,8 @@ class OffBoard(Game):
         (240, 64, 0.0, 0.0),
         (650, 64, 0.0, 0.0),
         (1_400, 64, 0.0, 0.0),
+        (11_500, 64, 0.0, 0.0),  # 2 s on a Pi Zero 2 W
+        (58_000, 64, 0.0, 0.0),  # 10 s on a Pi Zero 2 W
     )
 
     def __init__(

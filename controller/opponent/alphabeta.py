@@ -2,10 +2,12 @@
 
 Iterative deepening, a transposition table keyed by the game's position_key(), and move
 ordering: the table's best move, then push-offs and pushes, then the killer moves of the ply,
-then the history of moves that cut off before. A position met again, in the game so far or
-on the line searched, scores as a draw: a line that goes round in circles wins nothing, so a
-player ahead looks for progress instead (the rules have no repetition draw; a match between
-engines that shuffle would otherwise end only at its move cap).
+then the history of moves that cut off before. When the limits ask for it (Limits.repetition,
+the levels' way), a position met again, in the game so far or on the line searched, scores as a
+draw: a line that goes round in circles wins nothing, so a player ahead looks for progress
+instead (a match between engines that shuffle would otherwise end only at its move cap). The
+rules have no repetition draw, so the review and the hint search without it: a position seen
+before is worth what it is worth.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ class AlphaBeta(RootSearch):
         super().__init__(*args, **kwargs)
         self.killers: dict[int, list[Hashable]] = {}
         self.history: dict[Hashable, int] = {}
-        self.path: set = set()  # the positions met so far: the game's, then the line searched
+        self.path: set | None = set()  # the positions met so far: the game's, then the line searched
 
     def run(self) -> Result:
         moves = self.ordered(self.game.legal_moves(), None, 0)
         if not moves:
             return Result(None, end_value(self.game, 0) or 0.0, 0, 0, True)
-        self.path = self.positions_so_far()
+        self.path = self.positions_so_far() if self.limits.repetition else None
         return self.deepen(moves, self.root_value)
 
     def positions_so_far(self) -> set:
@@ -80,7 +82,7 @@ class AlphaBeta(RootSearch):
             return won if outcome.winner == game.turn else -won
         key = game.position_key()
         path = self.path
-        if key in path:
+        if path is not None and key in path:
             return 0.0
         if depth <= 0:
             value = game.evaluate(game.turn)
@@ -93,7 +95,7 @@ class AlphaBeta(RootSearch):
         moves = self.ordered(game.legal_moves(), entry[3] if entry else None, ply)
         start_alpha, best, best_move = alpha, -INFINITY, None
         push, pop, search = game.push, game.pop, self.search
-        if key is not None:
+        if key is not None and path is not None:
             path.add(key)
         for index, move in enumerate(moves):
             push(move)
@@ -116,6 +118,7 @@ class AlphaBeta(RootSearch):
                                 del killers[2:]
                             self.history[move] = self.history.get(move, 0) + depth * depth
                         break
-        path.discard(key)
+        if path is not None:
+            path.discard(key)
         self.table.put(key, depth, best, UPPER if best <= start_alpha else LOWER if best >= beta else EXACT, best_move)
         return best

@@ -1,11 +1,13 @@
 """A search's value as a chance to win, for the player to move, and how that mapping is calibrated.
 
-In a game with a die the expectimax value is the player's mean result in [-1, 1], so the chance
-is (1 + v) / 2 exactly. Alpha-beta's value in a game without a die is a score, not a chance: it
-is mapped by a logistic curve, p = 1 / (1 + exp(-(k v + c))), whose slope k and tempo c (what
-being the one to move is worth beyond the value) are fitted to the results of the computer's
-ladder games (bench/review_calibration.py writes them into chance.toml). A game not calibrated
-yet gets k = 4, c = 0: an even position 1/2, one marble or point ahead (v ~ 0.32) about 0.78.
+A search's value is a score, not a chance: alpha-beta's is the evaluation's, and expectimax's,
+in a game with a die, is a mean over the faces of evaluations as much as of ends. It is mapped by
+a logistic curve, p = 1 / (1 + exp(-(k v + c))), whose slope k and tempo c (what being the one to
+move is worth beyond the value) are fitted to the results of the computer's ladder games
+(bench/review_calibration.py writes them into chance.toml). A game not calibrated yet gets
+k = 4, c = 0 (an even position 1/2, one marble or point ahead, v ~ 0.32, about 0.78), or in a
+game with a die the mean result (1 + v) / 2. A value that proves a win or a loss (PROVEN) is
+1 or 0.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from importlib import resources
 from ..games.base import Game
 
 DEFAULT_SLOPE, DEFAULT_TEMPO = 4.0, 0.0
+PROVEN = 0.95  # a value beyond it (past the evaluation's bounds, 0.9) comes from ended games: won or lost
 
 
 @cache
@@ -40,7 +43,9 @@ def curve(game_name: str) -> tuple[float, float]:
 
 def chance(game: Game, value: float) -> float:
     """The chance to win of the player to move in `game`, from a search's value for them."""
-    if game.uses_die:
+    if abs(value) > PROVEN:  # a win or a loss proven by the search (on all but the rarest faces of a die)
+        return 1.0 if value > 0 else 0.0
+    if game.uses_die and game.name not in calibration():
         return min(1.0, max(0.0, (1.0 + value) / 2.0))
     slope, tempo = curve(game.name)
     return logistic(slope * value + tempo)
@@ -52,12 +57,15 @@ def logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def fit(samples: Iterable[tuple[float, float]], steps: int = 100) -> tuple[float, float]:
+def fit(samples: Iterable[tuple[float, float]], steps: int = 100, tempo: float | None = None) -> tuple[float, float]:
     """The (slope, tempo) that make the results most likely: `samples` are (value for the player
     to move, that player's result 1, 1/2 or 0). Logistic regression by Newton's method, each step
     halved until the likelihood grows, with a faint pull towards (DEFAULT_SLOPE, 0) so that
-    one-sided samples still give a finite curve."""
+    one-sided samples still give a finite curve. `tempo` given: the slope alone is fitted, the
+    tempo kept at that (0: the curve has no side to move, and does not swing from ply to ply)."""
     data = list(samples)
+    if tempo is not None:
+        return _fit_slope(data, tempo, steps), tempo
     pull = 1e-3  # the prior's weight: a thousandth of one position's
 
     def likelihood(k: float, c: float) -> float:
@@ -90,6 +98,23 @@ def fit(samples: Iterable[tuple[float, float]], steps: int = 100) -> tuple[float
             break
         k, c, best = k + scale * dk, c + scale * dc, found
     return k, c
+
+
+def _fit_slope(data: list[tuple[float, float]], tempo: float, steps: int) -> float:
+    """The slope that makes the results most likely with the tempo fixed (Newton's method on a
+    concave likelihood, with the same faint pull towards DEFAULT_SLOPE)."""
+    pull, k = 1e-3, DEFAULT_SLOPE
+    for _ in range(steps):
+        gradient, curvature = -pull * (k - DEFAULT_SLOPE), pull
+        for v, y in data:
+            p = logistic(k * v + tempo)
+            gradient += (y - p) * v
+            curvature += p * (1 - p) * v * v
+        step = max(-5.0, min(5.0, gradient / curvature))
+        k += step
+        if abs(step) < 1e-6:
+            break
+    return k
 
 
 def _softplus(x: float) -> float:

@@ -44,13 +44,13 @@ class GameResult:
 
 
 def parse_player(text: str) -> str:
-    """`random`, `greedy` or `computer:L` (L 1-8); argparse's error otherwise."""
+    """`random`, `greedy` or `computer:L` (L 1-10); argparse's error otherwise."""
     if text in ("random", "greedy"):
         return text
     kind, __, number = text.partition(":")
-    if kind == "computer" and number.isdigit() and 1 <= int(number) <= 8:
+    if kind == "computer" and number.isdigit() and int(number) in LEVELS:
         return text
-    raise argparse.ArgumentTypeError(_("a player is random, greedy or computer:1 .. computer:8, not {text}").format(
+    raise argparse.ArgumentTypeError(_("a player is random, greedy or computer:1 .. computer:10, not {text}").format(
         text=repr(text)))
 
 
@@ -199,7 +199,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=_("the game"))
     for which in ("first", "second"):
         parser.add_argument(which, type=parse_player, metavar="PLAYER",
-                            help=_("random, greedy or computer:LEVEL (1-8)"))
+                            help=_("random, greedy or computer:LEVEL (1-10)"))
     parser.add_argument("--games", type=_count, default=100, help=_("games to play (default 100)"))
     parser.add_argument("--seed", type=int, default=0, help=_("the seed of the set-ups and the die (default 0)"))
     parser.add_argument("--jobs", type=_count, default=1, help=_("games played at once, one process each (default 1)"))

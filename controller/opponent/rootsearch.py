@@ -36,6 +36,7 @@ class RootSearch:
         exact = self.limits.temperature > 0  # every option valued exactly, to compare like with like
         values: dict[Hashable, float] = {}
         current: dict[Hashable, float] = {}
+        by_depth: list[float] = []
         try:
             for depth in range(1, self.limits.depth + 1):
                 if depth > 1:
@@ -51,6 +52,7 @@ class RootSearch:
                         alpha = max(alpha, value)
                     self._partial = (found, found_value)
                 best, best_value, done, values = found, found_value, depth, current
+                by_depth.append(found_value)
                 options = [found] + [o for o in options if o != found]  # the best first next time
                 self._partial = None
                 # a win or loss proven within `depth` plies (a mean over the die with any face
@@ -64,7 +66,7 @@ class RootSearch:
                 best, best_value = self._partial
         if exact and (values or current):
             best, best_value = self.drawn(values or current)
-        return Result(best, best_value, done, self.budget.nodes, completed)
+        return Result(best, best_value, done, self.budget.nodes, completed, tuple(by_depth))
 
     def drawn(self, values: dict[Hashable, float]) -> tuple[Hashable, float]:
         """An option drawn with probability proportional to exp(value / temperature), a natural

@@ -28,7 +28,10 @@ class Limits:
     temperature > 0 every root option gets its exact value and the choice among them is drawn
     by a softmax over the values (a person's way to err: seldom far from the best); `sensible`
     keeps off the options the game calls absurd (Game.absurd) while another is left; `natural`
-    is what a push or a capture is worth more than its value in that draw."""
+    is what a push or a capture is worth more than its value in that draw. `repetition`: a
+    position met again (in the game so far or on the line searched) scores as a draw, the way
+    the levels look for progress; the review and the hint judge by the rules, which have no
+    repetition draw, and search without it."""
 
     depth: int = 64
     nodes: int | None = None
@@ -36,6 +39,7 @@ class Limits:
     temperature: float = 0.0
     sensible: bool = False
     natural: float = 0.0
+    repetition: bool = True
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Result:
     depth: int  # the deepest iteration completed
     nodes: int
     completed: bool  # False when a limit or the stop cut the last iteration short
+    by_depth: tuple[float, ...] = ()  # the best value of each iteration completed, depth 1 first
 
 
 class Stopped(Exception):

@@ -19,7 +19,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from ..games.base import Game
-from .levels import SAFETY_SECONDS, level
+from .levels import level
+from .review import SEED, review_limits
 from .search import choose
 from .search_parts import Limits
 
@@ -46,6 +47,14 @@ def _end_with(parent: int) -> None:
     while os.getppid() == parent:
         time.sleep(PARENT_CHECK)
     os._exit(0)
+
+
+def hint_limits(game: str | None = None, seconds: float | None = None) -> Limits:
+    """A hint's search: the review's (review.review_limits, seeded alike), so that a move the hint
+    shows is never marked by the review of the game, whatever the computer's level."""
+    from dataclasses import replace
+
+    return replace(review_limits(), seconds=seconds)
 
 
 def _decide(number: int, game: Game, limits: Limits, roll: int | None, seed: int, newest=None) -> Hashable:
@@ -89,8 +98,8 @@ class Thinker:
     def limits(self, number: int, game: str | None = None) -> Limits:
         """Level `number`'s limits in `game` (a name): its node budget, with a time cap for
         safety only (the budgets take far less here; a much slower board stops at the cap)."""
-        seconds = SAFETY_SECONDS if self.seconds is None else min(SAFETY_SECONDS, self.seconds)
-        return level(number).limits(game, seconds=seconds)
+        cap = level(number).safety_seconds
+        return level(number).limits(game, seconds=cap if self.seconds is None else min(cap, self.seconds))
 
     def warm_up(self) -> None:
         """Start the worker now, so that the first move does not wait for it."""
@@ -101,7 +110,11 @@ class Thinker:
         with self._lock:
             self._newest.value += 1
             number = self._newest.value
-        args = (number, question.game, self.limits(question.level, question.game.name), question.roll, self._rng.getrandbits(32))
+        if question.hint:  # the review's search: a hint the review would not mark
+            limits, seed = hint_limits(question.game.name, self.limits(question.level).seconds), SEED
+        else:
+            limits, seed = self.limits(question.level, question.game.name), self._rng.getrandbits(32)
+        args = (number, question.game, limits, question.roll, seed)
         if not self.processes:
             args += (self._newest,)
         loop = asyncio.get_running_loop()

@@ -28,7 +28,7 @@ VERSION = 1
 JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
                 "recovered_from",  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
                 "players",  # {COLOUR: NAME}: who played which colour (optional)
-                "computer",  # {"plays": COLOUR, "level": 1-8, "version": TEXT}: the computer's side (optional)
+                "computer",  # {"plays": COLOUR, "level": 1-10, "version": TEXT}: the computer's side (optional)
                 "event", "place",  # TEXT: the tournament or occasion, and where it was played (optional)
                 "round", "table"}  # N: the tournament's round and the game's board number in it (optional)
 NAME_LIMIT = 40  # characters of a player's name
@@ -163,13 +163,13 @@ def extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
     if "computer" in header:
         computer = header["computer"]
         if not isinstance(computer, dict) or set(computer) != {"plays", "level", "version"}:
-            return _('"computer" must be {"plays": COLOUR, "level": 1-8, "version": TEXT}')
+            return _('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}')
         level = computer["level"]
         if computer["plays"] not in colours:
             return '"computer": ' + _("it plays {colours}, not {colour}").format(
                 colours=_or(colours), colour=brief(computer["plays"]))
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
-            return '"computer": ' + _("the level is 1 to 8, not {level}").format(level=brief(level))
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10:
+            return '"computer": ' + _("the level is 1 to 10, not {level}").format(level=brief(level))
         if not isinstance(computer["version"], str):
             return '"computer": ' + _("the version must be text")
     return None

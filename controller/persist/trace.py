@@ -241,8 +241,8 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
         raise TraceError(path, number, str(error)) from None
     computer = header.get("computer")
     if computer is not None and (not isinstance(computer, dict) or computer.get("plays") not in game.players
-                                 or computer.get("level") not in range(1, 9)):
-        raise TraceError(path, number, _('"computer" must be {"plays": COLOUR, "level": 1-8, "version": TEXT}'))
+                                 or computer.get("level") not in range(1, 11)):
+        raise TraceError(path, number, _('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}'))
     return {cell.lower(): cell for cell in game.cells}
 
 

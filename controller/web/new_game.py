@@ -66,14 +66,14 @@ def _clock_settings(clock: object) -> ClockSettings | None:
 
 
 def _computer(data: object) -> Computer | None:
-    """POST /api/new's computer: null, or {"level": 1-8, "plays": a colour of some game}."""
+    """POST /api/new's computer: null, or {"level": 1-10, "plays": a colour of some game}."""
     if data is None:
         return None
     if not isinstance(data, dict) or set(data) != {"level", "plays"}:
-        raise ActionError(_('computer is null or {"level": 1-8, "plays": COLOUR}'), 400)
+        raise ActionError(_('computer is null or {"level": 1-10, "plays": COLOUR}'), 400)
     level, plays = data["level"], data["plays"]
-    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 8:
-        raise ActionError(_("the computer's level is a whole number from 1 to 8"), 400)
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10:
+        raise ActionError(_("the computer's level is a whole number from 1 to 10"), 400)
     if plays not in colours():
         raise ActionError(_('the computer plays one of {colours}').format(colours=', '.join(sorted(colours()))), 400)
     return Computer(plays, level)

@@ -207,8 +207,11 @@ function showBetter() {
   // the words, each move in them kept on one line
   const moves = { "\u0001": chosen.better, "\u0002": chosen.move };
   const values = { better: "\u0001", played: "\u0002", loss: percent(chosen.loss || 0), player: Side(chosen.mover) };
-  const template = chosen.better ? _("Better: {better} — the move played, {played}, lost {loss} of {player}'s chance")
-    : _("The move played, {played}, lost {loss} of {player}'s chance");
+  // "roll": rolling the die was better; `rolled`: the roll was the mistake, the better move one without the die
+  const template = !chosen.better ? _("The move played, {played}, lost {loss} of {player}'s chance")
+    : chosen.better === "roll" ? _("Better: roll the die — the move played, {played}, lost {loss} of {player}'s chance")
+    : chosen.rolled ? _("Better: {better}, not a roll — the roll and the move played, {played}, lost {loss} of {player}'s chance")
+    : _("Better: {better} — the move played, {played}, lost {loss} of {player}'s chance");
   const words = escapeHTML(format(template, values))
     .replace(/[\u0001\u0002]/g, (token) => `<span class="move-name">${escapeHTML(moves[token] || "")}</span>`);
   const lift = _("lift here"), put = _("put here");

@@ -28,7 +28,9 @@ export function markWords(point) {
   const said = point.mark === "blunder"
     ? format(_("Blunder at move {ply}, {move}: it lost {loss} of {player}'s chance"), values)
     : format(_("Mistake at move {ply}, {move}: it lost {loss} of {player}'s chance"), values);
-  const better = point.better ? format(_("better: {move}"), { move: point.better }) : "";
+  const better = !point.better ? "" : point.better === "roll" ? _("better: roll the die")
+    : point.rolled ? format(_("better: {move}, not a roll"), { move: point.better })
+    : format(_("better: {move}"), { move: point.better });
   return better ? `${said}; ${better}` : said;
 }
 
