@@ -70,6 +70,9 @@ def step(name: str, upper: int, args) -> tuple[float, int]:
     games = args.games or games_a_step(name)
     run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), games, args.seed, args.jobs,
               args.max_moves, out=lines.append, opening_plies=args.opening)
+    for line in lines:
+        if "decisions, median" in line:  # each level's time a move, here (CPU shared with what else runs)
+            print(f"{name}: {line}", flush=True)
     found = re.search(r" scored ([\d.,]+)/(\d+) ", lines[-1])
     return float(found[1].replace(",", ".")), int(found[2])
 
