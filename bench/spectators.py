@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 TICK = os.sysconf("SC_CLK_TCK")
 PREFIX = "reedboard"
 CONNECTING = 40  # connections a spectator process opens at once
+KEEPALIVE = 30  # s, as the page's: RabbitMQ's Web MQTT closes a WebSocket that sent nothing for 60 s
 
 
 def usage_of(pid: int | None) -> float:
@@ -89,15 +90,15 @@ async def spectators_process(args) -> None:
         states = last_state.setdefault(number, {})
         topics = [(f"{PREFIX}/boards/{b}/{kind}", args.qos) for b in follows for kind in ("journal", "state", "status")]
         async with gate:
-            client = aiomqtt.Client("127.0.0.1", ports[number % len(ports)], transport="websockets",
+            client = aiomqtt.Client("127.0.0.1", ports[(number // len(boards)) % len(ports)], transport="websockets",
                                     websocket_path="/ws", identifier=f"spectator-{number}", clean_session=True,
-                                    keepalive=60, timeout=60)
-            for attempt in range(5):
+                                    keepalive=KEEPALIVE, timeout=20)
+            for attempt in range(3):
                 try:
                     await client.__aenter__()
                     break
                 except aiomqtt.MqttError as error:
-                    if attempt == 4:
+                    if attempt == 2:
                         failed.append(str(error))
                         return
                     await asyncio.sleep(1 + attempt)

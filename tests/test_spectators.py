@@ -34,7 +34,8 @@ BOARDS = {  # board: (its game, the entries it plays before it waits for the tes
     "table3": ("abalone-push-off-edge-first", None),
 }
 PLAYERS = {"table1": {"white": "Ann", "black": "Bo"}}
-FEEDER = {"feeder": "feeder-secret"}
+FEEDER = {"feeder": "feeder-secret", "table9": "table9-secret", "club": "club-secret"}  # the bridge; a board and
+# a club on RabbitMQ itself
 
 
 class Evening:
@@ -183,6 +184,26 @@ def test_a_spectator_reads_only_the_broadcast(evening):
     finally:
         snoop.loop_stop()
         snoop.disconnect()
+
+
+def test_rabbitmq_as_the_clubs_broker(evening, tmp_path):
+    """A board and the club on RabbitMQ's MQTT listener itself: every line reaches the club, which
+    confirms them (the replay waits for its confirmations)."""
+    from club_lines import club_on
+
+    url = f"mqtt://{{}}@127.0.0.1:{evening.node.mqtt_port}"
+
+    async def main():
+        async with club_on(url.format("club:club-secret"), tmp_path / "club") as club:
+            taken = await publish_trace(TRACES / "bigballs-game-to-a7.jsonl", url.format("table9:table9-secret"),
+                                        "table9", speed=1000, players=PLAYERS["table1"], say=said.append)
+            return taken, club.summary(club.boards["table9"])
+
+    said = []
+    taken, summary = asyncio.run(main())
+    assert taken, said
+    assert summary["result"]["result"] == "1-0" and summary["players"] == PLAYERS["table1"]
+    assert summary["seq"] == 32  # the header and every line of the game
 
 
 LANGUAGES = {  # locale: (the link's words when connected, table2's "to move", table1's result)

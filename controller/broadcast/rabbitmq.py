@@ -160,6 +160,32 @@ def _wait_listening(host: str, port: int, timeout: float, process: subprocess.Po
         time.sleep(0.05)
 
 
+def mqtt_accepts(host: str, port: int, user: str | None = None, password: str | None = None) -> bool:
+    """Whether the MQTT listener at host:port takes a connection (anonymous, or as `user`): an MQTT
+    3.1.1 CONNECT, answered by a CONNACK that accepts it."""
+    def text(value: str) -> bytes:
+        data = value.encode("utf-8")
+        return len(data).to_bytes(2, "big") + data
+
+    flags = 0x02 | (0xC0 if user is not None else 0)  # a clean session, and a user and password
+    body = text("MQTT") + bytes([4, flags]) + (10).to_bytes(2, "big") + text(f"probe-{secrets.token_hex(4)}")
+    if user is not None:
+        body += text(user) + text(password or "")
+    length, size = b"", len(body)
+    while True:  # the remaining length, 7 bits a byte
+        size, digit = size >> 7, size & 0x7F
+        length += bytes([digit | (0x80 if size else 0)])
+        if not size:
+            break
+    try:
+        with socket.create_connection((host, port), timeout=2) as probe:
+            probe.sendall(b"\x10" + length + body + b"\xe0\x00")  # CONNECT, then DISCONNECT
+            answer = probe.recv(4)
+    except OSError:
+        return False
+    return len(answer) == 4 and answer[0] == 0x20 and answer[3] == 0
+
+
 def _tail(path: Path, size: int = 600) -> str:
     try:
         return path.read_text("utf-8", "replace")[-size:].strip()
@@ -191,8 +217,10 @@ class RabbitMQ:
         self._own_epmd = epmd is None
         self.epmd = epmd or Epmd(bound=bound)
         self._cookie()
-        admin = ("reedboard-admin", secrets.token_hex(12))
-        spectator_password = secrets.token_hex(8)
+        # the same in every node of the folder: a node that joins a cluster loads its definitions
+        # again, into the cluster's users
+        admin = ("reedboard-admin", self._secret("admin"))
+        spectator_password = self._secret("spectator")
         definitions_file = self.home / "definitions.json"
         definitions_file.write_text(json.dumps(definitions(self.feeders, spectator_password, prefix, admin)), "utf-8")
         definitions_file.chmod(0o600)
@@ -209,6 +237,13 @@ class RabbitMQ:
         if not cookie.exists():
             cookie.write_text(secrets.token_hex(16).upper(), "ascii")
             cookie.chmod(0o400)
+
+    def _secret(self, what: str) -> str:
+        path = self.folder / f".{what}-password"
+        if not path.exists():
+            path.write_text(secrets.token_hex(12), "ascii")
+            path.chmod(0o600)
+        return path.read_text("ascii").strip()
 
     def environment(self) -> dict[str, str]:
         environment = {key: value for key, value in os.environ.items() if not key.startswith(("RABBITMQ_", "ERL_"))}
@@ -243,10 +278,21 @@ class RabbitMQ:
             probe = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
             _wait_listening(probe, self.ws_port, timeout, self.process, "rabbitmq-server", self.home / "server.log")
             _wait_listening(probe, self.mqtt_port, timeout, self.process, "rabbitmq-server", self.home / "server.log")
+            self._wait_users(probe, timeout)
         except BaseException:
             self.stop()
             raise
         return self
+
+    def _wait_users(self, host: str, timeout: float) -> None:
+        """The listeners open before the users are loaded: until the spectator (and the last
+        feeder) may connect."""
+        last = list(self.feeders.items())[-1:]
+        deadline = time.monotonic() + timeout
+        while not (mqtt_accepts(host, self.mqtt_port) and all(mqtt_accepts(host, self.mqtt_port, *u) for u in last)):
+            if self.process is None or self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"rabbitmq-server does not let its users in: {_tail(self.home / 'server.log')}")
+            time.sleep(0.1)
 
     def ctl(self, *arguments: str, timeout: float = 60.0) -> str:
         """rabbitmqctl on this node; RuntimeError with what it said when it fails."""
@@ -267,6 +313,7 @@ class RabbitMQ:
         self.ctl("start_app")
         _wait_listening("127.0.0.1", self.ws_port, START_TIMEOUT, self.process, "rabbitmq-server")
         _wait_listening("127.0.0.1", self.mqtt_port, START_TIMEOUT, self.process, "rabbitmq-server")
+        self._wait_users("127.0.0.1", START_TIMEOUT)
 
     def pid(self) -> int | None:
         """The Erlang VM's process id (its CPU is the broker's), once it has written it."""
