@@ -44,6 +44,7 @@ WITNESSES = {
     "R19": "bigballs-ball-instead-of-a-kept-number",
     "R20": "bigballs-die-while-the-ball-is-in-the-hand-put-back",
     "R21": "rulings/R21",
+    "R22": "rulings/R22",
 }
 
 

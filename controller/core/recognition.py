@@ -167,6 +167,14 @@ class AmendNow:
 
 
 @dataclass(frozen=True)
+class AmendBeside:
+    """The last move is replaced by another from the same position, whose mover's hands began
+    before the next player's hand at work beside it; the board is read in the next turn (R22)."""
+
+    candidate: Candidate
+
+
+@dataclass(frozen=True)
 class Ask:
     """The players are asked which move was made (rule 6)."""
 
@@ -216,7 +224,7 @@ class KeepSignalling:
     """A board signalled already: the lights follow it (rule 5)."""
 
 
-Decision = (CountNow | CountThenReadOn | CountBeside | CountTwoBeside | AmendNow | Ask | WaitStill | KeepWaiting | Hold
+Decision = (CountNow | CountThenReadOn | CountBeside | CountTwoBeside | AmendNow | AmendBeside | Ask | WaitStill | KeepWaiting | Hold
             | SwapCounts | WatchOn | FitsNothing | KeepSignalling)
 
 

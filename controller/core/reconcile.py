@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from ..games import Game, brief  # brief: how messages show a value given
 from .recognition import (
-    AfterCommit, AmendNow, AmendWhenStill, Ask, AskWhenStill, BesideWhenStill, Board, Candidate, Choosing,
+    AfterCommit, AmendBeside, AmendNow, AmendWhenStill, Ask, AskWhenStill, BesideWhenStill, Board, Candidate, Choosing,
     CountBeside, CountNow, CountThenReadOn, CountTwoBeside, CountWhenStill, Decision, FitsNothing, Held, Hold, KeepSignalling,
     HELD_FRAMES_KEPT, KeepWaiting, SinceSwap, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, Waiting, WatchOn,
 )
@@ -677,6 +677,15 @@ class Reconciler(Rulings):
             case AmendNow(candidate):
                 self._clear_guidance(t, events)
                 self._amend(t, candidate, events)
+            case AmendBeside(candidate):
+                self._clear_guidance(t, events)
+                theirs = self._touched & ~(candidate.may_empty | candidate.may_fill)
+                opened_at = {bit: at for bit, at in self._opened_at.items() if bit & theirs}
+                self._amend(t, candidate, events)
+                self._last = None  # the next player has started: no more amending
+                self._touched |= theirs & self._base  # their evidence (rule 10)
+                self._opened_at.update(opened_at)
+                events.extend(self._on_stable(t))
             case CountBeside(candidate):
                 self._clear_guidance(t, events)
                 self._commit_before_next(t, candidate, events)

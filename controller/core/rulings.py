@@ -11,7 +11,7 @@ they apply (`self._applies("R13")`), so a variant of the recogniser can switch o
 from __future__ import annotations
 
 from .recognition import (
-    MADE, UNDER_WAY, AmendWhenStill, AmendNow, Ask, BesideWhenStill, Board, Candidate, CountBeside,
+    MADE, UNDER_WAY, AmendBeside, AmendWhenStill, AmendNow, Ask, BesideWhenStill, Board, Candidate, CountBeside,
     CountNow, CountThenReadOn, CountTwoBeside, CountWhenStill, Decision, FitsNothing, Hold, KeepSignalling, KeepWaiting,
     AskWhenStill, Ruling, SwapCounts, SwapWhenStill, TakeBackWhenStill, WaitStill, WatchOn,
 )
@@ -135,6 +135,45 @@ class Rulings:
             return WaitStill(AmendWhenStill(amend[0]))
         return AmendNow(amend[0])
 
+    def _amended_beside(self, b: Board) -> Decision | None:
+        """R22: the mover goes on after a move counted, to another move from before, and the next
+        player's hand began beside it after the mover's had: the amendment counts, and the
+        board is read in the next player's turn (rule 3 with rule 10)."""
+        last = self._last
+        if (last is None or self._can_grow(b.S, self._base, self._candidates, [])
+                or self._can_grow(b.S, last.before, last.candidates, [])):
+            return None  # a move of this turn, or a longer amendment, may still grow out of it
+        S, base = b.S, self._base
+        fits = {}
+        made = next((c for c in last.candidates if c.move == last.move), None)
+        if made is None:
+            return None
+        for a in last.candidates:
+            if a.move == last.move or a.result == S or a.needs & ~last.touched or not a.may_empty & made.may_empty:
+                continue  # not the mover's hand going on with the pieces of the move that counted
+            involved = a.may_empty | a.may_fill
+            if (S ^ a.result) & involved:
+                continue  # the amendment not down as it leaves the board
+            own = a.may_empty & base  # the hollows the amending hand opens on the board
+            if not own & self._touched:
+                continue
+            after, following = self._following_amended(a)
+            gone, added = after & ~S, S & ~after
+            if added.bit_count() > gone.bit_count():
+                continue
+            for n in following:
+                if (n.may_empty | n.may_fill) & involved:
+                    continue
+                whole = n.result == S and not n.needs & ~self._touched
+                under_way = n.result != S and not gone & ~n.may_empty and not added & ~n.may_fill
+                began = self._opened_first(n.may_empty & base)  # when the next player's hand began
+                if (whole or under_way) and self._opened_first(own) < began < float("inf"):
+                    fits[a.move] = a
+                    break
+        if len(fits) != 1:
+            return None
+        return AmendBeside(fits.popitem()[1])
+
     def _taken_back(self, b: Board) -> Decision | None:
         """Rule 7: the board is the position before the last move; left so, the move is undone."""
         if self._undo is not None and b.S == self._undo.result:
@@ -234,6 +273,7 @@ class Rulings:
         Ruling("R1", "what counts as the next player starting after a quick swap", _next_starts_after_held),
         Ruling("R11", "the next player starts while a move waits out the settle time", _next_starts_while_waiting),
         Ruling("rule 3", "the mover amends the last move", _the_mover_amends),
+        Ruling("R22", "the mover amends with the next player's hand beside", _amended_beside),
         Ruling("rule 7", "the position before the last move: a takeback", _taken_back),
         Ruling("rule 10", "two hands at once", _two_hands),
         Ruling("R16", "a quick swap, or the mover's piece still in the hand beside the next player's",
@@ -452,6 +492,22 @@ class Rulings:
             finally:
                 self.game.pop()
                 self.game.pop()
+            known = self._following_cache[key] = (after, following)
+        return known
+
+    def _following_amended(self, amend: Candidate) -> tuple[int, list[Candidate]]:
+        """The board after an amendment of the last move, and the next player's moves from there."""
+        key = ("amended", id(amend))
+        known = self._following_cache.get(key)
+        if known is None:
+            last = self.game.pop()
+            self.game.push(amend.move)
+            try:
+                after = self._mask(self.game.occupied())
+                _, following = self._index(self._moves_for(None, False), after)
+            finally:
+                self.game.pop()
+                self.game.push(last)
             known = self._following_cache[key] = (after, following)
         return known
 

@@ -35,6 +35,7 @@ GAMES = {
     "R18": ("bigballs", [274, 105, 161, 170, 31, 336, 372]),
     "R18-the-victim-lifted-beside-the-next-players-move": ("bigballs", [621, 1025]),
     "R21": ("bigballs", [167, 293]),
+    "R22": ("offboard", [1086]),
 }
 
 
