@@ -3,6 +3,7 @@
 Usage:
   python bench/review_calibration.py                       # every step 2..8, 12 games each, every game
   python bench/review_calibration.py --game abalone --games 20 --jobs 2 --write
+  python bench/review_calibration.py --game offboard --steps 8 --alike --games 16 --write  # level 8 against itself
 
 Plays the ladder's games (`reedboard match GAME computer:K computer:K-1`, the same seed and
 opening as bench/ladder.py), then searches every position after the opening as the review does
@@ -36,9 +37,9 @@ TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "chance
 def samples_of_game(task: tuple) -> list[tuple[float, float]]:
     """(value for the player to move, their result) at every position of one ladder game after its
     opening; none for a game cut short by the match's move limit (its draw is no result)."""
-    name, upper, index, seed, opening, nodes = task
-    played = play_one(name, (f"computer:{upper}", f"computer:{upper - 1}"), index, seed, MAX_MOVES,
-                      opening_plies=opening)
+    name, upper, index, seed, opening, nodes, alike = task
+    players = (f"computer:{upper}", f"computer:{upper if alike else upper - 1}")
+    played = play_one(name, players, index, seed, MAX_MOVES, opening_plies=opening)
     if played.moves >= MAX_MOVES and played.result == "1/2-1/2":
         return []
     game = drawn_start(name, seed, index)
@@ -100,13 +101,15 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=REVIEW_NODES, help="the review's nodes per search")
     parser.add_argument("--free-tempo", action="store_true", help="fit the tempo too (default: kept at 0)")
+    parser.add_argument("--alike", action="store_true",
+                        help="level K against itself rather than K-1 (the cold levels' games cost a fraction of the warm ones')")
     parser.add_argument("--write", action="store_true", help="keep the fitted curves in controller/opponent/chance.toml")
     args = parser.parse_args()
     steps = [int(k) for k in args.steps.split(",")]
     fitted = {}
     for name in args.game or sorted(GAMES):
         started = time.perf_counter()
-        tasks = [(name, k, i, args.seed, args.opening, args.nodes) for k in steps for i in range(args.games)]
+        tasks = [(name, k, i, args.seed, args.opening, args.nodes, args.alike) for k in steps for i in range(args.games)]
         with multiprocessing.Pool(args.jobs) as pool:
             games = [game for game in pool.imap(samples_of_game, tasks) if game]
         samples = [s for game in games for s in game]
@@ -117,7 +120,8 @@ def main() -> None:
             print(f"  {label}: slope {k:.2f}, tempo {c:+.3f}, log loss {log_loss(samples, k, c):.4f}")
             print(table(samples, k, c))
         fitted[name] = {"slope": round(slope, 4), "tempo": round(tempo, 4), "games": len(games), "positions": len(samples),
-                        "steps": args.steps, "nodes": args.nodes, "seed": args.seed,
+                        "steps": args.steps + (" against themselves" if args.alike else ""), "nodes": args.nodes,
+                        "seed": args.seed,
                         "measured": datetime.date.today().isoformat()}
         if args.write:
             write(fitted)
