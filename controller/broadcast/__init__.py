@@ -1,9 +1,11 @@
 """Live broadcast over MQTT: each board publishes its game to a broker, a club page shows them all.
 
 board.py publishes a play session (`attach`), replay_publish.py a recorded game, club.py keeps
-what the boards send, club_app.py serves the club's page, club_command.py is `reedboard club`;
-docs/broadcast.md gives the topics and payloads. The MQTT client is imported only when a
-broadcast starts (`attach`, `Broadcaster`), not for the command line's options.
+what the boards send, club_app.py serves the club's page (and the spectators', which reads the
+boards from the broker itself: static/spectate.*), club_command.py is `reedboard club`;
+mosquitto.py and rabbitmq.py run those brokers on this computer (RabbitMQ: MQTT over WebSockets
+for the spectators); docs/broadcast.md gives the topics and payloads. The MQTT client is
+imported only when a broadcast starts (`attach`, `Broadcaster`), not for the command line's options.
 """
 
 from .address import BroadcastError, BrokerAddress, parse_broker_url
