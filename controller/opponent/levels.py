@@ -15,10 +15,9 @@ The nodes decide, never the clock: the same position, seed and level give the sa
 machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`,
 see worker.Thinker), far above what the budgets take here. Levels 9 and 10 use the time a player
 waits for a strong reply on the board's own computer: their node budgets are what a Raspberry Pi
-Zero 2 W searches in PI_SECONDS (about 2 s and 10 s a move in Abalone and Off Board; Big Balls'
-level 8 already thinks about 5 s there, so its levels 9 and 10 take about 10 s and 20 s),
-estimated from this machine's node rates and PI_SPEED_RATIO (bench/match_strength.py --pi says
-how). A faster computer plays them at the same strength, sooner; their safety cap at the table
+Zero 2 W searches in PI_SECONDS (about 2 s and 10 s a move; in the game with a die, whose level 8
+already thinks about 5 s there, about 10 s and 20 s), estimated from this machine's node rates
+and PI_SPEED_RATIO (bench/match_strength.py --pi says how). A faster computer plays them at the same strength, sooner; their safety cap at the table
 (safety_seconds) lets a Pi finish them. The budgets and temperatures are
 calibrated by bench/ladder.py so that each level scores 60-80 % against the level below; its
 measured table, with each level's rating, is ladder.toml (read by ratings.py).
@@ -81,7 +80,7 @@ class Level:
 
 TOP = 10  # the strongest level
 # The levels that use the time a player waits on a Raspberry Pi Zero 2 W: seconds a move there
-# (Abalone and Off Board), and the most a move may take at the table, on a loaded Pi too.
+# (in the games without a die), and the most a move may take at the table, on a loaded Pi too.
 PI_SECONDS = {9: 2.0, 10: 10.0}
 TOP_SAFETY_SECONDS = {9: 15.0, 10: 40.0}
 # How many times slower the search runs on a Pi Zero 2 W (one Cortex-A53 core at 1 GHz) than on
