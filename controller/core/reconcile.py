@@ -735,6 +735,16 @@ class Reconciler(Rulings):
     def _commit_swap(self, t: float, candidate: Candidate, since: SinceSwap, events: list[Event]) -> None:
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
+        boards = since.boards
+        if (self._applies("R18") and candidate.needs and not candidate.needs & ~self._touched
+                and not self._next_takes(self._stable, candidate)):
+            # The victim was seen gone and no move of the next player's on the board takes that
+            # piece: the hollows of the capture were the mover's hand finishing it (R18). The
+            # next player's boards are read with them as the capture leaves them.
+            mine = candidate.may_empty | candidate.may_fill
+            after = candidate.result
+            boards = [(board & ~mine) | (after & mine) for board in boards]
+            boards = [board for n, board in enumerate(boards) if n == 0 or board != boards[n - 1]]
         self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending
         # What the next player's hands opened since the swap is evidence for their own
@@ -743,7 +753,7 @@ class Reconciler(Rulings):
             self._touched |= since.opened & self._base
         # The boards their hands made on the way are read again in their turn (they may have
         # held a capture of their own, or swapped), then the board as it stands.
-        self._read_again(t, since.boards, events)
+        self._read_again(t, boards, events)
 
     def _commit_before_next(self, t: float, candidate: Candidate, events: list[Event],
                             boards: list[int] = (), read_on: bool = True) -> None:
