@@ -41,22 +41,17 @@ class Rolling:
 
     def _press_die(self, t: float, given: int | None) -> int | None:
         """Roll if the rules allow it now; the value rolled, or None when refused."""
-        if ((self.phase is Phase.ROLLED or (self.phase is Phase.PLAY and not self.reconciler.swap_shown))
-                and self.reconciler.mover_busy(t) and self.game.uses_die):
-            # The mover's piece is still on its way (in the hand): the press is the next
-            # player's, two hands at once (rule 10). Their number waits for their turn and shows
-            # as soon as the mover's move is down, with no new press. Where the mover had not
-            # rolled (a big ball in the hand), the press may have been theirs: the ball put back
-            # on its hollow makes the number theirs (R20). A big ball's quick swap shown is the
-            # next player starting instead (R2).
-            value = self.die.roll(given)
-            self.reconciler.keep_roll(self.game.other(self.game.turn), value, claimable=self.phase is Phase.PLAY)
-            return value
+        if self._pressed_beside_the_mover(t):
+            return self._keep_for_the_next_player(given)
         if self.phase in (Phase.PLAY, Phase.ROLLED):
             # The next player starts: a move waiting out the settle time counts at once, and so
             # does a capture nobody saw the victim leave (a stone's or a big ball's), then the
             # die is theirs (rule 2, R2, R11).
             self._handle(self.reconciler.next_player_starts(t))
+            if self._pressed_beside_the_mover(t):
+                # what counted leaves a mover whose piece is in the hand already (their move
+                # read on): the press is the player's after them, as above (rule 10)
+                return self._keep_for_the_next_player(given)
         game = self.game
         refusal, values = None, {}  # the reason (a catalogue's words, looked up when shown) and its values
         if not game.uses_die:
@@ -80,6 +75,21 @@ class Rolling:
         value = self.die.roll(given)
         self._set_roll(t, value)
         self._handle(self.reconciler.set_roll(t, value))
+        return value
+
+    def _pressed_beside_the_mover(self, t: float) -> bool:
+        """Whether the mover's piece is still on its way (in the hand): the press is the next
+        player's, two hands at once (rule 10). A big ball's quick swap shown is the next player
+        starting instead (R2)."""
+        return ((self.phase is Phase.ROLLED or (self.phase is Phase.PLAY and not self.reconciler.swap_shown))
+                and self.reconciler.mover_busy(t) and self.game.uses_die)
+
+    def _keep_for_the_next_player(self, given: int | None) -> int:
+        """The next player's number waits for their turn and shows as soon as the mover's move
+        is down, with no new press. Where the mover had not rolled (a big ball in the hand), the
+        press may have been theirs: the ball put back on its hollow makes the number theirs (R20)."""
+        value = self.die.roll(given)
+        self.reconciler.keep_roll(self.game.other(self.game.turn), value, claimable=self.phase is Phase.PLAY)
         return value
 
     def _set_roll(self, t: float, value: int, kept: bool = False) -> None:
