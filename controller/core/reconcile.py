@@ -736,12 +736,11 @@ class Reconciler(Rulings):
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
         boards = since.boards
-        if (self._applies("R18") and candidate.needs and not candidate.needs & ~self._touched
-                and not self._next_takes(self._stable, candidate)):
-            # The victim was seen gone and no move of the next player's on the board takes that
-            # piece: the hollows of the capture were the mover's hand finishing it (R18). The
-            # next player's boards are read with them as the capture leaves them.
-            mine = candidate.may_empty | candidate.may_fill
+        mine = candidate.may_empty | candidate.may_fill
+        if self._applies("R18") and not self._next_involves(self._stable, candidate, mine):
+            # No move of the next player's on the board involves the capture's hollows: what
+            # changed there was the mover's hand finishing it (its victim lifted, R18). The next
+            # player's boards are read with them as the capture leaves them.
             after = candidate.result
             boards = [(board & ~mine) | (after & mine) for board in boards]
             boards = [board for n, board in enumerate(boards) if n == 0 or board != boards[n - 1]]

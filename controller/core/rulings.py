@@ -356,6 +356,15 @@ class Rulings:
         return any(n.may_empty & c.needs and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
                    for n in following)
 
+    def _next_involves(self, S: int, c: Candidate, cells: int) -> bool:
+        """Whether, after c, the board is a move of the next player's made or under way that
+        involves any of `cells`."""
+        after, following = self._following(c)
+        gone, added = after & ~S, S & ~after
+        return any((n.may_empty | n.may_fill) & cells
+                   and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
+                   for n in following)
+
     def _next_move_beside(self, S: int, c: Candidate) -> int:
         """Whether, after the mover's move c, the board is a move of the next player's MADE (with
         its evidence) or UNDER_WAY (else 0), on hollows c does not involve: the changed hollows
