@@ -198,7 +198,8 @@ class Rulings:
             waiting = b.waiting
             if isinstance(waiting, BesideWhenStill) and waiting.candidate is done[0]:
                 return KeepWaiting(waiting, b.due)  # the same split still: hands going on keep its time
-            if self._both_hands(S, exclude=done[0]) or self._set_down_on_the_way(S):
+            if (self._both_hands(S, exclude=done[0]) or self._set_down_on_the_way(S)
+                    or self._set_down_beside_held(S)):
                 return WaitStill(BesideWhenStill(done[0]))
         return CountBeside(done[0])
 
@@ -434,6 +435,23 @@ class Rulings:
             stray = added & ~c.may_fill
             if stray and not stray & (stray - 1) and stray & self._near(c.may_empty | c.may_fill):
                 return True
+        return False
+
+    def _set_down_beside_held(self, S: int) -> bool:
+        """Whether the board is a capture held (rule 2) and, after it, a move of the next player's
+        under way with one of their pieces set down for a moment next to its way (R16)."""
+        if self._held is None:
+            return False
+        for c in self._held.captures:
+            after, following = self._following(c)
+            gone, added = after & ~S, S & ~after
+            if not gone or added.bit_count() > gone.bit_count():
+                continue
+            for n in following:
+                stray = added & ~n.may_fill
+                if (not gone & ~n.may_empty and stray and not stray & (stray - 1)
+                        and stray & self._near(n.may_empty | n.may_fill)):
+                    return True
         return False
 
     def _near(self, mask: int) -> int:
