@@ -14,7 +14,8 @@ out in turn): it subscribes by name to the board's `state` and `status` (QoS --q
 its `journal`, whose lines carry their commit time: so it counts the lines it got (each game's
 seq 1, 2, ...; a line missing is lost) and the delay from a line's commit at the board to its
 arrival (the same clock: one machine), and of the state that shows it. --follow all: each
-spectator follows every board (the page's view of all boards), a far heavier load.
+spectator follows every board (the page's view of all boards, by its wildcard subscriptions), a
+far heavier load.
 
 Prints, for each run: lines committed, lines due to the spectators and lost, duplicates, the
 delays (p50/p95/max), and the CPU (share of one core) of the boards, the club, Mosquitto,
@@ -88,7 +89,8 @@ async def spectators_process(args) -> None:
         follows = boards if args.follow == "all" else [boards[number % len(boards)]]
         mine = got.setdefault(number, {})
         states = last_state.setdefault(number, {})
-        topics = [(f"{PREFIX}/boards/{b}/{kind}", args.qos) for b in follows for kind in ("journal", "state", "status")]
+        named = ["+"] if args.follow == "all" else follows  # every board: the page's wildcards (its live part)
+        topics = [(f"{PREFIX}/boards/{b}/{kind}", args.qos) for b in named for kind in ("journal", "state", "status")]
         async with gate:
             client = aiomqtt.Client("127.0.0.1", ports[(number // len(boards)) % len(ports)], transport="websockets",
                                     websocket_path="/ws", identifier=f"spectator-{number}", clean_session=True,
@@ -255,7 +257,8 @@ def say(result: dict, args) -> None:
     print(f"-- {n} spectators" + (f" (connected and subscribed in {result['connected_in']:.1f} s)" if n else ""))
     print(f"   journal lines committed at the boards {result['committed']}")
     if n:
-        print(f"   lines due to the spectators {result['lines_due']}, lost {result['lost']} (target 0),"
+        print(f"   lines due to the spectators {result['lines_due']}, lost {result['lost']} (not there {args.drain:g} s"
+              f" after the run's end; target 0),"
               f" duplicates {result['duplicates']}, spectators whose board's last state was not its last line"
               f" {result['stale_states']}, connections lost {result['lost_connections']}")
         for failure in result["failed"]:
