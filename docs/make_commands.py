@@ -98,8 +98,10 @@ def _synopsis(words: str, parser: argparse.ArgumentParser) -> str:
         shape = _shape(action)
         parts.append(shape if not action.option_strings and not action.required else
                      shape if action.required else f"[{shape}]")
-    if _subcommands(parser):
-        parts.append("COMMAND")
+    for action in parser._actions:  # an optional one as its parser's --help writes it (`[ACTION ...]`)
+        if isinstance(action, argparse._SubParsersAction):
+            shape = parser._get_formatter()._format_args(action, action.dest)
+            parts.append(shape if shape.startswith("[") else "COMMAND")
     glue = "\u00a0"  # an argument's words stay on one line
     line = " ".join([words.replace(" ", glue), *(part.replace(" ", glue) for part in parts)])
     wrapped = textwrap.wrap(line, WIDTH, subsequent_indent=" " * (len(words) + 1), break_long_words=False,

@@ -1,4 +1,4 @@
-"""`reedboard club [--broker URL] [--listen HOST:PORT]`: every board of the evening on one page.
+"""`reedboard club [--broker URL] [--listen HOST:PORT] [--spectators URL]`: every board of the evening on one page.
 
 With no --broker the club starts its own broker (amqtt) on --mqtt (default 0.0.0.0:1883),
 and the boards publish to mqtt://THIS-COMPUTER/ (see docs/broadcast.md).
@@ -40,6 +40,10 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("--tournament", metavar="DIR",
                         help=_("run the evening as a tournament kept in DIR (started on the organiser's page,"
                                " or taken up where it was); see docs/tournament.md"))
+    parser.add_argument("--spectators", metavar="URL",
+                        help=_("the broker's MQTT over WebSockets address the spectators' page (/spectate) reads the"
+                               " boards from: ws://HOST[:PORT][/PATH] (wss:// for TLS); default: RabbitMQ's Web MQTT"
+                               " on the page's own host, ws://HOST:15675/ws"))
     parser.set_defaults(run=run)
     from .club_organiser import add_organiser_actions
 
@@ -69,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         mqtt = host_port(args.mqtt, "--mqtt")
         address = parse_broker_url(args.broker) if args.broker else None
         boards = read_boards(args.boards) if args.boards else None
+        spectators = spectators_url(args.spectators) if args.spectators is not None else None
     except (ValueError, BroadcastError) as error:
         raise UsageError(f"reedboard: {error}") from None
     games_dir = Path(args.games) if args.games else default_games_dir().parent / "club"
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     _more_files()
     try:
-        asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards,
+        asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards, spectators=spectators,
                                tournament=Path(args.tournament) if args.tournament else None))
     except OSError as error:
         print(f"reedboard: {error}", file=sys.stderr)
@@ -89,6 +94,26 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return 0
+
+
+def spectators_url(text: str) -> str:
+    """The broker's WebSocket address for the spectators' page, ws://HOST[:PORT][/PATH] or wss://;
+    ValueError (one line) otherwise. The page connects without a user: none goes in it."""
+    from urllib.parse import urlsplit
+
+    problem = _("--spectators is the broker's MQTT over WebSockets address, ws://HOST[:PORT][/PATH] (wss:// for"
+                " TLS), without a user, not {url}").format(url=repr(text[:120]))
+    if not text.isprintable() or any(c.isspace() for c in text) or len(text) > 400:
+        raise ValueError(problem)
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        raise ValueError(problem) from None
+    if parts.scheme not in ("ws", "wss") or not parts.hostname or parts.username is not None \
+            or parts.password is not None or port == 0 or parts.fragment:
+        raise ValueError(problem)
+    return text
 
 
 def _more_files(most: int = 8192) -> None:
@@ -125,10 +150,12 @@ def read_boards(path: str | Path) -> dict[str, str]:
 
 async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games_dir: Path,
                      started: asyncio.Event | None = None, *, boards: dict[str, str] | None = None,
-                     broker_kind: str = "auto", tournament: Path | None = None, token: str | None = None) -> None:
+                     broker_kind: str = "auto", tournament: Path | None = None, token: str | None = None,
+                     spectators: str | None = None) -> None:
     """The club: its broker (without `address`), its follower and its page, until cancelled.
     `boards` (name: password): the boards admitted; `tournament`: the tournament's folder, whose
-    organiser's actions take `token` (one is made when left out)."""
+    organiser's actions take `token` (one is made when left out); `spectators`: the broker's
+    WebSocket address the spectators' page reads from (None: the page's default)."""
     import asyncio
     import secrets
     import socket
@@ -197,7 +224,7 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
                 (club.tournament or running).close()
 
     token = token or secrets.token_urlsafe(12)
-    app = create_club_app(club, lifespan=lifespan, token=token)
+    app = create_club_app(club, lifespan=lifespan, token=token, spectators=spectators)
     server = uvicorn.Server(uvicorn.Config(app, host=web[0], port=web[1], log_level="warning", lifespan="on",
                                            timeout_graceful_shutdown=STOP_WAIT))
     print(_("reedboard club: the page is http://{host}:{port}/ ; the games are kept in {folder}").format(
@@ -205,6 +232,9 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     if running is not None:
         print(_("reedboard club: the organiser's page is http://{host}:{port}/?token={token} (the tournament is kept"
                 " in {folder})").format(host=web[0], port=web[1], token=token, folder=tournament), flush=True)
+    if spectators is not None:
+        print(_("reedboard club: the spectators' page is http://{host}:{port}/spectate, reading the boards from the"
+                " broker at {url}").format(host=web[0], port=web[1], url=spectators), flush=True)
     try:
         if started is not None:
             asyncio.get_running_loop().call_soon(started.set)

@@ -34,9 +34,24 @@ def _count(text: str) -> int:
     return int(text)
 
 
+class _ClubHelp(argparse.HelpFormatter):
+    """`reedboard club --help` as the club is run: the organiser's ACTION written `[ACTION ...]`,
+    since the club runs without one (argparse writes an optional subcommand as if required)."""
+
+    def _format_args(self, action: argparse.Action, default_metavar: str) -> str:
+        if action.nargs == argparse.PARSER and not action.required:
+            return "[%s ...]" % self._metavar_formatter(action, default_metavar)(1)
+        return super()._format_args(action, default_metavar)
+
+
 def add_organiser_actions(club: argparse.ArgumentParser) -> None:
     """The organiser's actions as `reedboard club`'s own subcommands (without one: the club)."""
-    actions = club.add_subparsers(dest="organise", metavar="ACTION", parser_class=type(club))
+    club.formatter_class = _ClubHelp
+    actions = club.add_subparsers(
+        dest="organise", metavar="ACTION", parser_class=type(club), required=False,
+        title=_("the organiser's actions"),
+        description=_("without one, `reedboard club` runs the club; with one, it acts on the tournament of a"
+                      " running club (ACTION --help for its arguments)"))
 
     def action(name: str, help_text: str, token: bool = True) -> argparse.ArgumentParser:
         sub = actions.add_parser(name, help=help_text)
