@@ -736,13 +736,11 @@ class Reconciler(Rulings):
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
         boards = since.boards
-        mine = candidate.may_empty | candidate.may_fill
-        if self._applies("R18") and not self._next_involves(self._stable, candidate, mine):
-            # No move of the next player's on the board involves the capture's hollows: what
-            # changed there was the mover's hand finishing it (its victim lifted, R18). The next
-            # player's boards are read with them as the capture leaves them.
-            after = candidate.result
-            boards = [(board & ~mine) | (after & mine) for board in boards]
+        if self._applies("R18"):
+            # Where the next player's moves explain a board only with the capture's hollows as
+            # the capture leaves them, what changed there was the mover's hand finishing it (its
+            # victim lifted): the board is read so in their turn.
+            boards = [self._as_the_capture_leaves(board, candidate) for board in boards]
             boards = [board for n, board in enumerate(boards) if n == 0 or board != boards[n - 1]]
         self._commit(t, candidate, events)
         self._last = None  # the next player has started: no more amending

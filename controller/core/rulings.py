@@ -357,14 +357,19 @@ class Rulings:
         return any(n.may_empty & c.needs and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
                    for n in following)
 
-    def _next_involves(self, S: int, c: Candidate, cells: int) -> bool:
-        """Whether, after c, the board is a move of the next player's made or under way that
-        involves any of `cells`."""
+    def _as_the_capture_leaves(self, S: int, c: Candidate) -> int:
+        """The board S, after the quick swap c, with c's hollows as c leaves them, where the
+        next player's moves explain it only so (R18); else S."""
         after, following = self._following(c)
-        gone, added = after & ~S, S & ~after
-        return any((n.may_empty | n.may_fill) & cells
-                   and (n.result == S or (not gone & ~n.may_empty and not added & ~n.may_fill))
-                   for n in following)
+
+        def explained(board: int) -> bool:
+            gone, added = after & ~board, board & ~after
+            return board == after or any(
+                n.result == board or (not gone & ~n.may_empty and not added & ~n.may_fill) for n in following)
+
+        mine = c.may_empty | c.may_fill
+        finished = (S & ~mine) | (after & mine)
+        return finished if not explained(S) and explained(finished) else S
 
     def _next_move_beside(self, S: int, c: Candidate) -> int:
         """Whether, after the mover's move c, the board is a move of the next player's MADE (with
