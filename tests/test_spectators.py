@@ -2,7 +2,9 @@
 club's Mosquitto, its bridge feeds RabbitMQ, and the spectators' page (served by the club at
 /spectate) reads the boards from RabbitMQ's Web MQTT listener itself, in English, German and
 Romanian, in Debian's chromium; a move made at a board reaches the page; a spectator can read
-and cannot publish. One RabbitMQ node for the module (it starts in several seconds)."""
+and cannot publish. The club runs a tournament: its standings and the round's pairings reach the
+page through the broker too (PREFIX/club/standings, retained). One RabbitMQ node for the module
+(it starts in several seconds)."""
 
 import asyncio
 import contextlib
@@ -20,6 +22,7 @@ from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.rabbitmq import RabbitMQ, bridged_mosquitto
 from reedboard.controller.broadcast.replay_publish import publish_trace
+from reedboard.controller.broadcast.tournament import Tournament
 
 from in_browser import expect
 from test_broadcast_browser import shots
@@ -34,6 +37,10 @@ BOARDS = {  # board: (its game, the entries it plays before it waits for the tes
     "table3": ("abalone-push-off-edge-first", None),
 }
 PLAYERS = {"table1": {"white": "Ann", "black": "Bo"}}
+# the tournament: by rating, round 1 pairs Bo (black) with Ann (white) on table1, as table1's game
+# is played, so that board's result counts; Di (black) and Cy on table2 (rank 2 takes the second colour)
+ENTRANTS = (("Bo", 1800), ("Cy", 1700), ("Ann", 1600), ("Di", 1500))
+TOKEN = "organiser-secret"
 FEEDER = {"feeder": "feeder-secret", "table9": "table9-secret", "club": "club-secret"}  # the bridge; a board and
 # a club on RabbitMQ itself
 
@@ -69,11 +76,18 @@ class Evening:
         async def main():
             nonlocal server
             self.loop, self.moved = asyncio.get_running_loop(), asyncio.Condition()
-            club = Club(self.folder / "club")
+            night = Tournament.create(self.folder / "night", archive=self.folder / "club", name="Thursday club",
+                                      game="bigballs", colours=["black", "white"], rounds=3,
+                                      boards=["table1", "table2"])
+            for name, rating in ENTRANTS:
+                night.register(name, rating=rating)
+            night.pair_next()
+            club = Club(self.folder / "club", tournament=night)
             followed = asyncio.Event()
             following = asyncio.create_task(follow(club, BrokerAddress("127.0.0.1", self.broker.port), ready=followed))
             await followed.wait()
-            server = uvicorn.Server(uvicorn.Config(create_club_app(club, spectators=self.node.ws_url), host="127.0.0.1",
+            server = uvicorn.Server(uvicorn.Config(create_club_app(club, spectators=self.node.ws_url,
+                                                                   token=TOKEN), host="127.0.0.1",
                                                    port=web_port, log_level="warning", lifespan="off"))
             serving = asyncio.create_task(server.serve())
             while not server.started:
@@ -95,6 +109,7 @@ class Evening:
                 task.cancel()
             await asyncio.gather(*publishing, following, return_exceptions=True)
             club.close()
+            night.close()
 
         def run():
             try:
@@ -173,6 +188,24 @@ def test_a_spectator_reads_the_boards_and_cannot_publish(evening):
         for client in (reader, forger):
             client.loop_stop()
             client.disconnect()
+
+
+def test_a_spectator_reads_the_tournaments_standings(evening):
+    reader = spectator(evening)
+    try:
+        reader.subscribe("reedboard/club/standings", 0)  # by name: the retained word comes
+        wait_for(lambda: any(t == "reedboard/club/standings" and retained for t, _, retained in reader.received),
+                 "the standings")
+        said = json.loads(next(p for t, p, _ in reader.received if t == "reedboard/club/standings"))
+        assert said["v"] == 1 and said["tournament"]["name"] == "Thursday club"
+        assert said["tournament"]["round"] == 1 and said["tournament"]["rounds"] == 3
+        assert [(g["board"], g["first"], g["second"]) for g in said["pairings"]["games"]] == [
+            ("table1", "Bo", "Ann"), ("table2", "Di", "Cy")]
+        assert sorted(row["name"] for row in said["standings"]) == ["Ann", "Bo", "Cy", "Di"]
+        assert not any("id" in row for row in said["standings"])  # the organiser's numbers stay with the club
+    finally:
+        reader.loop_stop()
+        reader.disconnect()
 
 
 def test_a_spectator_reads_only_the_broadcast(evening):
@@ -261,3 +294,52 @@ def test_a_move_at_a_board_reaches_the_page(browser, evening, tmp_path):
     page.screenshot(path=str(shots(tmp_path) / "spectate-one-board.png"))
     assert not errors, errors
     context.close()
+
+
+def test_the_tournament_on_the_spectators_page(browser, evening, tmp_path):
+    """The club's tournament below the boards, in each language, at a desk's and a phone's width: its
+    name and round, the round's games (table1's result counted from the board's own game) and the
+    standings; a result the organiser enters reaches the open page."""
+    import urllib.request
+
+    from reedboard.controller.web.languages import page_catalogue
+
+    for locale, width in (("en-GB", 1300), ("de-DE", 390), ("ro-RO", 1300), ("en-GB", 390)):
+        lang = locale[:2]
+        catalogue = json.loads(page_catalogue(lang))["messages"] if lang != "en" else {}
+        words = lambda text: catalogue.get(text) or text  # noqa: E731
+        context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(error))
+        page.goto(f"{evening.url}/spectate")
+        section = page.locator("[data-role=tournament]")
+        expect(section).to_be_visible(timeout=TIMEOUT)
+        expect(section.locator("[data-role=t-name]")).to_have_text("Thursday club")
+        expect(section.locator("[data-role=t-round]")).to_have_text(
+            words("round {round} of {rounds}").format(round=1, rounds=3))
+        expect(section.locator("h3")).to_have_text([words("Pairings"), words("Tournament standings")])
+        games = section.locator("[data-role=pairings] tbody tr")
+        expect(games).to_have_count(2)
+        expect(games.nth(0).locator("td")).to_have_text(["1 · table1", "Bo", "1-0", "Ann"], timeout=TIMEOUT)
+        expect(games.nth(1).locator("td").nth(0)).to_have_text("2 · table2")
+        standings = section.locator("[data-role=t-standings] tbody tr")
+        expect(standings).to_have_count(4)
+        expect(standings.nth(0).locator("td").nth(1)).to_have_text("Bo")  # won on table1
+        expect(standings.nth(0).locator("td").nth(2)).to_have_text("1")
+        expect(page.locator("[data-board]")).to_have_count(3)  # the boards' cards as before
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing wider than a phone
+        section.scroll_into_view_if_needed()
+        page.screenshot(path=str(shots(tmp_path) / f"spectate-tournament-{lang}-{width}.png"), full_page=True)
+        assert not errors, errors
+        if width == 390 and lang == "en":  # the organiser enters table2's result: the open page follows
+            request = urllib.request.Request(
+                f"{evening.url}/api/tournament/result", method="POST",
+                data=json.dumps({"round": 1, "number": 2, "result": "1/2-1/2"}).encode(),
+                headers={"Content-Type": "application/json", "X-Reedboard-Token": TOKEN})
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                assert answer.status == 200
+            expect(games.nth(1).locator(".result")).to_have_text("1/2-1/2", timeout=TIMEOUT)
+            expect(section.locator("[data-role=t-standings] tbody tr td:nth-child(3)")).to_have_text(
+                ["1", "0.5", "0.5", "0"])
+        context.close()

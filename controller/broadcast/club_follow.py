@@ -132,9 +132,16 @@ async def _confirm(club: Club, client: aiomqtt.Client, prefix: str) -> None:
                 raise
 
 
+def standings_topic(prefix: str) -> str:
+    """PREFIX/club/standings: the club's retained word of its tournament, for the spectators."""
+    return f"{prefix}/club/standings"
+
+
 async def _pairings(club: Club, client: aiomqtt.Client, prefix: str) -> None:
     """Each tournament board's game of the open round on PREFIX/club/pairing/BOARD (retained; an
-    empty game when it has none), published when it changes and all again at each connection."""
+    empty game when it has none), and the tournament's standings and last round for the
+    spectators on PREFIX/club/standings (retained), published when they change and all again at
+    each connection."""
     sent: dict[str, bytes] = {}
     club.pairings_due.set()
     while True:
@@ -147,3 +154,7 @@ async def _pairings(club: Club, client: aiomqtt.Client, prefix: str) -> None:
             if sent.get(board) != payload:
                 await client.publish(pairing_topic(prefix, board), payload, qos=1, retain=True)
                 sent[board] = payload
+        payload = encode({"v": 1, **club.tournament.spectators()})
+        if sent.get("") != payload:  # ("" is no board's name)
+            await client.publish(standings_topic(prefix), payload, qos=1, retain=True)
+            sent[""] = payload

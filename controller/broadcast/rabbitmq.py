@@ -354,7 +354,8 @@ class RabbitMQ:
 def bridge_text(host: str, port: int, user: str, password: str, *, prefix: str = "reedboard",
                 name: str = "spectators") -> str:
     """Mosquitto's bridge to RabbitMQ: every board's topics (status, journal, state; the retained
-    ones stay retained) go out to it as they come, QoS 1. MQTT 3.1.1 without Mosquitto's private
+    ones stay retained) and the club's tournament standings go out to it as they come, QoS 1.
+    MQTT 3.1.1 without Mosquitto's private
     bridge flag (RabbitMQ refuses it), and no notification topic (the feeder writes only the
     broadcast)."""
     return (f"\nconnection {name}\n"
@@ -367,7 +368,8 @@ def bridge_text(host: str, port: int, user: str, password: str, *, prefix: str =
             f"remote_username {user}\n"
             f"remote_password {password}\n"
             f"restart_timeout 1 10\n"
-            f"topic {prefix}/boards/# out 1\n")
+            f"topic {prefix}/boards/# out 1\n"
+            f"topic {prefix}/club/standings out 1\n")
 
 
 def bridged_mosquitto(folder: Path, node: RabbitMQ, feeder: str = "feeder", **options) -> mosquitto.Mosquitto:

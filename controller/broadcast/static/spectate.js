@@ -1,7 +1,9 @@
 // The spectators' page: every board (or one, ?board=NAME) as the club's page draws it, read
 // straight from the broker over MQTT over WebSockets (MQTT.js, mqtt.min.js beside this file), so
 // that a big evening's spectators cost the boards and the club nothing. Read-only: it subscribes
-// to each board's retained `state` and `status` (docs/broadcast.md) and publishes nothing.
+// to each board's retained `state` and `status` (docs/broadcast.md) and publishes nothing. When the
+// club runs a tournament, its standings and the round's pairings come on the retained
+// PREFIX/club/standings, drawn below the boards.
 //
 // Where the broker is: ?broker=ws://HOST:PORT/PATH, else what the club serving this page says
 // (/spectate/config: the broker's address, the topics' prefix and the boards it knows), else
@@ -23,6 +25,7 @@ let words = {
   format: fill,
   ngettext: (one, many, n, values = {}) => fill(n === 1 ? one : many, { n, ...values }),
   side: (colour) => String(colour || ""),
+  number: (n) => String(n),
   onLanguage: () => {},
   startLanguage: async () => {},
   useLanguage: async () => {},
@@ -93,6 +96,15 @@ function newer(state, board) {
 }
 
 function receive(topic, payload) {
+  if (topic === standingsTopic()) {
+    let data = null;
+    try {
+      data = JSON.parse(new TextDecoder().decode(payload));
+    } catch (error) { /* an empty retained message clears the topic: no tournament */ }
+    tournament = isObject(data) && isObject(data.tournament) ? data : null;
+    showTournament();
+    return;
+  }
   if (!topic.startsWith(`${prefix}/boards/`)) return;
   const [name, kind, ...rest] = topic.slice(prefix.length + 8).split("/");
   if (rest.length || !NAME.test(name) || (only && name !== only)) return;
@@ -133,6 +145,53 @@ function show(board) {
       return item;
     }));
   }
+}
+
+// --- the tournament: its name and round, the round's games, the standings ----------------------------
+const standingsTopic = () => `${prefix}/club/standings`;
+let tournament = null;  // the club's last word on PREFIX/club/standings
+
+function cell(row, value, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  td.textContent = text(value);
+  row.append(td);
+}
+
+function showTournament() {
+  const { format, side } = words;
+  const number = words.number || ((n) => String(n));
+  const section = $("[data-role=tournament]");
+  section.hidden = !tournament;
+  if (!tournament) return;
+  const info = tournament.tournament;
+  $("[data-role=t-name]").textContent = text(info.name);
+  $("[data-role=t-round]").textContent = info.finished ? _("finished")
+    : format(_("round {round} of {rounds}"), { round: text(info.round), rounds: text(info.rounds) });
+  const [first, second] = Array.isArray(info.colours) ? info.colours.map(text) : ["", ""];
+  $("[data-role=first-colour]").textContent = side(first);
+  $("[data-role=second-colour]").textContent = side(second);
+  const round = isObject(tournament.pairings) ? tournament.pairings : { games: [] };
+  const games = Array.isArray(round.games) ? round.games.filter(isObject) : [];
+  $("[data-role=pairings] tbody").replaceChildren(...games.map((game) => {
+    const row = document.createElement("tr");
+    row.dataset.game = text(game.number);
+    cell(row, `${text(game.number)} · ${text(game.board)}`);
+    cell(row, game.first, "who");
+    cell(row, game.result || "–", "result");
+    cell(row, game.second, "who");
+    return row;
+  }));
+  $("[data-role=pairings]").closest("div").hidden = !games.length;
+  $("[data-role=bye]").textContent = round.bye ? format(_("Bye: {player}"), { player: text(round.bye) }) : "";
+  const rows = Array.isArray(tournament.standings) ? tournament.standings.filter(isObject) : [];
+  $("[data-role=t-standings] tbody").replaceChildren(...rows.map((r) => {
+    const row = document.createElement("tr");
+    for (const value of [r.place, r.name, number(r.points), number(r.buchholz), number(r.sonneborn_berger),
+      r.rating == null ? "–" : String(r.rating)]) cell(row, value);
+    if (r.withdrawn) row.classList.add("withdrawn");
+    return row;
+  }));
 }
 
 const LINK_WORDS = { live: N_("broker connected"), down: N_("broker unreachable: reconnecting"), connecting: N_("connecting") };
@@ -193,9 +252,11 @@ if (only) {
   $("[data-role=every-board]").href = `?${every}`;
 }
 prefix = config.prefix;
+subscribed.add(standingsTopic());  // by name: a broker sends a retained message to it
 for (const name of config.boards) follow(name);
 words.onLanguage(() => {
   for (const board of boards.values()) if (board.game) show(board);
+  showTournament();
   showLink(linkState);
   languages();
 });

@@ -463,6 +463,24 @@ class Tournament:
                                    "clock": self.settings["clock"]}
         return found
 
+    def spectators(self) -> dict:
+        """What the spectators' page shows of the tournament, retained on PREFIX/club/standings
+        (docs/broadcast.md): its name and round, the standings and the last round's games by the
+        players' names; nothing of the organiser's (no player's id, no corrections' reasons)."""
+        if self.settings is None:
+            return {"tournament": None}
+        names = {pid: p["name"] for pid, p in self.players.items()}
+        return {
+            "tournament": {"name": self.settings["name"], "game": self.settings["game"],
+                           "colours": list(self.settings["colours"]), "system": self.settings["system"],
+                           "round": self.round, "rounds": self.planned_rounds, "finished": self.finished},
+            "standings": [{key: row[key] for key in ("place", "name", "points", "buchholz", "sonneborn_berger",
+                                                     "games", "rating", "withdrawn")} for row in self.standings()],
+            "pairings": {"round": self.round, "bye": names.get(self.byes.get(self.round)),
+                         "games": [{key: game[key] for key in ("number", "board", "first", "second", "result")}
+                                   for game in self.pairing_rows(self.round)]} if self.round else None,
+        }
+
     def summary(self) -> dict:
         """Everything the club's pages show of the tournament."""
         if self.settings is None:
