@@ -2,7 +2,8 @@
 round 2 of four players on two boards, board `table2` hears its game on the retained pairing
 topic, starts its next game with the pairing's players, and its journal's header, the game's
 header the club receives and stores, and the broadcast state carry the tournament, the round,
-the board number and the players by colour. The game's result, broadcast, is the round's."""
+the board number and the players by colour, and its game clock is the tournament's time control.
+The game's result, broadcast, is the round's."""
 
 import asyncio
 import contextlib
@@ -12,6 +13,7 @@ import aiomqtt
 import pytest
 
 from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.board import attach
@@ -46,7 +48,8 @@ def test_a_board_hears_its_pairing_and_its_game_s_header_carries_the_round_board
 
 async def _evening(tmp_path, url: str, port: int) -> None:
     night = Tournament.create(tmp_path / "night", archive=tmp_path / "club", name="Thursday club", game="abalone",
-                              colours=["black", "white"], rounds=3, boards=["table1", "table2"])
+                              colours=["black", "white"], rounds=3, boards=["table1", "table2"],
+                              clock={"minutes": 15, "increment": 10})
     for name, rating in (("Ann Lee", 1700), ("Bo Chen", 1600), ("Cy Ode", 1500), ("Di Pop", 1400)):
         night.register(name, rating=rating)
     night.pair_next()
@@ -74,6 +77,9 @@ async def _evening(tmp_path, url: str, port: int) -> None:
             header = read_journal(journal).header
             assert (header["event"], header["round"], header["table"], header["players"]) == (
                 "Thursday club", 2, 2, players)
+            # the tournament's time control on the board's clock: 15 minutes each, 10 s a move
+            assert session.game_clock == ClockSettings(15, 10)
+            assert header["clock"] == {"minutes": 15, "increment": 10}
             snapshot = session.snapshot()
             assert snapshot["names"] == players
             assert snapshot["occasion"] == {"event": "Thursday club", "round": 2, "table": 2}
@@ -108,6 +114,10 @@ async def _evening(tmp_path, url: str, port: int) -> None:
             # and the round's game on table2 has its result from the board
             await until(lambda: night.rounds[2][1].score is not None, "the result in the tournament")
             assert night.rounds[2][1].score == 2 and night.rounds[2][1].source["board"] == "table2"
+            assert state["clock"]["settings"] == {"minutes": 15, "increment": 10}
+            # its game played, the board has none in the round: its next games are on its own clock again
+            await until(lambda: broadcaster.pairing is None, "the board's empty pairing")
+            assert session.game_clock is None and session.pairing is None
     finally:
         await broadcaster.stop()
         await session.stop()

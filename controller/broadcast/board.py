@@ -93,23 +93,34 @@ def attach(session, url: str | BrokerAddress, name: str | None = None, **options
     options.setdefault("outbox", Path(session.games_dir) / f".broadcast-{name}.json")
     broadcaster = Broadcaster(address, name, snapshot=session.snapshot, updates=session.updates, **options)
     session.journal_lines.append(broadcaster.line_written)
-    broadcaster.on_pairing = lambda pairing: _seat_players(session, pairing)
+    own = {"clock": session.game_clock}  # the board's own clock, again once it has no tournament game
+    broadcaster.on_pairing = lambda pairing: _seat_players(session, pairing, own)
     atexit.register(broadcaster.farewell)  # `play` ended (Ctrl-C): what waits is in the outbox, and said
     return broadcaster
 
 
-def _seat_players(session, pairing: dict | None) -> None:
+def _seat_players(session, pairing: dict | None, own: dict | None = None) -> None:
     """A tournament's pairing for this board: its players' names for the games from now on, the
-    tournament, round and board number for their headers while those players sit at it, and a
+    tournament, round and board number for their headers while those players sit at it, the
+    tournament's time control for the board's game clock (none given: the board's own), and a
     game not yet begun (no move) started again with them, so that its header names them. No
-    game on the board this round (None): the next games are no tournament's."""
+    game on the board this round (None): the next games are no tournament's, on the board's own
+    clock (`own["clock"]`)."""
+    from ..core.clock import ClockSettings
     from ..games import GAMES
 
     if pairing is None:
+        if session.pairing is not None and own is not None:
+            session.game_clock = own["clock"]
         session.pairing = None
         return
     if session.kind not in GAMES or set(pairing["players"]) != set(GAMES[session.kind].players):
         return
+    clock = pairing.get("clock")
+    if clock and clock["minutes"] > 0:  # (read_pairing checked both are whole numbers 0-600)
+        session.game_clock = ClockSettings(clock["minutes"], clock["increment"])
+    elif own is not None:
+        session.game_clock = own["clock"]
     session.players = dict(pairing["players"])
     session.pairing = {"event": pairing.get("event"), "round": pairing["round"], "table": pairing["number"],
                        "players": dict(pairing["players"])}
