@@ -102,6 +102,7 @@ MODULES_BY_LEVEL = {
         test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs test_ratings_shown
         test_words_in_languages test_review test_rulings test_template_tiles test_parts_and_pins
         test_hint_position test_tournament_header test_tournament_refusals test_tournament_organiser_cli test_review_judged
+        test_club_spectators_option
     """,
     # real processes, servers, browsers, brokers
     "system": """
