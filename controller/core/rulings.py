@@ -10,6 +10,8 @@ they apply (`self._applies("R13")`), so a variant of the recogniser can switch o
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from .recognition import (
     MADE, UNDER_WAY, AmendBeside, AmendWhenStill, AmendNow, Ask, BesideWhenStill, Board, Candidate, CountBeside,
     CountNow, CountThenReadOn, CountTwoBeside, CountWhenStill, Decision, FitsNothing, Hold, KeepSignalling, KeepWaiting,
@@ -232,26 +234,38 @@ class Rulings:
             return None  # the mover's own move may still be under way, the next player's beside it
         involved = c.may_empty | c.may_fill
         _, following = self._following(c)
-        between = set()
+        # the next player's move -> (hollows the hands opened that none of the three moves
+        # explains, hollows left to the mover's next move)
+        between: dict[Hashable, tuple[int, int]] = {}
         for n in following:
             if (n.may_empty | n.may_fill) & involved or n.result == S or n.needs & ~self._touched:
                 continue  # not the next player's move beside the mover's, with its evidence (R18)
-            if self._goes_on_after(S, c, n):
-                between.add(n.move)
-        if len(between) != 1:
+            left = self._goes_on_after(S, c, n)
+            if left is not None:
+                after, _ = self._following_two(c, n)
+                unexplained = self._touched & ~(c.may_empty | n.may_empty | (after ^ S))
+                between[n.move] = (unexplained.bit_count(), left)
+        # the reading that explains what the hands opened, then the one that leaves least for the
+        # mover's next move (a whole move beats a part of a longer one, as in rule 10)
+        fewest = min(between.values(), default=None)
+        fits = [move for move, left in between.items() if left == fewest]
+        if len(fits) != 1:
             return None
-        return CountTwoBeside(c, between.pop())
+        return CountTwoBeside(c, fits[0])
 
-    def _goes_on_after(self, S: int, c: Candidate, n: Candidate) -> bool:
+    def _goes_on_after(self, S: int, c: Candidate, n: Candidate) -> int | None:
         """Whether, after the moves c and n, the board is a move of the following player's made
-        (with its evidence) or under way (no more pieces down than taken up since)."""
+        (with its evidence) or under way (no more pieces down than taken up since): how many
+        hollows that move changes on the board, or None."""
         after, following = self._following_two(c, n)
         gone, added = after & ~S, S & ~after
         if not gone | added or added.bit_count() > gone.bit_count():
-            return False
-        return any((m.result == S and not m.needs & ~self._touched)
-                   or (m.result != S and not gone & ~m.may_empty and not added & ~m.may_fill)
-                   for m in following)
+            return None
+        if any((m.result == S and not m.needs & ~self._touched)
+               or (m.result != S and not gone & ~m.may_empty and not added & ~m.may_fill)
+               for m in following):
+            return (gone | added).bit_count()
+        return None
 
     def _read_on_after(self, S: int, c: Candidate) -> bool:
         """Whether, after the mover's move c, the board is a move of the next player's made or
