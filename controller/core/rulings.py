@@ -143,8 +143,8 @@ class Rulings:
         board is read in the next player's turn (rule 3 with rule 10)."""
         last = self._last
         if (last is None or self._can_grow(b.S, self._base, self._candidates, [])
-                or self._can_grow(b.S, last.before, last.candidates, [])):
-            return None  # a move of this turn, or a longer amendment, may still grow out of it
+                or self._set_down_on_the_way(b.S) or self._can_grow(b.S, last.before, last.candidates, [])):
+            return None  # a move of this turn (a piece set down on its way), or a longer amendment, may still grow out of it
         S, base = b.S, self._base
         fits = {}
         made = next((c for c in last.candidates if c.move == last.move), None)
