@@ -871,7 +871,12 @@ class Reconciler(Rulings):
         if S == choosing.board:
             lifted, choosing.lifted = choosing.lifted, 0
             chosen = [c for c in choosing.matches if c.path & lifted]
-            if len(chosen) == 1:
+            if len(chosen) == 1 and chosen[0].result != S:
+                # two splits of two hands asked (rule 10): the mover's move chosen counts, and the
+                # next player's beside it is read on in their turn
+                self._choosing = None
+                self._commit_before_next(t, chosen[0], events)
+            elif len(chosen) == 1:
                 self._commit(t, chosen[0], events)
             return True
         if not S & ~choosing.board:  # pieces lifted from the board: a touch in progress
