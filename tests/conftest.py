@@ -203,6 +203,18 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group(SHARING.get(module, module)))
 
 
+def pytest_collection_finish(session):
+    """A worker whose tests lost their groups would split modules over both workers (each starting
+    its own browser, Pico or broker): say so at once, naming the versions (pytest-xdist reads the
+    groups off the node ids, which a pytest it does not know may not let it change)."""
+    if getattr(session.config, "workerinput", None) and session.config.getvalue("loadgroup"):
+        if session.items and not any("@" in item.nodeid for item in session.items):
+            import xdist
+
+            raise pytest.UsageError(f"pytest {pytest.__version__} with pytest-xdist {xdist.__version__} "
+                                    "runs the tests ungrouped: keep to the versions pyproject.toml names")
+
+
 def pytest_runtest_setup(item):
     for program in MISSING:
         if item.get_closest_marker(program) and (why := missing(program)):
