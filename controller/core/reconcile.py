@@ -736,10 +736,10 @@ class Reconciler(Rulings):
         """The quick swap's capture counts, the next player having started; the board as it
         stands is then decided in their turn."""
         boards = since.boards
-        if self._applies("R18"):
-            # Where the next player's moves explain a board only with the capture's hollows as
-            # the capture leaves them, what changed there was the mover's hand finishing it (its
-            # victim lifted): the board is read so in their turn.
+        if self._applies("R18") and not (self._stable ^ candidate.result) & (candidate.may_empty | candidate.may_fill):
+            # The capture's hollows are as it leaves them now: where the next player's moves
+            # explain a board on the way only with them so, what changed there was the mover's
+            # hand finishing it (its victim lifted): the board is read so in their turn.
             boards = [self._as_the_capture_leaves(board, candidate) for board in boards]
             boards = [board for n, board in enumerate(boards) if n == 0 or board != boards[n - 1]]
         self._commit(t, candidate, events)
