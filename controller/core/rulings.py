@@ -189,8 +189,8 @@ class Rulings:
         down on its way: then once the board has been still for the settle time (R16). Two
         splits fit: which move the mover made is asked (rule 6)."""
         S = b.S
-        if self._can_grow(S, self._base, self._candidates, exclude=[]):
-            return None
+        if self._can_grow(S, self._base, self._candidates, exclude=[]) and not self._split_explains_more(S):
+            return None  # the mover's own move may still be under way (rule 2)
         done = self._done_then_next(S)
         if len(done) > 1:
             return Ask(S, done)
@@ -204,6 +204,18 @@ class Rulings:
                     or self._set_down_beside_held(S)):
                 return WaitStill(BesideWhenStill(done[0]))
         return CountBeside(done[0])
+
+    def _split_explains_more(self, S: int) -> bool:
+        """Whether a split of two hands, the next player's move made, explains every hollow the
+        hands opened while each move of the mover's still under way leaves one unexplained (a
+        hollow the next player opened and filled again: rule 10 over rule 2)."""
+        touched, base = self._touched, self._base
+        gone, added = base & ~S, S & ~base
+        growing = [c for c in self._candidates
+                   if c.result != S and not gone & ~c.may_empty and not added & ~c.may_fill]
+        if not growing or not all(touched & ~c.may_empty for c in growing):
+            return False
+        return any(self._next_move_beside(S, c) == MADE for c in self._done_then_next(S))
 
     def _hands_go_on_beside_a_split(self, b: Board) -> Decision | None:
         """R16: a split into the mover's move and the next player's waited out the settle time,
