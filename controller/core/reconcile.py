@@ -671,8 +671,10 @@ class Reconciler(Rulings):
                     self._held = Held(captures, SinceSwap(shown_at=t))
                 elif self._applies("R3"):
                     # back on the held board: what the hands lifted was put back, a touch (rule
-                    # 4), no evidence for a capture of the next player's (R3)
-                    self._held.since.opened = 0
+                    # 4), no evidence for a capture of the next player's (R3), and nothing to read
+                    # again in their turn
+                    since = self._held.since
+                    since.opened, since.boards, since.placed = 0, [], False
                 self._clear_guidance(t, events)
             case AmendNow(candidate):
                 self._clear_guidance(t, events)
