@@ -323,14 +323,15 @@ OB_BEFORE_TAKEBACK_THROUGH_HELD = (
 def ob_takeback_through_held() -> TraceBuilder:
     """Yellow's A3-B3x1 pushes Red's ball from C3 to D3. Yellow takes it back from the front:
     D3's ball lifted leaves the board of Red's D3-E4x1 into the full S7 made in one motion (a
-    capture held), then C3's ball lifted too. That is Yellow's takeback under way, not Red
-    starting after a quick swap: the board waits, and the push is undone (R13)."""
+    capture held), then the balls on C3 and B3 are lifted too, and the three put back one hollow
+    further back, from the tail. That is Yellow's takeback under way, not Red starting after a
+    quick swap: the board waits, and the push is undone (R13)."""
     b = TraceBuilder.offboard()
     for text in OB_BEFORE_TAKEBACK_THROUGH_HELD:
         b.play(text)
     b.play("A3-B3x1", "front-first")
     b.wait(SETTLE + 0.5)
-    b.lift("D3").lift("C3").place("C3").lift("B3").place("B3").place("A3").wait(SETTLE + 0.5)
+    b.lift("D3").lift("C3").lift("B3").place("A3").place("B3").place("C3").wait(SETTLE + 0.5)
     b.game.pop()
     return b.play("A3-B3x1").play("E4-D3")
 
