@@ -47,6 +47,14 @@ WHOLE = {
     "abalone-505-a-wrong-hole-that-no-two-moves-explain": ("abalone", 505),
     "offboard-1067-a-line-taken-apart-with-a-ball-set-down-on-the-way": ("offboard", 1067),
     "bigballs-1050-a-press-while-a-capturing-stone-is-in-the-hand": ("bigballs", 1050),
+    "bigballs-771-a-press-while-the-big-ball-is-held-long": ("bigballs", 771),
+    "bigballs-826-a-press-that-starts-the-next-player-beside-the-following-ball": ("bigballs", 826),
+    "bigballs-2580-a-touch-put-back-after-a-quick-swap-is-no-evidence": ("bigballs", 2580),
+    "bigballs-2850-a-split-that-explains-every-hollow-opened": ("bigballs", 2850),
+    "offboard-1570-a-full-sector-push-finished-beside-the-next-players-line": ("offboard", 1570),
+    "abalone-1283-three-moves-under-way-one-reading-explains-the-hollows": ("abalone", 1283),
+    "abalone-1148-a-push-setting-the-pushed-marble-down-is-no-amendment": ("abalone", 1148),
+    "abalone-1443-two-splits-asked-and-chosen-by-a-touch": ("abalone", 1443),
 }
 
 
