@@ -1,6 +1,7 @@
 # The Pico's pins: which GPIO (GPn, not the physical pin of the package) each part of the
-# board is wired to. Data only, so that two readers agree: main.py imports it on the Pico,
-# and hardware/drawings.py reads it (without running it) to label the wiring drawings.
+# board is wired to. Data only, so that every reader agrees: main.py imports it on the Pico, and
+# the host imports it as reedboard.firmware.pins (the wiring drawings, `firmware install`'s
+# board.json, the guides naming a wire), so it imports nothing and only sets these names.
 
 ROW_PINS = (0, 1, 2, 3, 4, 5, 6, 7)  # matrix row r on ROW_PINS[r]; the first ROWS are used
 COLUMN_PINS = (8, 9, 10, 11, 12, 13, 14, 15, 16, 17)  # column c on COLUMN_PINS[c]

@@ -14,12 +14,12 @@ underside.py the board seen from below and the Pico carrier).
 
 from __future__ import annotations
 
-import ast
 import math
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
+from reedboard.firmware import pins as firmware_pins
 from reedboard.hal.board import Board, BoardError
 
 
@@ -47,17 +47,12 @@ CLOSE_AT = MAGNET_ABOVE_GLASS + 3.0  # the switch must still close this far: the
 PICO_PACKAGE = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
                 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
                 26: 31, 27: 32, 28: 34}
-PICO_PINS_FILE = Path(__file__).resolve().parent.parent / "firmware" / "pins.py"
 
 
-def pico_pins(path: Path = PICO_PINS_FILE) -> dict[str, object]:
-    """The Pico's pins as the firmware sets them (firmware/pins.py: GP numbers), read as data."""
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
-        return {target.id: ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-                for target in node.targets if isinstance(target, ast.Name)}
-    except (OSError, SyntaxError, ValueError) as error:
-        raise DrawingError(f"cannot read the Pico's pins from {path} ({error})") from None
+def pico_pins() -> dict[str, object]:
+    """The Pico's pins as the firmware sets them: the constants of firmware/pins.py (GP numbers),
+    the module main.py imports on the Pico, imported here as reedboard.firmware.pins."""
+    return {name: value for name, value in vars(firmware_pins).items() if name.isupper()}
 
 
 # The Raspberry Pi's 40-pin header: BCM number -> physical pin.

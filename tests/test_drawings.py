@@ -1,5 +1,6 @@
 """The drawings of a board (hardware/drawings.py): well-formed SVG, at scale, complete, reproducible."""
 
+import ast
 import math
 import re
 import tomllib
@@ -117,9 +118,11 @@ def test_matrix_names_the_pins(drawn):
         assert "0x20 GPA0" in words and "0x21 GPB1" in words and "GP17 (pin 22)" in words
 
 
-def test_pico_pins_are_the_firmwares(tmp_path):
-    """The drawings read the pins from the file the firmware imports them from."""
+def test_pico_pins_are_the_firmwares(monkeypatch):
+    """The drawings read the pins from the module the firmware imports them from."""
     import importlib.util
+
+    from reedboard.firmware import pins as imported
 
     spec = importlib.util.spec_from_file_location("pins", ROOT / "firmware" / "pins.py")
     pins = importlib.util.module_from_spec(spec)
@@ -128,15 +131,18 @@ def test_pico_pins_are_the_firmwares(tmp_path):
     for name in ("ROW_PINS", "COLUMN_PINS", "LED_PIN", "BUZZER_PIN", "DIE_BUTTON_PIN", "OK_BUTTON_PIN"):
         assert read[name] == getattr(pins, name)
     assert "from pins import" in (ROOT / "firmware" / "main.py").read_text(encoding="utf-8")
+    assert Path(imported.__file__).resolve() == (ROOT / "firmware" / "pins.py").resolve()
     readme = (ROOT / "firmware" / "README.md").read_text(encoding="utf-8")
     physical = ", ".join(str(drawings.PICO_PACKAGE[gp]) for gp in pins.ROW_PINS)
     assert f"GP0-GP7 ({physical})" in readme
-    moved = tmp_path / "pins.py"  # another wiring: the drawing follows
-    moved.write_text((ROOT / "firmware" / "pins.py").read_text().replace("LED_PIN = 22", "LED_PIN = 21"))
-    assert drawings.pico_pins(moved)["LED_PIN"] == 21
-    moved.write_text("ROW_PINS = (0,")
-    with pytest.raises(DrawingError, match="cannot read the Pico's pins"):
-        drawings.pico_pins(moved)
+    monkeypatch.setattr(imported, "LED_PIN", 21)  # another wiring: the drawing follows
+    assert drawings.pico_pins()["LED_PIN"] == 21
+
+
+def test_the_pins_import_nothing():
+    """firmware/pins.py runs on the Pico and on the host alike: data, no import, no side effect."""
+    tree = ast.parse((ROOT / "firmware" / "pins.py").read_text(encoding="utf-8"))
+    assert all(isinstance(node, ast.Assign) for node in tree.body)
 
 
 def test_the_chain_visits_the_leds_in_order(drawn):

@@ -32,6 +32,7 @@ FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"  # shipped besid
 FIRMWARE_FILES = ("main.py", "app.py", "protocol.py", "scanner.py", "pins.py")
 BOARD_FILE = "board.json"  # main.py reads it beside itself
 HIGHEST_PIN = 29  # the Pico's GP0-GP29, as main.py checks them
+PIN_NAMES = ("ROW_PINS", "COLUMN_PINS", "DIE_BUTTON_PIN", "OK_BUTTON_PIN", "BUZZER_PIN", "LED_PIN")  # pins.py's
 COPY_TIMEOUT = 120.0  # seconds for mpremote to copy the files
 ASK_TIMEOUT = 30.0  # seconds for mpremote to answer what is on the Pico
 MARK = "reedboard-firmware:"  # starts the line the Pico prints for `version`
@@ -133,12 +134,17 @@ def firmware_files(folder: Path | None = None) -> list[Path]:
 
 # --- the board's configuration -------------------------------------------------------------------
 
-def board_config(board, folder: Path | None = None) -> dict:
+def board_config(board) -> dict:
     """What board.json says for a board (hal.board.Board): its matrix and LED chain, on the
-    Pico pins of firmware/pins.py (the first rows and columns of them)."""
-    folder = folder or FIRMWARE_DIR
-    pins = _constants(folder / "pins.py", ("ROW_PINS", "COLUMN_PINS", "DIE_BUTTON_PIN", "OK_BUTTON_PIN",
-                                           "BUZZER_PIN", "LED_PIN"))
+    Pico pins of firmware/pins.py (the first rows and columns of them), the module main.py
+    imports on the Pico, imported here as reedboard.firmware.pins."""
+    from reedboard.firmware import pins as firmware_pins
+
+    missing = [name for name in PIN_NAMES if not hasattr(firmware_pins, name)]
+    if missing:
+        raise FirmwareError(_("the shipped firmware's {file} has no {name}").format(
+            file=firmware_pins.__file__, name=missing[0]))
+    pins = {name: getattr(firmware_pins, name) for name in PIN_NAMES}
     rows, columns = list(pins["ROW_PINS"]), list(pins["COLUMN_PINS"])  # type: ignore[call-overload]
     if board.rows > len(rows) or board.columns > len(columns):
         raise FirmwareError(_("{file}: a {rows}x{columns} matrix, and the Pico has pins for {pin_rows} rows and"
