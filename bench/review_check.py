@@ -20,7 +20,10 @@ the faces. Printed, per game and in all:
   - moves that hand the opponent a win at once although another move did not, and how many of
     them the review marked;
   - the curve's lag-1 autocorrelation: of the successive changes of the first player's chance
-    where the game is open (both ends between 0.1 and 0.9), per game and pooled;
+    where the game is open (both ends between 0.1 and 0.9), per game and pooled (noise alone,
+    independent from ply to ply, gives -0.5), and its side-to-move swing: the mean change after
+    the first player's moves less the mean change after the second's (a curve that favours the
+    side to move swings by about twice that tempo's worth);
   - the hint against the review: positions where the move the hint gives (worker.Thinker's
     limits) is marked by the review as a mistake or a blunder.
 """
@@ -162,6 +165,7 @@ class Found:
     unassessed: int = 0
     handed: list = field(default_factory=lambda: [0, 0])  # [moves that hand a win over at once, of them marked]
     changes: list = field(default_factory=list)  # the first player's chance, ply by ply (open plies only)
+    swings: list = field(default_factory=lambda: [[], []])  # the open changes after the first player's moves, the second's
     autocorrelation: float | None = None
     hints: list = field(default_factory=lambda: [0, 0])  # [positions asked, hint marked by the review]
     seconds: float = 0.0
@@ -306,6 +310,9 @@ def check_game(task: tuple) -> Found:
         game.push(move)
     found.changes = open_changes(review.points())
     found.autocorrelation = lag1([found.changes])
+    for ply, change in enumerate(found.changes):
+        if change is not None:
+            found.swings[ply % 2].append(change)
     found.seconds = time.process_time() - started
     return found
 
@@ -349,10 +356,13 @@ def summary(found: list[Found]) -> list[str]:
         plies = sum(f.plies for f in mine)
         series = [f.autocorrelation for f in mine if f.autocorrelation is not None]
         pooled = lag1([f.changes for f in mine])
+        first = [c for f in mine for c in f.swings[0]]
+        second = [c for f in mine for c in f.swings[1]]
+        swing = statistics.fmean(first) - statistics.fmean(second) if first and second else None
         lines.append(f"| {name} | {len(mine)} | {plies} | {b[1]}/{b[0]} | {m[1]}/{m[0]} |"
                      f" {sum(f.unassessed for f in mine)} | {handed[1]}/{handed[0]} |"
-                     f" {_num(statistics.fmean(series) if series else None)} | {_num(pooled)} | {hints[1]}/{hints[0]} |"
-                     f" {sum(f.seconds for f in mine):.0f} |")
+                     f" {_num(statistics.fmean(series) if series else None)} | {_num(pooled)} | {_num(swing)} |"
+                     f" {hints[1]}/{hints[0]} | {sum(f.seconds for f in mine):.0f} |")
     return lines
 
 
@@ -388,8 +398,8 @@ def main() -> None:
     print(f"\nreview version {reviewing.REVIEW_VERSION}, {args.nodes} nodes a search; judge depth {args.judge_depth}"
           f" (turns {args.judge_turns} with a die); {time.perf_counter() - started:.0f} s")
     print("| game | games | plies | blunders confirmed | mistakes confirmed | unassessed | hand-overs marked"
-          " | lag-1 (mean of games) | lag-1 (pooled) | hints marked | CPU s |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          " | lag-1 (mean of games) | lag-1 (pooled) | swing | hints marked | CPU s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for line in summary(found):
         print(line)
     examples = [e for f in found for e in f.examples]
