@@ -1,19 +1,57 @@
-"""A command's own parser, run as `reedboard` runs it, for the commands' tests."""
+"""The `reedboard` command line for the tests: a command's own parser run in this process as
+`reedboard` runs it (run_command, or run_parsed leaving the output to capsys), and the whole command line in a process of its own, as a
+player or a maker types it (run_reedboard, start_reedboard)."""
 
+import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from reedboard.controller.commands.usage import Parser, UsageError
+
+SCRIPT = Path(sys.executable).absolute().parent / "reedboard"  # the installed entry point
+MODULE = [sys.executable, "-m", "reedboard.controller.commands.cli"]  # the same command through this Python
+
+
+def reedboard_command(*argv, installed: bool = False) -> list[str]:
+    """The argument list of `reedboard ARGV...`: `python -m reedboard.controller.commands.cli`, or
+    with installed the entry point installed beside this Python (the test skips without one)."""
+    if installed and not SCRIPT.exists():
+        pytest.skip("reedboard is not installed next to this Python")
+    return [*([str(SCRIPT)] if installed else MODULE), *map(str, argv)]
+
+
+def run_reedboard(*argv, installed: bool = False, env=None, cwd=None, input=None, timeout: float = 60,
+                  preexec_fn=None) -> subprocess.CompletedProcess:
+    """`reedboard ARGV...` run to its end in a process of its own, its output as text."""
+    return subprocess.run(reedboard_command(*argv, installed=installed), capture_output=True, text=True,
+                          env=env, cwd=cwd, input=input, timeout=timeout, preexec_fn=preexec_fn)
+
+
+def start_reedboard(*argv, installed: bool = False, env=None, cwd=None, stdin=None,
+                    stderr=subprocess.PIPE) -> subprocess.Popen:
+    """`reedboard ARGV...` started in a process of its own, read as it speaks (its stdout a pipe
+    of text lines; stderr a pipe, or subprocess.STDOUT to merge them). The caller ends it."""
+    return subprocess.Popen(reedboard_command(*argv, installed=installed), stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=stderr, text=True, env=env, cwd=cwd)
+
+
+def run_parsed(module, argv) -> int:
+    """`reedboard ARGV...` with only `module`'s command (its add_parser): its exit status, what it
+    printed left for capsys (a mistaken command line: one line on stderr and 2, as cli.py does)."""
+    parser = Parser(prog="reedboard")
+    module.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
+    try:
+        args = parser.parse_args(list(map(str, argv)))
+        return args.run(args)
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
 
 
 def run_command(module, argv, capsys):
     """`reedboard ARGV...` with only `module`'s command (its add_parser): (status, out, err)."""
-    parser = Parser(prog="reedboard")
-    module.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
-    try:
-        args = parser.parse_args(argv)
-        status = args.run(args)
-    except UsageError as error:
-        print(error, file=sys.stderr)
-        status = 2
+    status = run_parsed(module, argv)
     out, err = capsys.readouterr()
     return status, out, err

@@ -8,7 +8,6 @@ import functools
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,8 @@ from babel.messages import pofile
 
 from reedboard.controller.language.catalogue import locale_dir
 
-SCRIPT = Path(sys.executable).parent / "reedboard"
+from command_line import run_reedboard
+
 LOCALE = Path(locale_dir())
 # the words the play catalogue owns in `reedboard play --help`: the games' start options
 GAME_OPTIONS = ("--layout", "--setup", "--first")
@@ -45,11 +45,9 @@ def said(lang: str, msgid: str) -> str:
 
 def reedboard(*argv: str, **environment: str) -> subprocess.CompletedProcess:
     """The installed command, with no language in its environment but the one given."""
-    if not SCRIPT.exists():
-        pytest.skip("reedboard is not installed next to this Python")
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     env.update(environment)
-    return subprocess.run([str(SCRIPT), *argv], capture_output=True, text=True, timeout=60, env=env)
+    return run_reedboard(*argv, installed=True, env=env)
 
 
 def folded(text: str) -> str:

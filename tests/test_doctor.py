@@ -1,7 +1,6 @@
 """`reedboard doctor` and `reedboard fake-board`: which backend answers and what it senses."""
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -10,18 +9,15 @@ import serial
 from reedboard.controller.commands.cli import main
 from reedboard.controller.games import BigBalls
 
+from command_line import start_reedboard
+
 
 START = [c for c in BigBalls().cells if c in BigBalls().occupied()]
 
 
-def reedboard(*args, **kwargs):
-    return subprocess.Popen([sys.executable, "-m", "reedboard.controller.commands.cli", *args], text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, **kwargs)
-
-
 @pytest.fixture
 def fake_board():
-    process = reedboard("fake-board", "bigballs", stdin=subprocess.PIPE)
+    process = start_reedboard("fake-board", "bigballs", stdin=subprocess.PIPE)
     first = process.stdout.readline()
     assert first.startswith("port: /dev/pts/"), first
     yield process, first.split()[1]
@@ -32,7 +28,7 @@ def fake_board():
 
 def test_doctor_reads_the_start_position_from_the_fake_board(fake_board):
     process, port = fake_board
-    doctor = reedboard("doctor", "--hal", "serial", "--port", port)
+    doctor = start_reedboard("doctor", "--hal", "serial", "--port", port)
     out, err = doctor.communicate(timeout=30)
     assert doctor.returncode == 0, err
     lines = out.splitlines()
@@ -41,7 +37,7 @@ def test_doctor_reads_the_start_position_from_the_fake_board(fake_board):
     process.stdin.write("lift a5\n")
     process.stdin.flush()
     assert process.stdout.readline().startswith("lifted a5")  # the fake board has done it
-    doctor = reedboard("doctor", "--hal", "serial", "--port", port)
+    doctor = start_reedboard("doctor", "--hal", "serial", "--port", port)
     out, _ = doctor.communicate(timeout=30)
     assert out.splitlines()[-1] == "occupied: " + " ".join(c for c in START if c != "a5")
 
@@ -67,7 +63,7 @@ def test_doctor_with_a_bad_board_file_is_a_usage_error(capsys, tmp_path):
 
 
 def test_fake_board_refuses_bad_commands():
-    process = reedboard("fake-board", "offboard", stdin=subprocess.PIPE)
+    process = start_reedboard("fake-board", "offboard", stdin=subprocess.PIPE)
     assert process.stdout.readline().startswith("port: ")
     out, err = process.communicate("lift Z9\nwiggle\nquit\n", timeout=10)
     assert process.returncode == 0
@@ -86,7 +82,7 @@ def test_doctor_answers_at_once_after_line_noise_on_the_port(fake_board):
         with serial.Serial(port, 115200, timeout=0.1) as line:
             line.write(noise)
             line.flush()
-        doctor = reedboard("doctor", "--hal", "serial", "--port", port)
+        doctor = start_reedboard("doctor", "--hal", "serial", "--port", port)
         out, err = doctor.communicate(timeout=30)
         assert doctor.returncode == 0, out + err
         assert out.splitlines()[-1] == "occupied: " + " ".join(START)

@@ -9,7 +9,6 @@ import queue
 import resource
 import socket
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -31,6 +30,8 @@ from reedboard.hal.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.trace import TraceError, read_trace
 
+from command_line import run_reedboard, start_reedboard
+
 ROOT = Path(__file__).resolve().parent.parent
 MOVES = ["B2-B3x1", "D6-D5x1", "B3-B4x1 S3+3"]  # Off Board, from the default start
 LIMIT_SLACK = 1  # a byte over the limit is refused
@@ -47,8 +48,7 @@ def reedboard(*argv, timeout=60, memory=None):
     def cap():
         if memory:
             resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    return subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", *map(str, argv)], capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT, preexec_fn=cap)
+    return run_reedboard(*argv, timeout=timeout, cwd=ROOT, preexec_fn=cap)
 
 
 class Server:
@@ -56,10 +56,8 @@ class Server:
 
     def __init__(self, games, game="offboard", *args):
         self.port = free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "reedboard.controller.commands.cli", "play", game, "--hal", "sim", "--listen",
-             f"127.0.0.1:{self.port}", "--games-dir", str(games), *map(str, args)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=ROOT)
+        self.process = start_reedboard("play", game, "--hal", "sim", "--listen", f"127.0.0.1:{self.port}",
+                                       "--games-dir", games, *args, stderr=subprocess.STDOUT, cwd=ROOT)
         self.lines: list[str] = []
         self._queue: queue.Queue = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.commands import firmware_command as fc
-from reedboard.controller.commands.usage import Parser, UsageError
 
+from command_line import run_command
 from micropython_here import micropython
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,25 +194,13 @@ def test_another_protocol_is_refused(fake_runner):
 
 # --- one line for what goes wrong ----------------------------------------------------------------
 
-def _run(argv, capsys):
-    parser = Parser(prog="reedboard")
-    fc.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as error:
-        return 2, "", str(error)
-    status = args.run(args)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_the_parser_runs_install_and_version(fake_runner, capsys):
     runner = fake_runner(0, fc.MARK + json.dumps([fc.shipped_version()[0], 1, None]) + "\n")
-    status, out, err = _run(["firmware", "install", "--port", "/dev/ttyACM1", "--board", "offboard"], capsys)
+    status, out, err = run_command(fc, ["firmware", "install", "--port", "/dev/ttyACM1", "--board", "offboard"], capsys)
     assert status == 0 and err == "" and runner.calls[0][:2] == ["connect", "/dev/ttyACM1"]
-    status, out, err = _run(["firmware", "version", "--port", "/dev/ttyACM1"], capsys)
+    status, out, err = run_command(fc, ["firmware", "version", "--port", "/dev/ttyACM1"], capsys)
     assert status == 0 and "up to date" in out
-    status, _, err = _run(["firmware"], capsys)
+    status, _, err = run_command(fc, ["firmware"], capsys)
     assert status == 2 and "firmware" in err
 
 
@@ -221,14 +209,14 @@ def test_no_pico_found_is_one_line(fake_runner, monkeypatch, capsys):
 
     runner = fake_runner()
     monkeypatch.setattr(serial_board, "find_port", lambda: None)
-    status, out, err = _run(["firmware", "install"], capsys)
+    status, out, err = run_command(fc, ["firmware", "install"], capsys)
     assert status == 1 and runner.calls == []
     assert err.count("\n") == 1 and "no Pico found on USB" in err and "--port" in err
 
 
 def test_a_busy_port_is_one_line_saying_what_to_stop(fake_runner, capsys):
     fake_runner(1, "", "Traceback...\nmpremote: failed to access /dev/ttyACM0 (it may be in use by another program)\n")
-    status, out, err = _run(["firmware", "version", "--port", "/dev/ttyACM0"], capsys)
+    status, out, err = run_command(fc, ["firmware", "version", "--port", "/dev/ttyACM0"], capsys)
     assert status == 1 and err.count("\n") == 1
     assert "failed to access /dev/ttyACM0" in err and "stop `reedboard play`" in err
 
@@ -237,7 +225,7 @@ def test_a_bad_board_file_is_one_line_naming_it(fake_runner, tmp_path, capsys):
     runner = fake_runner()
     bad = tmp_path / "mine.toml"
     bad.write_text("[board]\nbackend = 'serial'\n[matrix]\nrows = 0\n")
-    status, out, err = _run(["firmware", "install", "--port", "/dev/ttyACM0", "--board", str(bad)], capsys)
+    status, out, err = run_command(fc, ["firmware", "install", "--port", "/dev/ttyACM0", "--board", str(bad)], capsys)
     assert status == 2 and runner.calls == [] and err.count("\n") == 1 and str(bad) in err and "rows" in err
 
 
@@ -245,7 +233,7 @@ def test_a_matrix_beyond_the_picos_pins_is_refused(fake_runner, tmp_path, capsys
     text = (ROOT / "hardware" / "boards" / "bigballs.toml").read_text()
     big = tmp_path / "big.toml"
     big.write_text(text.replace("rows = 4\n", "rows = 9\n", 1).split("[gpio]")[0])
-    status, _, err = _run(["firmware", "install", "--port", "/dev/ttyACM0", "--board", str(big)], capsys)
+    status, _, err = run_command(fc, ["firmware", "install", "--port", "/dev/ttyACM0", "--board", str(big)], capsys)
     assert status == 2 and "9x7 matrix" in err and "8 rows" in err
 
 
@@ -254,7 +242,7 @@ def test_mpremote_missing_is_one_line(monkeypatch, capsys):
 
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mpremote" else real(name, *a))
-    status, _, err = _run(["firmware", "version", "--port", "/dev/ttyACM0"], capsys)
+    status, _, err = run_command(fc, ["firmware", "version", "--port", "/dev/ttyACM0"], capsys)
     assert status == 1 and "pip install mpremote" in err and err.count("\n") == 1
 
 
@@ -266,5 +254,5 @@ def test_versions_compare_by_number():
 
 def test_a_port_that_does_not_exist_is_one_line(tmp_path, capsys):
     missing = tmp_path / "ttyACM9"
-    status, _, err = _run(["firmware", "version", "--port", str(missing)], capsys)
+    status, _, err = run_command(fc, ["firmware", "version", "--port", str(missing)], capsys)
     assert status == 1 and err.count("\n") == 1 and f"no port {missing}" in err and "plugged in" in err

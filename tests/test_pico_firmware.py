@@ -18,6 +18,7 @@ from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Light, LightFrame, LinkState
 from reedboard.hal.serial_board import SerialBoard
 
+from command_line import run_reedboard
 from pico_here import ROOT, emulated_pico
 
 pytestmark = pytest.mark.pico
@@ -25,11 +26,6 @@ pe = emulated_pico()
 
 WAIT = 180.0  # s of wall time (the emulation runs at 0.2-1x real time)
 FIRMWARE = (ROOT / "firmware" / "app.py").read_text().split('FIRMWARE = "')[1].split('"')[0]
-
-
-def reedboard(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", *args], capture_output=True, text=True,
-                          timeout=WAIT)
 
 
 def hello(pico, since: int) -> list[str]:
@@ -43,12 +39,12 @@ def test_install_onto_a_blank_micropython_then_version_says_up_to_date():
     with pe.EmulatedPico(board, files={}) as pico:  # a Pico just flashed with MicroPython
         pico.usb_up()
         mark = pico.mark()
-        install = reedboard("firmware", "install", "--port", pico.port, "--board", "offboard")
+        install = run_reedboard("firmware", "install", "--port", pico.port, "--board", "offboard", timeout=WAIT)
         assert install.returncode == 0, install.stdout + install.stderr
         # mpremote wrote the files to the emulated flash and reset the chip; main.py runs at boot
         pico.wait(lambda e: e["ev"] == "reset", WAIT, mark)
         assert hello(pico, mark) == ["1", FIRMWARE, "8", "10", "74"]
-        version = reedboard("firmware", "version", "--port", pico.port)
+        version = run_reedboard("firmware", "version", "--port", pico.port, timeout=WAIT)
         assert version.returncode == 0, version.stdout + version.stderr
         said = version.stdout + version.stderr
         assert f"{FIRMWARE} (protocol 1), offboard: 8x10 matrix, 74 LEDs" in said and "up to date" in said, said

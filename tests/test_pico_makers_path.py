@@ -28,8 +28,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import subprocess
-import sys
 import tomllib
 
 import pytest
@@ -38,6 +36,7 @@ from reedboard.controller.games import BigBalls
 from reedboard.hal.board import load_board, parse_board
 from reedboard.hal.leds import PIP_NAMES, led_names
 
+from command_line import run_reedboard, start_reedboard
 from pico_here import ROOT, emulated_pico
 
 pytestmark = pytest.mark.pico
@@ -54,15 +53,7 @@ PIPS = {"the die's top-left pip": "pip1", "the die's top-right pip": "pip2", "th
         "the die's bottom-right pip": "pip7", "the turn light": "turn"}
 
 
-def command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "reedboard.controller.commands.cli", *args]
-
-
 ENV = {**os.environ, "LANGUAGE": "en", "LC_ALL": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
-
-
-def reedboard(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(command(*args), capture_output=True, text=True, timeout=WAIT, env=ENV)
 
 
 class Maker:
@@ -77,7 +68,7 @@ class Maker:
 
     def run(self, *args: str) -> tuple[int, list[str]]:
         """Run the command, answering each prompt as it comes; its exit status and its lines."""
-        process = subprocess.Popen(command(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        process = start_reedboard(*args, env=ENV)
         lines = []
         try:
             for line in process.stdout:
@@ -213,19 +204,19 @@ def test_a_makers_first_board_from_the_firmware_to_the_calibration(tmp_path):
 
         # 1. the firmware, for the bigballs board named by its name
         mark = pico.mark()
-        install = reedboard("firmware", "install", "--port", pico.port, "--board", "bigballs")
+        install = run_reedboard("firmware", "install", "--port", pico.port, "--board", "bigballs", timeout=WAIT,
+                                env=ENV)
         assert install.returncode == 0, install.stdout + install.stderr
         pico.wait(lambda e: e["ev"] == "tx" and e["line"].startswith("H "), WAIT, mark)
 
         # 2. doctor: exactly the pieces on the board
-        doctor = reedboard("doctor", "--port", pico.port, "--board", "bigballs")
+        doctor = run_reedboard("doctor", "--port", pico.port, "--board", "bigballs", timeout=WAIT, env=ENV)
         assert doctor.returncode == 0, doctor.stdout + doctor.stderr
         assert doctor.stdout.splitlines()[-1] == "occupied: " + " ".join(c for c in BOARD.cells if c in START)
 
         # 3. the one-hollow test: a piece comes down in c3 twice
-        process = subprocess.Popen(command("bringup", "--backend", "serial", "--port", pico.port, "--board", board_file,
-                                           "--hollow", "c3", "--closes", "2"),
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        process = start_reedboard("bringup", "--backend", "serial", "--port", pico.port, "--board", board_file,
+                                  "--hollow", "c3", "--closes", "2", env=ENV)
         try:
             said = []
             for line in process.stdout:

@@ -10,18 +10,11 @@ from pathlib import Path
 import pytest
 
 from reedboard.controller.commands import service
-from reedboard.controller.commands.usage import Parser
+
+from command_line import run_parsed
 
 ME = pwd.getpwuid(os.getuid()).pw_name
 SCRIPT = Path(sys.executable).absolute().parent / "reedboard"
-
-
-def reedboard(*argv):
-    """`reedboard service ...` through a parser built as cli.py builds its own."""
-    parser = Parser(prog="reedboard")
-    service.add_parser(parser.add_subparsers(dest="command", parser_class=Parser))
-    args = parser.parse_args(list(argv))
-    return args.run(args)
 
 
 @pytest.fixture
@@ -44,7 +37,7 @@ def unit_lines(text):
 
 
 def test_dry_run_prints_the_unit_that_plays_from_this_venv(capsys, systemctl):
-    assert reedboard("service", "install", "--dry-run", "--user", ME) == 0
+    assert run_parsed(service, ["service", "install", "--dry-run", "--user", ME]) == 0
     lines = unit_lines(capsys.readouterr().out)
     assert f"ExecStart={SCRIPT} play" in lines
     assert f"User={ME}" in lines and f"WorkingDirectory={pwd.getpwnam(ME).pw_dir}" in lines
@@ -61,7 +54,7 @@ def test_the_unit_starts_play_again_until_the_board_named_answers(capsys, system
     # plugged in an hour later is still picked up.
     from reedboard.controller.commands.play_command import ABSENT
 
-    assert reedboard("service", "install", "--dry-run", "--user", ME) == 0
+    assert run_parsed(service, ["service", "install", "--dry-run", "--user", ME]) == 0
     unit = configparser.ConfigParser(interpolation=None)
     unit.optionxform = str  # systemd's keys are case-sensitive
     unit.read_string(capsys.readouterr().out)
@@ -74,7 +67,7 @@ def test_the_unit_starts_play_again_until_the_board_named_answers(capsys, system
 
 @pytest.mark.systemd
 def test_the_unit_passes_systemd_analyze_verify(capsys, tmp_path, systemctl):
-    assert reedboard("service", "install", "--dry-run", "--user", ME) == 0
+    assert run_parsed(service, ["service", "install", "--dry-run", "--user", ME]) == 0
     unit = tmp_path / "reedboard.service"
     unit.write_text(capsys.readouterr().out)
 
@@ -94,47 +87,47 @@ def test_the_unit_passes_systemd_analyze_verify(capsys, tmp_path, systemctl):
 
 
 def test_install_writes_the_unit_and_enables_it_now(capsys, tmp_path, systemctl):
-    assert reedboard("service", "install", "--user", ME, "--unit-dir", str(tmp_path)) == 0
+    assert run_parsed(service, ["service", "install", "--user", ME, "--unit-dir", str(tmp_path)]) == 0
     unit = tmp_path / "reedboard.service"
     assert f"ExecStart={SCRIPT} play" in unit.read_text()
     assert systemctl.calls == [["daemon-reload"], ["enable", "--now", "reedboard"]]
     assert str(unit) in capsys.readouterr().out
     # installed again (a new venv, say): the running service is restarted on the new unit
     systemctl.calls.clear()
-    assert reedboard("service", "install", "--user", ME, "--unit-dir", str(tmp_path)) == 0
+    assert run_parsed(service, ["service", "install", "--user", ME, "--unit-dir", str(tmp_path)]) == 0
     assert systemctl.calls == [["daemon-reload"], ["enable", "reedboard"], ["restart", "reedboard"]]
 
 
 def test_a_failing_systemctl_step_is_named_and_stops_the_rest(capsys, tmp_path, systemctl):
     systemctl.status = 1
-    assert reedboard("service", "install", "--user", ME, "--unit-dir", str(tmp_path)) == 1
+    assert run_parsed(service, ["service", "install", "--user", ME, "--unit-dir", str(tmp_path)]) == 1
     assert systemctl.calls == [["daemon-reload"]]
     assert "`systemctl daemon-reload` failed (exit status 1)" in capsys.readouterr().err
 
 
 def test_status_passes_systemctl_through(systemctl):
     systemctl.status = 3  # systemctl's "not running"
-    assert reedboard("service", "status") == 3
+    assert run_parsed(service, ["service", "status"]) == 3
     assert systemctl.calls == [["status", "reedboard"]]
 
 
 def test_uninstall_stops_disables_and_removes(capsys, tmp_path, systemctl):
     unit = tmp_path / "reedboard.service"
     unit.write_text("[Unit]\n")
-    assert reedboard("service", "uninstall", "--unit-dir", str(tmp_path)) == 0
+    assert run_parsed(service, ["service", "uninstall", "--unit-dir", str(tmp_path)]) == 0
     assert not unit.exists()
     assert systemctl.calls == [["disable", "--now", "reedboard"], ["daemon-reload"]]
     systemctl.calls.clear()
-    assert reedboard("service", "uninstall", "--unit-dir", str(tmp_path)) == 0
+    assert run_parsed(service, ["service", "uninstall", "--unit-dir", str(tmp_path)]) == 0
     assert systemctl.calls == [] and "no reedboard service is installed" in capsys.readouterr().out
 
 
 def test_root_is_refused_unless_named(capsys, monkeypatch, systemctl):
     monkeypatch.setattr(service, "invoking_user", lambda: "root")
-    assert reedboard("service", "install", "--dry-run") == 2
+    assert run_parsed(service, ["service", "install", "--dry-run"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--user root" in err
-    assert reedboard("service", "install", "--dry-run", "--user", "root") == 0
+    assert run_parsed(service, ["service", "install", "--dry-run", "--user", "root"]) == 0
     assert "User=root" in capsys.readouterr().out
 
 
@@ -144,14 +137,14 @@ def test_the_user_under_sudo_is_the_one_who_typed_sudo(monkeypatch):
 
 
 def test_an_unknown_user_is_one_line(capsys, systemctl):
-    assert reedboard("service", "install", "--dry-run", "--user", "no-such-player") == 2
+    assert run_parsed(service, ["service", "install", "--dry-run", "--user", "no-such-player"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no-such-player" in err
 
 
 def test_without_write_access_it_says_the_sudo_command(capsys, tmp_path, monkeypatch, systemctl):
     monkeypatch.setattr(service, "writable", lambda unit: False)
-    assert reedboard("service", "install", "--user", ME, "--unit-dir", str(tmp_path)) == 2
+    assert run_parsed(service, ["service", "install", "--user", ME, "--unit-dir", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1
     assert f"run it with sudo: sudo {SCRIPT} service install --user {ME} --unit-dir {tmp_path}" in err
@@ -160,7 +153,7 @@ def test_without_write_access_it_says_the_sudo_command(capsys, tmp_path, monkeyp
 
 def test_without_systemd_nothing_is_written(capsys, tmp_path, systemctl, monkeypatch):
     monkeypatch.setattr(service, "systemd_here", lambda: False)
-    assert reedboard("service", "install", "--user", ME, "--unit-dir", str(tmp_path)) == 2
+    assert run_parsed(service, ["service", "install", "--user", ME, "--unit-dir", str(tmp_path)]) == 2
     assert "does not run systemd" in capsys.readouterr().err
     assert not (tmp_path / "reedboard.service").exists() and systemctl.calls == []
 
