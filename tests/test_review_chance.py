@@ -65,5 +65,5 @@ def test_the_fit_can_keep_the_tempo_at_nought():
 def test_the_calibration_says_what_it_was_fitted_on():
     for name, entry in calibration().items():
         assert name in GAMES
-        assert entry["slope"] > 0 and entry["positions"] >= 1000 and entry["games"] >= 20
+        assert entry["slope"] > 0 and entry["positions"] >= 1000 and entry["games"] >= 8
     assert DEFAULT_SLOPE > 0
