@@ -14,26 +14,32 @@ SCRIPT = Path(sys.executable).absolute().parent / "reedboard"  # the installed e
 MODULE = [sys.executable, "-m", "reedboard.controller.commands.cli"]  # the same command through this Python
 
 
-def reedboard_command(*argv, installed: bool = False) -> list[str]:
-    """The argument list of `reedboard ARGV...`: `python -m reedboard.controller.commands.cli`, or
-    with installed the entry point installed beside this Python (the test skips without one)."""
-    if installed and not SCRIPT.exists():
+def reedboard_command(*argv, installed: bool | None = False) -> list[str]:
+    """The argument list of `reedboard ARGV...`: `python -m reedboard.controller.commands.cli`; with
+    installed, the entry point installed beside this Python (the test skips without one); with
+    installed=None, that entry point where there is one, else python -m."""
+    if installed is None:
+        installed = SCRIPT.exists()
+    elif installed and not SCRIPT.exists():
         pytest.skip("reedboard is not installed next to this Python")
     return [*([str(SCRIPT)] if installed else MODULE), *map(str, argv)]
 
 
-def run_reedboard(*argv, installed: bool = False, env=None, cwd=None, input=None, timeout: float = 60,
+def run_reedboard(*argv, installed: bool | None = False, env=None, cwd=None, input=None, timeout: float = 60,
                   preexec_fn=None) -> subprocess.CompletedProcess:
-    """`reedboard ARGV...` run to its end in a process of its own, its output as text."""
+    """`reedboard ARGV...` run to its end in a process of its own, its output as text; its stdin
+    is `input`, or nothing (it never waits on the test's terminal)."""
     return subprocess.run(reedboard_command(*argv, installed=installed), capture_output=True, text=True,
-                          env=env, cwd=cwd, input=input, timeout=timeout, preexec_fn=preexec_fn)
+                          env=env, cwd=cwd, timeout=timeout, preexec_fn=preexec_fn,
+                          **({"input": input} if input is not None else {"stdin": subprocess.DEVNULL}))
 
 
-def start_reedboard(*argv, installed: bool = False, env=None, cwd=None, stdin=None,
-                    stderr=subprocess.PIPE) -> subprocess.Popen:
-    """`reedboard ARGV...` started in a process of its own, read as it speaks (its stdout a pipe
-    of text lines; stderr a pipe, or subprocess.STDOUT to merge them). The caller ends it."""
-    return subprocess.Popen(reedboard_command(*argv, installed=installed), stdin=stdin, stdout=subprocess.PIPE,
+def start_reedboard(*argv, installed: bool | None = False, env=None, cwd=None, stdin=None,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE) -> subprocess.Popen:
+    """`reedboard ARGV...` started in a process of its own, read as it speaks: its stdout a pipe of
+    text lines (or a file), stderr a pipe (or subprocess.STDOUT to merge them, or a file). The
+    caller ends it."""
+    return subprocess.Popen(reedboard_command(*argv, installed=installed), stdin=stdin, stdout=stdout,
                             stderr=stderr, text=True, env=env, cwd=cwd)
 
 

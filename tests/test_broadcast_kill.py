@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from datetime import datetime, timezone
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from command_line import start_reedboard
 from conftest import free_port
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
@@ -30,8 +30,6 @@ from reedboard.controller.session.replay import replay
 
 pytestmark = pytest.mark.mosquitto
 
-SCRIPT = Path(sys.executable).with_name("reedboard")  # the installed console script
-REEDBOARD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "reedboard.controller.commands.cli"]
 CONFIG = '[play]\nsettle = 0.15\ngrace = 0.3\n[board]\nbackend = "sim"\n'
 # Abalone on the simulated board: no die, so the same moves every run; each a marble stepped
 # to an empty hollow
@@ -65,9 +63,9 @@ class Board:
         env = dict(os.environ, LANGUAGE="en", XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
                    XDG_DATA_HOME=str(tmp_path / "xdg-data"))
         with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(
-                [*REEDBOARD, "play", "abalone", "--config", str(config), "--games-dir", str(games),
-                 "--listen", f"127.0.0.1:{self.port}", "--broadcast", url, "--name", "table1"],
+            self.process = start_reedboard(
+                "play", "abalone", "--config", config, "--games-dir", games, "--listen", f"127.0.0.1:{self.port}",
+                "--broadcast", url, "--name", "table1", installed=None,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env)
         try:
             until(lambda: self.said(f"web view: http://127.0.0.1:{self.port}/"), "the board's web view")

@@ -7,7 +7,6 @@ import argparse
 import contextlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,11 +18,11 @@ from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.commands.replay_command import run_broadcast
 
+from command_line import run_reedboard
+
 pytestmark = pytest.mark.mosquitto
 
 TRACE = Path(__file__).parent / "traces" / "bigballs-game-to-a7.jsonl"  # 32 journal lines, 26 s at its pace
-SCRIPT = Path(sys.executable).with_name("reedboard")  # the installed console script
-REEDBOARD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "reedboard.controller.commands.cli"]
 GUARD = 20  # s at most (met, the test goes on at once); the refused replay, run on, takes a minute
 
 
@@ -62,9 +61,8 @@ def test_a_replay_the_broker_refuses_stops_in_one_line_with_a_failure(tmp_path):
     with mosquitto.Mosquitto(tmp_path / "mosquitto", users={"table1": "first-secret"}) as broker:
         url = f"mqtt://table1:wrong-secret@127.0.0.1:{broker.port}"
         try:
-            ended = subprocess.run([*REEDBOARD, "replay", str(TRACE), "--broadcast", url, "--name", "table1"],
-                                   capture_output=True, text=True, timeout=GUARD, stdin=subprocess.DEVNULL,
-                                   env=dict(os.environ, LANGUAGE="en"))
+            ended = run_reedboard("replay", TRACE, "--broadcast", url, "--name", "table1", installed=None,
+                                  timeout=GUARD, env=dict(os.environ, LANGUAGE="en"))
         except subprocess.TimeoutExpired as error:
             raise AssertionError(f"the refused replay goes on: {error.stderr!r}") from None
     lines = (ended.stdout + ended.stderr).splitlines()

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from babel.messages import pofile
 
+from command_line import run_reedboard
 from conftest import free_port
 from reedboard.controller.commands.cli import main
 from reedboard.controller.commands.play_command import ABSENT
@@ -22,7 +21,6 @@ from reedboard.controller.language.catalogue import locale_dir
 from reedboard.hal.backends import asked_for
 from reedboard.hal.board import load_board
 
-SCRIPT = Path(sys.executable).parent / "reedboard"
 LOCALE = Path(locale_dir())
 SHIPPED = Path(__file__).resolve().parents[1] / "hardware" / "boards" / "bigballs.toml"
 
@@ -110,13 +108,10 @@ def play(home: Path, *argv: str) -> int:
 # --- the real command, in each language ---------------------------------------------------------
 @pytest.mark.parametrize("lang", ["en", "de", "ro"])
 def test_a_port_given_and_absent_is_one_line_in_each_language(tmp_path, lang):
-    if not SCRIPT.exists():
-        pytest.skip("reedboard is not installed next to this Python")
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")}
     env.update(LANGUAGE=lang, XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"))
-    result = subprocess.run([str(SCRIPT), "play", "bigballs", "--port", "/dev/nonexistent", "--games-dir",
-                             str(tmp_path / "games"), "--listen", f"127.0.0.1:{free_port()}"],
-                            capture_output=True, text=True, timeout=60, env=env)
+    result = run_reedboard("play", "bigballs", "--port", "/dev/nonexistent", "--games-dir", tmp_path / "games",
+                           "--listen", f"127.0.0.1:{free_port()}", installed=True, timeout=60, env=env)
     assert result.returncode == ABSENT == 1, result.stderr
     assert result.stdout == ""  # no web view, no simulated board
     line = one_line(result.stderr)
