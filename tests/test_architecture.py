@@ -1,5 +1,7 @@
 """docs/architecture.md held against the code: its picture shows exactly the imports between the
-rooms, the rooms keep their floors, and no module imports itself back through others.
+rooms, the rooms keep their floors, no module imports itself back through others, live play
+reaches the recogniser only through the referee, and every module that starts a thread or a
+process is named where the page lists them.
 
 A room is a folder under controller/ (games, core, session, ...), or hal, hardware, firmware;
 `controller` alone is controller/__init__.py (the version). Imports inside functions count too:
@@ -101,6 +103,56 @@ def test_no_import_runs_up_a_floor():
 def test_hal_and_the_firmware_import_nothing_of_the_controller():
     for a, b in room_edges():
         assert not (a in ("hal", "firmware") and b not in ("hal", "firmware", "hardware")), f"{a} imports {b}"
+
+
+def imported_names(module: str) -> dict[str, set[str]]:
+    """Each project module that imports names from `module` (from X import a, b) -> those names."""
+    found: dict[str, set[str]] = {}
+    for name, path in modules().items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+                source = ".".join(base + ([node.module] if node.module else []))
+                if source == module:
+                    found.setdefault(name, set()).update(alias.name for alias in node.names)
+    return found
+
+
+def test_live_play_reaches_the_recogniser_only_through_the_referee():
+    """The flow of a move: session.live hands its inputs to the referee, which owns and feeds the
+    recogniser (during the set-up too); the rest of the controller names only its Settings."""
+    graph = imports()
+    core = "reedboard.controller.core"
+    assert f"{core}.referee" in graph["reedboard.controller.session.live"]
+    assert f"{core}.reconcile" in graph[f"{core}.referee"]
+    makers = {name for name, names in imported_names(f"{core}.reconcile").items() if "Reconciler" in names}
+    assert makers == {f"{core}.referee", f"{core}.setting_up"}
+    assert f"{core}.setting_up" in graph[f"{core}.referee"]
+    outside = {name: names - {"Settings"} for name, names in imported_names(f"{core}.reconcile").items()
+               if room(name) != "core"}
+    assert not {name: names for name, names in outside.items() if names}, "the recogniser reached around the referee"
+    assert "Reconciler(" not in (ROOT / "controller" / "session" / "live.py").read_text("utf-8")
+
+
+STARTS = re.compile(r"threading\.Thread\(|ThreadPoolExecutor\(|ProcessPoolExecutor\(|\.Pool\(|"
+                    r"subprocess\.(?:run|Popen)\(|asyncio\.to_thread\(|run_in_executor\(")
+
+
+def test_every_module_that_starts_a_thread_or_a_process_is_named():
+    """The page's section on threads and processes names every module of controller/ and hal/
+    that starts one (a thread, a pool, a child process, work in the loop's executor)."""
+    text = DOC.read_text("utf-8")
+    section = text[text.index("## Threads and processes"):text.index("## Seams")]
+    starting = set()
+    for top in ("controller", "hal"):
+        for path in (ROOT / top).rglob("*.py"):
+            if STARTS.search(path.read_text("utf-8")):
+                relative = path.relative_to(ROOT)
+                starting.add(str(relative.relative_to("controller")) if top == "controller" else str(relative))
+    assert starting, "no module starts a thread or a process: the pattern is wrong"
+    unnamed = sorted(f for f in starting if f"`{f}`" not in section)
+    assert not unnamed, f"modules that start a thread or a process, not named under Threads and processes: {unnamed}"
 
 
 def test_no_module_imports_itself_back_through_others():
