@@ -713,7 +713,9 @@ class Players:
             if pause_at and what == "place" and n < len(actions) - 1 and self.rng.random() < person.amend:
                 now = self.table.occupied()
                 shorter = [s for s in pause_at if matches(s, now, frozenset(self.table.touched))]
-                if shorter:
+                # a move that ends the game ends it at once (the rules' "wins at once"): nobody
+                # amends it, so nobody stops there meaning to go on
+                if shorter and not any(self.ended(self.after(self.pos, s)) for s in shorter):
                     self.table.wait(self.rng.uniform(SETTLE + 0.2, 2.2))
                     self.table.commit(now)
                     kinds.add("amend")
