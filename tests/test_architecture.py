@@ -44,26 +44,42 @@ def room(module: str) -> str:
 
 
 @functools.cache  # the tree is read once for all the tests here
-def imports() -> dict[str, set[str]]:
-    """Each module of the project -> the modules of the project it imports."""
-    known = modules()
-    graph = {}
-    for name, path in known.items():
+def import_statements() -> dict[str, list[tuple[str | None, tuple[str, ...]]]]:
+    """Each module of the project -> its imports: (None, modules) for `import a, b`, and
+    (source, names) for `from source import names`, a relative source made absolute."""
+    found = {}
+    for name, path in modules().items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        targets = set()
+        statements: list[tuple[str | None, tuple[str, ...]]] = []
         for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
             if isinstance(node, ast.Import):
-                targets.update(alias.name for alias in node.names)
+                statements.append((None, tuple(alias.name for alias in node.names)))
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
                     base = package.split(".")[: len(package.split(".")) - node.level + 1]
                     source = ".".join(base + ([node.module] if node.module else []))
                 else:
                     source = node.module or ""
-                submodules = {f"{source}.{alias.name}" for alias in node.names} & known.keys()
-                targets.update(submodules)
-                if len(submodules) < len(node.names):  # names defined in `source` itself
-                    targets.add(source)
+                statements.append((source, tuple(alias.name for alias in node.names)))
+        found[name] = statements
+    return found
+
+
+@functools.cache
+def imports() -> dict[str, set[str]]:
+    """Each module of the project -> the modules of the project it imports."""
+    known = modules()
+    graph = {}
+    for name, statements in import_statements().items():
+        targets = set()
+        for source, names in statements:
+            if source is None:
+                targets.update(names)
+                continue
+            submodules = {f"{source}.{n}" for n in names} & known.keys()
+            targets.update(submodules)
+            if len(submodules) < len(names):  # names defined in `source` itself
+                targets.add(source)
         graph[name] = {t for t in targets if t in known and t != name}
     return graph
 
@@ -108,14 +124,10 @@ def test_hal_and_the_firmware_import_nothing_of_the_controller():
 def imported_names(module: str) -> dict[str, set[str]]:
     """Each project module that imports names from `module` (from X import a, b) -> those names."""
     found: dict[str, set[str]] = {}
-    for name, path in modules().items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text("utf-8"), str(path))):
-            if isinstance(node, ast.ImportFrom):
-                base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
-                source = ".".join(base + ([node.module] if node.module else []))
-                if source == module:
-                    found.setdefault(name, set()).update(alias.name for alias in node.names)
+    for name, statements in import_statements().items():
+        for source, names in statements:
+            if source == module:
+                found.setdefault(name, set()).update(names)
     return found
 
 
