@@ -20,8 +20,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
-import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -38,6 +36,7 @@ from reedboard.hal.mock.faults import faulty_sim, parse_faults
 from reedboard.hal.serial_board import SerialSwitches
 
 from conftest import free_port
+from command_line import start_reedboard
 from in_browser import DESKTOP, PHONE, TIMEOUT, expect, shot
 from pico_here import emulated_pico
 
@@ -197,10 +196,8 @@ def test_the_terminal_one_hollow_test_prints_each_close_and_open(pico):
     open of a1's switch as the magnet comes and goes, a piece moved in another hollow named as not a1,
     and the sum at the end."""
     pico.set_magnets(set())
-    command = [sys.executable, "-m", "reedboard.controller.commands.cli", "bringup", "--backend", "serial",
-               "--port", pico.port, "--hollow", "A1", "--closes", "2"]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           env={**os.environ, "LANGUAGE": "en"})
+    run = start_reedboard("bringup", "--backend", "serial", "--port", pico.port, "--hollow", "A1", "--closes", "2",
+                          env={**os.environ, "LANGUAGE": "en"})
     lines: list[str] = []
 
     def line_with(text: str) -> str:

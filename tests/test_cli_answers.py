@@ -6,8 +6,6 @@ import asyncio
 import random
 import re
 import socket
-import subprocess
-import sys
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
@@ -20,6 +18,8 @@ from reedboard.controller.persist.game_files import trace_path
 from reedboard.controller.persist.games_folder import unfinished_games
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.core.reconcile import Settings
+
+from command_line import run_reedboard
 
 
 DEFINITION = resources.files("reedboard.controller.games").joinpath("data/offboard.toml")
@@ -122,8 +122,7 @@ def test_resuming_a_finished_game_says_it_is_finished(capsys, monkeypatch, tmp_p
 def test_run_as_a_module_the_errors_of_other_modules_are_one_line_too(tmp_path):
     # `python -m reedboard.controller.commands.cli` runs the module as __main__; the play command's errors must
     # still be the ones main() catches.
-    result = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "play", "bigballs", "--resume",
-                             "--games-dir", str(tmp_path)], capture_output=True, text=True, timeout=60)
+    result = run_reedboard("play", "bigballs", "--resume", "--games-dir", tmp_path, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip() == f"reedboard: no unfinished Big Balls game in {tmp_path} (start a new one without --resume)"
 

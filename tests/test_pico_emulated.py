@@ -9,8 +9,6 @@ ROM in the shared folder beside the repository (its `pico`)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 import serial
@@ -19,6 +17,7 @@ from reedboard.controller.games import GAMES
 from reedboard.hal.board import load_board
 from reedboard.hal.protocol import decode, encode, encode_bitmap
 
+from command_line import run_reedboard
 from pico_here import ROOT, emulated_pico
 
 pytestmark = pytest.mark.pico
@@ -77,9 +76,8 @@ def rig(request):
 
 
 def test_doctor_sees_exactly_the_start_position(rig):
-    doctor = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "doctor", "--backend", "serial",
-                             "--port", rig.pico.port, "--board", str(ROOT / "hardware" / "boards" / f"{rig.board.name}.toml")],
-                            capture_output=True, text=True, timeout=WAIT)
+    doctor = run_reedboard("doctor", "--backend", "serial", "--port", rig.pico.port,
+                           "--board", ROOT / "hardware" / "boards" / f"{rig.board.name}.toml", timeout=WAIT)
     assert doctor.returncode == 0, doctor.stdout + doctor.stderr
     lines = doctor.stdout.splitlines()
     assert lines[0] == f"backend: serial (Pico on {rig.pico.port})"

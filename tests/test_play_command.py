@@ -4,13 +4,14 @@
 import json
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 
 import pytest
 
 from reedboard.controller.commands.cli import main
+
+from command_line import start_reedboard
 
 
 def free_port() -> int:
@@ -21,9 +22,8 @@ def free_port() -> int:
 
 def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
     port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.controller.commands.cli", "play", "offboard", "--listen", f"127.0.0.1:{port}",
-         "--games-dir", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = start_reedboard("play", "offboard", "--listen", f"127.0.0.1:{port}", "--games-dir", tmp_path,
+                              stderr=subprocess.STDOUT)
     try:
         lines = []
         while not lines or not lines[-1].startswith("web view: "):

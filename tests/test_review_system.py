@@ -5,14 +5,13 @@ page's reviews are worked out in gives them too (tests/test_review.py has the re
 import asyncio
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 from reedboard.controller.archive import reviews
 from reedboard.controller.opponent.review import review
 
 from archive_games import A7_GAME, bigballs
+from command_line import run_reedboard
 
 TRACE = Path(__file__).parent / "traces" / "bigballs-game-to-a7.jsonl"
 NODES = 300
@@ -21,9 +20,8 @@ NODES = 300
 def test_the_command_gives_the_same_review_in_any_process():
     expected = review(bigballs(), A7_GAME, NODES).data()
     for seed in ("1", "2"):
-        result = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "review", str(TRACE),
-                                 "--nodes", str(NODES), "--json"], capture_output=True, text=True, timeout=120,
-                                env={**os.environ, "PYTHONHASHSEED": seed, "LANGUAGE": "en"})
+        result = run_reedboard("review", TRACE, "--nodes", NODES, "--json", timeout=120,
+                               env={**os.environ, "PYTHONHASHSEED": seed, "LANGUAGE": "en"})
         assert result.returncode == 0, result.stderr
         assert json.loads(result.stdout) == expected
     assert expected["points"][-1]["p"] == 1.0 == expected["result"]

@@ -12,8 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-import subprocess
-import sys
 import time
 from importlib import resources
 from pathlib import Path
@@ -40,6 +38,8 @@ from reedboard.hal.sim import SimBoard
 from heard import Heard
 from reedboard.controller.session.virtual_time import VirtualClock
 from reedboard.controller.session.virtual_time import run_virtual as on_virtual_time
+
+from command_line import run_reedboard, start_reedboard
 
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
@@ -625,9 +625,7 @@ def test_ctrl_c_at_the_terminal_ends_with_the_report_and_no_traceback(tmp_path):
     fake = FakeBoard("bigballs", occupied=BigBalls().occupied()).start()
     report = tmp_path / "report.txt"
     try:
-        process = subprocess.Popen([sys.executable, "-m", "reedboard.controller.commands.cli", "selftest", "--backend",
-                                    "serial", "--port", fake.port, "--report", str(report)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        process = start_reedboard("selftest", "--backend", "serial", "--port", fake.port, "--report", report)
         said = []
         for line in process.stdout:
             said.append(line)
@@ -653,9 +651,8 @@ def test_the_simulated_board_answers_at_once_so_no_timeout_is_waited_out(tmp_pat
     board = tmp_path / "faulty.toml"
     board.write_text(BOARD_TEXT + '\n[sim.faults]\nstuck_open = ["d1"]\ndark = ["b4", "turn"]\n')
     report = tmp_path / "report.txt"
-    done = subprocess.run([sys.executable, "-m", "reedboard.controller.commands.cli", "selftest", "--hal", "sim", "--board",
-                           str(board), "--timeout", "3600", "--report", str(report)],
-                          capture_output=True, text=True, timeout=600)
+    done = run_reedboard("selftest", "--hal", "sim", "--board", board, "--timeout", "3600", "--report", report,
+                         timeout=600)
     assert done.returncode == 1, done.stderr
     assert [line.split(":")[0] for line in report.read_text().splitlines()[2:]] == [
         "stuck open", "dark LED", "dark LED", "3 faults"]
