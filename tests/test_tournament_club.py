@@ -14,7 +14,6 @@ import random
 import re
 import signal
 import subprocess
-import sys
 import time
 import urllib.request
 from datetime import datetime, timezone
@@ -29,12 +28,11 @@ from reedboard.controller.broadcast.messages import encode, journal_message, sta
 from reedboard.controller.broadcast.tournament import Tournament
 from reedboard.controller.games import GAMES
 from reedboard.controller.persist.journal import Journal
+from command_line import start_reedboard
 from tournament_checks import check_rules, plain_standings
 
 pytestmark = pytest.mark.mosquitto
 
-SCRIPT = Path(sys.executable).with_name("reedboard")
-REEDBOARD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "reedboard.controller.commands.cli"]
 BOARDS = [f"table{i}" for i in range(1, 9)]
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
 WAIT = 60.0
@@ -57,9 +55,9 @@ class ClubProcess:
         self.log = tmp_path / f"club-{run}.log"
         env = dict(os.environ, LANGUAGE="en", XDG_DATA_HOME=str(tmp_path / "xdg-data"))
         with open(self.log, "wb") as log:
-            self.process = subprocess.Popen(
-                [*REEDBOARD, "club", "--broker", url, "--listen", f"127.0.0.1:{self.port}",
-                 "--games", str(tmp_path / "club"), "--tournament", str(tmp_path / "night")],
+            self.process = start_reedboard(
+                "club", "--broker", url, "--listen", f"127.0.0.1:{self.port}", "--games", tmp_path / "club",
+                "--tournament", tmp_path / "night", installed=None,
                 stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env)
         said = until(lambda: re.search(r"\?token=(\S+)", self.text()), "the organiser's address")
         self.token = said.group(1)

@@ -34,6 +34,8 @@ from reedboard.controller.web.background import served
 from reedboard.controller.web.hosts import names_for
 from reedboard.controller.web.limits import Limits
 
+from command_line import start_reedboard
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "t0ken"
 PATIENCE = 20.0  # s for anything awaited; generous, never a measure of speed
@@ -487,11 +489,9 @@ def test_play_takes_the_number_of_watchers(tmp_path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    play = subprocess.Popen(
-        [sys.executable, "-m", "reedboard.controller.commands.cli", "play", "bigballs", "--hal", "sim", "--watchers", "2",
-         "--listen", f"127.0.0.1:{port}", "--games-dir", str(tmp_path / "games")],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)})
+    play = start_reedboard("play", "bigballs", "--hal", "sim", "--watchers", "2", "--listen", f"127.0.0.1:{port}",
+                           "--games-dir", tmp_path / "games", cwd=ROOT, stderr=subprocess.STDOUT,
+                           env={**os.environ, "XDG_CONFIG_HOME": str(tmp_path)})
     try:
         eventually(lambda: answers(lambda: ask(port, "GET", "/api/auth")[0]), "reedboard play to serve")
         ws_url = f"ws://127.0.0.1:{port}/ws"

@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 from archive_games import played
+from command_line import start_reedboard
 from conftest import free_port
 from reedboard.controller.games import game_class
 
@@ -61,8 +62,6 @@ def test_the_worker_ends_when_the_board_is_killed():
         board.stdout.close()
 
 
-SCRIPT = Path(sys.executable).with_name("reedboard")  # the installed console script
-REEDBOARD = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "reedboard.controller.commands.cli"]
 CONFIG = '[play]\nsettle = 0.15\ngrace = 0.3\n[board]\nbackend = "sim"\n'
 CYCLE = ["C3D3", "G5F5", "D3C3", "F5G5"]  # Abalone: a marble each stepped out and back
 WAIT = 60.0  # s at most for anything awaited (a loaded machine)
@@ -119,9 +118,9 @@ def test_no_worker_outlives_reedboard_play_killed_while_it_reviews(tmp_path):
     env = dict(os.environ, LANGUAGE="en", XDG_CONFIG_HOME=str(tmp_path / "xdg-config"),
                XDG_DATA_HOME=str(tmp_path / "xdg-data"))
     with open(log, "wb") as output:
-        board = subprocess.Popen([*REEDBOARD, "play", "abalone", "--vs", "computer:1", "--config", str(config),
-                                  "--games-dir", str(games), "--listen", f"127.0.0.1:{port}"],
-                                 stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env)
+        board = start_reedboard("play", "abalone", "--vs", "computer:1", "--config", config, "--games-dir", games,
+                                "--listen", f"127.0.0.1:{port}", installed=None,
+                                stdin=subprocess.DEVNULL, stdout=output, stderr=subprocess.STDOUT, env=env)
     try:
         def up():
             if board.poll() is not None:
