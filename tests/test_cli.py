@@ -9,6 +9,8 @@ import pytest
 from reedboard.controller.commands.cli import main
 from reedboard.controller.commands.show_command import split_moves
 
+from command_line import run_reedboard
+
 
 def run(capsys, *argv):
     status = main(list(argv))
@@ -94,10 +96,7 @@ def test_split_moves_rejoins_what_the_shell_split():
 
 
 def test_the_installed_command_lists_its_subcommands():
-    script = Path(sys.executable).parent / "reedboard"
-    if not script.exists():
-        pytest.skip("reedboard is not installed next to this Python")
-    result = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    result = run_reedboard("--help", installed=True)
     assert result.returncode == 0 and "perft" in result.stdout and "show" in result.stdout
 
 
