@@ -16,8 +16,6 @@ import argparse
 import json
 import os
 import sys
-import urllib.error
-import urllib.request
 
 from ..language.catalogue import COMMANDS, current
 
@@ -122,6 +120,9 @@ def run(args: argparse.Namespace) -> int:
 def _ask(club: str, method: str, path: str, body: dict | None = None, token: str | None = None,
          action: str = "standings") -> dict | None:
     """The club's JSON answer; None when refused or not reached (said in one line)."""
+    import urllib.error  # here, not at the top: `--help` loads no ssl
+    import urllib.request
+
     headers = {"Accept-Language": current(), "Content-Type": "application/json"}
     if token:
         headers["X-Reedboard-Token"] = token
