@@ -26,8 +26,9 @@ from reedboard.controller.language.extraction import extract, words_of
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "controller" / "web" / "static"
 CLUB = ROOT / "controller" / "broadcast" / "static"
-PAGES = [WEB / "index.html", CLUB / "club.html"]
-SCRIPTS = sorted([*WEB.glob("*.js"), *CLUB.glob("*.js")])
+PAGES = [WEB / "index.html", CLUB / "club.html", CLUB / "spectate.html"]
+# a library shipped as it is (MQTT.js, *.min.js) says no words to the players
+SCRIPTS = sorted(p for p in [*WEB.glob("*.js"), *CLUB.glob("*.js")] if not p.name.endswith(".min.js"))
 LOCALE = Path(locale_dir())
 LANGS = ("de", "ro")
 
