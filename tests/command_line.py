@@ -2,6 +2,7 @@
 `reedboard` runs it (run_command, or run_parsed leaving the output to capsys), and the whole command line in a process of its own, as a
 player or a maker types it (run_reedboard, start_reedboard)."""
 
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -25,12 +26,27 @@ def reedboard_command(*argv, installed: bool | None = False) -> list[str]:
     return [*([str(SCRIPT)] if installed else MODULE), *map(str, argv)]
 
 
+def as_from_a_terminal() -> None:
+    """In the started command, before it runs: Ctrl-C stops it, as at a terminal. The test runner's
+    workers ignore SIGINT (their controller handles it), and a process inherits that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _before(preexec_fn):
+    """What the started command does before it runs: as from a terminal, then `preexec_fn`."""
+    def before() -> None:
+        as_from_a_terminal()
+        if preexec_fn is not None:
+            preexec_fn()
+    return before
+
+
 def run_reedboard(*argv, installed: bool | None = False, env=None, cwd=None, input=None, timeout: float = 60,
                   preexec_fn=None) -> subprocess.CompletedProcess:
     """`reedboard ARGV...` run to its end in a process of its own, its output as text; its stdin
     is `input`, or nothing (it never waits on the test's terminal)."""
     return subprocess.run(reedboard_command(*argv, installed=installed), capture_output=True, text=True,
-                          env=env, cwd=cwd, timeout=timeout, preexec_fn=preexec_fn,
+                          env=env, cwd=cwd, timeout=timeout, preexec_fn=_before(preexec_fn),
                           **({"input": input} if input is not None else {"stdin": subprocess.DEVNULL}))
 
 
@@ -40,7 +56,7 @@ def start_reedboard(*argv, installed: bool | None = False, env=None, cwd=None, s
     text lines (or a file), stderr a pipe (or subprocess.STDOUT to merge them, or a file). The
     caller ends it."""
     return subprocess.Popen(reedboard_command(*argv, installed=installed), stdin=stdin, stdout=stdout,
-                            stderr=stderr, text=True, env=env, cwd=cwd)
+                            stderr=stderr, text=True, env=env, cwd=cwd, preexec_fn=as_from_a_terminal)
 
 
 def run_parsed(module, argv) -> int:
