@@ -517,55 +517,38 @@ class Rulings:
     def _following(self, held: Candidate) -> tuple[int, list[Candidate]]:
         """The board after a held capture, and the next player's moves from there (kept for
         the turn: every frame of the next player's hands asks for them)."""
-        known = self._following_cache.get(id(held))
-        if known is None:
-            self.game.push(held.move)
-            try:
-                after = self._mask(self.game.occupied())
-                # the number kept for them counts for their start too (R4), read only: a game
-                # this capture ends keeps it all the same
-                kept = self.kept_rolls[self.game.turn]
-                roll = kept[0] if kept and self.game.can_roll() and self._applies("R4") else None
-                free = roll is not None and self.game.turn not in self._pressed_early
-                _, following = self._index(self._moves_for(roll, free), after)
-            finally:
-                self.game.pop()
-            known = self._following_cache[id(held)] = (after, following)
-        return known
+        return self._after_moves(id(held), [held.move])
 
     def _following_two(self, first: Candidate, then: Candidate) -> tuple[int, list[Candidate]]:
         """The board after the mover's move and the next player's, and the moves of the player
         after them (as `_following`, one move deeper)."""
-        key = (id(first), then.move)
-        known = self._following_cache.get(key)
-        if known is None:
-            self.game.push(first.move)
-            self.game.push(then.move)
-            try:
-                after = self._mask(self.game.occupied())
-                kept = self.kept_rolls[self.game.turn]
-                roll = kept[0] if kept and self.game.can_roll() and self._applies("R4") else None
-                free = roll is not None and self.game.turn not in self._pressed_early
-                _, following = self._index(self._moves_for(roll, free), after)
-            finally:
-                self.game.pop()
-                self.game.pop()
-            known = self._following_cache[key] = (after, following)
-        return known
+        return self._after_moves((id(first), then.move), [first.move, then.move])
 
     def _following_amended(self, amend: Candidate) -> tuple[int, list[Candidate]]:
         """The board after an amendment of the last move, and the next player's moves from there."""
-        key = ("amended", id(amend))
+        last = self.game.pop()
+        try:
+            return self._after_moves(("amended", id(amend)), [amend.move], kept=False)
+        finally:
+            self.game.push(last)
+
+    def _after_moves(self, key: Hashable, moves: list, kept: bool = True) -> tuple[int, list[Candidate]]:
+        """The board after `moves` played from the position, and the moves of the player to move
+        then, cached for the turn under `key`. With `kept`, the number kept for that player counts
+        for their moves too (R4), read only: a game these moves end keeps it all the same."""
         known = self._following_cache.get(key)
         if known is None:
-            last = self.game.pop()
-            self.game.push(amend.move)
+            for move in moves:
+                self.game.push(move)
             try:
                 after = self._mask(self.game.occupied())
-                _, following = self._index(self._moves_for(None, False), after)
+                numbers = self.kept_rolls[self.game.turn] if kept else ()
+                roll = numbers[0] if numbers and self.game.can_roll() and self._applies("R4") else None
+                free = roll is not None and self.game.turn not in self._pressed_early
+                _, following = self._index(self._moves_for(roll, free), after)
             finally:
-                self.game.pop()
-                self.game.push(last)
+                for _ in moves:
+                    self.game.pop()
             known = self._following_cache[key] = (after, following)
         return known
 
