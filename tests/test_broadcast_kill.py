@@ -15,9 +15,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-
 from command_line import start_reedboard
 from conftest import free_port
+from polling import until
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.club import Club
@@ -38,18 +38,6 @@ KILLED_GAME = [("black", "C3", "D3"), ("white", "G5", "F5"), ("black", "C4", "D4
 NEXT_GAME = [("black", "C3", "D3"), ("white", "G5", "F5")]
 TRACES = Path(__file__).parent / "traces"
 WAIT = 60.0  # s at most for any one condition (a loaded machine); met, the test goes on at once
-
-
-def until(condition, what: str, timeout: float = WAIT):
-    """condition()'s first true value, polled; an AssertionError naming `what` after `timeout`."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 class Board:

@@ -17,14 +17,14 @@ import os
 import random
 import sqlite3
 import threading
-import time
 import tracemalloc
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
-
+from archive_games import A7_GAME, bigballs, played
+from polling import until
 from reedboard.controller.archive import reviews
 from reedboard.controller.archive.index import INDEX_NAME, Archive
 from reedboard.controller.commands.cli import main
@@ -35,24 +35,11 @@ from reedboard.controller.web.allowance import Allowance
 from reedboard.controller.web.background import served
 from reedboard.controller.web.limits import Limits
 
-from archive_games import A7_GAME, bigballs, played
-
 TOKEN = "s3cret-token"
 OWNER = {"X-Reedboard-Token": TOKEN}
 NODES = 150  # small searches: quick reviews
 CYCLE = ["C3D3", "G5F5", "D3C3", "F5G5"]  # Abalone: a marble each stepped out and back, as long as it takes
 WAIT = 60.0  # s at most for anything awaited (a loaded machine); met, the test goes on at once
-
-
-def until(condition, what: str, timeout: float = WAIT):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def abalone():

@@ -21,14 +21,18 @@ from pathlib import Path
 
 import aiomqtt
 import pytest
-
+from command_line import start_reedboard
 from conftest import free_port
+from polling import until
 from reedboard.controller.broadcast import mosquitto
-from reedboard.controller.broadcast.messages import encode, journal_message, state_message
+from reedboard.controller.broadcast.messages import (
+    encode,
+    journal_message,
+    state_message,
+)
 from reedboard.controller.broadcast.tournament import Tournament
 from reedboard.controller.games import GAMES
 from reedboard.controller.persist.journal import Journal
-from command_line import start_reedboard
 from tournament_checks import check_rules, plain_standings
 
 pytestmark = pytest.mark.mosquitto
@@ -36,17 +40,6 @@ pytestmark = pytest.mark.mosquitto
 BOARDS = [f"table{i}" for i in range(1, 9)]
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
 WAIT = 60.0
-
-
-def until(condition, what: str, timeout: float = WAIT):
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
 
 
 class ClubProcess:

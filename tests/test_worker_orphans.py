@@ -15,6 +15,7 @@ from pathlib import Path
 from archive_games import played
 from command_line import start_reedboard
 from conftest import free_port
+from polling import until
 from reedboard.controller.games import game_class
 
 BOARD = """
@@ -65,15 +66,6 @@ def test_the_worker_ends_when_the_board_is_killed():
 CONFIG = '[play]\nsettle = 0.15\ngrace = 0.3\n[board]\nbackend = "sim"\n'
 CYCLE = ["C3D3", "G5F5", "D3C3", "F5G5"]  # Abalone: a marble each stepped out and back
 WAIT = 60.0  # s at most for anything awaited (a loaded machine)
-
-
-def until(condition, what: str, timeout: float = WAIT):
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.05)
-    return value
 
 
 def spawned_workers(pid: int) -> set[int]:
