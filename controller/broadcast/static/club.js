@@ -3,25 +3,12 @@
 // Its words are the page catalogue's, through the board page's i18n.js where the club serves it
 // beside this file (with the catalogue at /api/language/LANG); a club without it shows English.
 import { node, renderCard } from "/club/board_cards.js";
+import { pageWords } from "/club/page_words.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const geometries = new Map();   // game id -> its geometry (GET /api/boards/NAME), or null while asked
 
-// The words in English, until (or unless) the page's languages are there.
-const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
-let words = {
-  _: (text) => text,
-  N_: (text) => text,
-  format: fill,
-  ngettext: (one, many, n, values = {}) => fill(n === 1 ? one : many, { n, ...values }),
-  side: (colour) => String(colour || ""),
-  languageHeaders: () => ({}),
-  onLanguage: () => {},
-  startLanguage: async () => {},
-};
-try {
-  words = await import("/club/i18n.js");
-} catch (error) { /* a club server that does not serve the page's languages: English */ }
+const words = await pageWords();
 const { _, N_, languageHeaders } = words;
 
 async function geometryOf(board) {

@@ -12,29 +12,13 @@
 // so each board known (from the club, ?boards=a,b, or its first live message) is subscribed to
 // by name too.
 import { renderCard } from "/club/board_cards.js";
+import { pageWords } from "/club/page_words.js";
 
 const $ = (sel, root = document) => root.querySelector(sel);
 const NAME = /^[A-Za-z0-9_.-]{1,40}$/;  // a board's name (one topic level, no wildcard)
 const WEB_MQTT_PORT = 15675;
 
-// The words in English, until (or unless) the page's languages are there.
-const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
-let words = {
-  _: (text) => text,
-  N_: (text) => text,
-  format: fill,
-  ngettext: (one, many, n, values = {}) => fill(n === 1 ? one : many, { n, ...values }),
-  side: (colour) => String(colour || ""),
-  number: (n) => String(n),
-  onLanguage: () => {},
-  startLanguage: async () => {},
-  useLanguage: async () => {},
-  language: () => "en",
-  LANGUAGE_NAMES: { en: "English" },
-};
-try {
-  words = await import("/club/i18n.js");
-} catch (error) { /* served without the page's languages: English */ }
+const words = await pageWords();
 const { _, N_ } = words;
 
 const params = new URLSearchParams(location.search);
