@@ -13,6 +13,7 @@ import pytest
 import reference_abalone as ra
 from reedboard.controller.games import GameOverError, MoveError, Termination, divide, perft
 from reedboard.controller.games.abalone import LAYOUTS, PUSHED_OFF, Abalone, PositionError, start_layouts
+from reedboard.controller.words import said
 
 STANDARD_PERFT = {1: 44, 2: 1936, 3: 98912}
 PERFT_3 = {"standard": 98912, "belgian-daisy": 149322, "german-daisy": 493480}
@@ -334,8 +335,9 @@ def test_pieces_and_names():
     assert Counter(pieces.values()) == {"B": 14, "W": 14, "": 33}
     assert game.occupied() == {cell for cell, code in pieces.items() if code}
     pieces = game.pieces()
-    assert game.piece_words(pieces["A1"]) == "the black marble" and game.piece_words(pieces["I9"]) == "the white marble"
-    assert game.piece_words(pieces["E5"]) == "the piece"
+    assert said(game.piece_words(pieces["A1"])) == "the black marble"
+    assert said(game.piece_words(pieces["I9"])) == "the white marble"
+    assert said(game.piece_words(pieces["E5"])) == "the piece"
     assert game.result_details() == "0-0"
     copy = game.copy()
     copy.play("A1B2")

@@ -20,6 +20,7 @@ from reedboard.controller.games.base import SHARED_ENDINGS
 from reedboard.controller.language.catalogue import LANGUAGES, locale_dir, speaking
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web import create_app
+import reedboard.controller.words as words_room
 
 SPEECH_JS = Path(__file__).resolve().parents[1] / "controller" / "web" / "static" / "speech.js"
 
@@ -41,7 +42,8 @@ def test_every_game_words_its_endings_and_moves_in_every_language(name):
     said = {}
     for lang in LANGUAGES:
         with speaking(lang):
-            said[lang] = {"move": game.spoken(move), "endings": {key: game.ending_said(key) for key in keys}}
+            said[lang] = {"move": words_room.said(game.spoken(move)),
+                          "endings": {key: words_room.said(game.ending_said(key)) for key in keys}}
         assert said[lang]["move"] and all(said[lang]["endings"].values()), (name, lang, said[lang])
     # a game's own endings are keyed apart from the shared ones
     assert not {end.value for end in game.endings} & {end.value for end in SHARED_ENDINGS}
@@ -55,7 +57,7 @@ def test_a_game_says_a_notation_it_cannot_read_as_written():
     for cls in GAMES.values():
         for lang in LANGUAGES:
             with speaking(lang):
-                assert cls().spoken("roll") == "roll"
+                assert words_room.said(cls().spoken("roll")) == "roll"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -69,8 +71,8 @@ def test_a_note_is_said_in_the_games_words(lang):
         over = note_words.said("over", {"result": "1-0", "winner": winner, "reason": end.value},
                                game.spoken, game.ending_said, game)
         bare = note_words.said("over", {"result": "1-0", "winner": winner, "reason": end.value})
-        assert game.spoken(move) in moved  # the move in the game's words
-        assert game.ending_said(end.value).lstrip(": ") in over and bare != over  # the win with its reason
+        assert words_room.said(game.spoken(move)) in moved  # the move in the game's words
+        assert words_room.said(game.ending_said(end.value)).lstrip(": ") in over and bare != over  # the win with its reason
 
 
 def test_each_snapshot_brings_every_note_said_in_every_language_and_the_page_says_them(tmp_path):

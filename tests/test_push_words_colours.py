@@ -27,6 +27,7 @@ from reedboard.controller.core import prompts
 from reedboard.controller.games import OffBoard
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.language.catalogue import LANGUAGES, speaking
+from reedboard.controller.words import said
 
 from referee_table import set_up
 
@@ -211,7 +212,7 @@ def aside_of(game) -> list[str]:
 def check_words(game, move, lang: str) -> None:
     """The move's words in `lang`, carried out on a table of colours, leave the game's colours."""
     with speaking(lang):
-        words = game.move_words(move)
+        words = said(game.move_words(move))
     mover = CODE[game.turn]
     table = ColourTable(game.pieces(), aside_of(game), mover)
     steps, dropped = hands_of(words, lang)
@@ -416,7 +417,7 @@ class Table:
         with speaking(lang):
             prompt = self.referee.prompt()
             message = prompts.describe(prompt, self.referee.game)
-        words = prompt.data[key]
+            words = said(prompt.data[key])
         assert words in message, (words, message)
         return words
 

@@ -56,6 +56,7 @@ from .tournament import TournamentError
 from ..session.actions import ActionError
 from ..web.bodies import read_json
 from ..language.catalogue import COMMANDS
+from ..words import said_all
 
 HERE = Path(__file__).parent / "static"
 BOARD_PAGE = Path(__file__).parent.parent / "web" / "static"
@@ -147,7 +148,7 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spect
         return Response(_json(snapshot), media_type="application/json")
 
     async def board_catalog(request: Request):
-        return Response(_json(catalog()), media_type="application/json")
+        return Response(_json(said_all(catalog())), media_type="application/json")
 
     async def board_rules(request: Request):
         try:

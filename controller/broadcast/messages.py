@@ -28,6 +28,7 @@ from ..persist.notation import header_lines, result_line
 from ..core.signals import PALETTE
 from ..session.snapshot import outcome_data
 from ..core.view import Phase
+from ..words import said_all
 
 VERSION = 1
 TOPICS = ("status", "journal", "state")
@@ -167,7 +168,7 @@ def _message(game: Game, last: Mapping | None, over: bool) -> str:
 
 
 def _games() -> list[dict]:
-    return [{key: entry[key] for key in ("name", "title", "setup_modes", "options")} for entry in catalog()]
+    return [{key: said_all(entry[key]) for key in ("name", "title", "setup_modes", "options")} for entry in catalog()]
 
 
 # --- checking what is received ----------------------------------------------------------------------

@@ -79,7 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:
         if not isinstance(error, UsageError) and not is_user_error(error):
             raise
-        message = str(error)
+        from ..words import said  # a phrase handed up from below, in the language in use
+
+        message = said(error)
         print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
         return 2
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .usage import UsageError
 from ..language.catalogue import COMMANDS, PLAY
+from ..words import said
 
 _ = COMMANDS.gettext
 ngettext = COMMANDS.ngettext
@@ -231,7 +232,7 @@ def run_show(args: argparse.Namespace) -> int:
         print(_("game {id}  ({path})").format(id=path.name.removesuffix(".jsonl"), path=path))
         print("\n".join(record_lines(game_record(contents))))
         print()
-        print(rebuild(contents).game.diagram())
+        print(said(rebuild(contents).game.diagram()))
     return 0
 
 

@@ -167,10 +167,11 @@ def review_text(start, data: dict) -> str:
     """The review in lines: the start, one line per move, the result, the marks per player."""
     from ..games.base import colour_words, player_words
     from ..language import forms  # babel: only when a command prints
+    from ..words import said
 
     first = data["first"]
     lines = [_("{first}'s chance to win after every move ({nodes} nodes a search)").format(
-        first=player_words(first), nodes=forms.number(data["nodes"]))]
+        first=said(player_words(first)), nodes=forms.number(data["nodes"]))]
     rows = []
     for point in data["points"]:
         if point["ply"] == 0:
@@ -180,7 +181,7 @@ def review_text(start, data: dict) -> str:
         better = "" if not point["better"] else _("better: roll the die") if point["better"] == "roll" else \
             _("better: {move}, not a roll").format(move=point["better"]) if point.get("rolled") else \
             _("better: {move}").format(move=point["better"])
-        rows.append((f"{point['ply']}.", point["move"], colour_words(point["mover"]), forms.percent(point["p"]),
+        rows.append((f"{point['ply']}.", point["move"], said(colour_words(point["mover"])), forms.percent(point["p"]),
                      f"{mark}  {better}".strip()))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
@@ -190,7 +191,7 @@ def review_text(start, data: dict) -> str:
     result = data["result"]
     if result is not None:
         won = first if result == 1 else start.other(first) if result == 0 else None
-        lines.append(_("result: {player} won").format(player=colour_words(won)) if won else _("result: a draw"))
+        lines.append(_("result: {player} won").format(player=said(colour_words(won))) if won else _("result: a draw"))
     marked = {player: {"blunder": 0, "mistake": 0} for player in start.players}
     for point in data["points"][1:]:
         if point["mark"]:
@@ -198,7 +199,7 @@ def review_text(start, data: dict) -> str:
     for player in _movers(start, first):
         counts = marked[player]
         lines.append(_("{player}: {blunders}, {mistakes}").format(
-            player=player_words(player),
+            player=said(player_words(player)),
             blunders=ngettext("{n} blunder", "{n} blunders", counts["blunder"]).format(n=counts["blunder"]),
             mistakes=ngettext("{n} mistake", "{n} mistakes", counts["mistake"]).format(n=counts["mistake"])))
     return "\n".join(lines)

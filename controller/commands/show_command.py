@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ..games import MoveError
 from ..language.catalogue import COMMANDS
 from .arguments import add_game_options, new_game
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -46,6 +47,6 @@ def run(args: argparse.Namespace) -> int:
             game.play(text)
         except MoveError as error:
             raise MoveError(_("move {number} ({move}) is not played: {reason}").format(
-                number=number, move=text, reason=error)) from None
-    print(game.diagram())
+                number=number, move=text, reason=said(error))) from None
+    print(said(game.diagram()))
     return 0

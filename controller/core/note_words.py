@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from ..language.catalogue import PLAY
+from ..language.catalogue import PLAY, say
 from . import prompts
 from .view import Prompt
 
@@ -115,6 +115,14 @@ def said(kind: str, data: Mapping, say_move: Callable[[str], str] = str,
          say_ending: Callable[[str], str] = lambda key: "", game=None) -> str:
     """The sentence the page's voice says for a note; "" for a note it keeps quiet about."""
     d = data
+    move_words, ending_words = say_move, say_ending  # a game's words come as phrases: said here
+
+    def say_move(move: str) -> str:
+        return say(move_words(move))
+
+    def say_ending(key: str) -> str:
+        return say(ending_words(key))
+
     who = prompts.player(d["player"]) if d.get("player") else ""
     if kind == "setup":
         mode = d.get("mode")

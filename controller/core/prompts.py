@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..language.catalogue import N_, PLAY
+from ..language.catalogue import N_, PLAY, say
 from .view import Prompt
 
 _ = PLAY.gettext
@@ -48,7 +48,7 @@ def player(name: str) -> str:
 
 def piece(code: str, game=None) -> str:
     """A piece by its code, with its article, as the object of a sentence: `the white stone 6`."""
-    return game.piece_words(code) if game is not None and code else _("the piece")
+    return say(game.piece_words(code)) if game is not None and code else _("the piece")
 
 
 def put_back(fill: Iterable[str], empty: Iterable[str], pieces: Mapping[str, str], game=None) -> str:
@@ -97,7 +97,7 @@ def describe(prompt: Prompt | None, game=None) -> str:
         return _("{player}: roll the die, or move a big ball").format(player=player(d["player"]))
     if d.get("hint") and kind in ("move", "in_hand"):
         return _("{player}: {words} (the hint: {hint})").format(
-            player=player(d["player"]), words=d.get("hint_words") or d["hint"], hint=d["hint"])
+            player=player(d["player"]), words=say(d.get("hint_words") or d["hint"]), hint=d["hint"])
     if kind == "move":
         if d.get("roll"):
             return _("{player}: move stone {stones}").format(player=player(d["player"]), stones=either(d["stones"]))
@@ -118,13 +118,13 @@ def describe(prompt: Prompt | None, game=None) -> str:
     if kind == "computer":
         if d.get("move") and d.get("words"):
             return _("the computer ({player}) plays {move}: {words}").format(
-                player=colour(d["player"]), move=d["move"], words=d["words"])
+                player=colour(d["player"]), move=d["move"], words=say(d["words"]))
         if d.get("move"):
             return _("the computer ({player}) plays {move}: carry it out as the lights show").format(
                 player=colour(d["player"]), move=d["move"])
         return _("the computer ({player}) is thinking").format(player=colour(d["player"]))
     if kind == "over":
-        how = d.get("how", "")  # the ending's words, the game's own ("with a stone on a7", ": time ran out")
+        how = say(d.get("how", ""))  # the ending's words, the game's own ("with a stone on a7", ": time ran out")
         how = how if how.startswith(":") or not how else " " + how
         if d.get("winner"):
             return _("game over: {player} wins{how} ({result})").format(

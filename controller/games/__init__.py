@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from importlib import import_module
 
-from ..language.catalogue import PLAY
+from ..language.phrases import Phrase, Phrasebook
 from .base import Footprint, Game, GameOption, GameOverError, MoveError, Outcome, Termination, brief
 from .bigballs import BigBalls, BigBallsMove, SetupError
 from .offboard import OffBoard, OffBoardMove
 from .offboard_layout import Layout, LayoutError, load_layout
 from .perft import divide, perft
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 # "module.Class" of each game, in the order the page lists them.
 REGISTERED = (
@@ -34,14 +34,16 @@ def _load(entry: str) -> type[Game]:
 GAMES: dict[str, type[Game]] = {cls.name: cls for cls in map(_load, REGISTERED)}
 
 
-def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str:
-    """The games' names for a message: "a, b or c" (sorted)."""
+def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str | Phrase:
+    """The games' names for a message: "a, b or c" (sorted), a phrase for the words room to say."""
     names = sorted(GAMES if names is None else names)
     if len(names) == 1:
         return names[0]
     if last in ("or", "and"):  # in the language in use
-        joined = _("{first} or {last}") if last == "or" else _("{first} and {last}")
-        return joined.format(first=", ".join(names[:-1]), last=names[-1])
+        first = ", ".join(names[:-1])
+        if last == "or":
+            return phrase("{first} or {last}", first=first, last=names[-1])
+        return phrase("{first} and {last}", first=first, last=names[-1])
     return f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 

@@ -25,7 +25,7 @@ from importlib import resources
 from typing import NamedTuple
 
 from .abalone_eval import evaluation
-from ..language.catalogue import N_, PLAY
+from ..language.phrases import N_, Phrase, Phrasebook, Said, listed
 from .base import (
     Footprint, Game, GameOption, GameOverError, HandStep, MoveError, Outcome, Termination, brief, colour_words,
     in_words, lift, over_words, player_words, put,
@@ -58,8 +58,8 @@ AXES = tuple(d for d, s in enumerate(SHIFT) if s > 0)  # one direction of each o
 _EVALUATE = evaluation(GRID, BIT, SHIFT, AXES)  # the computer opponent's judgement
 SIDES = tuple(tuple(d for d in range(6) if d not in (a, OPPOSITE[a])) for a in AXES)  # broadside directions
 
-_ = PLAY.gettext
-ngettext = PLAY.ngettext
+phrase = Phrasebook("play")
+phrase_n = phrase.n
 
 
 def _ahead(bits: int, shift: int) -> int:
@@ -333,11 +333,11 @@ class Abalone(Game):
         """How many opposing marbles `player` has pushed off."""
         return self._off[PLAYERS.index(player)]
 
-    def piece_words(self, code: str) -> str:
+    def piece_words(self, code: str) -> Said:
         if code == "B":
-            return _("the black marble")
+            return phrase("the black marble")
         if code == "W":
-            return _("the white marble")
+            return phrase("the white marble")
         return super().piece_words(code)
 
     def copy(self) -> Abalone:
@@ -502,15 +502,15 @@ class Abalone(Game):
         return Footprint(empties=frozenset(move.marbles[:1]), fills=frozenset({NAMES[ray[front]]}),
                          passes=frozenset(NAMES[c] for c in ray[:front]))
 
-    def spoken(self, move: object) -> str:
+    def spoken(self, move: object) -> Said:
         found = _MOVE_TEXT.fullmatch(str(move))
         if found is None:
             return str(move)
         first, second, third = found.groups()
         if third is None:  # an inline move: the trailing marble's step
-            return _("{first} to {to}").format(first=first, to=second)
+            return phrase("{first} to {to}", first=first, to=second)
         # a broadside move: the line's ends, and the first one's step
-        return _("{first} to {last} side by side, {first} to {to}").format(first=first, last=second, to=third)
+        return phrase("{first} to {last} side by side, {first} to {to}", first=first, last=second, to=third)
 
     def hand_steps(self, move: AbaloneMove) -> tuple[HandStep, ...]:
         """Broadside: each marble one hole sideways, one after the other. Inline, a line of
@@ -541,54 +541,54 @@ class Abalone(Game):
                 pushed += (lift(nearest), put(edge, nearest))
         return lift(back), *pushed, put(nearest, back)
 
-    def move_words(self, move: AbaloneMove) -> str:
+    def move_words(self, move: AbaloneMove) -> Said:
         """The notation names the trailing marble's step; the hands make it as hand_steps says:
         "move the line I6–G6 one hole towards F6: lift I6, put it on F6"."""
         d = GRID.direction(move.direction)
         if move.broadside:
-            steps = [_("{hole} to {to}").format(hole=m, to=NAMES[GRID.step[d][GRID.index(m)]]) for m in move.marbles]
-            return _("move {marbles} side by side one hole each: {steps}").format(
-                marbles=in_words(list(move.marbles)), steps=in_words(steps))
+            steps = [phrase("{hole} to {to}", hole=m, to=NAMES[GRID.step[d][GRID.index(m)]]) for m in move.marbles]
+            return phrase("move {marbles} side by side one hole each: {steps}",
+                          marbles=in_words(list(move.marbles)), steps=in_words(steps))
         ray = GRID.ray[d][GRID.index(move.marbles[0])]
         own = len(move.marbles)
         ahead = NAMES[ray[own - 1]]
         where = {"first": move.marbles[0], "last": move.marbles[-1], "ahead": ahead}
         if not move.pushed:
             if own == 1:
-                return _("move {first} one hole towards {ahead}: lift {first}, put it on {ahead}").format(**where)
-            return _("move the line {first}–{last} one hole towards {ahead}: lift {first}, put it on {ahead}").format(
-                **where)
+                return phrase("move {first} one hole towards {ahead}: lift {first}, put it on {ahead}", **where)
+            return phrase("move the line {first}–{last} one hole towards {ahead}: lift {first}, put it on {ahead}",
+                          **where)
         # a push: always a line of two or three (a single marble never pushes)
         pushed = [NAMES[c] for c in ray[own - 1:own - 1 + move.pushed]]
         white = self.turn == "black"  # the pushed marbles are the opponent's
         if len(pushed) == 1:
-            marbles = (_("the white marble on {hole}") if white else _("the black marble on {hole}")).format(
+            marbles = (phrase("the white marble on {hole}") if white else phrase("the black marble on {hole}")).format(
                 hole=pushed[0])
         else:
-            marbles = (_("the white marbles on {holes}") if white else _("the black marbles on {holes}")).format(
+            marbles = (phrase("the white marbles on {holes}") if white else phrase("the black marbles on {holes}")).format(
                 holes=in_words(pushed))
         where.update(marbles=marbles, off=pushed[-1])
         if not move.off:
             where["target"] = NAMES[ray[own - 1 + move.pushed]]
-            text = (_("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
+            text = (phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
                       " {first} and keep it in your hand, move the white marble on {ahead} to {target}, then put"
                       " your marble on {ahead}") if white else
-                    _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
+                    phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
                       " {first} and keep it in your hand, move the black marble on {ahead} to {target}, then put"
                       " your marble on {ahead}"))
         elif len(pushed) == 1:
-            text = (_("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
+            text = (phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
                       " {first} and keep it in your hand, take the white marble on {ahead} off the board, then put"
                       " your marble on {ahead}") if white else
-                    _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
+                    phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
                       " {first} and keep it in your hand, take the black marble on {ahead} off the board, then put"
                       " your marble on {ahead}"))
         else:
-            text = (_("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
+            text = (phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
                       " off the board: lift {first} and keep it in your hand, take the white marble on {off} off"
                       " the board, move the white marble on {ahead} to {off}, then put your marble on {ahead}")
                     if white else
-                    _("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
+                    phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
                       " off the board: lift {first} and keep it in your hand, take the black marble on {off} off"
                       " the board, move the black marble on {ahead} to {off}, then put your marble on {ahead}"))
         return text.format(**where)
@@ -598,23 +598,23 @@ class Abalone(Game):
         written = text.strip() if isinstance(text, str) else repr(text)
         outcome = self.outcome()
         if outcome is not None:
-            raise GameOverError(_("{written}: {reason}").format(
-                written=repr(written), reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
+            raise GameOverError(phrase("{written}: {reason}", written=repr(written),
+                                       reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
         match = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
         if not match:
-            raise MoveError(_("cannot read {written}: write an inline move as the trailing marble's hole and"
+            raise MoveError(phrase("cannot read {written}: write an inline move as the trailing marble's hole and"
                               " the hole it moves to (A1B2), a broadside move as the line's two end holes and"
-                              " the hole the first one moves to (C3C5D4)").format(written=repr(written)))
+                              " the hole the first one moves to (C3C5D4)", written=repr(written)))
         holes = [self._hole(name, written) for name in match.groups() if name is not None]
         reason = self._inline(*holes) if len(holes) == 2 else self._broadside(*holes)
-        if isinstance(reason, str):
-            raise MoveError(_("{written}: {reason}").format(written=repr(written), reason=reason))
+        if isinstance(reason, Phrase):
+            raise MoveError(phrase("{written}: {reason}", written=repr(written), reason=reason))
         return reason
 
     def _hole(self, name: str, written: str) -> int:
         if name not in GRID:
-            raise MoveError(_("{written}: {reason}").format(
-                written=repr(written), reason=_("no hole {hole} on the board").format(hole=name.upper())))
+            raise MoveError(phrase("{written}: {reason}", written=repr(written),
+                                   reason=phrase("no hole {hole} on the board", hole=name.upper())))
         return GRID.index(name)
 
     def _colour(self, cell: int) -> int:
@@ -622,78 +622,78 @@ class Abalone(Game):
         bit = BIT[cell]
         return 1 if self._bits[self._turn] & bit else 2 if self._bits[self._turn ^ 1] & bit else 0
 
-    def _inline(self, tail: int, to: int) -> AbaloneMove | str:
+    def _inline(self, tail: int, to: int) -> AbaloneMove | Phrase:
         """The inline move of the line whose trailing marble moves from `tail` to `to`, or why not."""
         player = colour_words(PLAYERS[self._turn])
         d = GRID.direction_between(tail, to)
         if d is None:
-            return _("{to} is not next to {hole}").format(to=NAMES[to], hole=NAMES[tail])
+            return phrase("{to} is not next to {hole}", to=NAMES[to], hole=NAMES[tail])
         if self._colour(tail) != 1:
-            return _("no {colour} marble on {hole}").format(colour=player, hole=NAMES[tail])
+            return phrase("no {colour} marble on {hole}", colour=player, hole=NAMES[tail])
         ray = GRID.ray[d][tail]
         own = 1
         while own - 1 < len(ray) and self._colour(ray[own - 1]) == 1:
             own += 1
         if own > 3:
-            return _("the line from {hole} has {n} {colour} marbles: at most three move together").format(
-                hole=NAMES[tail], n=own, colour=player)
+            return phrase("the line from {hole} has {n} {colour} marbles: at most three move together",
+                          hole=NAMES[tail], n=own, colour=player)
         if own - 1 == len(ray):
-            return _("{colour} would push their own marble off the board at {hole}").format(
-                colour=player, hole=NAMES[ray[-1] if ray else tail])
+            return phrase("{colour} would push their own marble off the board at {hole}", colour=player,
+                          hole=NAMES[ray[-1] if ray else tail])
         pushed = 0
         while own - 1 + pushed < len(ray) and self._colour(ray[own - 1 + pushed]) == 2:
             pushed += 1
         if pushed >= own:
-            return ngettext("{n} marble cannot push {pushed}: a push needs more marbles than it pushes",
-                            "{n} marbles cannot push {pushed}: a push needs more marbles than it pushes",
-                            own).format(n=own, pushed=pushed)
+            return phrase_n("{n} marble cannot push {pushed}: a push needs more marbles than it pushes",
+                            "{n} marbles cannot push {pushed}: a push needs more marbles than it pushes", own,
+                            n=own, pushed=pushed)
         behind = own - 1 + pushed
         if pushed and behind < len(ray) and self._colour(ray[behind]) == 1:
-            return _("{colour}'s own marble on {hole} blocks the push").format(colour=player, hole=NAMES[ray[behind]])
+            return phrase("{colour}'s own marble on {hole} blocks the push", colour=player, hole=NAMES[ray[behind]])
         move = INLINE[d][KINDS.index((own, pushed))][POSITION[tail]]
         assert move is not None and move in EFFECT
         return move
 
-    def _broadside(self, first: int, last: int, to: int) -> AbaloneMove | str:
+    def _broadside(self, first: int, last: int, to: int) -> AbaloneMove | Phrase:
         """The broadside move of the line from `first` to `last` whose first marble moves to `to`."""
         player = colour_words(PLAYERS[self._turn])
         if first == last:
-            return _("{hole} is given twice: a broadside move names the line's two end holes").format(hole=NAMES[first])
+            return phrase("{hole} is given twice: a broadside move names the line's two end holes", hole=NAMES[first])
         axis = next(((a, GRID.ray[a][first].index(last) + 2) for a in range(6) if last in GRID.ray[a][first]),
                     None)
         if axis is None:
-            return _("{first} and {last} are not on one line").format(first=NAMES[first], last=NAMES[last])
+            return phrase("{first} and {last} are not on one line", first=NAMES[first], last=NAMES[last])
         a, length = axis
         if length > 3:
-            return _("{first} to {last} is a line of {n}: at most three marbles move together").format(
-                first=NAMES[first], last=NAMES[last], n=length)
+            return phrase("{first} to {last} is a line of {n}: at most three marbles move together",
+                          first=NAMES[first], last=NAMES[last], n=length)
         line = [first, *GRID.ray[a][first][:length - 1]]
         for cell in line:
             colour = self._colour(cell)
             if colour == 0:
-                return _("the marbles are not one line of {colour}'s: {hole} is a free hole").format(
-                    colour=player, hole=NAMES[cell])
+                return phrase("the marbles are not one line of {colour}'s: {hole} is a free hole", colour=player,
+                              hole=NAMES[cell])
             if colour != 1:
-                return _("the marbles are not one line of {colour}'s: {hole} holds a {other} marble").format(
-                    colour=player, hole=NAMES[cell], other=colour_words(PLAYERS[self._turn ^ 1]))
+                return phrase("the marbles are not one line of {colour}'s: {hole} holds a {other} marble",
+                              colour=player, hole=NAMES[cell], other=colour_words(PLAYERS[self._turn ^ 1]))
         d = GRID.direction_between(first, to)
         if d is None:
-            return _("{to} is not next to {hole}").format(to=NAMES[to], hole=NAMES[first])
+            return phrase("{to} is not next to {hole}", to=NAMES[to], hole=NAMES[first])
         if d in (a, OPPOSITE[a]):
-            return _("{to} lies along the line: that is an inline move, written by its trailing marble and the hole"
-                     " it moves to").format(to=NAMES[to])
+            return phrase("{to} lies along the line: that is an inline move, written by its trailing marble and the hole"
+                     " it moves to", to=NAMES[to])
         for cell in line:
             target = GRID.step[d][cell]
             if target < 0:
-                return _("{hole} would leave the board: {colour} never moves their own marble off").format(
-                    hole=NAMES[cell], colour=player)
+                return phrase("{hole} would leave the board: {colour} never moves their own marble off",
+                              hole=NAMES[cell], colour=player)
             if self._colour(target):
-                return _("{hole} is not free: a broadside move goes into free holes only, it never pushes").format(
-                    hole=NAMES[target])
+                return phrase("{hole} is not free: a broadside move goes into free holes only, it never pushes",
+                              hole=NAMES[target])
         lowest = min(line)  # the line's first hole in board order
         if first != lowest:
             move = self._broadside(lowest, max(line), GRID.step[d][lowest])
-            return _("write the line's first hole in board order first: {move}").format(move=move)
+            return phrase("write the line's first hole in board order first: {move}", move=move)
         axis_index = AXES.index(a if a in AXES else OPPOSITE[a])
         move = BROADSIDE[axis_index][SIDES[axis_index].index(d)][length - 2][POSITION[first]]
         assert move is not None and move in EFFECT
@@ -702,38 +702,38 @@ class Abalone(Game):
     # --- the end ------------------------------------------------------------------
     def hands_guide(self) -> list[str]:
         return [
-            _("A line of one to three marbles moves one hole along its own direction: lift the marble at the"
+            phrase("A line of one to three marbles moves one hole along its own direction: lift the marble at the"
               " back of the line and put it in the free hole in front of it. The board reads that as the whole"
               " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6)."),
-            _("Pushing: the board cannot tell the colours apart, so the pushed marbles must move too: lift"
+            phrase("Pushing: the board cannot tell the colours apart, so the pushed marbles must move too: lift"
               " the marble at the back of your line and keep it in your hand, move the opposing marble next to"
               " your line to the free hole beyond the marbles you push, then put your marble in the hole it"
               " left."),
-            _("Pushing off the board: the same, but the opposing marble next to your line comes off the board"
+            phrase("Pushing off the board: the same, but the opposing marble next to your line comes off the board"
               " instead; when you push two, take the one at the edge off first and put the one next to your"
               " line in its hole."),
-            _("The lights show a push the same way, one marble at a time: the marble to lift blinks"
+            phrase("The lights show a push the same way, one marble at a time: the marble to lift blinks"
               " vermillion, where it goes shines teal."),
-            _("Sideways (broadside): move each marble of the line one hole, one after the other."),
-            _("The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4."),
+            phrase("Sideways (broadside): move each marble of the line one hole, one after the other."),
+            phrase("The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4."),
         ]
 
     def light_meanings(self) -> dict[str, str]:
-        return {"empty": _("A marble stands here that should not; or, playing the computer (or after a hint),"
+        return {"empty": phrase("A marble stands here that should not; or, playing the computer (or after a hint),"
                            " the marble to lift now: a move is shown one marble at a time. A push starts with the"
                            " marble at the back of the pushing line: keep it in your hand until teal shows where"
                            " it goes."),
-                "dest": _("The computer's move or a hint: where the marble just lifted goes, or, with nothing"
+                "dest": phrase("The computer's move or a hint: where the marble just lifted goes, or, with nothing"
                           " blinking, the marble in your hand. An opposing marble lifted with nothing teal comes"
                           " off the board."),
-                "to": _("You hold a marble that may move: it may go here.")}
+                "to": phrase("You hold a marble that may move: it may go here.")}
 
     def light_actions(self) -> dict[str, str]:
-        return {"dest": _("Put the marble you lifted here.")}
+        return {"dest": phrase("Put the marble you lifted here.")}
 
-    def ending_words(self, outcome: Outcome) -> str:
+    def ending_words(self, outcome: Outcome) -> Said:
         if outcome.termination == PUSHED_OFF:
-            return _("{player} pushed {n} marbles off the board").format(player=player_words(outcome.winner), n=WIN)
+            return phrase("{player} pushed {n} marbles off the board", player=player_words(outcome.winner), n=WIN)
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
@@ -803,7 +803,7 @@ class Abalone(Game):
         return rules_text("abalone")
 
     # --- for people ---------------------------------------------------------------
-    def diagram(self) -> str:
+    def diagram(self) -> Said:
         """Rows I to A; B a black marble, W a white one, . a free hole; then the score."""
         pieces = self.pieces()
         lines = []
@@ -811,9 +811,9 @@ class Abalone(Game):
             row = [name for name, (row_index, _) in zip(NAMES, GRID.coords) if row_index == r]
             marks = " " * abs(4 - r) + " ".join(pieces[name] or "." for name in row)
             lines.append(f"{row[0][0]}  {marks:<17}  {row[0]}-{row[-1]}")
-        lines.append(_("pushed off: by black {black}, by white {white}").format(black=self._off[0], white=self._off[1]))
+        lines.append(phrase("pushed off: by black {black}, by white {white}", black=self._off[0], white=self._off[1]))
         lines.append(self.status_line())
-        return "\n".join(lines)
+        return listed(lines, "\n")
 
     def __repr__(self) -> str:
         return (f"Abalone(black {' '.join(self.marbles('black'))} / white {' '.join(self.marbles('white'))},"

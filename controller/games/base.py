@@ -5,7 +5,9 @@ python-chess). Moves are small immutable values whose str() is the rules' notati
 The end of a game is an Outcome: who won (None for a draw) and a Termination, the reason
 as the game defines it (a key and its words; the shared ones, such as a resignation, live
 here). A Footprint says what a move does physically, in sensed cells: the move recogniser is
-built on it. A game also gives the words of its moves and endings, written and spoken.
+built on it. A game also gives the words of its moves and endings, written and spoken, and of
+every refusal (a MoveError's message): as phrases (controller/language/phrases.py), which the
+words room (controller/words/) says in the language in use; a game says nothing itself.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..language.catalogue import N_, PLAY
+from ..language.phrases import N_, Phrase, Phrasebook, Said, listed
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 
 @dataclass(frozen=True)
@@ -27,8 +29,8 @@ class Termination:
     value: the short key written in records, journals, traces and the page ("a7", "resign").
         Journals on disk are read by it: a key, once written, keeps its meaning.
     said: the words added after who won or "a draw" ("with a stone on a7"; words starting with
-        ":" follow without a space), as written in English; `words()` gives them in the language
-        in use (the "play" catalogue).
+        ":" follow without a space), as written in English; `words()` gives them as a phrase of
+        the "play" catalogue.
     Two terminations with one key are the same ending (the words do not count).
     """
 
@@ -41,8 +43,8 @@ class Termination:
     AGREED: ClassVar[Termination]
     TIME: ClassVar[Termination]  # a player's clock ran out
 
-    def words(self) -> str:
-        return _(self.said) if self.said else ""
+    def words(self) -> Said:
+        return phrase(self.said) if self.said else ""
 
 
 Termination.NO_MOVE = Termination("no-move", N_(": the opponent cannot move"))
@@ -169,20 +171,21 @@ class GameOption:
     choice_labels: tuple[str, ...] | None = None
 
     def for_page(self) -> dict:
-        """The option as a page offers it, its words in the language in use."""
-        page = {"flag": self.flag, "label": _(self.label) if self.label else self.flag,
-                "choices": list(self.choices) if self.choices is not None else None, "help": _(self.help)}
+        """The option as a page offers it, its label, help and choices' labels as phrases (the words
+        room says them: controller/words/games.py)."""
+        page = {"flag": self.flag, "label": phrase(self.label) if self.label else self.flag,
+                "choices": list(self.choices) if self.choices is not None else None, "help": phrase(self.help)}
         if self.choices is not None:
-            page["choice_labels"] = [_(word) for word in self.choice_labels] if self.choice_labels else list(self.choices)
+            page["choice_labels"] = [phrase(word) for word in self.choice_labels] if self.choice_labels else list(self.choices)
         if self.default is not None:
             page["default"] = self.default
         return page
 
 
-def in_words(names: Sequence[str]) -> str:
-    """`b2`, `b2 and c3`, `a1, b2 and c3`: names in the order given, in the language in use."""
+def in_words(names: Sequence[str]) -> Said:
+    """`b2`, `b2 and c3`, `a1, b2 and c3`: names in the order given (a phrase from two on)."""
     names = list(names)
-    return names[0] if len(names) == 1 else _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+    return names[0] if len(names) == 1 else phrase("{first} and {last}", first=listed(names[:-1]), last=names[-1])
 
 
 def brief(value: object, width: int = 40) -> str:
@@ -200,19 +203,19 @@ PLAYER_WORDS = {"black": N_("Black"), "white": N_("White"), "red": N_("Red"), "y
 COLOUR_WORDS = {"black": N_("black"), "white": N_("white"), "red": N_("red"), "yellow": N_("yellow")}
 
 
-def colour_words(name: str) -> str:
-    """A player's colour inside a line, in the language in use: `black`, `Schwarz`, `Negru`."""
-    return _(COLOUR_WORDS[name]) if name in COLOUR_WORDS else name
+def colour_words(name: str) -> Said:
+    """A player's colour inside a line: `black` (`Schwarz`, `Negru` once said)."""
+    return phrase(COLOUR_WORDS[name]) if name in COLOUR_WORDS else name
 
 
-def player_words(name: str) -> str:
-    """A player at the head of a line, in the language in use: `Black`, `Schwarz`, `Negru`."""
-    return _(PLAYER_WORDS[name]) if name in PLAYER_WORDS else name.capitalize()
+def player_words(name: str) -> Said:
+    """A player at the head of a line: `Black` (`Schwarz`, `Negru` once said)."""
+    return phrase(PLAYER_WORDS[name]) if name in PLAYER_WORDS else name.capitalize()
 
 
-def over_words(result: str | None, reason: str) -> str:
+def over_words(result: str | None, reason: str) -> Said:
     """Why a move cannot be made any more: `the game is over (1-0, a7)`."""
-    return _("the game is over ({result}, {reason})").format(result=result, reason=reason)
+    return phrase("the game is over ({result}, {reason})", result=result, reason=reason)
 
 
 class MoveError(ValueError):
@@ -261,8 +264,8 @@ class Game(ABC):
         """The cells a presence sensor sees occupied in this position."""
 
     @abstractmethod
-    def diagram(self) -> str:
-        """A text picture of the position for people."""
+    def diagram(self) -> Said:
+        """A picture of the position for people, in text (its words a phrase: the status line)."""
 
     @abstractmethod
     def copy(self) -> Game:
@@ -303,22 +306,22 @@ class Game(ABC):
     def format_move(self, move: Hashable) -> str:
         return str(move)
 
-    def move_words(self, move: Hashable) -> str:
+    def move_words(self, move: Hashable) -> Said:
         """What the hands do for `move`, legal in this position, in words, as the lights show it
         ("take the piece off d1, lift c1 and put it on d1"). A game whose notation names
         something else than what the hands do (a line's step) says it in its own words."""
         fp = self.footprint(move)
         lifted, put = sorted(fp.empties), sorted(fp.fills | fp.captures)
-        words = [_("take the piece off {cells}").format(cells=in_words(sorted(fp.captures)))] if fp.captures else []
+        words = [phrase("take the piece off {cells}", cells=in_words(sorted(fp.captures)))] if fp.captures else []
         if lifted and len(lifted) == 1 and put:
-            words.append(_("lift {cells} and put it on {to}").format(cells=in_words(lifted), to=in_words(put)))
+            words.append(phrase("lift {cells} and put it on {to}", cells=in_words(lifted), to=in_words(put)))
         elif lifted and put:
-            words.append(_("lift {cells} and put them on {to}").format(cells=in_words(lifted), to=in_words(put)))
+            words.append(phrase("lift {cells} and put them on {to}", cells=in_words(lifted), to=in_words(put)))
         elif put:
-            words.append(_("put a piece on {cells}").format(cells=in_words(put)))
+            words.append(phrase("put a piece on {cells}", cells=in_words(put)))
         elif lifted:
-            words.append(_("take the piece off {cells}").format(cells=in_words(lifted)))
-        return ", ".join(words)
+            words.append(phrase("take the piece off {cells}", cells=in_words(lifted)))
+        return listed(words) if words else ""
 
     def hand_steps(self, move: Hashable) -> tuple[HandStep, ...]:
         """What the hands do for `move`, legal in this position, step by step, as its words say
@@ -413,15 +416,16 @@ class Game(ABC):
         foreign = sorted(flag for flag, value in options.items() if flag not in own and value is not None)
         if foreign:
             if cls.options:
-                raise ValueError(_("--{flag} is not an option of {game}; {game} takes {options}").format(
-                    flag=foreign[0], game=cls.name, options=in_words([f"--{o.flag}" for o in cls.options])))
-            raise ValueError(_("--{flag} is not an option of {game}; {game} takes no start options").format(
-                flag=foreign[0], game=cls.name))
+                raise ValueError(phrase("--{flag} is not an option of {game}; {game} takes {options}",
+                                        flag=foreign[0], game=cls.name,
+                                        options=in_words([f"--{o.flag}" for o in cls.options])))
+            raise ValueError(phrase("--{flag} is not an option of {game}; {game} takes no start options",
+                                    flag=foreign[0], game=cls.name))
         for option in cls.options:
             value = options.get(option.flag)
             if value is not None and option.choices is not None and value not in option.choices:
-                raise ValueError(_("--{flag} is one of {choices}, not {value}").format(
-                    flag=option.flag, choices=", ".join(option.choices), value=repr(value)))
+                raise ValueError(phrase("--{flag} is one of {choices}, not {value}", flag=option.flag,
+                                        choices=", ".join(option.choices), value=repr(value)))
 
     def start_header(self) -> dict:
         """This game's start position as header data for journals and traces (JSON-ready,
@@ -477,35 +481,35 @@ class Game(ABC):
         (the rules say what is allowed; this says what to lift and where to put it)."""
         return []
 
-    def ending_words(self, outcome: Outcome) -> str:
+    def ending_words(self, outcome: Outcome) -> Said:
         """Why the game ended, in words for the players ("Black resigned"); a game words the
         endings of its own rules (override, and fall back on this for the shared ones)."""
         winner = outcome.winner
         loser = next((p for p in self.players if p != winner), None) if winner is not None else None
         name = player_words(loser or "")
         if outcome.termination == Termination.RESIGN:
-            return _("{player} resigned").format(player=name)
+            return phrase("{player} resigned", player=name)
         if outcome.termination == Termination.AGREED:
-            return _("a draw agreed")
+            return phrase("a draw agreed")
         if outcome.termination == Termination.TIME:
-            return _("{player}'s time ran out").format(player=name)
+            return phrase("{player}'s time ran out", player=name)
         if outcome.termination == Termination.NO_MOVE:
-            return _("{player} cannot move").format(player=name)
+            return phrase("{player} cannot move", player=name)
         return outcome.termination.value
 
-    def spoken(self, move: object) -> str:
-        """A move, or its notation, as the page's voice says it in the language in use ("stone 4
+    def spoken(self, move: object) -> Said:
+        """A move, or its notation, as the page's voice says it ("stone 4
         from b2 to b3"); the notation itself when the game has no words for it. A move of a past
         position comes as its notation, so a game reads the words off the notation alone."""
         return str(move)
 
-    def piece_words(self, code: str) -> str:
+    def piece_words(self, code: str) -> Said:
         """A piece by its code (pieces()), with its article, as the object of a sentence in the
         language in use: "the white stone 6", "the red ball"."""
-        return _("the piece")
+        return phrase("the piece")
 
-    def ending_said(self, key: str) -> str:
-        """The words of the ending called `key` in the language in use ("" for an unknown key)."""
+    def ending_said(self, key: str) -> Said:
+        """The words of the ending called `key` ("" for an unknown key)."""
         found = next((end for end in (*self.endings, *SHARED_ENDINGS) if end.value == key), None)
         return found.words() if found is not None else ""
 
@@ -571,7 +575,7 @@ class Game(ABC):
 
     def _declare(self, outcome: Outcome) -> Outcome:
         if self.outcome() is not None:
-            raise GameOverError(_("the game is already over"))
+            raise GameOverError(phrase("the game is already over"))
         self._declared = outcome
         return outcome
 
@@ -592,13 +596,13 @@ class Game(ABC):
         self.push(move)
         return footprint.empties | footprint.fills | footprint.captures
 
-    def status_line(self) -> str:
+    def status_line(self) -> Said:
         """A diagram's last line: who is to move, or how the game ended."""
         outcome = self.outcome()
         if outcome is None:
-            return _("{colour} to move").format(colour=colour_words(self.turn))
-        return _("game over: {result} ({reason})").format(result=outcome.result(self.players),
-                                                          reason=outcome.termination.value)
+            return phrase("{colour} to move", colour=colour_words(self.turn))
+        return phrase("game over: {result} ({reason})", result=outcome.result(self.players),
+                      reason=outcome.termination.value)
 
     def _check_playable(self) -> None:
         if self.outcome() is not None:

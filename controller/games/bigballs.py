@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ..language.catalogue import N_, PLAY
+from ..language.phrases import N_, Phrasebook, Said, listed
 from .base import (
     Footprint, Game, GameOption, MoveError, Outcome, Termination, brief, colour_words, over_words, player_words,
 )
@@ -46,7 +46,7 @@ BALLS_ONLY = Termination("balls-only", N_(": only big balls are left"))
 # Piece codes on the board: 0 empty, 1..6 Black's stones, 7..12 White's stones, 13 a big ball.
 EMPTY, BALL = 0, 13
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 
 def _targets(directions: Sequence[str]) -> tuple[tuple[int, ...], ...]:
@@ -215,7 +215,7 @@ class BigBalls(Game):
         _build_tables()
         super().__init__()
         if first not in PLAYERS:
-            raise SetupError(_("first player must be black or white, not {first}").format(first=repr(first)))
+            raise SetupError(phrase("first player must be black or white, not {first}", first=repr(first)))
         self.first = first
         self._turn = PLAYERS.index(first)
         self._board = [EMPTY] * len(GRID)
@@ -232,18 +232,17 @@ class BigBalls(Game):
         for colour_index, colour in enumerate(PLAYERS):
             for hollow, number in arrangement[colour].items():
                 if number not in NUMBERS or isinstance(number, bool):
-                    raise SetupError(_("{colour} stone on {hollow}: number {number} is not 1-6").format(
-                        colour=colour_words(colour), hollow=hollow, number=repr(number)))
+                    raise SetupError(phrase("{colour} stone on {hollow}: number {number} is not 1-6",
+                                            colour=colour_words(colour), hollow=hollow, number=repr(number)))
                 if self._at[colour_index * 6 + number] >= 0:
-                    raise SetupError(_("{colour} stone {number} is placed twice").format(
-                        colour=colour_words(colour), number=number))
+                    raise SetupError(phrase("{colour} stone {number} is placed twice", colour=colour_words(colour),
+                                            number=number))
                 if hollow == NAMES[A7]:  # reaching a7 wins: a game cannot start there
                     if NAMES[A7] in ball_hollows:
-                        raise SetupError(_("{colour} stone {number} on a7: a big ball stands on a7 at the start, and a"
-                                           " stone there would already have won; put it on another hollow").format(
-                            colour=colour_words(colour), number=number))
-                    raise SetupError(_("{colour} stone {number} on a7: a stone on a7 has already won; put it on"
-                                       " another hollow").format(colour=colour_words(colour), number=number))
+                        raise SetupError(phrase("{colour} stone {number} on a7: a big ball stands on a7 at the start, and a"
+                                           " stone there would already have won; put it on another hollow", colour=colour_words(colour), number=number))
+                    raise SetupError(phrase("{colour} stone {number} on a7: a stone on a7 has already won; put it on"
+                                       " another hollow", colour=colour_words(colour), number=number))
                 cell = self._place(hollow, colour_index * 6 + number)
                 self._at[colour_index * 6 + number] = cell
                 self._present[colour_index] |= 1 << (number - 1)
@@ -251,9 +250,8 @@ class BigBalls(Game):
         for hollow in ball_hollows:
             stone = self.piece_at(hollow) if hollow in NAMES else None
             if stone not in (None, "ball"):
-                raise SetupError(_("hollow {hollow} is given twice: a big ball starts there, so {colour} stone"
-                                   " {number} cannot stand there; put it on another hollow").format(
-                    hollow=hollow, colour=colour_words(stone[0]), number=stone[1]))
+                raise SetupError(phrase("hollow {hollow} is given twice: a big ball starts there, so {colour} stone"
+                                   " {number} cannot stand there; put it on another hollow", hollow=hollow, colour=colour_words(stone[0]), number=stone[1]))
             self._balls.add(self._place(hollow, BALL))
         self._key = self._zobrist()
 
@@ -272,10 +270,10 @@ class BigBalls(Game):
         try:
             cell = GRID.index(hollow)
         except ValueError:
-            raise SetupError(_("no hollow {hollow} on the Big Balls board (a1..g1 up to a7)").format(
-                hollow=repr(hollow))) from None
+            raise SetupError(phrase("no hollow {hollow} on the Big Balls board (a1..g1 up to a7)",
+                                    hollow=repr(hollow))) from None
         if self._board[cell] != EMPTY:
-            raise SetupError(_("hollow {hollow} is given twice").format(hollow=NAMES[cell]))
+            raise SetupError(phrase("hollow {hollow} is given twice", hollow=NAMES[cell]))
         self._board[cell] = code
         return cell
 
@@ -373,14 +371,14 @@ class BigBalls(Game):
             return [] if self.outcome() is not None else self.big_ball_moves()
         return self.stone_moves(roll)
 
-    def piece_words(self, code: str) -> str:
+    def piece_words(self, code: str) -> Said:
         if code == "ball":
-            return _("the big ball")
+            return phrase("the big ball")
         number = code[1:]
         if code[:1] == "B":
-            return _("the black stone {number}").format(number=number) if number.isdigit() else _("a black stone")
+            return phrase("the black stone {number}", number=number) if number.isdigit() else phrase("a black stone")
         if code[:1] == "W":
-            return _("the white stone {number}").format(number=number) if number.isdigit() else _("a white stone")
+            return phrase("the white stone {number}", number=number) if number.isdigit() else phrase("a white stone")
         return super().piece_words(code)
 
     def roll_of(self, move: BigBallsMove) -> int | None:
@@ -484,69 +482,69 @@ class BigBalls(Game):
             return Footprint(empties=frozenset({move.src}), fills=frozenset(), captures=frozenset({move.dst}))
         return Footprint(empties=frozenset({move.src}), fills=frozenset({move.dst}))
 
-    def spoken(self, move: object) -> str:
+    def spoken(self, move: object) -> Said:
         found = _MOVE_TEXT.fullmatch(str(move))
         if found is None:
             return str(move)
         head, src, sign, dst = found.groups()
         ball, takes = head.lower() == "bb", sign.lower() == "x"
         if ball and takes:
-            return _("big ball from {src} takes on {dst}").format(src=src, dst=dst)
+            return phrase("big ball from {src} takes on {dst}", src=src, dst=dst)
         if ball:
-            return _("big ball from {src} to {dst}").format(src=src, dst=dst)
+            return phrase("big ball from {src} to {dst}", src=src, dst=dst)
         if takes:
-            return _("stone {n} from {src} takes on {dst}").format(n=head, src=src, dst=dst)
-        return _("stone {n} from {src} to {dst}").format(n=head, src=src, dst=dst)
+            return phrase("stone {n} from {src} takes on {dst}", n=head, src=src, dst=dst)
+        return phrase("stone {n} from {src} to {dst}", n=head, src=src, dst=dst)
 
     def light_meanings(self) -> dict[str, str]:
-        return {"movable": _("The hollow of the stone the die chose; while the stones are identified, every stone"
+        return {"movable": phrase("The hollow of the stone the die chose; while the stones are identified, every stone"
                              " whose number the board does not know yet."),
-                "winner": _("Game over: the winner's pieces and the top hollow a7.")}
+                "winner": phrase("Game over: the winner's pieces and the top hollow a7.")}
 
-    def move_words(self, move: BigBallsMove) -> str:
+    def move_words(self, move: BigBallsMove) -> Said:
         """"move stone 3 from c1 to d1", "take white stone 5 off d1, then move stone 3 from c1 to d1"."""
         pieces = self.pieces()
         where = {"src": move.src, "dst": move.dst}
         if not move.capture:
             if move.is_big_ball:
-                return _("move the big ball from {src} to {dst}").format(**where)
-            return _("move stone {n} from {src} to {dst}").format(n=pieces[move.src][1:], **where)
+                return phrase("move the big ball from {src} to {dst}", **where)
+            return phrase("move stone {n} from {src} to {dst}", n=pieces[move.src][1:], **where)
         taken = pieces[move.dst]
         if move.is_big_ball:  # a big ball never lands on another: it takes a stone
             if taken[0] == "B":
-                return _("take black stone {k} off {dst} (into the box), then move the big ball from {src} to"
-                         " {dst}").format(k=taken[1:], **where)
-            return _("take white stone {k} off {dst} (into the box), then move the big ball from {src} to"
-                     " {dst}").format(k=taken[1:], **where)
+                return phrase("take black stone {k} off {dst} (into the box), then move the big ball from {src} to"
+                         " {dst}", k=taken[1:], **where)
+            return phrase("take white stone {k} off {dst} (into the box), then move the big ball from {src} to"
+                     " {dst}", k=taken[1:], **where)
         n = pieces[move.src][1:]
         if taken == "ball":
-            return _("take the big ball off {dst} (into the box), then move stone {n} from {src} to {dst}").format(
-                n=n, **where)
+            return phrase("take the big ball off {dst} (into the box), then move stone {n} from {src} to {dst}",
+                          n=n, **where)
         if taken[0] == "B":
-            return _("take black stone {k} off {dst} (into the box), then move stone {n} from {src} to {dst}").format(
-                k=taken[1:], n=n, **where)
-        return _("take white stone {k} off {dst} (into the box), then move stone {n} from {src} to {dst}").format(
-            k=taken[1:], n=n, **where)
+            return phrase("take black stone {k} off {dst} (into the box), then move stone {n} from {src} to {dst}",
+                          k=taken[1:], n=n, **where)
+        return phrase("take white stone {k} off {dst} (into the box), then move stone {n} from {src} to {dst}",
+                      k=taken[1:], n=n, **where)
 
     # --- notation -----------------------------------------------------------------
     def parse_move(self, text: str) -> BigBallsMove:
         match = _MOVE_TEXT.fullmatch(text)
         written = repr(text.strip())
         if not match:
-            raise MoveError(_("cannot read {written}: write a stone move as ROLL FROM-TO (4 b2-b3, 6 c3xb4)"
-                              " or a big-ball move as BB FROM-TO (BB b5-b4)").format(written=written))
+            raise MoveError(phrase("cannot read {written}: write a stone move as ROLL FROM-TO (4 b2-b3, 6 c3xb4)"
+                              " or a big-ball move as BB FROM-TO (BB b5-b4)", written=written))
         head, src_name, mark, dst_name = match.groups()
         cells = []
         for name in (src_name, dst_name):
             if name not in GRID:
-                raise MoveError(_("{written}: {reason}").format(
-                    written=written, reason=_("no hollow {hollow} on the board").format(hollow=name)))
+                raise MoveError(phrase("{written}: {reason}", written=written,
+                                       reason=phrase("no hollow {hollow} on the board", hollow=name)))
             cells.append(GRID.index(name))
         src, dst = cells
         outcome = self.outcome()
         if outcome is not None:
-            raise MoveError(_("{written}: {reason}").format(
-                written=written, reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
+            raise MoveError(phrase("{written}: {reason}", written=written,
+                                   reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
         if head.lower() == "bb":
             move = self._check_big_ball(src, dst)
         else:
@@ -554,42 +552,42 @@ class BigBalls(Game):
         written_capture = mark.lower() == "x"
         if written_capture != move.capture:
             if move.capture:
-                raise MoveError(_("{written}: {hollow} is occupied, so this captures: write {move}").format(
-                    written=written, hollow=NAMES[dst], move=move))
-            raise MoveError(_("{written}: {hollow} is empty, nothing is captured: write {move}").format(
-                written=written, hollow=NAMES[dst], move=move))
+                raise MoveError(phrase("{written}: {hollow} is occupied, so this captures: write {move}",
+                                       written=written, hollow=NAMES[dst], move=move))
+            raise MoveError(phrase("{written}: {hollow} is empty, nothing is captured: write {move}",
+                                   written=written, hollow=NAMES[dst], move=move))
         return move
 
     def _check_big_ball(self, src: int, dst: int) -> BigBallsMove:
         board = self._board
         if board[src] != BALL:
-            raise MoveError(_("no big ball on {hollow}").format(hollow=NAMES[src]))
+            raise MoveError(phrase("no big ball on {hollow}", hollow=NAMES[src]))
         if dst not in BALL_TARGETS[src]:
-            raise MoveError(_("a big ball rolls one step sw or se; {dst} is not below {src}").format(
-                dst=NAMES[dst], src=NAMES[src]))
+            raise MoveError(phrase("a big ball rolls one step sw or se; {dst} is not below {src}", dst=NAMES[dst],
+                                   src=NAMES[src]))
         if board[dst] == BALL:
-            raise MoveError(_("{hollow} holds another big ball").format(hollow=NAMES[dst]))
+            raise MoveError(phrase("{hollow} holds another big ball", hollow=NAMES[dst]))
         return BigBallsMove(None, NAMES[src], NAMES[dst], board[dst] != EMPTY)
 
     def _check_stone(self, roll: int, src: int, dst: int) -> BigBallsMove:
         if roll not in NUMBERS:
-            raise MoveError(_("a die shows 1-6, not {roll}").format(roll=roll))
+            raise MoveError(phrase("a die shows 1-6, not {roll}", roll=roll))
         player = colour_words(PLAYERS[self._turn])
         if self._stones[self._turn] == 0:
-            raise MoveError(_("{colour} has no stone left to roll for").format(colour=player))
+            raise MoveError(phrase("{colour} has no stone left to roll for", colour=player))
         code = self._board[src]
         if not 0 < code < BALL or (code - 1) // 6 != self._turn:
-            raise MoveError(_("no {colour} stone on {hollow}").format(colour=player, hollow=NAMES[src]))
+            raise MoveError(phrase("no {colour} stone on {hollow}", colour=player, hollow=NAMES[src]))
         number = (code - 1) % 6 + 1
         allowed = self.movable_stones(roll)
         if number not in allowed:
-            names = _("{first} or {last}").format(first=allowed[0], last=allowed[1]) if len(allowed) == 2 else \
+            names = phrase("{first} or {last}", first=allowed[0], last=allowed[1]) if len(allowed) == 2 else \
                 str(allowed[0])
-            raise MoveError(_("roll {roll} lets {colour} move stone {stones}, not stone {number} on {hollow}").format(
-                roll=roll, colour=player, stones=names, number=number, hollow=NAMES[src]))
+            raise MoveError(phrase("roll {roll} lets {colour} move stone {stones}, not stone {number} on {hollow}",
+                                   roll=roll, colour=player, stones=names, number=number, hollow=NAMES[src]))
         if dst not in STONE_TARGETS[src]:
-            raise MoveError(_("a stone steps one hollow nw, ne, w or e; {dst} is not such a step from {src}").format(
-                dst=NAMES[dst], src=NAMES[src]))
+            raise MoveError(phrase("a stone steps one hollow nw, ne, w or e; {dst} is not such a step from {src}",
+                                   dst=NAMES[dst], src=NAMES[src]))
         return BigBallsMove(roll, NAMES[src], NAMES[dst], self._board[dst] != EMPTY)
 
     # --- the end ------------------------------------------------------------------
@@ -599,18 +597,18 @@ class BigBalls(Game):
 
     def hands_guide(self) -> list[str]:
         return [
-            _("Press the die (or move a big ball instead): the stone with the number rolled lights green."),
-            _("Lift that stone and put it on one of the hollows lit white; that is the move."),
-            _("To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
+            phrase("Press the die (or move a big ball instead): the stone with the number rolled lights green."),
+            phrase("Lift that stone and put it on one of the hollows lit white; that is the move."),
+            phrase("To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
               " then put your stone there."),
-            _("A big ball rolls one hollow down, to the left or to the right, without a roll."),
+            phrase("A big ball rolls one hollow down, to the left or to the right, without a roll."),
         ]
 
-    def ending_words(self, outcome: Outcome) -> str:
+    def ending_words(self, outcome: Outcome) -> Said:
         if outcome.termination == REACHED_A7:
-            return _("{player} reached a7").format(player=player_words(outcome.winner))
+            return phrase("{player} reached a7", player=player_words(outcome.winner))
         if outcome.termination == BALLS_ONLY:
-            return _("only big balls are left: a draw")
+            return phrase("only big balls are left: a draw")
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
@@ -719,7 +717,7 @@ class BigBalls(Game):
         return cls(**parse_setup(EXAMPLE_SETUP))
 
     # --- for people ---------------------------------------------------------------
-    def diagram(self) -> str:
+    def diagram(self) -> Said:
         """Rows 7 to 1; B3 is Black's stone 3, W5 White's stone 5, () a big ball."""
         rows = []
         for row in range(7, 0, -1):
@@ -728,7 +726,7 @@ class BigBalls(Game):
             rows.append((f"{row}  " + "  " * (row - 1) + "  ".join(marks)).rstrip())
         rows.append("   " + "  ".join(f"{letter:<2}" for letter in "abcdefg").rstrip())
         rows.append(self.status_line())
-        return "\n".join(rows)
+        return listed(rows, "\n")
 
     @staticmethod
     def _mark(code: int) -> str:
@@ -758,19 +756,19 @@ def parse_setup(text: str) -> dict[str, dict[str, int]]:
         colour, sep, body = group.partition("=")
         colour = colour.lower()
         if not sep or colour not in PLAYERS:
-            raise SetupError(_("set-up group {group}: write black=a1:3,b1:6,... white=e1:2,...").format(
-                group=repr(group)))
+            raise SetupError(phrase("set-up group {group}: write black=a1:3,b1:6,... white=e1:2,...",
+                                    group=repr(group)))
         if colour in seen:
-            raise SetupError(_("set-up gives {colour} twice").format(colour=colour_words(colour)))
+            raise SetupError(phrase("set-up gives {colour} twice", colour=colour_words(colour)))
         seen.add(colour)
         stones = {}
         for item in filter(None, body.split(",")):
             hollow, sep, number = item.partition(":")
             if not sep or not number.strip().isdigit():
-                raise SetupError(_("set-up item {item}: write HOLLOW:NUMBER, e.g. a1:3").format(item=repr(item)))
+                raise SetupError(phrase("set-up item {item}: write HOLLOW:NUMBER, e.g. a1:3", item=repr(item)))
             if hollow.lower() in stones:
-                raise SetupError(_("hollow {hollow} is given twice for {colour}").format(
-                    hollow=hollow, colour=colour_words(colour)))
+                raise SetupError(phrase("hollow {hollow} is given twice for {colour}", hollow=hollow,
+                                        colour=colour_words(colour)))
             stones[hollow.lower()] = int(number)
         setup[colour] = stones
     return setup

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 
-from ..language.catalogue import N_
+from ..language.phrases import N_
 from .base import Game
 from .bigballs_start import DEFAULT_BALLS, START_HOLLOWS, shuffled_setup
 from .setup import Announce, Asked, Expect, Identify, Marks, Play, Replace, Say, SetupGuide, Step

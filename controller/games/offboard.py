@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from ..language.catalogue import N_, PLAY
+from ..language.phrases import N_, Phrase, Phrasebook, Said, listed
 from .base import (
     Footprint, Game, GameOption, HandStep, MoveError, Outcome, Termination, colour_words, in_words, lift, over_words,
     player_words, put,
@@ -50,8 +50,8 @@ ZOBRIST_WAITING = _ZOBRIST_RNG.getrandbits(64)
 ZOBRIST_YELLOW = _ZOBRIST_RNG.getrandbits(64)
 ROOT3_HALF = 3 ** 0.5 / 2
 
-_ = PLAY.gettext
-ngettext = PLAY.ngettext
+phrase = Phrasebook("play")
+phrase_n = phrase.n
 
 
 class OffBoardMove(NamedTuple):
@@ -228,11 +228,11 @@ class OffBoard(Game):
     def balls(self, player: str) -> list[str]:
         return [NAMES[c] for c in sorted(self._balls[PLAYERS.index(player)])]
 
-    def piece_words(self, code: str) -> str:
+    def piece_words(self, code: str) -> Said:
         if code == "R":
-            return _("the red ball")
+            return phrase("the red ball")
         if code == "Y":
-            return _("the yellow ball")
+            return phrase("the yellow ball")
         return super().piece_words(code)
 
     def sector_holder(self, sector: str) -> str | None:
@@ -261,7 +261,7 @@ class OffBoard(Game):
         return twin
 
     # --- moves --------------------------------------------------------------------
-    def _line(self, tail: int, d: int) -> OffBoardMove | str:
+    def _line(self, tail: int, d: int) -> OffBoardMove | Phrase:
         """The line move of (tail, direction), or why it is not legal."""
         board, me = self._board, self._turn + 1
         ray = RAYS[tail][d]
@@ -271,19 +271,19 @@ class OffBoard(Game):
         balls = i + 1
         if i == len(ray):
             edge = NAMES[ray[-1]] if ray else NAMES[tail]
-            return _("the line would push {colour}'s own ball off the board at {hole}").format(
-                colour=colour_words(PLAYERS[self._turn]), hole=edge)
+            return phrase("the line would push {colour}'s own ball off the board at {hole}",
+                          colour=colour_words(PLAYERS[self._turn]), hole=edge)
         j = i
         while j < len(ray) and board[ray[j]] not in (EMPTY, me):
             j += 1
         pushed = j - i
         if pushed and balls <= pushed:
-            return ngettext("{n} ball cannot push {pushed}: a push needs more balls than it pushes",
-                            "{n} balls cannot push {pushed}: a push needs more balls than it pushes",
-                            balls).format(n=balls, pushed=pushed)
+            return phrase_n("{n} ball cannot push {pushed}: a push needs more balls than it pushes",
+                            "{n} balls cannot push {pushed}: a push needs more balls than it pushes", balls,
+                            n=balls, pushed=pushed)
         if j < len(ray) and board[ray[j]] == me:
-            return _("{colour}'s own ball on {hole} blocks the push").format(
-                colour=colour_words(PLAYERS[self._turn]), hole=NAMES[ray[j]])
+            return phrase("{colour}'s own ball on {hole} blocks the push", colour=colour_words(PLAYERS[self._turn]),
+                          hole=NAMES[ray[j]])
         move = OffBoardMove(NAMES[tail], NAMES[ray[0]], GRID.directions[d], balls, pushed,
                             drops_waiting=self._waiting)
         if j == len(ray):  # the front-most opponent ball leaves the board
@@ -371,7 +371,7 @@ class OffBoard(Game):
             for cell in NEIGHBOURS[tail]:
                 if board[cell] == EMPTY:
                     return True
-        return any(not isinstance(self._line(t, d), str) for t in self._balls[self._turn] for d in range(6))
+        return any(not isinstance(self._line(t, d), Phrase) for t in self._balls[self._turn] for d in range(6))
 
     def _effect(self, move: OffBoardMove) -> tuple[int, int, int, int, tuple[int, int, int]]:
         """What `move` changes, worked out once per move: (the tail's hole or -1 for a
@@ -514,11 +514,11 @@ class OffBoard(Game):
             passes=frozenset(passes),
         )
 
-    def spoken(self, move: object) -> str:
+    def spoken(self, move: object) -> Said:
         text = str(move)
         put_back = _REPLACEMENT_TEXT.fullmatch(text)
         if put_back is not None:
-            return _("puts the waiting ball back on {hole}").format(hole=put_back[1])
+            return phrase("puts the waiting ball back on {hole}", hole=put_back[1])
         line = _LINE_TEXT.fullmatch(text)
         if line is None:
             return text
@@ -526,24 +526,23 @@ class OffBoard(Game):
         words = {"tail": tail, "to": to, "n": pushed, "sector": sector}
         if drops:
             if not pushed:
-                return _("leaving the waiting ball out, {tail} to {to}").format(**words)
+                return phrase("leaving the waiting ball out, {tail} to {to}", **words)
             if sector and full:
-                return _("leaving the waiting ball out, {tail} to {to}, pushing {n}, {sector} is full").format(**words)
+                return phrase("leaving the waiting ball out, {tail} to {to}, pushing {n}, {sector} is full", **words)
             if sector:
-                return ngettext("leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
-                                " {points} point",
-                                "leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
-                                " {points} points", int(points or 0)).format(points=points, **words)
-            return _("leaving the waiting ball out, {tail} to {to}, pushing {n}").format(**words)
+                return phrase_n("leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
+                                " {points} point", "leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
+                                " {points} points", int(points or 0), points=points, **words)
+            return phrase("leaving the waiting ball out, {tail} to {to}, pushing {n}", **words)
         if not pushed:
-            return _("{tail} to {to}").format(**words)
+            return phrase("{tail} to {to}", **words)
         if sector and full:
-            return _("{tail} to {to}, pushing {n}, {sector} is full").format(**words)
+            return phrase("{tail} to {to}, pushing {n}, {sector} is full", **words)
         if sector:
-            return ngettext("{tail} to {to}, pushing {n}, into {sector} for {points} point",
-                            "{tail} to {to}, pushing {n}, into {sector} for {points} points",
-                            int(points or 0)).format(points=points, **words)
-        return _("{tail} to {to}, pushing {n}").format(**words)
+            return phrase_n("{tail} to {to}, pushing {n}, into {sector} for {points} point",
+                            "{tail} to {to}, pushing {n}, into {sector} for {points} points", int(points or 0),
+                            points=points, **words)
+        return phrase("{tail} to {to}, pushing {n}", **words)
 
     def hand_steps(self, move: OffBoardMove) -> tuple[HandStep, ...]:
         """A line of one's own: its back ball into the free hole in front of it (the board reads
@@ -571,58 +570,58 @@ class OffBoard(Game):
                 pushed += (lift(nearest), put(edge, nearest))
         return lift(move.tail), *pushed, put(nearest, move.tail)
 
-    def move_words(self, move: OffBoardMove) -> str:
+    def move_words(self, move: OffBoardMove) -> Said:
         """The notation names the tail's step; the hands make it as hand_steps says: "move the
         line B2–B4 one hole towards B5, pushing 1 ball: lift B2 and keep it in your hand, move
         the yellow ball on B5 to B6, then put your ball on B5"."""
         steps = self.hand_steps(move)
         if move.tail is None:
-            return _("put your waiting ball back on {hole}").format(hole=move.to)
+            return phrase("put your waiting ball back on {hole}", hole=move.to)
         ray = RAYS[GRID.index(move.tail)][GRID.direction(move.direction)]
         own = [move.tail, *(NAMES[c] for c in ray[:move.balls - 1])]
         ahead = NAMES[ray[move.balls - 1]]
         if len(own) == 1:
-            words = _("move {hole} one hole towards {ahead}").format(hole=move.tail, ahead=ahead)
+            words = phrase("move {hole} one hole towards {ahead}", hole=move.tail, ahead=ahead)
         else:
-            words = _("move the line {first}–{last} one hole towards {ahead}").format(
-                first=own[0], last=own[-1], ahead=ahead)
+            words = phrase("move the line {first}–{last} one hole towards {ahead}", first=own[0], last=own[-1],
+                           ahead=ahead)
         if move.pushed:
-            words += ngettext(", pushing {n} ball", ", pushing {n} balls", move.pushed).format(n=move.pushed)
+            words += phrase_n(", pushing {n} ball", ", pushing {n} balls", move.pushed, n=move.pushed)
         if move.sector is not None and move.full:
-            words += _(", the last one off the board ({sector} is full)").format(sector=move.sector)
+            words += phrase(", the last one off the board ({sector} is full)", sector=move.sector)
         elif move.sector is not None:
-            words += _(", the last one off into {sector} (+{points})").format(sector=move.sector, points=move.points)
+            words += phrase(", the last one off into {sector} (+{points})", sector=move.sector, points=move.points)
         if move.drops_waiting:
-            words += _("; your waiting ball leaves the game")
+            words += phrase("; your waiting ball leaves the game")
         if not move.pushed:
-            return _("{move}: lift {hole}, put it on {to}").format(move=words, hole=move.tail, to=steps[1].cell)
+            return phrase("{move}: lift {hole}, put it on {to}", move=words, hole=move.tail, to=steps[1].cell)
         where = {"move": words, "hole": move.tail, "pushed": ahead, "to": steps[2].cell, "sector": move.sector,
                  "edge": steps[1].cell}
         yellow = self.turn == "red"  # the pushed balls are the opponent's
         if move.sector is None and yellow:
-            text = _("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} to {to},"
+            text = phrase("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} to {to},"
                      " then put your ball on {pushed}")
         elif move.sector is None:
-            text = _("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} to {to},"
+            text = phrase("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} to {to},"
                      " then put your ball on {pushed}")
         elif not move.full and yellow:
-            text = _("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} into {sector},"
+            text = phrase("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} into {sector},"
                      " then put your ball on {pushed}")
         elif not move.full:
-            text = _("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} into {sector},"
+            text = phrase("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} into {sector},"
                      " then put your ball on {pushed}")
         elif move.pushed == 1 and yellow:
-            text = _("{move}: lift {hole} and keep it in your hand, take the yellow ball on {pushed} off the board"
+            text = phrase("{move}: lift {hole} and keep it in your hand, take the yellow ball on {pushed} off the board"
                      " (it waits beside the board for Yellow), then put your ball on {pushed}")
         elif move.pushed == 1:
-            text = _("{move}: lift {hole} and keep it in your hand, take the red ball on {pushed} off the board"
+            text = phrase("{move}: lift {hole} and keep it in your hand, take the red ball on {pushed} off the board"
                      " (it waits beside the board for Red), then put your ball on {pushed}")
         elif yellow:
-            text = _("{move}: lift {hole} and keep it in your hand, take the yellow ball on {edge} off the board"
+            text = phrase("{move}: lift {hole} and keep it in your hand, take the yellow ball on {edge} off the board"
                      " (it waits beside the board for Yellow), move the yellow ball on {pushed} to {edge}, then put"
                      " your ball on {pushed}")
         else:
-            text = _("{move}: lift {hole} and keep it in your hand, take the red ball on {edge} off the board"
+            text = phrase("{move}: lift {hole} and keep it in your hand, take the red ball on {edge} off the board"
                      " (it waits beside the board for Red), move the red ball on {pushed} to {edge}, then put"
                      " your ball on {pushed}")
         return text.format(**where)
@@ -632,91 +631,91 @@ class OffBoard(Game):
         written = text.strip()
         outcome = self.outcome()
         if outcome is not None:
-            raise MoveError(_("{written}: {reason}").format(
-                written=repr(written), reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
+            raise MoveError(phrase("{written}: {reason}", written=repr(written),
+                                   reason=over_words(outcome.result(PLAYERS), outcome.termination.value)))
         player = colour_words(PLAYERS[self._turn])
 
         def refused(reason: str) -> MoveError:
-            return MoveError(_("{written}: {reason}").format(written=repr(written), reason=reason))
+            return MoveError(phrase("{written}: {reason}", written=repr(written), reason=reason))
 
         replacement = _REPLACEMENT_TEXT.fullmatch(text)
         if replacement:
             hole = self._hole(replacement.group(1), written)
             if not self._waiting:
-                raise refused(_("no {colour} ball is waiting to be put back").format(colour=player))
+                raise refused(phrase("no {colour} ball is waiting to be put back", colour=player))
             if self._board[hole]:
-                raise refused(_("{hole} is not free").format(hole=NAMES[hole]))
+                raise refused(phrase("{hole} is not free", hole=NAMES[hole]))
             return OffBoardMove(None, NAMES[hole])
         match = _LINE_TEXT.fullmatch(text)
         if not match:
-            raise MoveError(_("cannot read {written}: write a line move as TAIL-NEXT (C3-D4, C3-D4x1, C7-D8x1 S5+2)"
-                              " or a re-placement as +HOLE (+E5)").format(written=repr(written)))
+            raise MoveError(phrase("cannot read {written}: write a line move as TAIL-NEXT (C3-D4, C3-D4x1, C7-D8x1 S5+2)"
+                              " or a re-placement as +HOLE (+E5)", written=repr(written)))
         star, tail_name, to_name, pushed, sector, points, full = match.groups()
         tail, to = self._hole(tail_name, written), self._hole(to_name, written)
         d = GRID.direction_between(tail, to)
         if d is None:
-            raise refused(_("{to} is not next to {hole}").format(to=NAMES[to], hole=NAMES[tail]))
+            raise refused(phrase("{to} is not next to {hole}", to=NAMES[to], hole=NAMES[tail]))
         if self._board[tail] != self._turn + 1:
-            raise refused(_("no {colour} ball on {hole}").format(colour=player, hole=NAMES[tail]))
+            raise refused(phrase("no {colour} ball on {hole}", colour=player, hole=NAMES[tail]))
         move = self._line(tail, d)
-        if isinstance(move, str):
+        if isinstance(move, Phrase):
             raise refused(move)
         if star and not self._waiting:
-            raise refused(_("`*` drops a waiting ball, but no {colour} ball is waiting").format(colour=player))
+            raise refused(phrase("`*` drops a waiting ball, but no {colour} ball is waiting", colour=player))
         if pushed is not None and int(pushed) != move.pushed:
-            raise refused(_("this move pushes {n} ball(s), not {pushed}: it is {move}").format(
-                n=move.pushed, pushed=pushed, move=move))
+            raise refused(phrase("this move pushes {n} ball(s), not {pushed}: it is {move}", n=move.pushed,
+                                 pushed=pushed, move=move))
         if sector is not None:
             said_full = full is not None
             if move.sector is None or sector.upper() != move.sector or said_full != move.full or (
                 points is not None and int(points) != move.points
             ):
-                raise refused(_("the move pushes nothing into {sector} like that: it is {move}").format(
-                    sector=sector.upper(), move=move))
+                raise refused(phrase("the move pushes nothing into {sector} like that: it is {move}",
+                                     sector=sector.upper(), move=move))
         return move
 
     def _hole(self, name: str, written: str) -> int:
         if name not in GRID:
-            raise MoveError(_("{written}: {reason}").format(
-                written=repr(written), reason=_("no hole {hole} on the board").format(hole=name.upper())))
+            raise MoveError(phrase("{written}: {reason}", written=repr(written),
+                                   reason=phrase("no hole {hole} on the board", hole=name.upper())))
         return GRID.index(name)
 
     # --- the end ------------------------------------------------------------------
     def hands_guide(self) -> list[str]:
         return [
-            _("A line of your balls moves one hole along its own direction: lift the ball at its back and put"
+            phrase("A line of your balls moves one hole along its own direction: lift the ball at its back and put"
               " it down in the free hole in front of the line. The board reads that as the whole line moving."),
-            _("Pushing: the board cannot tell the colours apart, so the pushed balls must move too: lift the"
+            phrase("Pushing: the board cannot tell the colours apart, so the pushed balls must move too: lift the"
               " ball at the back of your line and keep it in your hand, move the opponent's ball next to your"
               " line to the free hole beyond the balls you push, then put your ball in the hole it left."),
-            _("Pushing over the rim: the opponent's ball next to your line goes into the trough there instead"
+            phrase("Pushing over the rim: the opponent's ball next to your line goes into the trough there instead"
               " (its points count for you). If that trough already holds a ball, the pushed ball goes beside"
               " the board for its owner; when you push more than one, take the ball at the rim off first and"
               " put the one next to your line in its hole."),
-            _("The lights show a push the same way, one ball at a time: the ball to lift blinks vermillion,"
+            phrase("The lights show a push the same way, one ball at a time: the ball to lift blinks vermillion,"
               " where it goes shines teal."),
         ]
 
     def light_meanings(self) -> dict[str, str]:
-        return {"empty": _("A ball stands here that should not; or, playing the computer (or after a hint), the"
+        return {"empty": phrase("A ball stands here that should not; or, playing the computer (or after a hint), the"
                            " ball to lift now: a move is shown one ball at a time. A push starts with the ball at"
                            " the back of the pushing line: keep it in your hand until teal shows where it goes."),
-                "dest": _("The computer's move or a hint: where the ball just lifted goes (a push-off's sector),"
+                "dest": phrase("The computer's move or a hint: where the ball just lifted goes (a push-off's sector),"
                           " or, with nothing blinking, the ball in your hand. An opponent's ball lifted with"
                           " nothing teal goes beside the board for its owner."),
-                "to": _("You hold a ball that may move: it may go here.")}
+                "to": phrase("You hold a ball that may move: it may go here.")}
 
     def light_actions(self) -> dict[str, str]:
-        return {"dest": _("Put the ball you lifted here (a push-off: in that sector's trough).")}
+        return {"dest": phrase("Put the ball you lifted here (a push-off: in that sector's trough).")}
 
-    def ending_words(self, outcome: Outcome) -> str:
+    def ending_words(self, outcome: Outcome) -> Said:
         score = "-".join(str(points) for points in self._score)
         if outcome.termination == POINTS:
-            return _("{player} scored {points} points ({score})").format(
-                player=player_words(outcome.winner), points=WIN_POINTS, score=score)
+            return phrase("{player} scored {points} points ({score})", player=player_words(outcome.winner),
+                          points=WIN_POINTS, score=score)
         if outcome.termination == UNREACHABLE:
-            return _("neither can reach {points} points any more ({score}): a draw").format(
-                points=WIN_POINTS, score=score)
+            return phrase("neither can reach {points} points any more ({score}): a draw", points=WIN_POINTS,
+                          score=score)
         return super().ending_words(outcome)
 
     def rules_outcome(self) -> Outcome | None:
@@ -815,7 +814,7 @@ class OffBoard(Game):
         return rules_text("offboard")
 
     # --- for people ---------------------------------------------------------------
-    def diagram(self) -> str:
+    def diagram(self) -> Said:
         """Rows I to A; R a red ball, Y a yellow one, . a free hole; then sectors and score."""
         marks = ".RY"
         lines = []
@@ -826,13 +825,13 @@ class OffBoard(Game):
         sectors = " ".join(
             f"{s.name}({s.value})={marks[code] if code else '-'}" for s, code in zip(self.sectors, self._holder)
         )
-        lines.append(_("scoring spaces: {sectors}").format(sectors=sectors))
-        lines.append(_("score: red {red}, yellow {yellow}").format(red=self._score[0], yellow=self._score[1]))
+        lines.append(phrase("scoring spaces: {sectors}", sectors=sectors))
+        lines.append(phrase("score: red {red}, yellow {yellow}", red=self._score[0], yellow=self._score[1]))
         if self._waiting:
-            lines.append(_("waiting: a {colour} ball, to put back (+HOLE) or drop (*MOVE)").format(
-                colour=colour_words(self.turn)))
+            lines.append(phrase("waiting: a {colour} ball, to put back (+HOLE) or drop (*MOVE)",
+                                colour=colour_words(self.turn)))
         lines.append(self.status_line())
-        return "\n".join(lines)
+        return listed(lines, "\n")
 
     def __repr__(self) -> str:
         return (f"OffBoard(red {' '.join(self.balls('red'))} / yellow {' '.join(self.balls('yellow'))},"

@@ -21,6 +21,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
 
+from .phrases import N_, Phrase
+
+__all__ = ["COMMANDS", "DOMAINS", "LANGUAGES", "N_", "NAMES", "PAGE", "PLAY", "RULES", "Words", "current",
+           "locale_dir", "say", "set_default", "speaking", "translations"]
+
 LANGUAGES = ("en", "de", "ro")  # English first: the catalogues' source language
 NAMES = {"en": "English", "de": "Deutsch", "ro": "Română"}  # each language in its own words
 DOMAINS = ("play", "commands", "page", "rules")
@@ -61,11 +66,6 @@ def speaking(lang: str) -> Iterator[str]:
         _speaking.reset(token)
 
 
-def N_(message: str) -> str:
-    """Marks words kept in a constant for the catalogue; they are looked up where shown."""
-    return message
-
-
 class Words:
     """One catalogue's words, looked up in the language in use at each call."""
 
@@ -80,3 +80,18 @@ class Words:
 
 
 PLAY, COMMANDS, PAGE, RULES = (Words(domain) for domain in DOMAINS)
+
+
+def say(value: object) -> object:
+    """A phrase (controller/language/phrases.py) in the language in use: its msgid looked up in
+    its catalogue, its data put in, said too; anything else (a cell's name, a number) as it is.
+    The words room (controller/words/) says what the rooms below it hand over with this."""
+    if not isinstance(value, Phrase):
+        return value
+    if value.domain is None:
+        text = value.text
+    elif value.plural is None:
+        text = translations(value.domain, current()).gettext(value.text)
+    else:
+        text = translations(value.domain, current()).ngettext(value.text, value.plural, value.n)
+    return text.format(**{key: say(item) for key, item in value.data}) if value.data else text

@@ -1,6 +1,7 @@
 """Which words go into which catalogue, found in the sources with Babel's extractors.
 
-Python and the page's JavaScript are read by Babel's own extractors (`_`, `ngettext`, `N_`);
+Python and the page's JavaScript are read by Babel's own extractors (`_`, `ngettext`, `N_`, and
+the phrases `phrase` and `phrase_n` handed to the words room);
 the page's HTML marks its words with `data-i18n` (the element's text) and `data-i18n-attr`
 (the attributes named), and each game's rules page is the TOML in games/data. Used by
 docs/make_catalogues.py to write the catalogues and by the tests to check them.
@@ -18,7 +19,8 @@ from babel.messages.extract import extract_from_dir
 
 PACKAGE = Path(__file__).resolve().parents[1]  # controller/
 ROOT = PACKAGE.parent  # the tree: controller/, hal/, hardware/
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2),
+            "phrase": None, "phrase_n": (1, 2)}  # the words handed over unsaid (language/phrases.py)
 COMMENT_TAGS = ["TRANSLATORS:"]
 
 # domain -> the folders (under the tree) it is read from, and how each kind of file is read

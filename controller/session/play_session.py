@@ -34,6 +34,7 @@ from ..core.clock import ClockSettings
 from ..core.computer import Computer, Question
 from ..games import GAMES, Game, names_in_words
 from ..games.base import colour_words
+from ..words import said
 from ..language.catalogue import LANGUAGES, PLAY
 from ..games.setup import start_table
 from ..persist.game_files import default_games_dir
@@ -54,7 +55,7 @@ _ = PLAY.gettext
 
 def either_colour(players) -> str:
     """`black or white`, in the language in use."""
-    first, last = (colour_words(p) for p in players)
+    first, last = (said(colour_words(p)) for p in players)
     return _("{first} or {last}").format(first=first, last=last)
 
 
@@ -394,7 +395,7 @@ class PlaySession:
         if self.referee.computer_to_move():
             raise ActionError(_("no hint now: it is the computer's turn"), 409)
         if not self.referee.ask_hint(self.now()):
-            raise ActionError(_("no hint now: {colour} cannot move yet").format(colour=colour_words(game.turn)), 409)
+            raise ActionError(_("no hint now: {colour} cannot move yet").format(colour=said(colour_words(game.turn))), 409)
         self._consider()
         return self.publish()
 

@@ -22,6 +22,7 @@ from ..persist.notation import header_lines, result_line
 from ..core import note_words, prompts
 from ..core.signals import PALETTE
 from ..core.view import Phase
+from .. import words
 
 NOTES_SHOWN = 12  # the newest notes in a snapshot
 PALETTE_HEX = {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()}
@@ -38,12 +39,13 @@ def outcome_data(game: Game) -> dict | None:
     if outcome is None:
         return None
     return {"result": outcome.result(game.players), "reason": outcome.termination.value,
-            "winner": outcome.winner, "line": result_line(game), "words": game.ending_words(outcome)}
+            "winner": outcome.winner, "line": result_line(game), "words": words.said(game.ending_words(outcome))}
 
 
 def games_data() -> list[dict]:
     """Every registered game for the new-game dialog: name, title, players, set-up modes, start options."""
-    return [{key: entry[key] for key in ("name", "title", "players", "setup_modes", "options")} for entry in catalog()]
+    return [{key: words.said_all(entry[key]) for key in ("name", "title", "players", "setup_modes", "options")}
+            for entry in catalog()]
 
 
 _CATALOGUES: dict[tuple, list[dict]] = {}
@@ -180,7 +182,7 @@ def words_in(lang: str, referee, game: Game, notes: list[dict], phase: Phase, li
             "notes": {n["n"]: _note_words(n, lang, game)[0] for n in notes},
             "said": {n["n"]: _note_words(n, lang, game)[1] for n in notes},
             "prompt_said": note_words.prompt_said(prompt, game) if prompt.kind in note_words.SPOKEN_PROMPTS else "",
-            "ending": game.ending_words(outcome) if outcome is not None else None,
+            "ending": words.said(game.ending_words(outcome)) if outcome is not None else None,
             "link": note_words.link(link) if link and link.get("state") == "lost" else "",
         }
 

@@ -19,6 +19,7 @@ from ..games import GAMES, Game
 from ..language.catalogue import PLAY, RULES, speaking
 from ..core.light_legend import LIGHT_LEGEND
 from ..core.signals import BLINKING, PALETTE
+from ..words import said_all
 
 __all__ = ["rules_page"]
 
@@ -69,7 +70,7 @@ def _shows(cls: type[Game], light: str) -> bool:
 
 def _page(cls: type[Game]) -> dict:
     example = cls.example_start()
-    text, meanings, actions = example.rules(), example.light_meanings(), example.light_actions()
+    text, meanings, actions = example.rules(), said_all(example.light_meanings()), said_all(example.light_actions())
     _ = PLAY.gettext
     return {
         "game": cls.name,
@@ -85,5 +86,5 @@ def _page(cls: type[Game]) -> dict:
                     "means": meanings.get(light.name) or _(light.means), "do": actions.get(light.name) or _(light.do)}
                    for light in LIGHT_LEGEND if _shows(cls, light.name)],
         "palette": {name: _hex(rgb) for name, rgb in PALETTE.items()},
-        "hands": example.hands_guide(),
+        "hands": said_all(example.hands_guide()),
     }

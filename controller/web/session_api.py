@@ -31,6 +31,7 @@ from .new_game import start_new_game
 from .replies import NAME_LENGTH, SnapshotJSON, beside, encoded, error, games_in_words, json_answer
 from .rules import rules_page
 from .side_work import SideWork
+from ..words import said_all
 
 _ = COMMANDS.gettext
 
@@ -80,7 +81,7 @@ def session_routes(session: PlaySession, access: Access, changes: Changes, work:
         return JSONResponse({"control": access.may_change(request), "token_required": access.token is not None})
 
     async def games_catalog(request: Request):
-        return json_answer(encoded(with_levels(catalog())))
+        return json_answer(encoded(with_levels(said_all(catalog()))))
 
     async def join(request: Request):
         # the port the page was reached on is the one listened on; names says where (hosts.py)

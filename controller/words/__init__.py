@@ -7,3 +7,7 @@ the data a sentence needs. The rooms above (session, archive, web, broadcast, co
 room for the words. The catalogues themselves and the choice of a language are
 controller/language/'s.
 """
+
+from .saying import said, said_all, say
+
+__all__ = ["said", "said_all", "say"]
