@@ -207,3 +207,26 @@ def strongly_connected(graph: dict[str, set[str]]) -> list[set[str]]:
 def test_the_circle_finder_finds_a_circle():
     assert strongly_connected({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
     assert strongly_connected({"a": {"b"}, "b": set()}) == []
+
+
+# --- the rooms around the domains --------------------------------------------------------------------
+def third_party(module: str) -> set[str]:
+    """The top-level packages outside the project that `module` imports."""
+    found = set()
+    for source, names in import_statements()[module]:
+        for target in ([source] if source is not None else names):
+            if target and not target.startswith("reedboard"):
+                found.add(target.split(".")[0])
+    return found
+
+
+def test_the_archive_owns_past_games_and_the_web_keeps_http():
+    """Past games and what is asked of them (the filters, a game replayed, the statistics) live in
+    the archive, which speaks no HTTP; the web's routes ask it and read no journal themselves."""
+    rooms = {name: room(name) for name in modules()}
+    http = {name for name, r in rooms.items() if r == "archive" and third_party(name) & {"starlette", "uvicorn"}}
+    assert not http, f"archive modules that speak HTTP: {sorted(http)}"
+    reading = {f"reedboard.controller.persist.{m}" for m in ("journal_reader", "journal_replay", "notation", "export")}
+    readers = {name for name, r in rooms.items() if r == "web" and imports()[name] & reading}
+    assert not readers, f"web modules that read journals themselves: {sorted(readers)}"
+    assert not any(r == "session" and name.endswith("past_games") for name, r in rooms.items())

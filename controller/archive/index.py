@@ -34,6 +34,7 @@ from ..persist.journal import append_players
 from ..persist.game_files import sync_directory
 from ..persist.notation import result_line
 from ..language.catalogue import COMMANDS
+from .problems import ArchiveError
 
 _ = COMMANDS.gettext
 
@@ -73,10 +74,6 @@ class Skipped:
     def __str__(self) -> str:
         where = str(self.path) if self.line is None else f"{self.path}:{self.line}"
         return f"{where}: {self.problem}"
-
-
-class ArchiveError(ValueError):
-    """A request the archive cannot answer (no such game, a bad filter); one line for people."""
 
 
 def index_path(games_dir: str | Path) -> Path:
@@ -417,8 +414,8 @@ class Archive:
 
     def replay(self, key: str) -> dict:
         """The game for replaying move by move in a page: its record and the position after
-        every move (see controller.session.past_games.past_game)."""
-        from ..session.past_games import past_game
+        every move (see controller.archive.past_games.past_game)."""
+        from .past_games import past_game
 
         return past_game(self.games_dir, self.resolve(key) + SUFFIX)
 

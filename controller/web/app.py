@@ -52,7 +52,7 @@ the log (one line per kind of refusal a minute: quiet_log.py). What a spectator 
 that takes a while, the past games and the rules pages, is worked out beside the referee,
 never in its loop (side_work.py), and each snapshot is turned into JSON once for everyone
 (once per language).
-The past games come from the archive's index (controller.archive), kept in that worker thread
+The past games come from the archive (controller.archive.answers), which answers in that worker thread
 (its SQLite connection belongs to the thread) and brought up to date with the journals at
 each question; reading the archive needs no token.
 
@@ -76,7 +76,7 @@ from starlette.middleware import Middleware
 from ..session.play_session import PlaySession
 
 from .access import Access
-from .archive_api import PastGames
+from .archive_api import ArchiveRoutes
 from .calm_server import CalmServer
 from .changes import Changes
 from .connections import ConnectionTable, GuardedHTTP, GuardedWebSocket
@@ -107,7 +107,7 @@ def create_app(session: PlaySession, token: str | None = None, games_dir: str | 
     changes = Changes(access, limits.body_size, session)
     work = SideWork()  # what spectators ask for that takes a while, beside the referee's loop
     snapshot_json = SnapshotJSON()
-    past_games = PastGames(session, games, work, access, limits)
+    past_games = ArchiveRoutes(session, games, work, access, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):

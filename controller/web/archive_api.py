@@ -1,12 +1,13 @@
-"""The past games: the archive's list, one game to replay, its record to download, the
-statistics, and the owner's changes to the archive (a player renamed, a game deleted).
+"""The past games over HTTP: the archive's list, one game to replay, its record to download,
+the statistics, and the owner's changes to the archive (a player renamed, a game deleted).
 
     GET  /api/games, /api/games/NAME, /api/games/NAME/record, /api/games/NAME/review, /api/stats
     POST /api/archive/rename-player, /api/archive/delete
 
-The archive's index (controller.archive) is kept in the side work's thread (its SQLite
-connection belongs to that thread) and brought up to date with the journals at each question;
-reading it needs no token, changing it does.
+The archive answers (controller.archive.answers) in the side work's thread (its SQLite
+connection belongs to that thread), brought up to date with the journals at each question;
+here are the routes, the checks of what a request may ask, and the replies: reading needs no
+token, changing does, and what the archive cannot answer gets the status of its kind.
 
 A game's review (the first player's chance to win after every move, the blunders and mistakes
 marked: controller.opponent.review) is worked out once in a worker process, never in the
@@ -30,34 +31,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-import sqlite3
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from functools import wraps
 from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..archive.index import Archive, ArchiveError, Skipped
+from ..archive.answers import RECORD_FORMATS, ArchiveAnswers
+from ..archive.problems import ArchiveBusy, ArchiveError, NoSuchGame, UnreadableGame
+from ..archive.queries import LIST_PAGE, LIST_PARAMETERS, journal_name, list_filters, player_name, unfoldered
 from ..archive.reviews import ReviewBusy, ReviewJob, ReviewUnavailable, ReviewWorker
-from ..archive.records import game_record as record_of
-from ..archive.records import record_lines as game_record_lines
 from ..games import GAMES
-from ..opponent.ratings import level_ratings, player_rating, suggested_level
-from ..persist.journal_format import JournalError
-from ..persist.journal_reader import read_journal
-from ..persist.export import export_lines
 from ..session.actions import ActionError
-from ..session.past_games import journal_path, past_game
 from ..session.play_session import PlaySession
 
 from .access import Access
 from .allowance import Allowance
-from .archive_query import (
-    LIST_LIMIT, LIST_PAGE, indexed, journal_name, list_filters, listed, months, parameters, player_name,
-    unfoldered, unindexed,
-)
 from .changes import Changes
 from ..language.catalogue import COMMANDS
 from .limits import Limits
@@ -68,13 +60,44 @@ _ = COMMANDS.gettext
 ngettext = COMMANDS.ngettext
 
 REPLAYS_ENCODED = 8  # past games kept as JSON, ready to send
-RECORD_FORMATS = ("moves", "record")
 ARCHIVE_CLOSE_WAIT = 2.0  # seconds the server's end waits for the archive to be closed
 SPECTATORS_WAITING = 2  # reviews waiting for the worker at most when a spectator's is added
 CLIENT_GONE = 499  # the status of an answer nobody reads: its client went away first
+STATUS = ((ArchiveBusy, 503), (NoSuchGame, 404), (UnreadableGame, 422), (ArchiveError, 400))  # first that fits
 
 
-class PastGames:
+def refused(problem: ArchiveError) -> ActionError:
+    """What the archive cannot answer, with the HTTP status of its kind."""
+    return ActionError(str(problem), next(status for kind, status in STATUS if isinstance(problem, kind)))
+
+
+def answering(work: Callable) -> Callable:
+    """work, run in the side work's thread, with the archive's refusals as ActionErrors."""
+    @wraps(work)
+    def run(*args):
+        try:
+            return work(*args)
+        except ArchiveError as problem:
+            raise refused(problem) from None
+    return run
+
+
+def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
+    """The query's parameters, each at most once and each one of `allowed` (or the token)."""
+    found: dict[str, str] = {}
+    for key, value in request.query_params.multi_items():
+        if key == "token":
+            continue
+        if key not in allowed:
+            raise ActionError(_('{path} takes {allowed}, not {key}').format(
+                path=request.url.path, allowed=', '.join(allowed), key=repr(key[:40])), 400)
+        if key in found:
+            raise ActionError(_('{key} is given once').format(key=key), 400)
+        found[key] = value
+    return found
+
+
+class ArchiveRoutes:
     """The archive's routes; everything but the routes' own checks runs in the side work's thread."""
 
     def __init__(self, session: PlaySession, games: Path, work: SideWork, access: Access | None = None,
@@ -82,8 +105,8 @@ class PastGames:
         self.session, self.games, self.work = session, games, work
         self.access = access or Access(None)
         limits = limits or Limits()
+        self.answers = ArchiveAnswers(games)  # the worker thread's own
         self._replays: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread's
-        self._kept: dict = {}  # the worker thread's own: the archive, and what was read of damaged journals
         self.reviews = ReviewWorker()  # the one owner of the review worker (its process starts at the first review)
         self.allowance = Allowance(limits.reviews_per_address, limits.review_interval)  # spectators' reviews
 
@@ -103,12 +126,14 @@ class PastGames:
         """The archive closed in its thread; a refresh still running is not waited for long."""
         self.reviews.close()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.work.run(("close",), self._close_archive), ARCHIVE_CLOSE_WAIT)
+            await asyncio.wait_for(self.work.run(("close",), self.answers.close), ARCHIVE_CLOSE_WAIT)
 
     # --- the routes ----------------------------------------------------------------------------------
     async def game_list(self, request: Request):
         try:
-            filters = list_filters(request)
+            filters = list_filters(parameters(request, LIST_PARAMETERS))
+        except ArchiveError as problem:
+            return error(str(problem), refused(problem).status)
         except ActionError as problem:
             return error(str(problem), problem.status)
         limit, offset = filters.pop("limit", LIST_PAGE), filters.pop("offset", 0)
@@ -121,9 +146,11 @@ class PastGames:
             player = parameters(request, ("player",)).get("player")
             if player is not None:
                 player = player_name(player)
+        except ArchiveError as problem:
+            return error(str(problem), refused(problem).status)
         except ActionError as problem:
             return error(str(problem), problem.status)
-        return await beside(self.work, ("stats", player), self._stats_json, player)
+        return await beside(self.work, ("stats", player), answering(lambda: encoded(self.answers.stats(player))))
 
     async def rating(self, request: Request):
         """GET api/rating?game=GAME[&player=NAME]: the people's rating in GAME from their finished
@@ -134,15 +161,18 @@ class PastGames:
             if game not in GAMES:
                 raise ActionError(_("no such game: {games}").format(games=games_in_words()), 404)
             player = player_name(asked["player"]) if asked.get("player") else None
+        except ArchiveError as problem:
+            return error(str(problem), refused(problem).status)
         except ActionError as problem:
             return error(str(problem), problem.status)
-        return await beside(self.work, ("rating", game, player), self._rating_json, game, player)
+        return await beside(self.work, ("rating", game, player),
+                            answering(lambda: encoded(self.answers.rating(game, player))))
 
     async def game_detail(self, request: Request):
         name = journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
             return error(_('no such game'), 404)
-        return await beside(self.work, ("game", name), self._replay_json, name)
+        return await beside(self.work, ("game", name), answering(self._replay_json), name)
 
     async def game_record(self, request: Request):
         name = journal_name(request.path_params["name"])
@@ -153,7 +183,7 @@ class PastGames:
             if form not in RECORD_FORMATS:
                 raise ActionError(_('format is {formats}, not {form}').format(
                     formats=in_words(RECORD_FORMATS), form=repr(form[:40])), 400)
-            filename, text = await self.work.run(("record", name, form), self._record_text, name, form)
+            filename, text = await self.work.run(("record", name, form), answering(self.answers.record), name, form)
         except Busy:
             return busy()
         except ActionError as problem:
@@ -168,18 +198,18 @@ class PastGames:
         if len(name) > NAME_LENGTH:
             return error(_('no such game'), 404)
         try:
-            job = await self.work.run(("review", name), self._review_job, name)
+            job: ReviewJob = await self.work.run(("review", name), answering(self.answers.review_job), name)
             if job.cached is not None:
                 return json_answer(encoded(job.cached))
             if not self.access.may_change(request) and not self.reviews.asked(job.digest):
-                refused = self._spectators_turn(request)
-                if refused is not None:
-                    return refused
+                refusal = self._spectators_turn(request)
+                if refusal is not None:
+                    return refusal
             worked_out = await _unless_gone(request, self.reviews.review(job))
             if worked_out is None:
                 return Response(status_code=CLIENT_GONE)
             data = worked_out[0]
-            await self.work.run(("keep-review", job.digest), self._keep_review, job, data)
+            await self.work.run(("keep-review", job.digest), answering(self.answers.keep_review), job, data)
         except (Busy, ReviewBusy):
             return busy()
         except ReviewUnavailable:  # the worker died again (killed, out of memory), or the board is ending
@@ -203,130 +233,31 @@ class PastGames:
     # --- changes to the archive (they take the token, as changing a game does) -----------------------
     async def rename_player(self, data: dict) -> dict:
         old, new = data["old"], data["new"]
-
-        def change() -> dict:
-            with self._asked():
-                renamed, failed = self._archive_or_none().rename_player(old, new)
-            return {"renamed": renamed, "failed": [unfoldered(problem, self.games) for problem in failed]}
-        return await self._in_archive(("rename", old, new), change)
+        return await self._in_archive(("rename", old, new), self.answers.rename_player, old, new)
 
     async def delete_game(self, data: dict) -> dict:
         key = data["id"]
         live = getattr(getattr(self.session.referee, "journal", None), "path", None)
         if live is not None and Path(live).name.removesuffix(".jsonl") == key.removesuffix(".jsonl"):
             raise ActionError(_('this is the game on the board: it cannot be deleted while it is played'), 409)
+        return await self._in_archive(("delete", key), self.answers.delete, key)
 
-        def change() -> dict:
-            with self._asked():
-                game = self._archive_or_none().delete(key)
-            return {"deleted": game["id"]}
-        return await self._in_archive(("delete", key), change)
-
-    async def _in_archive(self, key: tuple, change: Callable) -> dict:
+    async def _in_archive(self, key: tuple, change: Callable, *args) -> dict:
         try:
-            return await self.work.run(key, change)
+            return await self.work.run(key, answering(change), *args)
         except Busy:
             raise ActionError(_('the board is busy: try again in a moment'), 503) from None
 
     # --- the worker thread's side ----------------------------------------------------------------------
-    def _archive(self) -> Archive | None:
-        """The archive of the games folder, up to date with its journals; None before the first game."""
-        found = self._kept.get("archive")
-        if found is None:
-            if not self.games.is_dir():  # no game yet: nothing to index, and no folder made for it
-                return None
-            found = self._kept["archive"] = Archive(self.games)
-        found.refresh()
-        return found
-
-    def _archive_or_none(self) -> Archive:
-        found = self._archive()
-        if found is None:
-            raise ActionError(_('there are no games yet'), 404)
-        return found
-
-    def _close_archive(self) -> None:
-        found = self._kept.pop("archive", None)
-        if found is not None:
-            found.close()
-
-    @contextlib.contextmanager
-    def _asked(self):
-        """The archive's troubles as answers: busy (another program, `reedboard games`, holds the
-        index) or an index damaged meanwhile (opened afresh at the next question: it is rebuilt)."""
-        try:
-            yield
-        except sqlite3.OperationalError:
-            raise ActionError(_('the archive is busy: try again in a moment'), 503) from None
-        except sqlite3.DatabaseError:
-            with contextlib.suppress(sqlite3.Error):
-                self._close_archive()
-            raise ActionError(_("the archive's index is being rebuilt: try again in a moment"), 503) from None
-        except ArchiveError as problem:
-            message = unfoldered(str(problem), self.games).replace(str(self.games), "the games folder")
-            raise ActionError(message, 400) from None
-
     def _games_page(self, filters: dict, limit: int, offset: int, live: str | None) -> Response:
-        """A page of the games that match. Unfiltered, the list also holds the damaged journals
-        (what can be read of them, and why the rest cannot) and the game at the board before its
-        first move, each in its place."""
-        games = self.games
-        with self._asked():
-            found = self._archive()
-            if found is None:
-                return json_answer(encoded([]), headers={"X-Total-Count": "0"})
-            total = found.count(**filters)
-            if filters:
-                page = [listed(row, games) for row in found.games(**filters, limit=limit, offset=offset)]
-            else:
-                skipped = found.skipped()
-                extra = [self._journal_entry(s.path, s) for s in skipped]
-                if live is not None and not indexed(found, live) and live not in {s.path.name for s in skipped}:
-                    extra.append(self._journal_entry(games / live, None))
-                extra = [entry for entry in extra if entry is not None]
-                page = sorted([listed(row, games) for row in found.games(limit=offset + limit)] + extra,
-                              key=lambda entry: entry["id"], reverse=True)[offset:offset + limit]
-                total += len(extra)
+        try:
+            page, total = self.answers.games_page(filters, limit, offset, live)
+        except ArchiveError as problem:
+            raise refused(problem) from None
         return json_answer(encoded(page), headers={"X-Total-Count": str(total)})
 
-    def _journal_entry(self, path: Path, skipped: Skipped | None) -> dict | None:
-        """A journal the index does not list, read once per version of the file; None when gone."""
-        try:
-            stat = path.stat()
-        except OSError:
-            return None
-        version = (stat.st_size, stat.st_mtime_ns, skipped)
-        read = self._kept.setdefault("read", {})
-        entry = read.get(path.name)
-        if entry is None or entry[0] != version:
-            entry = read[path.name] = (version, unindexed(path, skipped))
-        if len(read) > 4 * LIST_LIMIT:  # journals repaired or gone: forget them
-            read.clear()
-        return dict(entry[1])
-
-    def _stats_json(self, player: str | None) -> bytes:
-        with self._asked():
-            found = self._archive()
-            if found is None:
-                return encoded({"player": player, "players": [], "games": [], "months": []})
-            stats, by_month = found.stats(player), months(found.games(player=player), player)
-        return encoded({"player": player, **stats, "months": by_month})
-
-    def _rating_json(self, game: str, player: str | None) -> bytes:
-        with self._asked():
-            found = self._archive()
-            results = found.against_computer(game, player) if found is not None else []
-        answer = {"game": game, "player": player, "games": len(results)}
-        known = {n for n, *_rest in level_ratings(game)}
-        results = [(level, score) for level, score in results if level in known]
-        if results:
-            rating, low, high = player_rating(game, results)
-            answer.update(rating=round(rating), low=round(low), high=round(high),
-                          suggested=suggested_level(game, rating))
-        return encoded(answer)
-
     def _replay_json(self, name: str) -> bytes:
-        replay = past_game(self.games, name)  # the same dict for as long as the journal is unchanged
+        replay = self.answers.replay(name)  # the same dict for as long as the journal is unchanged
         kept = self._replays.get(name)
         if kept is None or kept[0] is not replay:
             kept = self._replays[name] = (replay, encoded({**replay, "note": unfoldered(replay["note"], self.games)}))
@@ -334,34 +265,6 @@ class PastGames:
         while len(self._replays) > REPLAYS_ENCODED:
             self._replays.popitem(last=False)
         return kept[1]
-
-    def _review_job(self, name: str) -> ReviewJob:
-        found = self._archive()
-        try:
-            if found is None:
-                raise ArchiveError(name)
-            found.resolve(name)
-        except ArchiveError:
-            raise ActionError(_('no game {name}').format(name=repr(name.removesuffix(".jsonl"))), 404) from None
-        with self._asked():
-            return found.review_job(name)
-
-    def _keep_review(self, job: ReviewJob, data: dict) -> None:
-        found = self._archive()
-        if found is not None:
-            with self._asked():
-                found.keep_review(job, data)
-
-    def _record_text(self, name: str, form: str) -> tuple[str, str]:
-        path = journal_path(self.games, name)
-        try:
-            if form == "record":  # docs/records.md, as `reedboard games export` writes it
-                lines, filename = game_record_lines(record_of(read_journal(path))), f"{path.stem}-record.txt"
-            else:  # the moves, as `reedboard export` prints them
-                lines, filename = export_lines(path), f"{path.stem}.txt"
-        except JournalError as problem:
-            raise ActionError(str(problem), 422) from None
-        return filename, "\n".join(lines) + "\n"
 
 
 async def _unless_gone(request: Request, work: Awaitable) -> tuple | None:

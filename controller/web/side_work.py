@@ -7,7 +7,7 @@ processor); the loop only waits for the answer. The same work asked for again wh
 is shared, and when too much is waiting a spectator is told to come back later.
 
     work = SideWork()
-    answer = await work.run(("list",), past_games, games_dir)   # Busy when too much waits
+    answer = await work.run(("game", name), answers.replay, name)   # Busy when too much waits
 """
 
 from __future__ import annotations

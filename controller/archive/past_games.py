@@ -1,11 +1,10 @@
-"""The games journaled at the board: the list of them, and one of them replayed move by move.
+"""One game journaled at the board, replayed move by move for a page.
 
-    past_games(games_dir)        -> [{"name", "game", "title", "started", "moves", "result"} or {"name", "error"}, ...]
-    past_game(games_dir, name)   -> the record and the position after every move
-    journal_path(games_dir, name) -> the journal called name (ActionError 404 for anything else)
+    past_game(games_dir, name)    -> the record and the position after every move
+    journal_path(games_dir, name) -> the journal called name (NoSuchGame for anything else)
 
 Reading a journal replays every move through the rules engine, which takes a while for a long
-game, so what was worked out is kept per journal, keyed by its name, size and time of last
+game, so the replays worked out are kept per journal, keyed by its name, size and time of last
 change: a journal that grows (the game being played) is read again, the others are not. The
 functions may be called from any thread; callers must not change what they return.
 """
@@ -22,25 +21,20 @@ from ..persist.journal_format import JournalError
 from ..persist.journal_replay import rebuild
 from ..persist.journal_reader import read_journal
 from ..persist.notation import header_lines, record_lines, result_line, starting_position
-from .actions import ActionError
-from .snapshot import position_data
-from ..language.catalogue import PLAY
+from ..session.snapshot import position_data
+from ..language.catalogue import COMMANDS
+from .problems import NoSuchGame, UnreadableGame
 
-_ = PLAY.gettext
+_ = COMMANDS.gettext
 
-__all__ = ["journal_path", "past_game", "past_games"]
+__all__ = ["journal_path", "past_game", "position_of"]
 
 REPLAYS_KEPT = 8  # whole replays kept (a long game's is a few hundred kB)
 
 Key = tuple[str, int, int]  # a journal's name, size and time of last change (ns)
 
 _lock = threading.Lock()
-_entries: dict[Path, tuple[Key, dict]] = {}  # journal -> its line in the list
 _replays: OrderedDict[Path, tuple[Key, dict]] = OrderedDict()  # journal -> its replay, least recent first
-
-
-def _action_error(message: str, status: int) -> Exception:
-    return ActionError(message, status)
 
 
 def position_of(game: Game) -> dict:
@@ -50,7 +44,7 @@ def position_of(game: Game) -> dict:
 
 
 def _journals(games_dir: Path) -> list[tuple[Path, Key]]:
-    """The journals in games_dir (not their traces), newest first, each with its key."""
+    """The journals in games_dir (not their traces), each with its key."""
     if not games_dir.is_dir():
         return []
     found = []
@@ -62,54 +56,20 @@ def _journals(games_dir: Path) -> list[tuple[Path, Key]]:
         except OSError:  # removed meanwhile
             continue
         found.append((path, (path.name, stat.st_size, stat.st_mtime_ns)))
-    return sorted(found, key=lambda item: (item[0].name[:15], item[1][2]), reverse=True)
+    return found
 
 
 def _find(games_dir: Path, name: str) -> tuple[Path, Key]:
+    """The journal called name in games_dir, with its key: only a name the folder lists."""
     for path, key in _journals(games_dir):
         if path.name == name:
             return path, key
-    raise _action_error(_("no game {name}").format(name=repr(name)), 404)
+    raise NoSuchGame(_("no game {name}").format(name=repr(name)))
 
 
 def journal_path(games_dir: str | Path, name: str) -> Path:
-    """The journal called `name` in games_dir; ActionError 404 for anything else."""
+    """The journal called `name` in games_dir; NoSuchGame for anything else."""
     return _find(Path(games_dir), name)[0]
-
-
-def past_games(games_dir: str | Path) -> list[dict]:
-    """The journaled games, newest first: name, game, start time, moves, result (or the problem)."""
-    games_dir = Path(games_dir)
-    listed = _journals(games_dir)
-    games = []
-    for path, key in listed:
-        with _lock:
-            kept = _entries.get(path)
-        if kept is None or kept[0] != key:
-            kept = (key, _entry(path))
-            with _lock:
-                _entries[path] = kept
-        games.append(dict(kept[1]))
-    present = {path for path, _ in listed}
-    with _lock:  # forget the journals gone from this directory
-        for path in [p for p in _entries if p.parent == games_dir and p not in present]:
-            del _entries[path]
-    return games
-
-
-def _entry(path: Path) -> dict:
-    entry: dict = {"name": path.name}
-    try:
-        contents = read_journal(path)
-        game = rebuild(contents).game
-    except JournalError as error:
-        entry["error"] = str(error)
-    else:
-        entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
-                     moves=len(game.move_stack), result=result_line(game))
-        if contents.warning:  # damaged or torn: the moves up to there, and where reading stopped
-            entry["note"] = contents.warning
-    return entry
 
 
 def past_game(games_dir: str | Path, name: str) -> dict:
@@ -134,7 +94,7 @@ def _replay(path: Path) -> dict:
         contents = read_journal(path)
         game = rebuild(contents).game
     except JournalError as error:
-        raise _action_error(str(error), 422) from None
+        raise UnreadableGame(str(error)) from None
     replay = starting_position(game)
     positions = [{**position_of(replay), "last": []}]
     for move in game.move_stack:

@@ -1,5 +1,6 @@
-"""The archive's questions checked (the filters of GET /api/games, a player's name, a day),
-and its answers in the shapes the page reads: a listed game, a damaged journal, the months."""
+"""The archive's questions checked (the filters of a list of games, a player's name, a day: a
+QueryError for one put wrongly), and its answers in the shapes the page reads: a listed game, a
+damaged journal, the months. The web asks them (GET /api/games, /api/stats), and keeps HTTP."""
 
 from __future__ import annotations
 
@@ -8,9 +9,6 @@ import re
 from datetime import date
 from pathlib import Path
 
-from starlette.requests import Request
-
-from ..archive.index import OUTCOMES, Archive, ArchiveError, Skipped
 from ..games import GAMES
 from ..language.catalogue import COMMANDS
 from ..persist.game_files import SUFFIX
@@ -18,9 +16,8 @@ from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name
 from ..persist.journal_replay import rebuild
 from ..persist.journal_reader import read_journal
 from ..persist.notation import result_line
-from ..session.actions import ActionError
-
-from .replies import games_in_words
+from .index import OUTCOMES, Archive, Skipped
+from .problems import ArchiveError, QueryError
 
 _ = COMMANDS.gettext
 
@@ -30,29 +27,15 @@ OFFSET_LIMIT = 1_000_000
 LIST_PARAMETERS = ("game", "player", "since", "until", "result", "limit", "offset")
 
 
-def parameters(request: Request, allowed: tuple[str, ...]) -> dict[str, str]:
-    """The query's parameters, each at most once and each one of `allowed` (or the token)."""
-    found: dict[str, str] = {}
-    for key, value in request.query_params.multi_items():
-        if key == "token":
-            continue
-        if key not in allowed:
-            raise ActionError(_('{path} takes {allowed}, not {key}').format(
-                path=request.url.path, allowed=', '.join(allowed), key=repr(key[:40])), 400)
-        if key in found:
-            raise ActionError(_('{key} is given once').format(key=key), 400)
-        found[key] = value
-    return found
-
-
-def list_filters(request: Request) -> dict:
-    """GET /api/games's filters, checked: the keyword arguments of Archive.games."""
+def list_filters(asked: dict[str, str]) -> dict:
+    """The filters of a list of games as asked (each a name of LIST_PARAMETERS, once), checked:
+    the keyword arguments of Archive.games, with limit and offset."""
     filters: dict = {}
-    for key, text in parameters(request, LIST_PARAMETERS).items():
+    for key, text in asked.items():
         if key == "game":
             if text not in GAMES:
-                raise ActionError(_('no game {name}: {games}').format(
-                    name=repr(text[:40]), games=games_in_words()), 400)
+                raise QueryError(_('no game {name}: {games}').format(
+                    name=repr(text[:40]), games=_games_in_words()))
             filters[key] = text
         elif key == "player":
             filters[key] = player_name(text)
@@ -60,25 +43,31 @@ def list_filters(request: Request) -> dict:
             filters[key] = _day(key, text)
         elif key == "result":
             if text not in OUTCOMES:
-                raise ActionError(_('result is one of {outcomes}, not {text}').format(
-                    outcomes=', '.join(OUTCOMES), text=repr(text[:40])), 400)
+                raise QueryError(_('result is one of {outcomes}, not {text}').format(
+                    outcomes=', '.join(OUTCOMES), text=repr(text[:40])))
             filters[key] = text
         else:
             lowest, highest = (1, LIST_LIMIT) if key == "limit" else (0, OFFSET_LIMIT)
             if not re.fullmatch(r"[0-9]{1,7}", text) or not lowest <= int(text) <= highest:
-                raise ActionError(_('{key} is a whole number from {lowest} to {highest}').format(
-                    key=key, lowest=lowest, highest=highest), 400)
+                raise QueryError(_('{key} is a whole number from {lowest} to {highest}').format(
+                    key=key, lowest=lowest, highest=highest))
             filters[key] = int(text)
     if "since" in filters and "until" in filters and filters["since"] > filters["until"]:
-        raise ActionError(_('since ({since}) is after until ({until})').format(
-            since=filters['since'], until=filters['until']), 400)
+        raise QueryError(_('since ({since}) is after until ({until})').format(
+            since=filters['since'], until=filters['until']))
     return filters
+
+
+def _games_in_words() -> str:
+    """The games' names for a message, in the language of the question: "a, b or c"."""
+    names = sorted(GAMES)
+    return _("{names} or {last}").format(names=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else names[0]
 
 
 def player_name(text: str) -> str:
     name = text.strip()
     if not is_player_name(name):
-        raise ActionError(_("a player's name is 1 to {most} printable characters").format(most=NAME_LIMIT), 400)
+        raise QueryError(_("a player's name is 1 to {most} printable characters").format(most=NAME_LIMIT))
     return name
 
 
@@ -88,7 +77,7 @@ def _day(key: str, text: str) -> date:
             return date.fromisoformat(text.replace(".", "-"))
     except ValueError:
         pass
-    raise ActionError(_('{key} is a day, YYYY-MM-DD').format(key=key), 400)
+    raise QueryError(_('{key} is a day, YYYY-MM-DD').format(key=key))
 
 
 def journal_name(name: str) -> str:
