@@ -59,7 +59,7 @@ def test_a_game_against_the_computer_in_a_worker_process(tmp_path, name):
         assert referee.computer == Computer(game_players[0], 1)
         for turn in range(4):  # the computer's move, then the person's, twice
             await until(lambda: referee.view().lift or referee.game.outcome(), "a computer move shown")
-            move = referee._shown_move()
+            move = referee.shown_move()
             before = len(referee.game.move_stack)
             await carry_out(session, referee.game.footprint(move))
             await until(lambda: len(referee.game.move_stack) > before, "the computer's move carried out")
@@ -106,7 +106,7 @@ def test_a_hint_from_the_page_is_lit_and_journaled(tmp_path):
         referee = session.referee
         await until(lambda: referee.view().dest, "the hint shown")
         assert session.snapshot()["prompt"]["hint"]
-        move = referee._shown_move()
+        move = referee.shown_move()
         await carry_out(session, referee.game.footprint(move))
         await until(lambda: referee.game.move_stack, "the hinted move played")
         assert referee.game.move_stack == [move] and not referee.view().dest

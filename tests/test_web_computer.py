@@ -56,8 +56,8 @@ def test_big_balls_against_the_computer_by_clicks_with_a_hint_and_a_wrong_execut
         referee = session.referee
         wait_until(lambda: referee.roll is not None and not referee.view().rolling, "the roll")
         page.click('[data-action="hint"]')
-        wait_until(lambda: referee._shown_move() is not None, "the hint")
-        hinted = referee._shown_move()
+        wait_until(lambda: referee.shown_move() is not None, "the hint")
+        hinted = referee.shown_move()
         expect(page.locator('[data-role="message"]')).to_contain_text("hint", timeout=TIMEOUT)
         wait_until(lambda: lit(page, "empty") >= set(referee.game.footprint(hinted).empties), "the hint lit")
         carry_out(page, session, hinted)
@@ -65,8 +65,8 @@ def test_big_balls_against_the_computer_by_clicks_with_a_hint_and_a_wrong_execut
 
         # the computer: thinks (rolling by itself if it chooses to), then shows its move
         wait_for_prompt(page, "computer")
-        wait_until(lambda: referee._shown_move() is not None, "the computer's move", timeout=20)
-        move = referee._shown_move()
+        wait_until(lambda: referee.shown_move() is not None, "the computer's move", timeout=20)
+        move = referee.shown_move()
         footprint = referee.game.footprint(move)
         expect(page.locator('[data-role="message"]')).to_contain_text(referee.game.format_move(move), timeout=TIMEOUT)
         wait_until(lambda: lit(page, "empty") >= set(footprint.empties), "the piece to lift lit")

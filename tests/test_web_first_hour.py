@@ -89,7 +89,7 @@ def test_a_hint_that_captures_is_the_instruction_and_its_target_is_lit_as_the_ta
                 expect(page.locator('[data-role="die"]')).to_have_text("1", timeout=TIMEOUT)
                 page.click('[data-action="hint"]')
             expect(message(page)).to_contain_text("hint", timeout=TIMEOUT)
-            hinted = session.referee._shown_move()
+            hinted = session.referee.shown_move()
             assert hinted.capture
             expect(message(page)).to_contain_text("take black stone ")
             expect(message(page)).to_contain_text(f"move stone 1 from a1 to {hinted.dst}")
@@ -103,9 +103,9 @@ def test_the_computers_abalone_move_says_what_the_hands_do(open_page, tmp_path):
                           thinker=Thinker(seconds=0.2))
     with served(session) as url:
         page = open_page(url, session=session)
-        wait_until(lambda: session.referee is not None and session.referee._shown_move() is not None,
+        wait_until(lambda: session.referee is not None and session.referee.shown_move() is not None,
                    "the computer's move")
-        move = session.referee._shown_move()
+        move = session.referee.shown_move()
         game = session.referee.game
         words = game.move_words(move)
         expect(message(page)).to_contain_text(words, timeout=TIMEOUT)

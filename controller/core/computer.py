@@ -18,6 +18,7 @@ from ..language.catalogue import PLAY
 _ = PLAY.gettext
 
 LEVELS = range(1, 11)
+ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)
 HINT_LEVEL = 8  # a hint with no computer in the game searches as the top level does
 
 

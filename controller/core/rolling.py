@@ -1,19 +1,23 @@
-"""The die at the referee: the die itself, when a roll is refused, and what a roll shows.
+"""The die at the referee: the die itself, what it shows, and when a press of it is obeyed.
 
-Mixed into the referee (controller.core.referee), whose state and steps it uses. The die
-draws only from the random source it is given: live play hands it the system's
-(controller.session.live); a replay's and a test's rolls come with their values.
+The referee (controller.core.referee) owns one DiePolicy: it holds the value shown and the
+rolling animation, and answers, from what it is handed (the phase, the game, what the
+recogniser reads), whether a press is the next player's or is refused, and why. It calls
+nothing back: the referee carries out what it answers. The die draws only from the random
+source it is given: live play hands it the system's (controller.session.live); a replay's
+and a test's rolls come with their values.
 """
 
 from __future__ import annotations
 
 import random
-
-from reedboard.hal.interfaces import Cue
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..language.catalogue import N_
-from .decisions import JournalLine
 from .view import Phase
+from ..games import Game
 
 ROLL_ANIMATION = 0.6  # s the die shows its rolling animation before the value
 
@@ -36,73 +40,93 @@ class Die:
         return self._rng.randint(1, 6)
 
 
-class Rolling:
-    """The die's part of a referee: a press of the die button obeyed or refused."""
+class BoardReading(Protocol):
+    """What the die policy reads of the recogniser (controller.core.reconcile.Reconciler)."""
 
-    def _press_die(self, t: float, given: int | None) -> int | None:
-        """Roll if the rules allow it now; the value rolled, or None when refused."""
-        if self._pressed_beside_the_mover(t):
-            return self._keep_for_the_next_player(given)
-        if self.phase in (Phase.PLAY, Phase.ROLLED):
-            # The next player starts: a move waiting out the settle time counts at once, and so
-            # does a capture nobody saw the victim leave (a stone's or a big ball's), then the
-            # die is theirs (rule 2, R2, R11).
-            self._handle(self.reconciler.next_player_starts(t))
-            if self._pressed_beside_the_mover(t):
-                # what counted leaves a mover whose piece is in the hand already (their move
-                # read on): the press is the player's after them, as above (rule 10)
-                return self._keep_for_the_next_player(given)
-        game = self.game
-        refusal, values = None, {}  # the reason (a catalogue's words, looked up when shown) and its values
-        if not game.uses_die:
-            refusal = N_("this game has no die")
-        elif self.phase is Phase.OVER:
-            refusal = N_("the game is over")
-        elif self.phase in (Phase.SETUP, Phase.IDENTIFY):
-            refusal = N_("the set-up is not finished")
-        elif self.reconciler.choosing:
-            refusal = N_("first show which move was made (lift and put back a piece of it)")
-        elif self.phase is Phase.ROLLED:
-            refusal, values = N_("the die already shows {roll}: move a stone for it"), {"roll": self._roll}
-        elif not game.can_roll():
-            refusal, values = N_("{player} has no stone to roll for: move a big ball"), {"player": game.turn}
-        elif not self.reconciler.at_baseline:
-            refusal = N_("put the pieces back first (see the lights), then roll")
-        if refusal:
-            self._note(t, "refused", reason=refusal, values=values)
-            self._cue(Cue.REFUSED)
-            return None
-        value = self.die.roll(given)
-        self._set_roll(t, value)
-        self._handle(self.reconciler.set_roll(t, value))
-        return value
+    @property
+    def choosing(self) -> tuple[Hashable, ...]: ...
 
-    def _pressed_beside_the_mover(self, t: float) -> bool:
+    @property
+    def at_baseline(self) -> bool: ...
+
+    @property
+    def swap_shown(self) -> bool: ...
+
+    def mover_busy(self, t: float) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a press of the die is refused: a catalogue's words (looked up when shown) and their values."""
+
+    reason: str
+    values: Mapping[str, object] = field(default_factory=dict)
+
+
+class DiePolicy:
+    """The die's part of a referee: the die, the value it shows while a move for it is due,
+    and its rolling animation."""
+
+    def __init__(self, die: Die, roll: int | None = None) -> None:
+        self.die = die
+        self._roll = roll  # the value shown while a move for it is due
+        self._rolling_until: float | None = None  # the animation's end
+
+    @property
+    def roll(self) -> int | None:
+        return self._roll
+
+    @property
+    def rolling_until(self) -> float | None:
+        """When the rolling animation ends (None: it is not running)."""
+        return self._rolling_until
+
+    def shows(self, t: float, value: int, kept: bool = False) -> None:
+        """The die shows `value`: rolled now (after its animation), or `kept` from before."""
+        self._roll = value
+        self._rolling_until = None if kept else t + ROLL_ANIMATION
+
+    def shows_again(self, value: int | None) -> None:
+        """A takeback: the die shows the taken-back move's value again (or nothing), at once."""
+        self._roll = value
+        self._rolling_until = None
+
+    def used(self) -> None:
+        """The value was moved for (or the game ended): nothing is due for it any more."""
+        self._roll = None
+
+    def animation_ends(self, t: float) -> bool:
+        """Stop the animation if it ends by t; whether it did."""
+        if self._rolling_until is not None and self._rolling_until <= t:
+            self._rolling_until = None
+            return True
+        return False
+
+    def draw(self, given: int | None) -> int:
+        return self.die.roll(given)
+
+    @staticmethod
+    def beside_the_mover(t: float, phase: Phase, game: Game, board: BoardReading) -> bool:
         """Whether the mover's piece is still on its way (in the hand): the press is the next
         player's, two hands at once (rule 10). A big ball's quick swap shown is the next player
         starting instead (R2)."""
-        return ((self.phase is Phase.ROLLED or (self.phase is Phase.PLAY and not self.reconciler.swap_shown))
-                and self.reconciler.mover_busy(t) and self.game.uses_die)
+        return ((phase is Phase.ROLLED or (phase is Phase.PLAY and not board.swap_shown))
+                and board.mover_busy(t) and game.uses_die)
 
-    def _keep_for_the_next_player(self, given: int | None) -> int:
-        """The next player's number waits for their turn and shows as soon as the mover's move
-        is down, with no new press. Where the mover had not rolled (a big ball in the hand), the
-        press may have been theirs: the ball put back on its hollow makes the number theirs (R20)."""
-        value = self.die.roll(given)
-        self.reconciler.keep_roll(self.game.other(self.game.turn), value, claimable=self.phase is Phase.PLAY)
-        return value
-
-    def _set_roll(self, t: float, value: int, kept: bool = False) -> None:
-        """The die shows `value` for the player to move: rolled now, or `kept` from before a
-        takeback (the reconciler counts it already)."""
-        game = self.game
-        # the roll is on disk before any move; a number kept over a takeback may be dropped for a
-        # big-ball move (R19), and the journal says so, for a resumed game's replay
-        free = kept and self.reconciler.roll_free
-        self._emit(JournalLine(t, "roll", (game.turn, value) + ((True,) if free else ())))
-        self._roll = value
-        self._rolling_until = None if kept else t + ROLL_ANIMATION
-        self.phase = Phase.ROLLED
-        self._cue(Cue.ROLL)
-        stones = game.die_pieces(value)
-        self._note(t, "roll", player=game.turn, value=value, stones=stones, kept=kept)
+    def refusal(self, phase: Phase, game: Game, board: BoardReading) -> Refusal | None:
+        """Why a press of the die is refused now (None: it is obeyed)."""
+        if not game.uses_die:
+            return Refusal(N_("this game has no die"))
+        if phase is Phase.OVER:
+            return Refusal(N_("the game is over"))
+        if phase in (Phase.SETUP, Phase.IDENTIFY):
+            return Refusal(N_("the set-up is not finished"))
+        if board.choosing:
+            return Refusal(N_("first show which move was made (lift and put back a piece of it)"))
+        if phase is Phase.ROLLED:
+            return Refusal(N_("the die already shows {roll}: move a stone for it"), {"roll": self._roll})
+        if not game.can_roll():
+            return Refusal(N_("{player} has no stone to roll for: move a big ball"), {"player": game.turn})
+        if not board.at_baseline:
+            return Refusal(N_("put the pieces back first (see the lights), then roll"))
+        return None

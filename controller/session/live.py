@@ -52,7 +52,8 @@ def live_die() -> Die:
 class LiveReferee(Referee):
     """A referee whose decisions are carried out as it makes them: the board's signals to
     `outputs`, the inputs to the flight `recorder`, the lines to the `journal` (opened by
-    `open_journal` as play begins, when there is none yet). Each may be left out."""
+    `open_journal` as play begins, when there is none yet). Each may be left out. Each input
+    still returns what it decided (carried out already)."""
 
     def __init__(self, game: Game, *, outputs: Outputs | None = None, journal=None,
                  open_journal: Callable[[PlayBegan], object] | None = None,
@@ -90,39 +91,39 @@ class LiveReferee(Referee):
                 if outputs.changed:
                     outputs.changed()
 
-    def start(self, t: float) -> None:
-        self.carry_out(super().start(t))
+    def _carried_out(self, decisions: list[Decision]) -> list[Decision]:
+        self.carry_out(decisions)
+        return decisions
 
-    def frame(self, t: float, occupied: Iterable[str]) -> None:
-        self.carry_out(super().frame(t, occupied))
+    def start(self, t: float) -> list[Decision]:
+        return self._carried_out(super().start(t))
 
-    def press(self, t: float, button: str, roll: int | None = None, long: bool = False) -> None:
-        self.carry_out(super().press(t, button, roll, long))
+    def frame(self, t: float, occupied: Iterable[str]) -> list[Decision]:
+        return self._carried_out(super().frame(t, occupied))
 
-    def advance(self, t: float) -> None:
-        self.carry_out(super().advance(t))
+    def press(self, t: float, button: str, roll: int | None = None, long: bool = False) -> list[Decision]:
+        return self._carried_out(super().press(t, button, roll, long))
 
-    def resign(self, t: float, player: str) -> None:
-        self.carry_out(super().resign(t, player))
+    def advance(self, t: float) -> list[Decision]:
+        return self._carried_out(super().advance(t))
 
-    def agree_draw(self, t: float) -> None:
-        self.carry_out(super().agree_draw(t))
+    def resign(self, t: float, player: str) -> list[Decision]:
+        return self._carried_out(super().resign(t, player))
 
-    def note(self, t: float, kind: str, **data) -> None:
-        self.carry_out(super().note(t, kind, **data))
+    def agree_draw(self, t: float) -> list[Decision]:
+        return self._carried_out(super().agree_draw(t))
 
-    def replay_decision(self, t: float, move: str, roll: int | None = None) -> None:
-        self.carry_out(super().replay_decision(t, move, roll))
+    def note(self, t: float, kind: str, **data) -> list[Decision]:
+        return self._carried_out(super().note(t, kind, **data))
 
-    def ask_hint(self, t: float) -> bool:
-        asked = super().ask_hint(t)
-        self.carry_out(self.decided())
-        return asked
+    def replay_decision(self, t: float, move: str, roll: int | None = None) -> list[Decision]:
+        return self._carried_out(super().replay_decision(t, move, roll))
 
-    def answer(self, t: float, question: Question, move) -> bool:
-        taken = super().answer(t, question, move)
-        self.carry_out(self.decided())
-        return taken
+    def ask_hint(self, t: float) -> list[Decision]:
+        return self._carried_out(super().ask_hint(t))
+
+    def answer(self, t: float, question: Question, move) -> list[Decision]:
+        return self._carried_out(super().answer(t, question, move))
 
 
 def new_referee(
@@ -139,10 +140,11 @@ def new_referee(
     computer: Computer | None = None,
     written: Callable[[Path, int, dict], None] | None = None,
     occasion: Mapping[str, object] | None = None,
+    die: Die | None = None,
 ) -> LiveReferee:
     """A referee for a new game whose journal and trace go into games_dir once it is set up
     (its header names the `players`, the `computer`'s side and the tournament's game, its
-    `occasion`; `written` hears every line)."""
+    `occasion`; `written` hears every line; `die`: the board's, unless given)."""
     settings = settings or Settings()
     recorder = FlightRecorder()
 
@@ -157,12 +159,13 @@ def new_referee(
         return recorder.guard(journal)  # every journal line after its cause is on the trace
 
     return LiveReferee(game, settings=settings, open_journal=open_journal, recorder=recorder,
-                       outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer)
+                       outputs=outputs, setup=setup, rng=rng, clock=clock, computer=computer, die=die)
 
 
 def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None,
                    rng: random.Random | None = None,
-                   written: Callable[[Path, int, dict], None] | None = None) -> LiveReferee:
+                   written: Callable[[Path, int, dict], None] | None = None,
+                   die: Die | None = None) -> LiveReferee:
     """A referee for an unfinished game: replayed from its journal, the board guided back to it.
 
     The trace goes on after a resume marker; where it is missing, a new segment starts. A
@@ -184,7 +187,7 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
     settings = Settings(**contents.header.get("settings", {}))
     return LiveReferee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
                        outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
-                       clock_remaining=resumed.clock_remaining,
+                       clock_remaining=resumed.clock_remaining, die=die,
                        computer=Computer.from_header(contents.header.get("computer")))
 
 

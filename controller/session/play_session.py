@@ -313,7 +313,8 @@ class PlaySession:
         outputs = Outputs(lights=self._on_lights, die=self._on_die, buzzer=self._on_cue, changed=self._dirty)
         if self._resume is not None:
             path, self._resume = self._resume, None
-            referee = live.resume_referee(path, t, outputs=outputs, rng=self.rng, written=self._journal_line)
+            referee = live.resume_referee(path, t, outputs=outputs, rng=self.rng, written=self._journal_line,
+                                          die=self.die)
             self.computer = referee.computer
             header = read_journal(path).header
             self.occasion = {key: header[key] for key in ("event", "round", "table") if key in header} or None
@@ -325,14 +326,12 @@ class PlaySession:
             referee = live.new_referee(game, self.games_dir, settings=self.settings, setup=mode,
                                        outputs=outputs, rng=self.rng, clock=self.game_clock,
                                        players=self._players_of(game), written=self._journal_line,
-                                       computer=self._computer_for(game), occasion=self.occasion)
+                                       computer=self._computer_for(game), occasion=self.occasion, die=self.die)
             if self.table is not None:
                 if self.empty:
                     self.table.arrange({}, [p for p in game.pieces().values() if p])
                 else:  # what stands on the table at the start of this mode (stones unsorted, say)
                     self.table.arrange(start_table(game, referee.setup_guide, self.rng), [])
-        if self.die is not None:
-            referee.die = self.die
         self.referee = referee
         self._stop = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(
@@ -394,8 +393,9 @@ class PlaySession:
         game = self._playing()
         if self.referee.computer_to_move():
             raise ActionError(_("no hint now: it is the computer's turn"), 409)
-        if not self.referee.ask_hint(self.now()):
+        if not self.referee.can_hint():
             raise ActionError(_("no hint now: {colour} cannot move yet").format(colour=said(colour_words(game.turn))), 409)
+        self.referee.ask_hint(self.now())
         self._consider()
         return self.publish()
 
