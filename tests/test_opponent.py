@@ -187,8 +187,8 @@ def test_a_move_limit_makes_a_draw():
 def _match_parser():
     parser = usage.Parser(prog="reedboard")
     commands = parser.add_subparsers()
-    from reedboard.controller.opponent import match
-    match.add_parser(commands)
+    from reedboard.controller.commands import match_command
+    match_command.add_parser(commands)
     return parser
 
 

@@ -16,13 +16,12 @@ from . import games_command
 from . import club_command
 from . import (
     bringup_command, calibrate_command, config_command, doctor_command, export_command, fake_board, firmware_command,
-    hardware_command, perft_command, play_command, replay_command, review_command, selftest_command, service,
-    show_command,
+    hardware_command, match_command, perft_command, play_command, replay_command, review_command, selftest_command,
+    service, show_command,
 )
 from .usage import Parser, UsageError, is_user_error, speak_argparse
 from ..language.catalogue import COMMANDS as WORDS, LANGUAGES, set_default
 from ..language.choosing import from_environment, supported
-from ..opponent import match
 
 _ = WORDS.gettext
 
@@ -32,7 +31,7 @@ _ = WORDS.gettext
 COMMANDS = (play_command, show_command, replay_command, games_command, review_command, export_command, club_command,
             hardware_command, firmware_command, doctor_command, bringup_command, selftest_command, calibrate_command,
             config_command, service, fake_board,
-            perft_command, match)
+            perft_command, match_command)
 
 
 __all__ = ["COMMANDS", "build_parser", "main"]

@@ -17,14 +17,15 @@ import random
 import time
 from dataclasses import dataclass, replace
 
-from ..games import GAMES, game_class, game_name
-from ..language.catalogue import COMMANDS, PLAY
+from ..games import game_class
+from ..games.base import colour_words
+from ..language.phrases import Phrasebook
 from .levels import LEVELS, level
 from .search import choose
 from .search_parts import ROLL, Limits
 
-_ = COMMANDS.gettext
-ngettext = COMMANDS.ngettext
+phrase = Phrasebook("commands")
+phrase_n = phrase.n
 
 MAX_MOVES = 300  # a game still going after this many moves is counted a draw
 GREEDY = Limits(depth=1)
@@ -50,8 +51,8 @@ def parse_player(text: str) -> str:
     kind, __, number = text.partition(":")
     if kind == "computer" and number.isdigit() and int(number) in LEVELS:
         return text
-    raise argparse.ArgumentTypeError(_("a player is random, greedy or computer:1 .. computer:10, not {text}").format(
-        text=repr(text)))
+    raise argparse.ArgumentTypeError(phrase("a player is random, greedy or computer:1 .. computer:10, not {text}",
+                                            text=repr(text)))
 
 
 def player_limits(player: str, nodes: int | None = None, game: str | None = None) -> Limits:
@@ -166,69 +167,29 @@ def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 
     for who, player in enumerate(players):
         times = [t for r in results for t in r.seconds[who]]
         if times and player != "random":
-            out(ngettext("{player}: {n} decision, median {median} ms, maximum {most} ms",
-                         "{player}: {n} decisions, median {median} ms, maximum {most} ms", len(times)).format(
-                player=player, n=len(times), median=forms.number(statistics.median(times) * 1000, 0),
-                most=forms.number(max(times) * 1000, 0)))
+            out(phrase_n("{player}: {n} decision, median {median} ms, maximum {most} ms",
+                         "{player}: {n} decisions, median {median} ms, maximum {most} ms", len(times),
+                         player=player, n=len(times), median=forms.number(statistics.median(times) * 1000, 0),
+                         most=forms.number(max(times) * 1000, 0)))
     low, high = wilson(total, games)
-    out(_("{first} scored {score}/{games} against {second} = {percent} % (95 % interval {low}-{high} %)").format(
-        first=players[0], score=forms.number(total), games=games, second=players[1],
-        percent=forms.number(100 * total / max(games, 1), 1), low=forms.number(100 * low, 1),
-        high=forms.number(100 * high, 1)))
+    out(phrase("{first} scored {score}/{games} against {second} = {percent} % (95 % interval {low}-{high} %)",
+               first=players[0], score=forms.number(total), games=games, second=players[1],
+               percent=forms.number(100 * total / max(games, 1), 1), low=forms.number(100 * low, 1),
+               high=forms.number(100 * high, 1)))
     return total / max(games, 1)
 
 
 def _report(results, players, out):
     for r in results:
-        won = _("a draw") if r.score == 0.5 else _("{player} won").format(player=players[0] if r.score else players[1])
-        words = dict(index=r.index + 1, first=players[0], colour=PLAY.gettext(r.first_colour), second=players[1],
+        won = phrase("a draw") if r.score == 0.5 else phrase("{player} won", player=players[0] if r.score else players[1])
+        words = dict(index=r.index + 1, first=players[0], colour=colour_words(r.first_colour), second=players[1],
                      result=r.result, reason=r.reason, n=r.moves, won=won)
         if r.opening:
-            out(ngettext("game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason}, {n} move):"
+            out(phrase_n("game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason}, {n} move):"
                          " {won}", "game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason},"
-                         " {n} moves): {won}", r.moves).format(opening=" ".join(r.opening), **words))
+                         " {n} moves): {won}", r.moves, opening=" ".join(r.opening), **words))
         else:
-            out(ngettext("game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} move): {won}",
+            out(phrase_n("game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} move): {won}",
                          "game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} moves): {won}",
-                         r.moves).format(**words))
+                         r.moves, **words))
         yield r
-
-
-def add_parser(commands) -> argparse.ArgumentParser:
-    parser = commands.add_parser("match", help=_("play the computer against itself, random or greedy; print the score"))
-    parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=_("the game"))
-    for which in ("first", "second"):
-        parser.add_argument(which, type=parse_player, metavar="PLAYER",
-                            help=_("random, greedy or computer:LEVEL (1-10)"))
-    parser.add_argument("--games", type=_count, default=100, help=_("games to play (default 100)"))
-    parser.add_argument("--seed", type=int, default=0, help=_("the seed of the set-ups and the die (default 0)"))
-    parser.add_argument("--jobs", type=_count, default=1, help=_("games played at once, one process each (default 1)"))
-    parser.add_argument("--max-moves", type=_count, default=MAX_MOVES,
-                        help=_("a game still going after this many moves is a draw (default {moves})").format(
-                            moves=MAX_MOVES))
-    parser.add_argument("--nodes", type=_count, default=None,
-                        help=_("the top level's node budget instead of its own (every level searches by nodes, never"
-                               " by time, in a match: the same games on any machine)"))
-    parser.add_argument("--opening", type=_plies, default=0, metavar="PLIES",
-                        help=_("each pair of games (colours swapped) starts after this many random moves, the same"
-                               " for both: games without chance then differ (default 0)"))
-    parser.set_defaults(run=run)
-    return parser
-
-
-def _plies(text: str) -> int:
-    if not text.isdigit() or int(text) > 40:
-        raise argparse.ArgumentTypeError(_("give a whole number 0 to 40, not {text}").format(text=repr(text)))
-    return int(text)
-
-
-def _count(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(_("give a whole number 1 or more, not {text}").format(text=repr(text)))
-    return int(text)
-
-
-def run(args: argparse.Namespace) -> int:
-    run_match(args.game, (args.first, args.second), args.games, args.seed, args.jobs, args.max_moves,
-              nodes=args.nodes, opening_plies=args.opening)
-    return 0
