@@ -89,7 +89,7 @@ MODULES_BY_LEVEL = {
         test_notation_roundtrip test_offboard test_offboard_layout test_opponent_keys test_project
         test_reconcile test_reconcile_properties test_record test_referee_decisions test_signals
         test_sim_board test_test_levels test_trace_board test_review_chance test_one_hollow
-        test_catalogue_terms test_tournament
+        test_catalogue_terms test_tournament test_words_room
     """,
     # several modules together, in-process
     "component": """

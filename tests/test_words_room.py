@@ -1,0 +1,90 @@
+"""Words belong at the edges (docs/architecture.md, the words room): below controller/words/ the
+rooms that are done with words hand over phrases (a catalogue's msgid and its data) and never
+look a word up themselves; the words room says a phrase in the language asked for, its data
+(other phrases among them) in the same language, and an error carrying one as its message.
+"""
+
+from __future__ import annotations
+
+import ast
+import pickle
+from pathlib import Path
+
+import pytest
+
+from reedboard.controller.games import BigBalls, MoveError
+from reedboard.controller.games.base import colour_words
+from reedboard.controller.language.catalogue import LANGUAGES, speaking
+from reedboard.controller.language.phrases import Phrase, Phrasebook, listed
+from reedboard.controller.words import said, said_all
+
+CONTROLLER = Path(__file__).resolve().parents[1] / "controller"
+# The rooms below the words room that say nothing themselves. The core's words (its notes,
+# prompts and the lights' legend) and persist's (the journal's and the trace's problems) are
+# still looked up where they are made.
+SILENT_ROOMS = ("games", "opponent")
+# what looks words up in a language: the catalogues, their lookup, the gettext module
+TRANSLATING = {"PLAY", "COMMANDS", "PAGE", "RULES", "Words", "translations", "say", "speaking", "current"}
+LOOKUPS = {"gettext", "ngettext", "pgettext", "npgettext"}
+
+
+def speaking_lines(path: Path) -> list[str]:
+    """Where `path` looks words up: it imports gettext or a translating name of the language
+    room's catalogue, or uses a gettext method."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "gettext" for alias in node.names):
+            found.append(f"{path.name}:{node.lineno} imports gettext")
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if module.split(".")[0] == "gettext":
+                found.append(f"{path.name}:{node.lineno} imports from gettext")
+            elif module.endswith("catalogue") or module.endswith("words") or ".words." in module:
+                names = {alias.name for alias in node.names} & (TRANSLATING | {"said", "said_all"})
+                if names or module.endswith("words"):
+                    found.append(f"{path.name}:{node.lineno} imports {sorted(names) or module}")
+        elif isinstance(node, ast.Attribute) and node.attr in LOOKUPS:
+            found.append(f"{path.name}:{node.lineno} uses {node.attr}")
+    return found
+
+
+@pytest.mark.parametrize("room", SILENT_ROOMS)
+def test_no_room_below_the_words_room_looks_a_word_up(room):
+    found = [line for path in sorted((CONTROLLER / room).rglob("*.py")) for line in speaking_lines(path)]
+    assert not found, f"{room} speaks itself; hand over a phrase (language/phrases.py) instead: {found}"
+
+
+def test_the_check_finds_a_module_that_speaks(tmp_path):
+    module = tmp_path / "speaks.py"
+    module.write_text("from ..language.catalogue import PLAY\nimport gettext\n_ = PLAY.gettext\n"
+                      "from ..language.phrases import Phrasebook\n", encoding="utf-8")
+    assert len(speaking_lines(module)) == 3
+
+
+def test_a_refusal_is_handed_over_as_a_phrase_and_said_in_each_language():
+    with pytest.raises(MoveError) as refused:
+        BigBalls().parse_move("4 e1-d1")
+    phrase = refused.value.args[0]
+    assert isinstance(phrase, Phrase) and phrase.text == "no {colour} stone on {hollow}"
+    assert phrase.values["hollow"] == "e1" and phrase.values["colour"] == colour_words("black")
+    words = {}
+    for lang in LANGUAGES:
+        with speaking(lang):
+            words[lang] = said(refused.value)
+    assert words["en"] == str(refused.value) == "no black stone on e1"
+    assert words["de"] == "kein Stein von Schwarz auf e1" and words["ro"] == "nicio piatră a lui Negru pe e1"
+
+
+def test_a_phrase_keeps_its_data_through_joins_plurals_and_pickling():
+    phrase = Phrasebook("play")
+    piece = phrase("the piece")
+    line = listed([phrase("{first} and {last}", first="a1", last="b2"), "c3"]) + ": " + piece
+    assert str(line) == "a1 and b2, c3: the piece"
+    with speaking("de"):
+        assert said(line) == f"a1 und b2, c3: {said(piece)}" and said(piece) != "the piece"
+    plural = Phrasebook("commands").n("{n} blunder", "{n} blunders", 2, n=2)
+    assert str(plural) == "2 blunders"
+    assert pickle.loads(pickle.dumps(plural)) == plural and pickle.loads(pickle.dumps(plural)).data == plural.data
+    with speaking("ro"):
+        assert said_all({"options": [{"label": phrase("first to move")}], "n": 3})["n"] == 3
+        assert said_all({"label": phrase("first to move")})["label"] != "first to move"
