@@ -11,17 +11,42 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from ..language.catalogue import PLAY
 from . import prompts, signals
 from .computer import ROLL_DECISION
 from .decisions import Changed, Decision, DieShows, Lights
-from .reconcile import Reconciler
 from .view import Phase, Prompt, View
 from ..games import Game, Outcome
 from ..games.setup import SetupGuide
 
 _ = PLAY.gettext
+
+
+class Recognised(Protocol):
+    """What the view reads of the recogniser (controller.core.reconcile.Reconciler)."""
+
+    @property
+    def stable(self) -> frozenset[str]: ...
+
+    @property
+    def expected(self) -> frozenset[str] | None: ...
+
+    @property
+    def guidance(self) -> tuple[frozenset[str], frozenset[str]] | None: ...
+
+    @property
+    def choosing(self) -> tuple[Hashable, ...]: ...
+
+    @property
+    def choice_paths(self) -> tuple[frozenset[str], ...]: ...
+
+    @property
+    def in_hand(self) -> tuple[frozenset[str], frozenset[str]] | None: ...
+
+    @property
+    def held(self) -> tuple[Hashable, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -40,7 +65,7 @@ class Standing:
 
     changes: tuple
     game: Game
-    reconciler: Reconciler
+    reconciler: Recognised
     phase: Phase
     roll: int | None
     rolling: bool
@@ -270,7 +295,7 @@ def _play_prompt(s: Standing) -> Prompt:
                            "waiting": bool(game.position_data().get("waiting"))})
 
 
-def setup_prompt(rec: Reconciler, guide: SetupGuide | None) -> Prompt:
+def setup_prompt(rec: Recognised, guide: SetupGuide | None) -> Prompt:
     """What the set-up asks of the players now: the guide's question, or the cells to fill and empty."""
     wanted = rec.expected
     if guide is not None:
