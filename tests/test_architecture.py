@@ -231,3 +231,14 @@ def test_the_archive_owns_past_games_and_the_web_keeps_http():
     readers = {name for name, r in rooms.items() if r == "web" and imports()[name] & reading}
     assert not readers, f"web modules that read journals themselves: {sorted(readers)}"
     assert not any(r == "session" and name.endswith("past_games") for name, r in rooms.items())
+
+
+def test_the_workshop_sits_below_the_command_line_and_parses_none():
+    """The board's set-up and testing (guide, self-test, calibration, bring-up, doctor, the
+    configuration file) are the workshop's; the commands parse the options and call it."""
+    floor = floors()
+    assert floor["commands"] > floor["workshop"]
+    workshop = [name for name in modules() if room(name) == "workshop"]
+    assert {name.rpartition(".")[2] for name in workshop} >= {"guide", "selftest", "calibrate", "bringup", "doctor", "config"}
+    parsing = sorted(name for name in workshop if "argparse" in third_party(name))
+    assert not parsing, f"workshop modules that parse a command line: {parsing}"

@@ -28,8 +28,8 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from reedboard.controller.commands.bringup import Bench
-from reedboard.controller.commands.guide import Opened, Settings
+from reedboard.controller.workshop.bringup import Bench
+from reedboard.controller.workshop.guide import Opened, Settings
 from reedboard.controller.web.bringup_page import bringup_server
 from reedboard.hal.board import load_board
 from reedboard.hal.mock.faults import faulty_sim, parse_faults

@@ -1,4 +1,4 @@
-"""`reedboard calibrate` (controller/commands/calibrate.py): learning which switch and which LED belong
+"""`reedboard calibrate` (controller/workshop/calibrate.py): learning which switch and which LED belong
 to each hollow, on a board wired in another order than its board file says.
 
 The board really wired in a shuffled order (a seeded random permutation of the matrix
@@ -22,10 +22,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from reedboard.controller.games import BigBalls
-from reedboard.controller.commands.calibrate import (Calibration, CalibrationRefused, CalibrationResult, Settings, board_text,
+from reedboard.controller.workshop.calibrate import (Calibration, CalibrationRefused, CalibrationResult, Settings, board_text,
                                   calibrate_command, check_map, run_calibration)
 from reedboard.controller.core.referee import Outputs
-from reedboard.controller.commands.guide import SimBuilder
+from reedboard.controller.workshop.guide import SimBuilder
 from reedboard.hal.addresses import LedFrame
 from reedboard.hal.board import Board, load_board, parse_board
 from reedboard.hal.mock.faults import MockHands, SimHands
@@ -286,7 +286,7 @@ def test_the_command_takes_a_shipped_boards_name_and_writes_a_file_here(tmp_path
 
 
 def test_ctrl_c_stops_the_command_without_writing_the_board_file(tmp_path, monkeypatch):
-    from reedboard.controller.commands import calibrate as module
+    from reedboard.controller.workshop import calibrate as module
 
     old = tmp_path / "board.toml"
     old.write_text(BOARD_TEXT)
@@ -350,7 +350,7 @@ class FakeBoardHands:
 
 
 def test_calibrating_over_serial_reads_the_picos_raw_addresses():
-    from reedboard.controller.commands.calibrate import open_calibration
+    from reedboard.controller.workshop.calibrate import open_calibration
     from reedboard.hal.mock.fakeboard import FakeBoard
 
     truth = shuffled(BOARD, 8)
@@ -374,7 +374,7 @@ def test_calibrating_over_serial_reads_the_picos_raw_addresses():
 def test_the_prompts_are_shown_in_a_web_page_too():
     from starlette.testclient import TestClient
 
-    from reedboard.controller.commands.guide import Prompt
+    from reedboard.controller.workshop.guide import Prompt
     from reedboard.controller.web.guide_page import guide_app
     from reedboard.hal.board import load_board
 

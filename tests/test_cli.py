@@ -156,7 +156,7 @@ def test_a_game_named_in_capitals_is_played(capsys, tmp_path):
     assert status == 0 and out.strip() == "44"
     config = tmp_path / "config.toml"
     config.write_text('[play]\ngame = "OffBoard"\n')
-    from reedboard.controller.commands.config import load
+    from reedboard.controller.workshop.config import load
 
     assert load(config)["play.game"] == "offboard"
     status, _, err = run(capsys, "show", "Chess")
@@ -178,7 +178,7 @@ def test_a_missing_extra_is_named_with_both_ways_to_install_it(capsys, monkeypat
 def test_the_backend_has_one_name(capsys, tmp_path):
     # --backend on the command line, backend in the configuration as in the board file; the
     # former --hal and [board] hal are still read.
-    from reedboard.controller.commands.config import load
+    from reedboard.controller.workshop.config import load
 
     for flag in ("--backend", "--hal"):
         status, out, _ = run(capsys, "doctor", flag, "sim")
@@ -194,9 +194,9 @@ def test_help_loads_none_of_the_modules_a_command_needs_only_when_it_runs():
     # trace and configuration modules (and asyncio, the TOML reader, ...) when it runs, not as its
     # parser is built; the games' move tables are built when a game is made.
     heavy = ("reedboard.controller.persist.journal", "reedboard.controller.persist.trace",
-             "reedboard.controller.core.reconcile", "reedboard.controller.commands.config",
-             "reedboard.controller.commands.selftest", "reedboard.controller.commands.calibrate",
-             "reedboard.controller.commands.guide", "reedboard.controller.web.app", "reedboard.hal.board", "secrets",
+             "reedboard.controller.core.reconcile", "reedboard.controller.workshop.config",
+             "reedboard.controller.workshop.selftest", "reedboard.controller.workshop.calibrate",
+             "reedboard.controller.workshop.guide", "reedboard.controller.web.app", "reedboard.hal.board", "secrets",
              "reedboard.controller.games.setup", "asyncio", "sqlite3", "ssl", "subprocess", "tomllib")
     code = ("import sys; from reedboard.controller.commands.cli import build_parser; build_parser();"
             " from reedboard.controller.games import abalone, bigballs;"

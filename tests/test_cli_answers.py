@@ -365,7 +365,7 @@ def test_an_unknown_option_is_refused_by_the_command_it_was_given_to(capsys, arg
 
 def test_listen_takes_a_port_alone_on_the_host_play_listens_on(tmp_path):
     from reedboard.controller.commands.cli import build_parser
-    from reedboard.controller.commands.config import load
+    from reedboard.controller.workshop.config import load
 
     parser = build_parser()
     args = parser.parse_args(["play", "bigballs", "--listen", "8101"])
@@ -398,7 +398,7 @@ def test_the_command_list_starts_with_what_a_player_needs_and_ends_with_the_main
 def test_the_self_test_says_its_summary_once_after_a_report_with_date_board_backend_and_board_file(tmp_path):
     import io
 
-    from reedboard.controller.commands.selftest import selftest_command
+    from reedboard.controller.workshop.selftest import selftest_command
 
     board = tmp_path / "good.toml"
     board.write_text(resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8"))

@@ -179,7 +179,7 @@ def test_doctor_says_why_no_board_answered_in_the_language(lang, monkeypatch):
     """hal's reasons (its words, English, and their values) are put into words by the command."""
     import io
 
-    from reedboard.controller.commands.doctor import doctor
+    from reedboard.controller.workshop.doctor import doctor
     from reedboard.controller.language.catalogue import speaking
     from reedboard.hal import serial_board
 

@@ -7,7 +7,7 @@ from conftest import free_port
 
 from reedboard.controller.commands.cli import main
 from reedboard.controller.core.clock import ClockSettings
-from reedboard.controller.commands.config import ConfigError, load_play
+from reedboard.controller.workshop.config import ConfigError, load_play
 
 
 def write(tmp_path, text):
@@ -101,7 +101,7 @@ def test_play_options_that_cannot_work_are_one_line(tmp_path, started, capsys, e
 
 # --- every key ----------------------------------------------------------------------------------------
 
-from reedboard.controller.commands.config import BY_NAME, load  # noqa: E402
+from reedboard.controller.workshop.config import BY_NAME, load  # noqa: E402
 
 # A value each key takes, as written in the file, and what the commands then use.
 GOOD = {
@@ -179,7 +179,7 @@ def test_the_page_languages_are_the_pages_own():
     import re
     from pathlib import Path
 
-    from reedboard.controller.commands.config import LANGUAGES
+    from reedboard.controller.workshop.config import LANGUAGES
 
     speech = Path(__file__).parents[1] / "controller" / "web" / "static" / "speech.js"
     table = re.search(r"SPEECH_LANGS = \{([^}]*)\}", speech.read_text()).group(1)
@@ -187,7 +187,7 @@ def test_the_page_languages_are_the_pages_own():
 
 
 def test_the_watchers_default_is_the_web_views():
-    from reedboard.controller.commands.config import WATCHERS
+    from reedboard.controller.workshop.config import WATCHERS
     from reedboard.controller.web.limits import Limits
 
     assert WATCHERS == Limits().watchers
@@ -280,7 +280,7 @@ def test_brightness_and_budget_reach_the_leds():
 
 # --- the page's settings, written back ----------------------------------------------------------------
 
-from reedboard.controller.commands.config import changed_settings, write_back  # noqa: E402
+from reedboard.controller.workshop.config import changed_settings, write_back  # noqa: E402
 from reedboard.controller.commands.play_command import settings_writer  # noqa: E402
 
 COMMENTED = ('# the club board\n[play]\nsettle = 0.8   # the children move slowly\ngame = "bigballs"\n\n'
@@ -329,7 +329,7 @@ def test_a_file_that_cannot_be_written_is_left_alone_with_one_line(tmp_path, cap
 
 def test_an_unwritable_directory_is_left_alone_with_one_line(tmp_path, capsys, monkeypatch):
     path = write(tmp_path, COMMENTED)
-    monkeypatch.setattr("reedboard.controller.commands.config.os.access", lambda where, mode: False)
+    monkeypatch.setattr("reedboard.controller.workshop.config.os.access", lambda where, mode: False)
     assert settings_writer(load(path)) is None
     out = capsys.readouterr().out.strip().splitlines()
     assert out == [f"settings changed in the web view are not saved: {tmp_path} cannot be written in"]

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from reedboard.controller.commands import config_command
-from reedboard.controller.commands.config import BY_NAME
+from reedboard.controller.workshop.config import BY_NAME
 
 from command_line import run_command
 

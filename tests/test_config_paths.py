@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.commands.config import ConfigError, load, write_back
+from reedboard.controller.workshop.config import ConfigError, load, write_back
 
 
 def config(tmp_path: Path, text: str) -> Path:

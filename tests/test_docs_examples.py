@@ -68,7 +68,7 @@ def ids(found):
 # --- TOML ----------------------------------------------------------------------------------------
 
 def _kind(data: dict) -> str:
-    from reedboard.controller.commands.config import TABLES
+    from reedboard.controller.workshop.config import TABLES
 
     if set(data) <= set(TABLES):
         return "configuration"
@@ -89,7 +89,7 @@ def test_every_toml_example_parses_and_passes_its_checks(example, tmp_path):
     path.write_text(example.text, encoding="utf-8")
     kind = _kind(data)
     if kind == "configuration":
-        from reedboard.controller.commands.config import ConfigError, load
+        from reedboard.controller.workshop.config import ConfigError, load
 
         try:
             load(path)

@@ -89,7 +89,7 @@ def test_doctor_answers_at_once_after_line_noise_on_the_port(fake_board):
 
 
 def test_doctor_checks_the_machine_and_keeps_occupied_last(capsys, monkeypatch):
-    from reedboard.controller.commands import pi_checks
+    from reedboard.controller.workshop import pi_checks
 
     facts = pi_checks.PiFacts(model="Raspberry Pi 4 Model B Rev 1.5", user="pi", groups=frozenset({"gpio"}),
                               session_groups=frozenset({"gpio"}), existing_groups=frozenset(pi_checks.GROUPS),
@@ -104,7 +104,7 @@ def test_doctor_checks_the_machine_and_keeps_occupied_last(capsys, monkeypatch):
 
 
 def test_doctor_off_a_pi_says_so_in_one_line(capsys, monkeypatch):
-    from reedboard.controller.commands import pi_checks
+    from reedboard.controller.workshop import pi_checks
 
     monkeypatch.setattr(pi_checks, "read_model", lambda path=None: None)
     assert main(["doctor", "--hal", "sim"]) == 0
@@ -114,7 +114,7 @@ def test_doctor_off_a_pi_says_so_in_one_line(capsys, monkeypatch):
 
 
 def test_doctor_gives_the_fix_for_a_firmware_of_another_protocol(capsys, monkeypatch):
-    from reedboard.controller.commands import doctor as doctor_module
+    from reedboard.controller.workshop import doctor as doctor_module
     from reedboard.hal.backends import NoBoard
 
     def refused(*args, **kwargs):

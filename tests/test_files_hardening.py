@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.commands.config import ConfigError, load_play
+from reedboard.controller.workshop.config import ConfigError, load_play
 from reedboard.controller.games import OffBoard
 from reedboard.controller.persist.journal_format import JournalError, game_header
 from reedboard.controller.persist.journal_replay import rebuild

@@ -1,4 +1,4 @@
-"""The one-hollow test's logic (controller/commands/one_hollow.py): which switch it watches, each
+"""The one-hollow test's logic (controller/workshop/one_hollow.py): which switch it watches, each
 close and open with its count and length, what a builder reads of them, and the guidance, whose
 numbers are the ones hardware/README.md builds a board to."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.commands.one_hollow import (
+from reedboard.controller.workshop.one_hollow import (
     ANY, Change, OneHollow, SwitchCounts, find_hollow, guidance, switch_name,
 )
 from reedboard.controller.language.catalogue import speaking

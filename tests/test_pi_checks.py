@@ -4,7 +4,7 @@ import subprocess
 import sys
 import time
 
-from reedboard.controller.commands.pi_checks import (
+from reedboard.controller.workshop.pi_checks import (
     GROUPS, PiFacts, findings, port_holders, protocol_finding, read_model, report_lines,
 )
 

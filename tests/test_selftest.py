@@ -1,4 +1,4 @@
-"""`reedboard selftest` (controller/commands/selftest.py) and declared faults (hal/faults.py).
+"""`reedboard selftest` (controller/workshop/selftest.py) and declared faults (hal/faults.py).
 
 The self-test runs on the address level of the simulated board and of the gpio backend on
 MockFactory pins over the mock matrix (hal/mock/matrix.py), each with faults declared as a board file's
@@ -20,10 +20,10 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from reedboard.controller.core.referee import Outputs
-from reedboard.controller.commands.guide import Prompt, SimBuilder
-from reedboard.controller.commands.selftest import (CLEAR_SETTLE, Report, Settings, SelfTest, default_report_path,
+from reedboard.controller.workshop.guide import Prompt, SimBuilder
+from reedboard.controller.workshop.selftest import (CLEAR_SETTLE, Report, Settings, SelfTest, default_report_path,
                                                     leds_of, run_selftest, selftest_command)
-from reedboard.controller.commands.wiring import wiring_of
+from reedboard.controller.workshop.wiring import wiring_of
 from reedboard.controller.games import BigBalls
 from reedboard.hal.leds import led_names
 from reedboard.hal.backend_tables import SimSettings
@@ -591,7 +591,7 @@ def test_the_command_says_when_the_declared_faults_are_wrong(tmp_path):
 
 def test_ctrl_c_writes_the_report_so_far_and_exits_130(tmp_path, monkeypatch):
     # Ctrl-C in the middle of step 3: the findings so far are written, with no traceback
-    from reedboard.controller.commands import selftest
+    from reedboard.controller.workshop import selftest
 
     board = tmp_path / "faulty.toml"
     board.write_text(BOARD_TEXT + '\n[sim.faults]\nstuck_open = ["b1"]\n')

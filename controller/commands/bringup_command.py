@@ -5,6 +5,7 @@ bench itself: bringup.py; its page: web/bringup_page.py; the one-hollow test: on
 from __future__ import annotations
 
 import argparse
+import contextlib
 
 from ..language.catalogue import COMMANDS, N_
 from .arguments import add_hal_options, check_board_file, check_output, listen, seconds
@@ -54,13 +55,26 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(_("reedboard bringup: --closes is for the one-hollow test in the terminal (--hollow)"))
         check_output(args.report, N_("the self-test report"), "--report")
         check_output(args.out or args.board, N_("the board file"), "--out")
-        from .bringup import bringup_command
+        from ..workshop.bringup import bringup_command
 
-        return bringup_command(args.backend, args.port, args.board, listen=args.listen or listen(DEFAULT_LISTEN),
-                               timeout=args.timeout, report_path=args.report, out_path=args.out)
+        with bench_refusals():
+            return bringup_command(args.backend, args.port, args.board, listen=args.listen or listen(DEFAULT_LISTEN),
+                                   timeout=args.timeout, report_path=args.report, out_path=args.out)
     if registry.can(args.backend, registry.HANDS):
         raise UsageError(_("reedboard bringup: the simulated board's magnets are moved from the page; leave out"
                            " --hollow"))
-    from .bringup import one_hollow_command
+    from ..workshop.bringup import one_hollow_command
 
-    return one_hollow_command(args.backend, args.port, args.board, args.hollow, closes=args.closes)
+    with bench_refusals():
+        return one_hollow_command(args.backend, args.port, args.board, args.hollow, closes=args.closes)
+
+
+@contextlib.contextmanager
+def bench_refusals():
+    """What the bench cannot do as asked (a hollow not on the board, a file not written): one line, 2."""
+    from ..workshop.problems import BenchError
+
+    try:
+        yield
+    except BenchError as error:
+        raise UsageError(str(error)) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from ..language.catalogue import COMMANDS, N_
+from .usage import UsageError
 from .arguments import add_hal_options, board_argument, check_board_file, check_output, listen, seconds
 
 _ = COMMANDS.gettext
@@ -26,10 +27,14 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .calibrate import calibrate_command
+    from ..workshop.problems import BenchError
+    from ..workshop.calibrate import calibrate_command
 
     path, name = board_argument(args.board)
     check_board_file(path)
     check_output(args.out or path, N_("the board file"), "--out")
-    return calibrate_command(args.backend, args.port, path, args.out, timeout=args.timeout, listen=args.listen,
-                             board_name=name)
+    try:
+        return calibrate_command(args.backend, args.port, path, args.out, timeout=args.timeout, listen=args.listen,
+                                 board_name=name)
+    except BenchError as error:  # a report or a board file that cannot be written
+        raise UsageError(str(error)) from None

@@ -12,7 +12,7 @@ from ..language.catalogue import COMMANDS
 _ = COMMANDS.gettext
 
 if TYPE_CHECKING:  # the configuration's module is read only when the command runs, not for --help
-    from .config import Configuration
+    from ..workshop.config import Configuration
 
 
 def add_parser(commands) -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .config import ConfigError, load
+    from ..workshop.config import ConfigError, load
 
     try:
         config = load(args.config)
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
 
 def where(config: Configuration) -> str:
     """The file the configuration comes from, in words."""
-    from .config import default_path
+    from ..workshop.config import default_path
 
     if config.path is not None:
         return str(config.path)
@@ -47,7 +47,7 @@ def where(config: Configuration) -> str:
 
 def as_text(config: Configuration) -> str:
     """A line per key: `table.key  source  value`, in columns, under the file's name."""
-    from .config import BY_NAME, shown
+    from ..workshop.config import BY_NAME, shown
 
     rows = [(name, source_in_words(setting.source), shown(BY_NAME[name], setting.value))
             for name, setting in config.settings.items()]
@@ -73,7 +73,7 @@ def source_in_words(source: str) -> str:
 
 def as_data(config: Configuration) -> dict:
     """{"file": path or None, "keys": {"play.settle": {"value": 0.8, "source": "default"}, ...}}."""
-    from .config import KEYS, as_json
+    from ..workshop.config import KEYS, as_json
 
     return {
         "file": str(config.path) if config.path else None,

@@ -19,7 +19,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .doctor import doctor
+    from ..workshop.doctor import doctor
 
     path, name = board_argument(args.board)
     check_board_file(path)

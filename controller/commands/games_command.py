@@ -117,7 +117,7 @@ def archive_folder(folder: str | Path | None = None, config: str | Path | None =
 
     if folder:
         return Path(folder).expanduser()
-    from .config import ConfigError, load
+    from ..workshop.config import ConfigError, load
 
     try:
         configured = load(config)["play.games_dir"]

@@ -26,7 +26,7 @@ _ = COMMANDS.gettext
 ngettext = COMMANDS.ngettext
 
 if TYPE_CHECKING:
-    from .config import Configuration
+    from ..workshop.config import Configuration
     from ..core.reconcile import Settings
     from ..persist.journal_format import JournalContents, JournalError
 
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
     """`reedboard play [GAME]`: the game named, or else the configuration's [play] game; its
     start options and the --board file are checked before anything starts."""
     if getattr(args, "game", None) is None:
-        from .config import default_path
+        from ..workshop.config import default_path
 
         config = configuration(args)
         if config["play.game"] is None:
@@ -165,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
 
 def configuration(args: argparse.Namespace) -> Configuration:
     """The configuration file (--config, or the default one) under the command line's options."""
-    from .config import ConfigError, load
+    from ..workshop.config import ConfigError, load
 
     try:
         return load(getattr(args, "config", None)).with_flags(args)
@@ -195,7 +195,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
 
     from ..persist.game_files import default_games_dir
     from ..web.join import join_lines
-    from .backend_words import all_said, said
+    from ..workshop.backend_words import all_said, said
 
     config = config or configuration(args)
     try:
@@ -392,7 +392,7 @@ def settings_writer(config: Configuration):
     """What a session calls when the web view changes its settings: the changed ones written
     to the configuration file read. None without a file (the settings hold for this session),
     and None, with one line said, when the file cannot be written."""
-    from .config import cannot_write, changed_settings, write_back
+    from ..workshop.config import cannot_write, changed_settings, write_back
 
     path = config.path
     if path is None:

@@ -27,8 +27,8 @@ COMMENT_TAGS = ["TRANSLATORS:"]
 SOURCES: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
     "play": [(d, [("**.py", "python")]) for d in ("controller/core", "controller/games", "controller/session")],
     "commands": [(d, [("**.py", "python")]) for d in (
-        "controller/commands", "controller/persist", "controller/archive", "controller/web", "controller/broadcast",
-        "controller/opponent")] + [("hal", [("backends.py", "python")])],  # what was tried, marked N_ (Reason)
+        "controller/commands", "controller/workshop", "controller/persist", "controller/archive", "controller/web",
+        "controller/broadcast", "controller/opponent")] + [("hal", [("backends.py", "python")])],  # what was tried, marked N_ (Reason)
     "page": [(d, [("static/**.js", "javascript"), ("static/**.html", "reedboard.controller.language.extraction:extract_html")])
              for d in ("controller/web", "controller/broadcast")],
     "rules": [("controller/games", [("data/*.rules.toml", "reedboard.controller.language.extraction:extract_rules")])],

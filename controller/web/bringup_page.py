@@ -12,7 +12,7 @@
     POST /api/reset            the one-hollow test's counts from zero
     GET  /api/languages, /api/language/LANG   the page's words (languages.py)
 
-The page sits below the commands: it knows the bench (commands/bringup.py) only by the
+The page sits below the workshop: it knows the bench (workshop/bringup.py) only by the
 `Bench` protocol here. Who may change anything, the names the board answers to, the size of a
 body and the number of connections are the play page's (access.py, hosts.py, bodies.py,
 connections.py); a refused or malformed request gets a 4xx with {"error": "..."}.
@@ -65,7 +65,7 @@ SCHEMAS = {  # action -> key -> (required?, kinds): bodies.check
 
 
 class Bench(Protocol):
-    """What the page asks of the bench (commands/bringup.py)."""
+    """What the page asks of the bench (workshop/bringup.py)."""
 
     def describe(self) -> dict: ...
 

@@ -15,7 +15,7 @@ from reedboard.hal.board import Board
 
 
 class Prompt(Protocol):
-    """What the page shows of the guide's prompt (the builder's guide in commands/guide.py): the
+    """What the page shows of the guide's prompt (the builder's guide in workshop/guide.py): the
     web view sits below the commands, so the page only knows the prompt by this."""
 
     def as_dict(self) -> dict: ...

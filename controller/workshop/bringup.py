@@ -555,7 +555,7 @@ def one_hollow_command(hal: str | None, port: str | None, board_path: str | None
     from reedboard.hal.backends import NoBoard
 
     from .one_hollow import find_hollow
-    from .usage import UsageError
+    from .problems import BenchError
 
     out = out or sys.stdout
     try:
@@ -571,7 +571,7 @@ def one_hollow_command(hal: str | None, port: str | None, board_path: str | None
         try:
             cell = find_hollow(board, hollow)
         except ValueError as error:
-            raise UsageError(f"reedboard bringup: {error}") from None
+            raise BenchError(f"reedboard bringup: {error}") from None
         test = OneHollow(board, cell)
         what = switch_name(board, test.address) if cell is not None else _("every switch")
         print(_("one-hollow test of {switch} on the {name} board ({source}), {backend} ({detail}); Ctrl-C to stop")

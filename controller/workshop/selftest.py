@@ -72,7 +72,7 @@ from reedboard.hal.leds import PIP_NAMES, led_names
 
 from .guide import (ASK_LIGHT, REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
                                                  address_board, drive, firmware_words, open_backend)
-from .usage import UsageError
+from .problems import BenchError
 from .wiring import Wiring, wiring_of
 from ..core.referee import Outputs
 from ..language import forms
@@ -907,7 +907,7 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
     try:
         report.write(path)
     except OSError as error:
-        raise UsageError(_("reedboard: cannot write the self-test report to {path} ({problem}); it is printed above")
+        raise BenchError(_("reedboard: cannot write the self-test report to {path} ({problem}); it is printed above")
                          .format(path=path, problem=error.strerror or error)) from None
     print(_("report written to {path}").format(path=path), file=out)
     if stopped:

@@ -7,9 +7,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..language.catalogue import COMMANDS
-from .arguments import in_words
 
 _ = COMMANDS.gettext
+
+
+def in_words(names) -> str:
+    """Names for a message, in the language in use: "a, b or c"."""
+    names = list(names)
+    if len(names) == 1:
+        return names[0]
+    return _("{names} or {last}").format(names=", ".join(names[:-1]), last=names[-1])
 
 
 def said(reason: str) -> str:

@@ -56,7 +56,7 @@ from reedboard.hal.leds import PIP_NAMES
 
 from .guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuilder, Steps,
                                                  address_board, drive, firmware_words, open_backend)
-from .usage import UsageError
+from .problems import BenchError
 from ..core.referee import Outputs
 from ..language.catalogue import COMMANDS, N_
 
@@ -685,7 +685,7 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
         return 1
     except OSError as error:
         print(result.text(), file=out)  # the learned map is not lost
-        raise UsageError(_("reedboard: cannot write the board file to {path} ({problem}); its text is printed above")
+        raise BenchError(_("reedboard: cannot write the board file to {path} ({problem}); its text is printed above")
                          .format(path=path, problem=error.strerror or error)) from None
     print(_("board file written to {path}").format(path=path), file=out)
     return 0
