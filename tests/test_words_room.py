@@ -18,11 +18,12 @@ from reedboard.controller.language.catalogue import LANGUAGES, speaking
 from reedboard.controller.language.phrases import Phrase, Phrasebook, listed
 from reedboard.controller.words import said, said_all
 
+pytestmark = pytest.mark.unit
+
 CONTROLLER = Path(__file__).resolve().parents[1] / "controller"
 # The rooms below the words room that say nothing themselves. The core's words (its notes,
-# prompts and the lights' legend) and persist's (the journal's and the trace's problems) are
-# still looked up where they are made.
-SILENT_ROOMS = ("games", "opponent")
+# prompts and the lights' legend) are still looked up where they are made.
+SILENT_ROOMS = ("games", "opponent", "persist")
 # what looks words up in a language: the catalogues, their lookup, the gettext module
 TRANSLATING = {"PLAY", "COMMANDS", "PAGE", "RULES", "Words", "translations", "say", "speaking", "current"}
 LOOKUPS = {"gettext", "ngettext", "pgettext", "npgettext"}

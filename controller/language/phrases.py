@@ -17,7 +17,7 @@ for logs and for exceptions read by people who asked in no language.
 from __future__ import annotations
 
 
-__all__ = ["N_", "Phrase", "Phrasebook", "Said", "listed"]
+__all__ = ["N_", "Phrase", "Phrasebook", "Said", "listed", "message_of"]
 
 
 def N_(message: str) -> str:
@@ -116,3 +116,10 @@ def listed(items, separator: str = ", ") -> object:
         return items[0]
     template = separator.join(f"{{p{i}}}" for i in range(len(items)))
     return Phrase(None, template, tuple((f"p{i}", item) for i, item in enumerate(items)))
+
+
+def message_of(error: BaseException) -> Said:
+    """The message an error carries, a phrase kept a phrase (to hand on inside another)."""
+    if len(error.args) == 1 and isinstance(error.args[0], str):
+        return error.args[0]
+    return str(error)

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from .trace import TraceWriter
 from .game_files import sync_directory
-from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrasebook
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 
 class _Lines:
@@ -69,7 +69,7 @@ class _Lines:
 
     def _raise(self) -> None:
         if self._error is not None:
-            raise OSError(_("the trace cannot be written: {problem}").format(problem=self._error)) from self._error
+            raise OSError(phrase("the trace cannot be written: {problem}", problem=self._error)) from self._error
 
     def _run(self) -> None:
         while True:

@@ -8,9 +8,9 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrasebook
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 SUFFIX = ".jsonl"
 TRACE_SUFFIX = ".trace.jsonl"
@@ -40,7 +40,7 @@ def new_journal_file(games_dir: Path, game: str, now: datetime):
             return path, open(path, "xb")
         except FileExistsError:
             continue
-    raise FileExistsError(_("{folder}: too many games started at {time}").format(folder=games_dir, time=now))
+    raise FileExistsError(phrase("{folder}: too many games started at {time}", folder=games_dir, time=now))
 
 
 def sync_directory(directory: Path) -> None:

@@ -17,17 +17,17 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 
-from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
-from ..core.clock import ClockSettings
+from ..ground.readfile import JOURNAL_LIMIT, read_bytes
+from ..ground.settings import ClockSettings
 from ..games import Game
 from .game_files import SUFFIX, new_journal_file, sync_directory, trace_path
 from .journal_format import VERSION, JournalError, check_entry, extras_problem, game_header, occasion_problem
 from .journal_reader import read_journal
 from .journal_recovery import why_not_written
 from .journal_replay import rebuild
-from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrasebook
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 class Journal:
     """An open journal, appended to line by line."""
@@ -85,7 +85,7 @@ class Journal:
         if contents.damage is not None:  # what is appended after the damage would never be read
             raise JournalError(path, contents.damage.line, why_not_written(path, contents))
         if rebuild(contents).finished:
-            raise JournalError(path, None, _("the game is over: there is nothing to resume"))
+            raise JournalError(path, None, phrase("the game is over: there is nothing to resume"))
         data = read_bytes(path, JOURNAL_LIMIT)
         torn = not data.endswith(b"\n")
         last = max((entry["t"] for entry in contents.entries if "t" in entry), default=0.0)
@@ -215,6 +215,6 @@ def write_journal(games_dir: str | Path, header: Mapping, entries: list[dict], s
                     continue
             sync_directory(games_dir)
             return path
-        raise JournalError(games_dir, None, _("too many games started at {time}").format(time=started))
+        raise JournalError(games_dir, None, phrase("too many games started at {time}", time=started))
     finally:
         partial.unlink(missing_ok=True)

@@ -17,11 +17,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.clock import ClockSettings
-from ..core.reconcile import Settings
+from ..ground.settings import ClockSettings
+from ..ground.settings import Settings
 from ..games import Game, brief, game_from_header, header_keys
 from ..games import game_header as header_of
-from ..language.catalogue import COMMANDS, N_
+from ..language.phrases import N_, Phrasebook, message_of
 from .notation import starting_position
 
 VERSION = 1
@@ -54,7 +54,7 @@ OPTIONAL_FIELDS: dict[str, dict[str, tuple[type, ...]]] = {
 }
 NESTED_TOO_DEEPLY = N_("arrays or objects nested too deeply")  # looked up where it is said
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 
 class JournalError(ValueError):
@@ -63,7 +63,7 @@ class JournalError(ValueError):
     def __init__(self, path: str | Path | None, line: int | None, problem: str) -> None:
         self.path, self.line, self.problem = str(path or "journal"), line, problem
         where = self.path if line is None else f"{self.path}:{line}"
-        super().__init__(f"{where}: {problem}")
+        super().__init__(f"{where}: " + problem)  # a phrase stays one
 
 
 @dataclass(frozen=True)
@@ -89,47 +89,47 @@ def parse_line(line: bytes) -> tuple[dict | None, str]:
     try:
         value = json.loads(line.decode("utf-8"))
     except RecursionError:
-        return None, _(NESTED_TOO_DEEPLY)
+        return None, phrase(NESTED_TOO_DEEPLY)
     except (UnicodeDecodeError, ValueError):  # JSONDecodeError; an integer of too many digits
-        return None, _("not a JSON object")
-    return (value, "") if isinstance(value, dict) else (None, _("not a JSON object"))
+        return None, phrase("not a JSON object")
+    return (value, "") if isinstance(value, dict) else (None, phrase("not a JSON object"))
 
 
 def check_header(path: Path, header: dict) -> None:
     if header.get("type") != "header":
-        raise JournalError(path, 1, _('the first line must be the header ({"type": "header", ...})'))
+        raise JournalError(path, 1, phrase('the first line must be the header ({"type": "header", ...})'))
     if header.get("version") != VERSION:
-        raise JournalError(path, 1, _("journal version {version}: this reedboard reads version {ours}").format(
-            version=brief(header.get("version")), ours=VERSION))
+        raise JournalError(path, 1, phrase("journal version {version}: this reedboard reads version {ours}",
+                                           version=brief(header.get("version")), ours=VERSION))
     unknown = set(header) - JOURNAL_KEYS - header_keys()
     if unknown:
-        raise JournalError(path, 1, _("unknown header key {key}").format(key=brief(sorted(unknown)[0])))
+        raise JournalError(path, 1, phrase("unknown header key {key}", key=brief(sorted(unknown)[0])))
     if not isinstance(header.get("settings", {}), dict):
-        raise JournalError(path, 1, _('"settings" must be an object'))
+        raise JournalError(path, 1, phrase('"settings" must be an object'))
     try:
         Settings.from_mapping(header.get("settings", {}))  # the referee's own rules
     except ValueError as error:
-        raise JournalError(path, 1, f'"settings": {error}') from None
+        raise JournalError(path, 1, '"settings": ' + message_of(error)) from None
     if not isinstance(header.get("started", ""), str):
-        raise JournalError(path, 1, _('"started" must be an ISO time string'))
+        raise JournalError(path, 1, phrase('"started" must be an ISO time string'))
     if "clock" in header:
         try:
             clock_settings(header["clock"])
         except (TypeError, ValueError) as error:
-            raise JournalError(path, 1, f'"clock": {error}') from None
+            raise JournalError(path, 1, '"clock": ' + message_of(error)) from None
     if "recovered_from" in header and recovered_from(header) is None:
-        raise JournalError(path, 1, _('"recovered_from" must be {"journal": NAME, "line": N}'))
+        raise JournalError(path, 1, phrase('"recovered_from" must be {"journal": NAME, "line": N}'))
     for key in ("event", "place"):
         if key in header and not _is_text(header[key]):
-            raise JournalError(path, 1, _('"{key}" must be 1 to {most} printable characters').format(
-                key=key, most=TEXT_LIMIT))
+            raise JournalError(path, 1, phrase('"{key}" must be 1 to {most} printable characters', key=key,
+                                               most=TEXT_LIMIT))
     for key in ("round", "table"):
         if key in header and not is_count(header[key]):
-            raise JournalError(path, 1, _('"{key}" must be a whole number from 1').format(key=key))
+            raise JournalError(path, 1, phrase('"{key}" must be a whole number from 1', key=key))
     try:
         players = start_game(header).players
     except ValueError as error:
-        raise JournalError(path, 1, str(error)) from None
+        raise JournalError(path, 1, message_of(error)) from None
     problem = extras_problem(header, players)
     if problem:
         raise JournalError(path, 1, problem)
@@ -145,33 +145,33 @@ def _or(words) -> str:
     words = list(words)
     if len(words) < 2:
         return "".join(words)
-    return _("{names} or {last}").format(names=", ".join(words[:-1]), last=words[-1])
+    return phrase("{names} or {last}", names=", ".join(words[:-1]), last=words[-1])
 
 
 def extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
     """What is wrong with a header's player names or computer side (None: nothing)."""
     players = header.get("players", {})
     if not isinstance(players, dict):
-        return _('"players" must be an object of colours and names')
+        return phrase('"players" must be an object of colours and names')
     for colour, name in players.items():
         if colour not in colours:  # '"players": ' stays as it is: a record's reader takes it off
-            return '"players": ' + _("no colour {colour} in this game ({colours})").format(
-                colour=brief(colour), colours=_or(colours))
+            return '"players": ' + phrase("no colour {colour} in this game ({colours})", colour=brief(colour),
+                                          colours=_or(colours))
         if not is_player_name(name):
-            return '"players": ' + _("the name of {colour} must be 1 to {most} printable characters, not {name}").format(
-                colour=colour, most=NAME_LIMIT, name=brief(name))
+            return '"players": ' + phrase("the name of {colour} must be 1 to {most} printable characters, not {name}",
+                                          colour=colour, most=NAME_LIMIT, name=brief(name))
     if "computer" in header:
         computer = header["computer"]
         if not isinstance(computer, dict) or set(computer) != {"plays", "level", "version"}:
-            return _('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}')
+            return phrase('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}')
         level = computer["level"]
         if computer["plays"] not in colours:
-            return '"computer": ' + _("it plays {colours}, not {colour}").format(
-                colours=_or(colours), colour=brief(computer["plays"]))
+            return '"computer": ' + phrase("it plays {colours}, not {colour}", colours=_or(colours),
+                                           colour=brief(computer["plays"]))
         if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10:
-            return '"computer": ' + _("the level is 1 to 10, not {level}").format(level=brief(level))
+            return '"computer": ' + phrase("the level is 1 to 10, not {level}", level=brief(level))
         if not isinstance(computer["version"], str):
-            return '"computer": ' + _("the version must be text")
+            return '"computer": ' + phrase("the version must be text")
     return None
 
 
@@ -185,11 +185,11 @@ def occasion_problem(occasion: Mapping) -> str | None:
     optional) for its journal's header (None: nothing)."""
     for key, value in occasion.items():
         if key not in ("event", "place", "round", "table"):
-            return _("unknown header key {key}").format(key=brief(key))
+            return phrase("unknown header key {key}", key=brief(key))
         if key in ("round", "table") and not is_count(value):
-            return _('"{key}" must be a whole number from 1').format(key=key)
+            return phrase('"{key}" must be a whole number from 1', key=key)
         if key in ("event", "place") and not _is_text(value):
-            return _('"{key}" must be 1 to {most} printable characters').format(key=key, most=TEXT_LIMIT)
+            return phrase('"{key}" must be 1 to {most} printable characters', key=key, most=TEXT_LIMIT)
     return None
 
 
@@ -212,29 +212,29 @@ def check_entry(path: Path, number: int, entry: dict) -> None:
     kind = entry.get("type")
     fields = ENTRY_FIELDS.get(kind) if isinstance(kind, str) else None
     if fields is None:
-        raise JournalError(path, number, _("unknown entry type {kind} (expected {kinds})").format(
-            kind=brief(kind), kinds=", ".join(ENTRY_FIELDS)))
+        raise JournalError(path, number, phrase("unknown entry type {kind} (expected {kinds})", kind=brief(kind),
+                                                kinds=", ".join(ENTRY_FIELDS)))
     optional = OPTIONAL_FIELDS.get(kind, {})
     keys = set(entry) - {"type"} - {k for k in optional if k in entry}
     for key, types in optional.items():
         if key in entry and not isinstance(entry[key], types):
-            raise JournalError(path, number, _("{kind} entry: {key} {value} has the wrong type").format(
-                kind=kind, key=key, value=brief(entry[key])))
+            raise JournalError(path, number, phrase("{kind} entry: {key} {value} has the wrong type", kind=kind,
+                                                    key=key, value=brief(entry[key])))
     if keys != set(fields):
         missing, extra = sorted(set(fields) - keys), sorted(keys - set(fields))
         if missing:
-            raise JournalError(path, number, _("{kind} entry: missing {key}").format(kind=kind, key=brief(missing[0])))
-        raise JournalError(path, number, _("{kind} entry: unknown key {key}").format(kind=kind, key=brief(extra[0])))
+            raise JournalError(path, number, phrase("{kind} entry: missing {key}", kind=kind, key=brief(missing[0])))
+        raise JournalError(path, number, phrase("{kind} entry: unknown key {key}", kind=kind, key=brief(extra[0])))
     for key, types in fields.items():
         value = entry[key]
         if not isinstance(value, types) or isinstance(value, bool):
-            raise JournalError(path, number, _("{kind} entry: {key} {value} has the wrong type").format(
-                kind=kind, key=key, value=brief(value)))
+            raise JournalError(path, number, phrase("{kind} entry: {key} {value} has the wrong type", kind=kind,
+                                                    key=key, value=brief(value)))
     if "t" in entry and not _finite(entry["t"]):
-        raise JournalError(path, number, _("{kind} entry: t must be a finite number of seconds").format(kind=kind))
+        raise JournalError(path, number, phrase("{kind} entry: t must be a finite number of seconds", kind=kind))
     if "comment" in entry and (not _is_text(entry["comment"]) or any(c in entry["comment"] for c in ("{", "}", "[%"))):
-        raise JournalError(path, number, _("{kind} entry: a comment is 1 to {most} printable characters,"
-                                           " without {{ }} or [%").format(kind=kind, most=TEXT_LIMIT))
+        raise JournalError(path, number, phrase("{kind} entry: a comment is 1 to {most} printable characters,"
+                                                " without {{ }} or [%", kind=kind, most=TEXT_LIMIT))
 
 
 def _finite(number: int | float) -> bool:
@@ -246,7 +246,7 @@ def _finite(number: int | float) -> bool:
 
 def clock_settings(data: object) -> ClockSettings:
     if not isinstance(data, dict) or set(data) != {"minutes", "increment"}:
-        raise ValueError(_('a clock is {"minutes": M, "increment": S}'))
+        raise ValueError(phrase('a clock is {"minutes": M, "increment": S}'))
     return ClockSettings(data["minutes"], data["increment"])
 
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
+from ..ground.readfile import JOURNAL_LIMIT, read_bytes
 from .journal_format import (
     NESTED_TOO_DEEPLY, JournalContents, JournalError, check_entry, check_header, parse_line,
 )
 from .journal_replay import Resumed, rebuild
-from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrasebook, listed, message_of
 
-_ = COMMANDS.gettext
-ngettext = COMMANDS.ngettext
+phrase = Phrasebook("commands")
+phrase_n = phrase.n
 
 def read_journal(path: str | Path) -> JournalContents:
     """Read and check a journal, replaying it through the rules engine.
@@ -38,9 +38,9 @@ def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
     try:
         data = read_bytes(path, JOURNAL_LIMIT, "journal")
     except OSError as error:
-        raise JournalError(path, None, _("cannot read the journal ({problem})").format(problem=error)) from None
+        raise JournalError(path, None, phrase("cannot read the journal ({problem})", problem=error)) from None
     if not data:
-        raise JournalError(path, None, _("empty: a journal starts with a header line"))
+        raise JournalError(path, None, phrase("empty: a journal starts with a header line"))
     raw = data.split(b"\n")
     ends_cleanly = raw[-1] == b""
     if ends_cleanly:
@@ -75,7 +75,7 @@ def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
     try:
         check_header(path, header)
     except RecursionError:  # nesting the parser took, too deep to check
-        raise JournalError(path, 1, _("the header line is damaged: {why}").format(why=_(NESTED_TOO_DEEPLY))) from None
+        raise JournalError(path, 1, phrase("the header line is damaged: {why}", why=phrase(NESTED_TOO_DEEPLY))) from None
     entries: list[tuple[int, dict]] = []
     for number, entry in kept[1:]:
         try:
@@ -84,7 +84,7 @@ def read_game(path: str | Path) -> tuple[JournalContents, Resumed | None]:
             damage = error
             break
         except RecursionError:
-            damage = JournalError(path, number, _("damaged line: {why}").format(why=_(NESTED_TOO_DEEPLY)))
+            damage = JournalError(path, number, phrase("damaged line: {why}", why=phrase(NESTED_TOO_DEEPLY)))
             break
         entries.append((number, entry))
     return _replayed(path, header, entries, ignored, damage)
@@ -114,29 +114,29 @@ def _contents(header: dict, entries: list[tuple[int, dict]], path: Path, warning
 
 def _damaged(path: Path, number: int, why: str) -> JournalError:
     if number == 1:
-        if why == _(NESTED_TOO_DEEPLY):
-            return JournalError(path, 1, _("the header line is damaged ({why}): this game cannot be restored").format(
-                why=why))
-        return JournalError(path, 1, _("the header line is damaged: this game cannot be restored"))
-    return JournalError(path, number, _("damaged line: {why}").format(why=why or _("not a JSON object")))
+        if why == phrase(NESTED_TOO_DEEPLY):
+            return JournalError(path, 1, phrase("the header line is damaged ({why}): this game cannot be restored",
+                                                why=why))
+        return JournalError(path, 1, phrase("the header line is damaged: this game cannot be restored"))
+    return JournalError(path, number, phrase("damaged line: {why}", why=why or phrase("not a JSON object")))
 
 
 def _warning(path: Path, ignored: list[int], damage: JournalError | None) -> str | None:
     """One line on what was left out, or None."""
     parts = []
     if damage is not None:
-        parts.append(_("{damage}; the game is read up to the line before it, and nothing from it on is used").format(
-            damage=damage))
+        parts.append(phrase("{damage}; the game is read up to the line before it, and nothing from it on is used",
+                            damage=message_of(damage)))
     if ignored:
         parts.append(_torn_warning(path, ignored))
-    return "; ".join(parts) or None
+    return listed(parts, "; ") if parts else None
 
 
 def _torn_warning(path: Path, numbers: list[int]) -> str:
     lines = ", ".join(str(n) for n in numbers)
-    return ngettext("{path}: line {lines} was cut off (a power cut?) and is ignored; everything before it is kept",
+    return phrase_n("{path}: line {lines} was cut off (a power cut?) and is ignored; everything before it is kept",
                     "{path}: lines {lines} were cut off (a power cut?) and are ignored; everything before them is kept",
-                    len(numbers)).format(path=path, lines=lines)
+                    len(numbers), path=path, lines=lines)
 
 
 def players_of(contents: JournalContents) -> dict[str, str]:

@@ -9,14 +9,14 @@ import os
 from datetime import datetime
 from pathlib import Path
 
-from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes
+from ..ground.readfile import JOURNAL_LIMIT, read_bytes
 from .game_files import new_journal_file, sync_directory
 from .games_folder import going_on_in
 from .journal_format import JournalContents, JournalError
 from .journal_reader import read_journal
-from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrasebook
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
     """A new journal, next to the damaged journal at `path`, holding its game up to the damage:
@@ -27,15 +27,15 @@ def go_on_in_new_journal(path: str | Path, now: datetime | None = None) -> Path:
     contents = read_journal(path)
     damage = contents.damage
     if damage is None:
-        raise JournalError(path, None, _("not damaged: it is resumed as it is"))
+        raise JournalError(path, None, phrase("not damaged: it is resumed as it is"))
     other = going_on_in(path)
     if other is not None:
-        raise JournalError(path, damage.line, _("{problem}; its game already goes on in {other}").format(
-            problem=damage.problem, other=other))
+        raise JournalError(path, damage.line, phrase("{problem}; its game already goes on in {other}",
+                                                     problem=damage.problem, other=other))
     try:
         raw = read_bytes(path, JOURNAL_LIMIT, "journal").split(b"\n")
     except OSError as error:
-        raise JournalError(path, None, _("cannot read the journal ({problem})").format(problem=error)) from None
+        raise JournalError(path, None, phrase("cannot read the journal ({problem})", problem=error)) from None
     header = {**contents.header, "recovered_from": {"journal": path.name, "line": damage.line}}
     lines = [json.dumps(header).encode("utf-8")] + [raw[number - 1] for number in contents.line_numbers]
     now = datetime.now().astimezone() if now is None else now
@@ -52,7 +52,8 @@ def why_not_written(path: Path, contents: JournalContents) -> str:
     """Why a damaged journal is not appended to, and where its game goes on (or how it can)."""
     other = going_on_in(path)
     if other is not None:
-        return _("{problem}; a damaged journal is never written to: its game goes on in {other}").format(
-            problem=contents.damage.problem, other=other)
-    return _("{problem}; a damaged journal is never written to: go on with its game in a new journal: {command}").format(
-        problem=contents.damage.problem, command=f"reedboard play {contents.header['game']} --resume {path}")
+        return phrase("{problem}; a damaged journal is never written to: its game goes on in {other}",
+                      problem=contents.damage.problem, other=other)
+    command = f"reedboard play {contents.header['game']} --resume {path}"
+    return phrase("{problem}; a damaged journal is never written to: go on with its game in a new journal: {command}",
+                  problem=contents.damage.problem, command=command)

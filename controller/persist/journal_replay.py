@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.clock import ClockSettings
+from ..ground.settings import ClockSettings
 from ..games import Game, MoveError, brief
-from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrasebook, message_of
 from .journal_format import (
     AFTER_THE_RESULT, JournalContents, JournalError, _or, clock_settings, extras_problem, start_game,
 )
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 @dataclass(frozen=True)
 class Resumed:
@@ -30,7 +30,7 @@ def rebuild(contents: JournalContents) -> Resumed:
     try:
         game = start_game(contents.header)
     except ValueError as error:
-        raise JournalError(path, 1, str(error)) from None
+        raise JournalError(path, 1, message_of(error)) from None
     numbers = contents.line_numbers or list(range(2, len(contents.entries) + 2))
     pending: int | None = None
     free = False  # the pending number was kept over a takeback: a big-ball move may drop it
@@ -41,7 +41,7 @@ def rebuild(contents: JournalContents) -> Resumed:
         if kind == "resume":
             continue
         if finished and kind not in AFTER_THE_RESULT:
-            raise JournalError(path, number, _("a {kind} entry after the result").format(kind=kind))
+            raise JournalError(path, number, phrase("a {kind} entry after the result", kind=kind))
         try:
             if kind == "roll":
                 pending = _roll(game, entry["player"], entry["value"])
@@ -61,25 +61,25 @@ def rebuild(contents: JournalContents) -> Resumed:
                 _finish(game, entry["result"], entry["reason"], entry["winner"])
                 finished = True
             elif kind == "hint" and entry["player"] not in game.players:  # a hint changes nothing
-                raise ValueError(_("a hint for {player}, who does not play {game}").format(
-                    player=brief(entry["player"]), game=game.title))
+                raise ValueError(phrase("a hint for {player}, who does not play {game}",
+                                        player=brief(entry["player"]), game=game.title))
             elif kind == "players" and (problem := extras_problem({"players": entry["players"]}, game.players)):
                 raise ValueError(problem)
         except ValueError as error:  # MoveError, GameOverError and the checks below
-            raise JournalError(path, number, str(error)) from None
+            raise JournalError(path, number, message_of(error)) from None
     clock = clock_settings(contents.header["clock"]) if "clock" in contents.header else None
     return Resumed(game, pending, finished, clock, remaining)
 
 
 def _roll(game: Game, player: str, value: int) -> int:
     if not game.uses_die:
-        raise ValueError(_("{game} has no die roll").format(game=game.name))
+        raise ValueError(phrase("{game} has no die roll", game=game.name))
     if player != game.turn:
-        raise ValueError(_("{player} rolled, but it is {turn}'s turn").format(player=player, turn=game.turn))
+        raise ValueError(phrase("{player} rolled, but it is {turn}'s turn", player=player, turn=game.turn))
     if not game.can_roll():
-        raise ValueError(_("{player} has no stone to roll for").format(player=player))
+        raise ValueError(phrase("{player} has no stone to roll for", player=player))
     if not 1 <= value <= 6:
-        raise ValueError(_("a die shows 1-6, not {value}").format(value=value))
+        raise ValueError(phrase("a die shows 1-6, not {value}", value=value))
     return value
 
 
@@ -88,46 +88,46 @@ def _play(game: Game, text: str, pending_roll: int | None, free: bool = False) -
     if free and game.roll_of(move) is None:
         pending_roll = None  # a big-ball move drops a number kept over a takeback (R19)
     if pending_roll is not None and game.roll_of(move) != pending_roll:
-        raise MoveError(_("{move}: the die showed {roll}, so a stone move for {roll} is due").format(
-            move=repr(text), roll=pending_roll))
+        raise MoveError(phrase("{move}: the die showed {roll}, so a stone move for {roll} is due", move=repr(text),
+                               roll=pending_roll))
     game.push(move)
 
 
 def _take_back(game: Game, text: str) -> int | None:
     """Undo the last move, which must be `text`; the die value it was made with, if any."""
     if not game.move_stack:
-        raise ValueError(_("takes back {move}, but no move was made").format(move=repr(text)))
+        raise ValueError(phrase("takes back {move}, but no move was made", move=repr(text)))
     last = game.pop()
     try:
         same = game.parse_move(text) == last
     except MoveError:
         same = False
     if not same:
-        raise ValueError(_("takes back {move}, but the last move was {last}").format(
-            move=repr(text), last=game.format_move(last)))
+        raise ValueError(phrase("takes back {move}, but the last move was {last}", move=repr(text),
+                                last=game.format_move(last)))
     return game.roll_of(last)
 
 
 def _finish(game: Game, result: str, reason: str, winner: str | None) -> None:
     if reason == "resign":
         if winner not in game.players:
-            raise ValueError(_("a resignation needs the winner, {colours}; got {winner}").format(
-                colours=_or(game.players), winner=repr(winner)))
+            raise ValueError(phrase("a resignation needs the winner, {colours}; got {winner}",
+                                    colours=_or(game.players), winner=repr(winner)))
         game.resign(game.other(winner))
     elif reason == "agreed":
         game.agree_draw()
     elif reason == "time":
         if winner not in game.players:
-            raise ValueError(_("a loss on time needs the winner, {colours}; got {winner}").format(
-                colours=_or(game.players), winner=repr(winner)))
+            raise ValueError(phrase("a loss on time needs the winner, {colours}; got {winner}",
+                                    colours=_or(game.players), winner=repr(winner)))
         game.lose_on_time(game.other(winner))
     outcome = game.outcome()
     if outcome is None:
-        raise ValueError(_("the result says {result} {reason}, but the game is not over").format(
-            result=result, reason=reason))
+        raise ValueError(phrase("the result says {result} {reason}, but the game is not over", result=result,
+                                reason=reason))
     expected = (outcome.result(game.players), outcome.termination.value, outcome.winner)
     if (result, reason, winner) != expected:
-        raise ValueError(_("the result says {result} {reason} (winner {winner}), but the position gives {expected}"
-                           " {expected_reason} (winner {expected_winner})").format(
-            result=result, reason=reason, winner=winner, expected=expected[0], expected_reason=expected[1],
-            expected_winner=expected[2]))
+        raise ValueError(phrase("the result says {result} {reason} (winner {winner}), but the position gives {expected}"
+                                " {expected_reason} (winner {expected_winner})",
+                                result=result, reason=reason, winner=winner, expected=expected[0],
+                                expected_reason=expected[1], expected_winner=expected[2]))

@@ -31,13 +31,13 @@ from reedboard.hal.interfaces import Frame
 
 from .. import games
 from ..games import Game, header_keys
-from reedboard.hal.readfile import TRACE_LIMIT, read_bytes, read_text
+from ..ground.readfile import TRACE_LIMIT, read_bytes, read_text
 from ..games import brief
 from .game_files import trace_path
-from ..core.reconcile import Settings
-from ..language.catalogue import COMMANDS
+from ..ground.settings import Settings
+from ..language.phrases import Phrasebook, message_of
 
-_ = COMMANDS.gettext
+phrase = Phrasebook("commands")
 
 TRACE_KEYS = {"game", "settings", "computer"}  # and the game's own keys (its start position): see games.header_keys
 SETTINGS = ("debounce", "settle", "grace")  # seconds, see the reconciler's design note
@@ -56,7 +56,7 @@ class TraceError(ValueError):
     def __init__(self, path: str | Path, line: int | None, problem: str) -> None:
         self.path, self.line, self.problem = str(path), line, problem
         where = self.path if line is None else f"{self.path}:{line}"
-        super().__init__(f"{where}: {problem}")
+        super().__init__(f"{where}: " + problem)  # a phrase stays one
 
 
 @dataclass(frozen=True)
@@ -124,7 +124,7 @@ def _loads(line: str | bytes) -> object:
     try:
         return json.loads(line)
     except RecursionError:
-        raise ValueError(_("arrays or objects nested too deeply")) from None
+        raise ValueError(phrase("arrays or objects nested too deeply")) from None
 
 
 def _is_number(value: object) -> bool:
@@ -142,11 +142,11 @@ def read_trace(path: str | Path) -> Trace:
     try:
         text = read_text(path, TRACE_LIMIT, "trace")
     except (OSError, UnicodeDecodeError) as error:
-        raise TraceError(path, None, _("cannot read the trace ({problem})").format(problem=error)) from None
+        raise TraceError(path, None, phrase("cannot read the trace ({problem})", problem=error)) from None
     lines = text.split("\n")  # not splitlines(): line numbers must match what an editor shows
     numbered = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]  # blank lines are no events
     if not numbered:
-        raise TraceError(path, None, _("empty: a trace starts with a header line"))
+        raise TraceError(path, None, phrase("empty: a trace starts with a header line"))
     first_line, header_text = numbered[0]
     header = _json_object(path, first_line, header_text)
     with _deep_values_named(path, first_line):
@@ -160,7 +160,7 @@ def read_trace(path: str | Path) -> Trace:
         with _deep_values_named(path, number):
             event = _event(path, number, _json_object(path, number, line), cells)
         if event.t < last_t:
-            raise TraceError(path, number, _("time goes backwards: t {t} after {last}").format(t=event.t, last=last_t))
+            raise TraceError(path, number, phrase("time goes backwards: t {t} after {last}", t=event.t, last=last_t))
         last_t = event.t
         events.append(event)
     return Trace(header, events)
@@ -172,7 +172,7 @@ def _deep_values_named(path, number: int):
     try:
         yield
     except RecursionError:
-        raise TraceError(path, number, _("arrays or objects nested too deeply")) from None
+        raise TraceError(path, number, phrase("arrays or objects nested too deeply")) from None
 
 
 def _is_cut(line: str) -> bool:
@@ -194,24 +194,25 @@ def _json_object(path, number: int, line: str) -> dict:
     try:
         value = _loads(line)
     except json.JSONDecodeError as error:
-        raise TraceError(path, number, _("not JSON ({problem} at column {column})").format(
-            problem=error.msg, column=error.colno)) from None
+        raise TraceError(path, number, phrase("not JSON ({problem} at column {column})", problem=error.msg,
+                                              column=error.colno)) from None
     except ValueError as error:  # nested too deeply, or an integer of too many digits
-        raise TraceError(path, number, _("not JSON that can be read ({problem})").format(problem=error)) from None
+        raise TraceError(path, number, phrase("not JSON that can be read ({problem})", problem=error)) from None
     if not isinstance(value, dict):
-        raise TraceError(path, number, _("expected a JSON object {{...}}, not {kind}").format(kind=type(value).__name__))
+        raise TraceError(path, number, phrase("expected a JSON object {{...}}, not {kind}",
+                                              kind=type(value).__name__))
     return value
 
 
 def _journal_not_trace(path) -> str:
     """What to do with a game journal given where a trace belongs."""
     trace = trace_path(path)
+    export, replay = f"reedboard export {path}", f"reedboard replay {trace}"
     if trace.exists():
-        return _("this is a game journal (the moves of a game), not a trace (what the board reported): print its"
-                 " record with {export}, or replay its trace: {replay}").format(
-            export=f"reedboard export {path}", replay=f"reedboard replay {trace}")
-    return _("this is a game journal (the moves of a game), not a trace (what the board reported): print its"
-             " record with {export}").format(export=f"reedboard export {path}")
+        return phrase("this is a game journal (the moves of a game), not a trace (what the board reported): print its"
+                      " record with {export}, or replay its trace: {replay}", export=export, replay=replay)
+    return phrase("this is a game journal (the moves of a game), not a trace (what the board reported): print its"
+                  " record with {export}", export=export)
 
 
 def _check_header(path, number: int, header: dict) -> dict[str, str]:
@@ -220,43 +221,43 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
         raise TraceError(path, None, _journal_not_trace(path))
     if "game" not in header:
         if "t" in header:
-            raise TraceError(path, number, _('missing header: the first line must name the "game" (this line is an'
-                                             ' event)'))
-        raise TraceError(path, number, _('missing header: the first line must name the "game"'))
+            raise TraceError(path, number, phrase('missing header: the first line must name the "game" (this line is an'
+                                                  ' event)'))
+        raise TraceError(path, number, phrase('missing header: the first line must name the "game"'))
     known = TRACE_KEYS | header_keys()
     unknown = set(header) - known
     if unknown:
-        raise TraceError(path, number, _("unknown header key {key} (expected {keys})").format(
-            key=brief(sorted(unknown)[0]), keys=", ".join(sorted(known))))
+        raise TraceError(path, number, phrase("unknown header key {key} (expected {keys})",
+                                              key=brief(sorted(unknown)[0]), keys=", ".join(sorted(known))))
     settings = header.get("settings", {})
     if not isinstance(settings, dict):
-        raise TraceError(path, number, _('"settings" must be an object, e.g. {"settle": 0.8}'))
+        raise TraceError(path, number, phrase('"settings" must be an object, e.g. {"settle": 0.8}'))
     try:
         Settings.from_mapping(settings, SETTINGS)  # the referee's own rules
     except ValueError as error:
-        raise TraceError(path, number, str(error)) from None
+        raise TraceError(path, number, message_of(error)) from None
     try:
         game = game_from_header(header)
     except ValueError as error:
-        raise TraceError(path, number, str(error)) from None
+        raise TraceError(path, number, message_of(error)) from None
     computer = header.get("computer")
     if computer is not None and (not isinstance(computer, dict) or computer.get("plays") not in game.players
                                  or computer.get("level") not in range(1, 11)):
-        raise TraceError(path, number, _('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}'))
+        raise TraceError(path, number, phrase('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}'))
     return {cell.lower(): cell for cell in game.cells}
 
 
 def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
     if "t" not in data:
-        raise TraceError(path, number, _('missing "t" (seconds)'))
+        raise TraceError(path, number, phrase('missing "t" (seconds)'))
     t = data["t"]
     if not _is_number(t):
-        raise TraceError(path, number, _('"t" must be a finite number of seconds, not {value}').format(value=brief(t)))
+        raise TraceError(path, number, phrase('"t" must be a finite number of seconds, not {value}', value=brief(t)))
     if data.get("resume") is True:
         _no_unknown_keys(path, number, data, {"t", "resume"})
         return TraceResume(float(t))
     if "occupied" in data and "press" in data:
-        raise TraceError(path, number, _('an event is a frame ("occupied") or a press ("press"), not both'))
+        raise TraceError(path, number, phrase('an event is a frame ("occupied") or a press ("press"), not both'))
     if "end" in data:
         _no_unknown_keys(path, number, data, END_KEYS)
         return _end(path, number, float(t), data["end"], data.get("player"))
@@ -269,58 +270,60 @@ def _event(path, number: int, data: dict, cells: dict[str, str]) -> Event:
     if "press" in data:
         _no_unknown_keys(path, number, data, PRESS_KEYS)
         return _press(path, number, float(t), data["press"], data.get("roll"))
-    raise TraceError(path, number, _('an event needs "occupied" (a frame) or "press" (a button)'))
+    raise TraceError(path, number, phrase('an event needs "occupied" (a frame) or "press" (a button)'))
 
 
 def _no_unknown_keys(path, number: int, data: dict, allowed: set[str]) -> None:
     unknown = set(data) - allowed
     if unknown:
-        raise TraceError(path, number, _("unknown key {key} (expected {keys})").format(
-            key=brief(sorted(unknown)[0]), keys=", ".join(sorted(allowed))))
+        raise TraceError(path, number, phrase("unknown key {key} (expected {keys})", key=brief(sorted(unknown)[0]),
+                                              keys=", ".join(sorted(allowed))))
 
 
 def _occupied(path, number: int, occupied: object, cells: dict[str, str]) -> frozenset[str]:
     if not isinstance(occupied, list) or not all(isinstance(c, str) for c in occupied):
-        raise TraceError(path, number, _('"occupied" must be a list of cell names, e.g. ["a1", "b1"]'))
+        raise TraceError(path, number, phrase('"occupied" must be a list of cell names, e.g. ["a1", "b1"]'))
     names = []
     for cell in occupied:
         if cell.lower() not in cells:
-            raise TraceError(path, number, _("unknown cell {cell} on this board").format(cell=brief(cell)))
+            raise TraceError(path, number, phrase("unknown cell {cell} on this board", cell=brief(cell)))
         names.append(cells[cell.lower()])
     if len(set(names)) != len(names):
         twice = next(c for c in names if names.count(c) > 1)
-        raise TraceError(path, number, _("cell {cell} is listed twice").format(cell=twice))
+        raise TraceError(path, number, phrase("cell {cell} is listed twice", cell=twice))
     return frozenset(names)
 
 
 def _decision(path, number: int, t: float, move: object, roll: object) -> TraceDecision:
     if not isinstance(move, str) or not move.strip():
-        raise TraceError(path, number, _('"computer" is the move it showed or "roll", not {value}').format(
-            value=brief(move)))
+        raise TraceError(path, number, phrase('"computer" is the move it showed or "roll", not {value}',
+                                              value=brief(move)))
     if (move == "roll") != (roll is not None) or (roll is not None and (not _is_int(roll) or not 1 <= roll <= 6)):
-        raise TraceError(path, number, _('the computer\'s "roll" goes with "computer": "roll" and is 1-6, not {value}')
-                         .format(value=brief(roll)))
+        raise TraceError(path, number, phrase('the computer\'s "roll" goes with "computer": "roll" and is 1-6, not {value}',
+                                              value=brief(roll)))
     return TraceDecision(t, move, roll)
 
 
 def _end(path, number: int, t: float, end: object, player: object) -> TraceEnd:
     if end not in ENDS:
-        raise TraceError(path, number, _('"end" is "resign" or "draw", not {value}').format(value=brief(end)))
+        raise TraceError(path, number, phrase('"end" is "resign" or "draw", not {value}', value=brief(end)))
     if (end == "resign") != isinstance(player, str) or (isinstance(player, str) and not player):
-        raise TraceError(path, number, _('"player" (who resigned) goes with "end": "resign" only'))
+        raise TraceError(path, number, phrase('"player" (who resigned) goes with "end": "resign" only'))
     return TraceEnd(t, end, player)
 
 
 def _press(path, number: int, t: float, button: object, roll: object) -> TracePress:
     if button not in BUTTONS:
-        raise TraceError(path, number, _("unknown button {button} (expected {buttons})").format(
-            button=brief(button), buttons=_("{names} or {last}").format(names=", ".join(BUTTONS[:-1]), last=BUTTONS[-1])))
+        buttons = phrase("{names} or {last}", names=", ".join(BUTTONS[:-1]), last=BUTTONS[-1])
+        raise TraceError(path, number, phrase("unknown button {button} (expected {buttons})", button=brief(button),
+                                              buttons=buttons))
     if roll is not None:
         if button != "die":
-            raise TraceError(path, number, _('only the die press takes a "roll", not {button}').format(
-                button=brief(button)))
+            raise TraceError(path, number, phrase('only the die press takes a "roll", not {button}',
+                                                  button=brief(button)))
         if not _is_int(roll) or not 1 <= roll <= 6:
-            raise TraceError(path, number, _('"roll" must be a whole number 1-6, not {value}').format(value=brief(roll)))
+            raise TraceError(path, number, phrase('"roll" must be a whole number 1-6, not {value}',
+                                                  value=brief(roll)))
     return TracePress(t, button, roll)
 
 
@@ -350,11 +353,11 @@ class TraceWriter:
         try:
             data = read_bytes(path, TRACE_LIMIT, "trace")
         except OSError as error:
-            raise TraceError(path, None, _("cannot read the trace to go on with it ({problem})").format(
-                problem=error)) from None
+            raise TraceError(path, None, phrase("cannot read the trace to go on with it ({problem})",
+                                                problem=error)) from None
         lines = [line for line in data.decode("utf-8", errors="replace").split("\n") if line.strip()]
         if not lines:
-            raise TraceError(path, None, _("empty: nothing to resume"))
+            raise TraceError(path, None, phrase("empty: nothing to resume"))
         header = _json_object(path, 1, lines[0])
         last_t = 0.0
         for line in lines[1:]:
