@@ -571,26 +571,26 @@ class Abalone(Game):
         if not move.off:
             where["target"] = NAMES[ray[own - 1 + move.pushed]]
             text = (phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
-                      " {first} and keep it in your hand, move the white marble on {ahead} to {target}, then put"
-                      " your marble on {ahead}") if white else
+                           " {first} and keep it in your hand, move the white marble on {ahead} to {target}, then put"
+                           " your marble on {ahead}") if white else
                     phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} one hole on: lift"
-                      " {first} and keep it in your hand, move the black marble on {ahead} to {target}, then put"
-                      " your marble on {ahead}"))
+                           " {first} and keep it in your hand, move the black marble on {ahead} to {target}, then put"
+                           " your marble on {ahead}"))
         elif len(pushed) == 1:
             text = (phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
-                      " {first} and keep it in your hand, take the white marble on {ahead} off the board, then put"
-                      " your marble on {ahead}") if white else
+                           " {first} and keep it in your hand, take the white marble on {ahead} off the board, then put"
+                           " your marble on {ahead}") if white else
                     phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles} off the board: lift"
-                      " {first} and keep it in your hand, take the black marble on {ahead} off the board, then put"
-                      " your marble on {ahead}"))
+                           " {first} and keep it in your hand, take the black marble on {ahead} off the board, then put"
+                           " your marble on {ahead}"))
         else:
             text = (phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
-                      " off the board: lift {first} and keep it in your hand, take the white marble on {off} off"
-                      " the board, move the white marble on {ahead} to {off}, then put your marble on {ahead}")
+                           " off the board: lift {first} and keep it in your hand, take the white marble on {off} off"
+                           " the board, move the white marble on {ahead} to {off}, then put your marble on {ahead}")
                     if white else
                     phrase("move the line {first}–{last} one hole towards {ahead}, pushing {marbles}, the one on {off}"
-                      " off the board: lift {first} and keep it in your hand, take the black marble on {off} off"
-                      " the board, move the black marble on {ahead} to {off}, then put your marble on {ahead}"))
+                           " off the board: lift {first} and keep it in your hand, take the black marble on {off} off"
+                           " the board, move the black marble on {ahead} to {off}, then put your marble on {ahead}"))
         return text.format(**where)
 
     # --- notation -----------------------------------------------------------------
@@ -603,8 +603,8 @@ class Abalone(Game):
         match = _MOVE_TEXT.fullmatch(text) if isinstance(text, str) else None
         if not match:
             raise MoveError(phrase("cannot read {written}: write an inline move as the trailing marble's hole and"
-                              " the hole it moves to (A1B2), a broadside move as the line's two end holes and"
-                              " the hole the first one moves to (C3C5D4)", written=repr(written)))
+                                   " the hole it moves to (A1B2), a broadside move as the line's two end holes and"
+                                   " the hole the first one moves to (C3C5D4)", written=repr(written)))
         holes = [self._hole(name, written) for name in match.groups() if name is not None]
         reason = self._inline(*holes) if len(holes) == 2 else self._broadside(*holes)
         if isinstance(reason, Phrase):
@@ -681,7 +681,7 @@ class Abalone(Game):
             return phrase("{to} is not next to {hole}", to=NAMES[to], hole=NAMES[first])
         if d in (a, OPPOSITE[a]):
             return phrase("{to} lies along the line: that is an inline move, written by its trailing marble and the hole"
-                     " it moves to", to=NAMES[to])
+                          " it moves to", to=NAMES[to])
         for cell in line:
             target = GRID.step[d][cell]
             if target < 0:
@@ -703,29 +703,29 @@ class Abalone(Game):
     def hands_guide(self) -> list[str]:
         return [
             phrase("A line of one to three marbles moves one hole along its own direction: lift the marble at the"
-              " back of the line and put it in the free hole in front of it. The board reads that as the whole"
-              " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6)."),
+                   " back of the line and put it in the free hole in front of it. The board reads that as the whole"
+                   " line moving (the move is written by the back marble's step: I6H6 moves the line I6–G6 towards F6)."),
             phrase("Pushing: the board cannot tell the colours apart, so the pushed marbles must move too: lift"
-              " the marble at the back of your line and keep it in your hand, move the opposing marble next to"
-              " your line to the free hole beyond the marbles you push, then put your marble in the hole it"
-              " left."),
+                   " the marble at the back of your line and keep it in your hand, move the opposing marble next to"
+                   " your line to the free hole beyond the marbles you push, then put your marble in the hole it"
+                   " left."),
             phrase("Pushing off the board: the same, but the opposing marble next to your line comes off the board"
-              " instead; when you push two, take the one at the edge off first and put the one next to your"
-              " line in its hole."),
+                   " instead; when you push two, take the one at the edge off first and put the one next to your"
+                   " line in its hole."),
             phrase("The lights show a push the same way, one marble at a time: the marble to lift blinks"
-              " vermillion, where it goes shines teal."),
+                   " vermillion, where it goes shines teal."),
             phrase("Sideways (broadside): move each marble of the line one hole, one after the other."),
             phrase("The letters and numbers on the rim name the rows and the lines: C4 is row C, line 4."),
         ]
 
     def light_meanings(self) -> dict[str, str]:
         return {"empty": phrase("A marble stands here that should not; or, playing the computer (or after a hint),"
-                           " the marble to lift now: a move is shown one marble at a time. A push starts with the"
-                           " marble at the back of the pushing line: keep it in your hand until teal shows where"
-                           " it goes."),
+                                " the marble to lift now: a move is shown one marble at a time. A push starts with the"
+                                " marble at the back of the pushing line: keep it in your hand until teal shows where"
+                                " it goes."),
                 "dest": phrase("The computer's move or a hint: where the marble just lifted goes, or, with nothing"
-                          " blinking, the marble in your hand. An opposing marble lifted with nothing teal comes"
-                          " off the board."),
+                               " blinking, the marble in your hand. An opposing marble lifted with nothing teal comes"
+                               " off the board."),
                 "to": phrase("You hold a marble that may move: it may go here.")}
 
     def light_actions(self) -> dict[str, str]:

@@ -240,9 +240,10 @@ class BigBalls(Game):
                 if hollow == NAMES[A7]:  # reaching a7 wins: a game cannot start there
                     if NAMES[A7] in ball_hollows:
                         raise SetupError(phrase("{colour} stone {number} on a7: a big ball stands on a7 at the start, and a"
-                                           " stone there would already have won; put it on another hollow", colour=colour_words(colour), number=number))
+                                                " stone there would already have won; put it on another hollow",
+                                                colour=colour_words(colour), number=number))
                     raise SetupError(phrase("{colour} stone {number} on a7: a stone on a7 has already won; put it on"
-                                       " another hollow", colour=colour_words(colour), number=number))
+                                            " another hollow", colour=colour_words(colour), number=number))
                 cell = self._place(hollow, colour_index * 6 + number)
                 self._at[colour_index * 6 + number] = cell
                 self._present[colour_index] |= 1 << (number - 1)
@@ -251,7 +252,8 @@ class BigBalls(Game):
             stone = self.piece_at(hollow) if hollow in NAMES else None
             if stone not in (None, "ball"):
                 raise SetupError(phrase("hollow {hollow} is given twice: a big ball starts there, so {colour} stone"
-                                   " {number} cannot stand there; put it on another hollow", hollow=hollow, colour=colour_words(stone[0]), number=stone[1]))
+                                        " {number} cannot stand there; put it on another hollow",
+                                        hollow=hollow, colour=colour_words(stone[0]), number=stone[1]))
             self._balls.add(self._place(hollow, BALL))
         self._key = self._zobrist()
 
@@ -498,7 +500,7 @@ class BigBalls(Game):
 
     def light_meanings(self) -> dict[str, str]:
         return {"movable": phrase("The hollow of the stone the die chose; while the stones are identified, every stone"
-                             " whose number the board does not know yet."),
+                                  " whose number the board does not know yet."),
                 "winner": phrase("Game over: the winner's pieces and the top hollow a7.")}
 
     def move_words(self, move: BigBallsMove) -> Said:
@@ -513,9 +515,9 @@ class BigBalls(Game):
         if move.is_big_ball:  # a big ball never lands on another: it takes a stone
             if taken[0] == "B":
                 return phrase("take black stone {k} off {dst} (into the box), then move the big ball from {src} to"
-                         " {dst}", k=taken[1:], **where)
+                              " {dst}", k=taken[1:], **where)
             return phrase("take white stone {k} off {dst} (into the box), then move the big ball from {src} to"
-                     " {dst}", k=taken[1:], **where)
+                          " {dst}", k=taken[1:], **where)
         n = pieces[move.src][1:]
         if taken == "ball":
             return phrase("take the big ball off {dst} (into the box), then move stone {n} from {src} to {dst}",
@@ -532,7 +534,7 @@ class BigBalls(Game):
         written = repr(text.strip())
         if not match:
             raise MoveError(phrase("cannot read {written}: write a stone move as ROLL FROM-TO (4 b2-b3, 6 c3xb4)"
-                              " or a big-ball move as BB FROM-TO (BB b5-b4)", written=written))
+                                   " or a big-ball move as BB FROM-TO (BB b5-b4)", written=written))
         head, src_name, mark, dst_name = match.groups()
         cells = []
         for name in (src_name, dst_name):
@@ -600,7 +602,7 @@ class BigBalls(Game):
             phrase("Press the die (or move a big ball instead): the stone with the number rolled lights green."),
             phrase("Lift that stone and put it on one of the hollows lit white; that is the move."),
             phrase("To capture, take the stone or big ball off its hollow first (on this page: Put aside, into the box),"
-              " then put your stone there."),
+                   " then put your stone there."),
             phrase("A big ball rolls one hollow down, to the left or to the right, without a roll."),
         ]
 

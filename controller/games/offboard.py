@@ -532,7 +532,7 @@ class OffBoard(Game):
             if sector:
                 return phrase_n("leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
                                 " {points} point", "leaving the waiting ball out, {tail} to {to}, pushing {n}, into {sector} for"
-                                " {points} points", int(points or 0), points=points, **words)
+                                                   " {points} points", int(points or 0), points=points, **words)
             return phrase("leaving the waiting ball out, {tail} to {to}, pushing {n}", **words)
         if not pushed:
             return phrase("{tail} to {to}", **words)
@@ -600,30 +600,30 @@ class OffBoard(Game):
         yellow = self.turn == "red"  # the pushed balls are the opponent's
         if move.sector is None and yellow:
             text = phrase("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} to {to},"
-                     " then put your ball on {pushed}")
+                          " then put your ball on {pushed}")
         elif move.sector is None:
             text = phrase("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} to {to},"
-                     " then put your ball on {pushed}")
+                          " then put your ball on {pushed}")
         elif not move.full and yellow:
             text = phrase("{move}: lift {hole} and keep it in your hand, move the yellow ball on {pushed} into {sector},"
-                     " then put your ball on {pushed}")
+                          " then put your ball on {pushed}")
         elif not move.full:
             text = phrase("{move}: lift {hole} and keep it in your hand, move the red ball on {pushed} into {sector},"
-                     " then put your ball on {pushed}")
+                          " then put your ball on {pushed}")
         elif move.pushed == 1 and yellow:
             text = phrase("{move}: lift {hole} and keep it in your hand, take the yellow ball on {pushed} off the board"
-                     " (it waits beside the board for Yellow), then put your ball on {pushed}")
+                          " (it waits beside the board for Yellow), then put your ball on {pushed}")
         elif move.pushed == 1:
             text = phrase("{move}: lift {hole} and keep it in your hand, take the red ball on {pushed} off the board"
-                     " (it waits beside the board for Red), then put your ball on {pushed}")
+                          " (it waits beside the board for Red), then put your ball on {pushed}")
         elif yellow:
             text = phrase("{move}: lift {hole} and keep it in your hand, take the yellow ball on {edge} off the board"
-                     " (it waits beside the board for Yellow), move the yellow ball on {pushed} to {edge}, then put"
-                     " your ball on {pushed}")
+                          " (it waits beside the board for Yellow), move the yellow ball on {pushed} to {edge}, then put"
+                          " your ball on {pushed}")
         else:
             text = phrase("{move}: lift {hole} and keep it in your hand, take the red ball on {edge} off the board"
-                     " (it waits beside the board for Red), move the red ball on {pushed} to {edge}, then put"
-                     " your ball on {pushed}")
+                          " (it waits beside the board for Red), move the red ball on {pushed} to {edge}, then put"
+                          " your ball on {pushed}")
         return text.format(**where)
 
     # --- notation -----------------------------------------------------------------
@@ -649,7 +649,7 @@ class OffBoard(Game):
         match = _LINE_TEXT.fullmatch(text)
         if not match:
             raise MoveError(phrase("cannot read {written}: write a line move as TAIL-NEXT (C3-D4, C3-D4x1, C7-D8x1 S5+2)"
-                              " or a re-placement as +HOLE (+E5)", written=repr(written)))
+                                   " or a re-placement as +HOLE (+E5)", written=repr(written)))
         star, tail_name, to_name, pushed, sector, points, full = match.groups()
         tail, to = self._hole(tail_name, written), self._hole(to_name, written)
         d = GRID.direction_between(tail, to)
@@ -684,25 +684,25 @@ class OffBoard(Game):
     def hands_guide(self) -> list[str]:
         return [
             phrase("A line of your balls moves one hole along its own direction: lift the ball at its back and put"
-              " it down in the free hole in front of the line. The board reads that as the whole line moving."),
+                   " it down in the free hole in front of the line. The board reads that as the whole line moving."),
             phrase("Pushing: the board cannot tell the colours apart, so the pushed balls must move too: lift the"
-              " ball at the back of your line and keep it in your hand, move the opponent's ball next to your"
-              " line to the free hole beyond the balls you push, then put your ball in the hole it left."),
+                   " ball at the back of your line and keep it in your hand, move the opponent's ball next to your"
+                   " line to the free hole beyond the balls you push, then put your ball in the hole it left."),
             phrase("Pushing over the rim: the opponent's ball next to your line goes into the trough there instead"
-              " (its points count for you). If that trough already holds a ball, the pushed ball goes beside"
-              " the board for its owner; when you push more than one, take the ball at the rim off first and"
-              " put the one next to your line in its hole."),
+                   " (its points count for you). If that trough already holds a ball, the pushed ball goes beside"
+                   " the board for its owner; when you push more than one, take the ball at the rim off first and"
+                   " put the one next to your line in its hole."),
             phrase("The lights show a push the same way, one ball at a time: the ball to lift blinks vermillion,"
-              " where it goes shines teal."),
+                   " where it goes shines teal."),
         ]
 
     def light_meanings(self) -> dict[str, str]:
         return {"empty": phrase("A ball stands here that should not; or, playing the computer (or after a hint), the"
-                           " ball to lift now: a move is shown one ball at a time. A push starts with the ball at"
-                           " the back of the pushing line: keep it in your hand until teal shows where it goes."),
+                                " ball to lift now: a move is shown one ball at a time. A push starts with the ball at"
+                                " the back of the pushing line: keep it in your hand until teal shows where it goes."),
                 "dest": phrase("The computer's move or a hint: where the ball just lifted goes (a push-off's sector),"
-                          " or, with nothing blinking, the ball in your hand. An opponent's ball lifted with"
-                          " nothing teal goes beside the board for its owner."),
+                               " or, with nothing blinking, the ball in your hand. An opponent's ball lifted with"
+                               " nothing teal goes beside the board for its owner."),
                 "to": phrase("You hold a ball that may move: it may go here.")}
 
     def light_actions(self) -> dict[str, str]:

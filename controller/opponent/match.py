@@ -187,7 +187,7 @@ def _report(results, players, out):
         if r.opening:
             out(phrase_n("game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason}, {n} move):"
                          " {won}", "game {index}: {first} ({colour}) vs {second} after {opening}: {result} ({reason},"
-                         " {n} moves): {won}", r.moves, opening=" ".join(r.opening), **words))
+                                   " {n} moves): {won}", r.moves, opening=" ".join(r.opening), **words))
         else:
             out(phrase_n("game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} move): {won}",
                          "game {index}: {first} ({colour}) vs {second}: {result} ({reason}, {n} moves): {won}",
