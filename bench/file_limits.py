@@ -2,7 +2,7 @@
 
 Usage: python bench/file_limits.py [--skip-full]
 
-1. A realistic trace and journal just under their size limits (hal.readfile): the time
+1. A realistic trace and journal just under their size limits (controller/ground/readfile.py): the time
    to read and check each (read_trace, read_journal) and the process's peak memory. This is
    what the limits are chosen by: a Raspberry Pi must be able to read the largest file it
    accepts.
@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from reedboard.controller.games import BigBalls, OffBoard  # noqa: E402
 from reedboard.controller.persist.journal_format import game_header  # noqa: E402
-from reedboard.hal.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
+from reedboard.controller.ground.readfile import JOURNAL_LIMIT, MiB, TRACE_LIMIT  # noqa: E402
 
 HANG = 10.0  # s after which a command counts as hanging
 MEMORY = 1 << 30  # the address space each command may have

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from . import registry
 from .shipped import shipped_boards
-from .tomlfile import parse_toml, read_toml
+from reedboard.controller.ground.tomlfile import parse_toml, read_toml
 
 
 class BoardError(ValueError):

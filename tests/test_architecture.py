@@ -117,8 +117,18 @@ def test_no_import_runs_up_a_floor():
 
 
 def test_hal_and_the_firmware_import_nothing_of_the_controller():
+    """hal stands beside the rooms: of the controller it reads only the ground's file readers,
+    which stand on nothing of the project themselves."""
     for a, b in room_edges():
-        assert not (a in ("hal", "firmware") and b not in ("hal", "firmware", "hardware")), f"{a} imports {b}"
+        assert not (a in ("hal", "firmware") and b not in ("hal", "firmware", "hardware", "ground")), f"{a} imports {b}"
+    readers = {f"reedboard.controller.ground.{m}" for m in ("readfile", "tomlfile")}
+    graph = imports()
+    for name, targets in graph.items():
+        if room(name) in ("hal", "firmware"):
+            reached = {t for t in targets if room(t) not in ("hal", "firmware", "hardware")}
+            assert reached <= readers, f"{name} imports {sorted(reached - readers)}"
+    for reader in readers:
+        assert graph[reader] <= readers, f"{reader} stands on {sorted(graph[reader] - readers)}"
 
 
 def imported_names(module: str) -> dict[str, set[str]]:
@@ -242,3 +252,19 @@ def test_the_workshop_sits_below_the_command_line_and_parses_none():
     assert {name.rpartition(".")[2] for name in workshop} >= {"guide", "selftest", "calibrate", "bringup", "doctor", "config"}
     parsing = sorted(name for name in workshop if "argparse" in third_party(name))
     assert not parsing, f"workshop modules that parse a command line: {parsing}"
+
+
+def test_the_ground_holds_the_readers_and_the_settings_and_persist_and_the_games_stand_on_it():
+    """The file readers, the TOML reader and the settings are the ground's (floor 1, below the
+    games): persist no longer stands on the core, nor the games on hal."""
+    floor, edges = floors(), room_edges()
+    assert floor["ground"] < floor["games"]
+    assert {b for a, b in edges if a == "ground"} <= {"language"}
+    assert ("persist", "core") not in edges, "persist imports the core"
+    assert ("games", "hal") not in edges, "the games import hal"
+    ground = {name.rpartition(".")[2] for name in modules() if room(name) == "ground"}
+    assert ground >= {"readfile", "tomlfile", "settings"}
+    from reedboard.controller.core.clock import ClockSettings
+    from reedboard.controller.core.reconcile import Settings
+    from reedboard.controller.ground import settings
+    assert (Settings, ClockSettings) == (settings.Settings, settings.ClockSettings)  # one class each, named in both

@@ -26,7 +26,7 @@ from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.games_folder import unfinished_games
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.export import export_lines
-from reedboard.hal.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
+from reedboard.controller.ground.readfile import JOURNAL_LIMIT, TOML_LIMIT, TRACE_LIMIT
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.trace import TraceError, read_trace
 

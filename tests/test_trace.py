@@ -424,7 +424,7 @@ def test_the_replay_prints_every_note_of_a_long_game(tmp_path, capsys):
 
 # --- files that are not traces, too big, or nested too deep -----------------------------------
 def test_going_on_with_a_trace_too_big_is_refused_before_reading_it(tmp_path):
-    from reedboard.hal.readfile import TRACE_LIMIT
+    from reedboard.controller.ground.readfile import TRACE_LIMIT
 
     path = tmp_path / "t.trace.jsonl"
     path.write_text(json.dumps(HEADER) + "\n")

@@ -30,7 +30,7 @@ from ..persist.journal_format import (  # the journal's own checks of a header, 
 )
 from ..persist.journal_reader import players_of, read_journal
 from ..persist.journal_replay import rebuild
-from reedboard.hal.readfile import read_text
+from ..ground.readfile import read_text
 from ..persist.notation import result_line, starting_position
 from ..language.catalogue import COMMANDS
 

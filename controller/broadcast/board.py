@@ -47,7 +47,7 @@ import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
 from ..persist.game_files import SUFFIX, TRACE_SUFFIX
-from reedboard.hal.readfile import JOURNAL_LIMIT, FileRefused, read_bytes
+from ..ground.readfile import JOURNAL_LIMIT, FileRefused, read_bytes
 from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
 from ..language.catalogue import COMMANDS

@@ -130,7 +130,7 @@ def _more_files(most: int = 8192) -> None:
 
 def read_boards(path: str | Path) -> dict[str, str]:
     """The admitted boards of a file's [boards] table (NAME = "PASSWORD"); ValueError (one line)."""
-    from reedboard.hal.tomlfile import read_toml
+    from ..ground.tomlfile import read_toml
     from ..broadcast.address import NAME
 
     data = read_toml(path, ValueError, "the club's boards")

@@ -9,60 +9,11 @@ so the referee can make it a deadline.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..language.catalogue import PLAY
+from ..ground.settings import ClockSettings  # the clock's settings, named here too
 
-_ = PLAY.gettext
-
-_SPEC = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(?:\+\s*(\d+(?:\.\d+)?))?\s*")
-LOW_SHARE = 0.1  # the low-time warning: a tenth of the starting time ...
-LOW_MOST = 30.0  # ... but never more than 30 s
-
-
-@dataclass(frozen=True)
-class ClockSettings:
-    minutes: float  # each player's time at the start
-    increment: float = 0.0  # seconds added to a player's time for each move they make
-
-    def __post_init__(self) -> None:
-        for name, low, high in (("minutes", 0.0, 600.0), ("increment", 0.0, 600.0)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                if name == "minutes":
-                    raise ValueError(_("clock minutes must be a number, not {value}").format(value=repr(value)))
-                raise ValueError(_("clock increment must be a number, not {value}").format(value=repr(value)))
-            if not low <= value <= high or (name == "minutes" and value == 0):
-                limits = {"low": f"{low:g}", "high": f"{high:g}", "value": f"{value:g}"}
-                if name == "minutes":
-                    raise ValueError(_("clock minutes must be more than {low} and at most {high}, not {value}").format(
-                        **limits))
-                raise ValueError(_("clock increment must be at least {low} and at most {high}, not {value}").format(
-                    **limits))
-
-    @classmethod
-    def parse(cls, text: str) -> ClockSettings:
-        """`10` (ten minutes each) or `5+3` (five minutes, three seconds a move)."""
-        match = _SPEC.fullmatch(text)
-        if not match:
-            raise ValueError(_("a clock is MINUTES or MINUTES+SECONDS (e.g. 10 or 5+3), not {text}").format(
-                text=repr(text)))
-        return cls(float(match.group(1)), float(match.group(2) or 0))
-
-    @property
-    def initial(self) -> float:
-        return self.minutes * 60.0
-
-    @property
-    def low_mark(self) -> float:
-        """Seconds left under which a player is warned."""
-        return min(LOW_MOST, LOW_SHARE * self.initial)
-
-    def __str__(self) -> str:
-        return f"{self.minutes:g}+{self.increment:g}"
+__all__ = ["ClockSettings", "GameClock"]
 
 
 class GameClock:

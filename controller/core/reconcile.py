@@ -54,47 +54,7 @@ from .rulings import Rulings
 
 
 
-@dataclass(frozen=True)
-class Settings:
-    debounce: float = 0.020  # s a cell must hold a new state before it counts
-    settle: float = 0.8  # s the board must be still before a result that may still grow counts
-    grace: float = 1.5  # s before a board that fits no move is signalled
-    takebacks: bool = True  # the board back on the previous position undoes the last move
-
-    # The seconds each time may take. Shorter, and a switch's bounce or a hand still moving
-    # would count as the players' decision; longer, and the board would seem dead to them.
-    # Every way in (the configuration, a new game from the web view, a journal or trace
-    # header) is checked against these.
-    BOUNDS = {"debounce": (0.001, 1.0), "settle": (0.05, 10.0), "grace": (0.1, 60.0)}
-
-    def __post_init__(self) -> None:
-        for name, (low, high) in self.BOUNDS.items():
-            value = getattr(self, name)
-            rule = f"setting {name} must be a number of seconds from {low:g} to {high:g}"
-            if not isinstance(value, (int, float)) or isinstance(value, bool):
-                raise ValueError(f"{rule}, not {brief(value)}")
-            try:
-                seconds = float(value)
-            except OverflowError:  # an integer beyond any float
-                raise ValueError(f"{rule}, not a {'negative ' if value < 0 else ''}number too big"
-                                 f" for seconds ({value.bit_length()} bits)") from None
-            if not low <= seconds <= high:  # NaN fails too
-                raise ValueError(f"{rule}, not {seconds:g}")
-            object.__setattr__(self, name, seconds)
-        if not isinstance(self.takebacks, bool):
-            raise ValueError(f"setting takebacks must be true or false, not {brief(self.takebacks)}")
-
-    @classmethod
-    def from_mapping(cls, data: object, known: Iterable[str] | None = None) -> Settings:
-        """Settings from an object such as {"settle": 0.8} (a header's, a request's); ValueError
-        names an unknown setting (`known`: the names allowed, default all) or a bad value."""
-        known = tuple(known) if known is not None else tuple(cls.__dataclass_fields__)
-        if not isinstance(data, dict):
-            raise ValueError(f'settings are an object such as {{"settle": 0.8}}, not {brief(data)}')
-        for key in data:
-            if key not in known:
-                raise ValueError(f"unknown setting {brief(key)} (known: {', '.join(sorted(known))})")
-        return cls(**data)
+from ..ground.settings import Settings  # noqa: E402,F401  the recogniser's settings, named here too
 
 
 

@@ -188,13 +188,7 @@ def in_words(names: Sequence[str]) -> Said:
     return names[0] if len(names) == 1 else phrase("{first} and {last}", first=listed(names[:-1]), last=names[-1])
 
 
-def brief(value: object, width: int = 40) -> str:
-    """A value someone gave, as a message shows it: short, and one line."""
-    try:
-        text = repr(value)
-    except (ValueError, RecursionError):  # an integer of too many digits; nesting too deep
-        text = f"a {type(value).__name__}"
-    return text if len(text) <= width else text[:width - 3] + "..."
+from ..ground.settings import brief  # noqa: E402  how messages show a value given
 
 
 # The players' colours inside a line and at its head, as the games name them (the same words as

@@ -240,7 +240,7 @@ def sector_points(layout: Layout) -> list[tuple[str, int, list[tuple[int, int]]]
 
 def load_layout(path: str | Path | None = None) -> Layout:
     """Read and validate a board definition file; None reads the default board."""
-    from reedboard.hal.tomlfile import parse_toml, read_toml  # here: importing the games reads no file
+    from ..ground.tomlfile import parse_toml, read_toml  # here: importing the games reads no file
 
     if path is None:
         text = resources.files(__package__).joinpath("data/offboard.toml").read_text(encoding="utf-8")

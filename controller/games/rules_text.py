@@ -11,7 +11,7 @@ from importlib import resources
 
 def rules_text(game: str) -> dict:
     """{"sections": [{"title", "points"}], "diagrams": [(id, title, moves, caption), ...]} of `game`."""
-    from reedboard.hal.tomlfile import parse_toml  # here: importing the games reads no rules
+    from ..ground.tomlfile import parse_toml  # here: importing the games reads no rules
     name = f"data/{game}.rules.toml"
     data = parse_toml(resources.files(__package__).joinpath(name).read_text(encoding="utf-8"), name, ValueError)
     return {

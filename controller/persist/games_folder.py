@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reedboard.hal.readfile import JOURNAL_LIMIT, read_bytes, read_first_line
+from ..ground.readfile import JOURNAL_LIMIT, read_bytes, read_first_line
 from .game_files import SUFFIX, TRACE_SUFFIX, sync_directory, trace_path
 from .journal_format import parse_line, recovered_from
 

@@ -68,7 +68,7 @@ from ..core.computer import parse_opponent
 from ..games import GAMES, brief, colours, game_name
 from ..persist.game_files import default_games_dir
 from ..core.reconcile import Settings
-from reedboard.hal.tomlfile import read_toml
+from ..ground.tomlfile import read_toml
 
 _ = COMMANDS.gettext
 
@@ -512,7 +512,7 @@ def write_back(path: Path, changes: Mapping[str, object]) -> None:
     it cannot be read or written; ImportError without tomlkit."""
     import tomlkit
 
-    from reedboard.hal.readfile import TOML_LIMIT, read_text
+    from ..ground.readfile import TOML_LIMIT, read_text
 
     path = Path(os.path.realpath(path))  # a link's target (a missing one: where the link points)
     text = read_text(path, TOML_LIMIT, "configuration") if os.path.lexists(path) else ""
