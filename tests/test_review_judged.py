@@ -19,6 +19,8 @@ from reedboard.controller.opponent.worker import Thinker
 
 from archive_games import A7_GAME, bigballs
 
+pytestmark = pytest.mark.component
+
 NODES = 600
 
 
@@ -187,3 +189,16 @@ def test_levels_nine_and_ten_are_in_the_dialog_with_their_ratings(tmp_path):
         rows = entry["levels"]
         assert [row["level"] for row in rows] == sorted(LEVELS), entry["name"]  # 9 and 10 rated too
         assert all(row["low"] <= row["rating"] <= row["high"] for row in rows)
+
+
+def test_a_position_with_a_single_choice_is_valued_not_called_even():
+    """With its one big ball in the bottom row (a ball there never moves) a Big Balls player can
+    only roll: the review still weighs the position (the player to move is a turn ahead in the
+    race to a7), rather than calling it an even game."""
+    game = BigBalls(balls=["d1"])
+    assert game.turn_moves(None) == [] and game.can_roll()
+    search = Searcher(NODES, None)
+    chance = search.chance_of(game, game.turn)
+    assert chance != 0.5 and 0.0 < chance < 1.0
+    game.push(game.parse_move(next(game.format_move(m) for m in game.turn_moves(6))))
+    assert search.chance_of(game, game.turn) != 0.5

@@ -44,7 +44,7 @@ from .chance import PROVEN, chance
 from .search import choose
 from .search_parts import ROLL, Limits
 
-REVIEW_VERSION = 4  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
+REVIEW_VERSION = 5  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
 REVIEW_NODES = 4_000  # each search's nodes by default: a game of 40 moves in 2 to 5 seconds on a desktop
 SEED = 26  # the searches' random numbers (no level's noise is used: kept for reproducibility alone)
 BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
@@ -120,9 +120,10 @@ def score(game: Game, player: str) -> float | None:
 
 def review_limits(nodes: int = REVIEW_NODES) -> Limits:
     """The review's search (and the hint's, worker.hint_limits: the two agree on every position):
-    by nodes alone, never a move a beginner would find absurd (Game.absurd), and no repetition
-    draw, which none of the games has."""
-    return Limits(nodes=nodes, seconds=None, sensible=True, repetition=False)
+    by nodes alone, never a move a beginner would find absurd (Game.absurd), no repetition
+    draw, which none of the games has, and a position with a single choice valued all the same
+    (not an even 0)."""
+    return Limits(nodes=nodes, seconds=None, sensible=True, repetition=False, valued=True)
 
 
 def settled_value(result) -> float:

@@ -31,7 +31,7 @@ class RootSearch:
         if self.limits.sensible:
             options = [o for o in options if not self.game.absurd(o)] or options
         best, best_value, done, completed = options[0], 0.0, 0, True
-        if len(options) == 1:
+        if len(options) == 1 and not self.limits.valued:  # a forced choice: nothing to weigh
             return Result(best, best_value, 0, 0, True)
         exact = self.limits.temperature > 0  # every option valued exactly, to compare like with like
         values: dict[Hashable, float] = {}

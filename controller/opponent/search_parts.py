@@ -31,7 +31,9 @@ class Limits:
     is what a push or a capture is worth more than its value in that draw. `repetition`: a
     position met again (in the game so far or on the line searched) scores as a draw, the way
     the levels look for progress; the review and the hint judge by the rules, which have no
-    repetition draw, and search without it."""
+    repetition draw, and search without it. `valued`: the position's value is wanted as well as
+    the move (the review), so a position with a single option is searched too (a level just
+    plays it)."""
 
     depth: int = 64
     nodes: int | None = None
@@ -40,6 +42,7 @@ class Limits:
     sensible: bool = False
     natural: float = 0.0
     repetition: bool = True
+    valued: bool = False
 
 
 @dataclass
