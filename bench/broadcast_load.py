@@ -42,8 +42,8 @@ import httpx2
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.board import Broadcaster
-from reedboard.controller.broadcast.replay_publish import publish_trace
+from reedboard.controller.broadcast.publisher.board import Broadcaster
+from reedboard.controller.broadcast.publisher.replay import publish_trace
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
 

@@ -268,3 +268,17 @@ def test_the_ground_holds_the_readers_and_the_settings_and_persist_and_the_games
     from reedboard.controller.core.reconcile import Settings
     from reedboard.controller.ground import settings
     assert (Settings, ClockSettings) == (settings.Settings, settings.ClockSettings)  # one class each, named in both
+
+
+def test_the_boards_publisher_and_the_club_are_two_sides_of_the_broadcast():
+    """The board's side (broadcast/publisher/) and the club's (the rest of broadcast/) share only
+    the topics and payloads (messages) and the broker's address: neither imports the other."""
+    broadcast = "reedboard.controller.broadcast"
+    shared = {broadcast, f"{broadcast}.messages", f"{broadcast}.address"}
+    board_side = {name for name in modules() if name.startswith(f"{broadcast}.publisher")}
+    club_side = {name for name in modules() if room(name) == "broadcast"} - board_side - shared
+    assert board_side and club_side
+    graph = imports()
+    crossing = sorted((a, b) for a in board_side for b in graph[a] if b in club_side)
+    crossing += sorted((a, b) for a in club_side for b in graph[a] if b in board_side)
+    assert not crossing, f"imports between the board's publisher and the club: {crossing}"

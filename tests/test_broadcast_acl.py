@@ -10,10 +10,10 @@ import pytest
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.board import Broadcaster
+from reedboard.controller.broadcast.publisher.board import Broadcaster
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_follow import follow
-from reedboard.controller.broadcast.replay_publish import publish_trace
+from reedboard.controller.broadcast.publisher.replay import publish_trace
 
 TRACE = Path(__file__).parent / "traces" / "offboard-takeback-two.jsonl"
 USERS = {"table1": "first-secret", "table2": "second-secret", "club": "club-secret"}

@@ -15,7 +15,7 @@ from reedboard.controller.broadcast.broker import EmbeddedBroker
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast.replay_publish import publish_trace
+from reedboard.controller.broadcast.publisher.replay import publish_trace
 
 from club_lines import fed_club
 

@@ -18,12 +18,12 @@ import httpx2
 import pytest
 
 from reedboard.controller.broadcast.address import BrokerAddress, parse_broker_url
-from reedboard.controller.broadcast.board import Broadcaster
+from reedboard.controller.broadcast.publisher.board import Broadcaster
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast import mosquitto
-from reedboard.controller.broadcast.replay_publish import publish_trace
+from reedboard.controller.broadcast.publisher.replay import publish_trace
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.export import export_lines
 
@@ -378,7 +378,7 @@ def test_the_replay_command_publishes_a_recorded_game(broker, tmp_path, capsys):
 
     import aiomqtt
 
-    from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
+    from reedboard.controller.broadcast.publisher.arguments import add_replay_broadcast_arguments
     from reedboard.controller.commands.replay_command import run_broadcast as run_replay_broadcast
 
     asyncio.run(broker.start())

@@ -7,7 +7,7 @@ import pytest
 from reedboard.controller.broadcast import add_broadcast_arguments
 from reedboard.controller.broadcast.address import BroadcastError, check_name, parse_broker_url
 from reedboard.controller.commands.club_command import add_parser, host_port
-from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
+from reedboard.controller.broadcast.publisher.arguments import add_replay_broadcast_arguments
 from reedboard.controller.commands.replay_command import run_broadcast as run_replay_broadcast
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.arguments import add_replay_broadcast_arguments
+from reedboard.controller.broadcast.publisher.arguments import add_replay_broadcast_arguments
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.commands.replay_command import run_broadcast

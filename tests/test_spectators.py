@@ -21,7 +21,7 @@ from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.rabbitmq import RabbitMQ, bridged_mosquitto
-from reedboard.controller.broadcast.replay_publish import publish_trace
+from reedboard.controller.broadcast.publisher.replay import publish_trace
 from reedboard.controller.broadcast.tournament import Tournament
 
 from in_browser import expect

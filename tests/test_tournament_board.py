@@ -16,7 +16,7 @@ from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.board import attach
+from reedboard.controller.broadcast.publisher.board import attach
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_follow import follow
 from reedboard.controller.broadcast.tournament import Tournament

@@ -218,7 +218,7 @@ async def _until(condition, what: str, timeout: float = WAIT):
 
 
 def test_a_board_that_hears_its_pairing_names_the_players_on_its_page_and_for_its_next_game(tmp_path):
-    from reedboard.controller.broadcast.board import Broadcaster, attach
+    from reedboard.controller.broadcast.publisher.board import Broadcaster, attach
     from reedboard.controller.broadcast.messages import pairing_message, read_pairing
     from reedboard.controller.session.play_session import PlaySession
 

@@ -11,7 +11,7 @@ from datetime import datetime, timezone
 import pytest
 
 from reedboard.controller.archive.records import RecordError, game_record, parse_records, record_lines
-from reedboard.controller.broadcast.board import _seat_players
+from reedboard.controller.broadcast.publisher.board import _seat_players
 from reedboard.controller.games import GAMES
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.journal_format import JournalError, check_header

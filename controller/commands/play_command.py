@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..broadcast.arguments import add_broadcast_arguments
+from ..broadcast.publisher.arguments import add_broadcast_arguments
 from ..games import GAMES, Game, colours, game_class, game_name
 from ..language.catalogue import COMMANDS, N_, PLAY
 from .arguments import (
@@ -333,7 +333,7 @@ def _broadcast(config: Configuration):
     if not config["broadcast.url"]:
         return None
     from ..broadcast import BroadcastError, parse_broker_url
-    from ..broadcast.board import board_name
+    from ..broadcast.publisher.board import board_name
 
     try:
         address = parse_broker_url(config["broadcast.url"])

@@ -9,7 +9,7 @@ import sys
 from .usage import UsageError
 from ..language.catalogue import COMMANDS
 
-from ..broadcast.arguments import add_replay_broadcast_arguments
+from ..broadcast.publisher.arguments import add_replay_broadcast_arguments
 
 _ = COMMANDS.gettext
 
@@ -56,8 +56,8 @@ def run_broadcast(args: argparse.Namespace) -> int:
     import asyncio
 
     from ..broadcast.address import BroadcastError, parse_broker_url
-    from ..broadcast.board import board_name
-    from ..broadcast.replay_publish import publish_trace
+    from ..broadcast.publisher.board import board_name
+    from ..broadcast.publisher.replay import publish_trace
     from ..persist.journal_format import JournalError
     from ..persist.trace import TraceError, read_trace
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..language.catalogue import COMMANDS
+from ...language.catalogue import COMMANDS
 
 _ = COMMANDS.gettext
 URL = "mqtt://[USER:PASSWORD@]HOST[:PORT][/PREFIX]"

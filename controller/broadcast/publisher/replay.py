@@ -18,13 +18,13 @@ from dataclasses import asdict, fields
 from datetime import datetime
 from pathlib import Path
 
-from ..core.clock import ClockSettings
-from ..persist.journal_format import JournalError
-from ..persist.journal import Journal
-from ..core.reconcile import Settings
-from ..session.replay import Replayed, replay
-from ..persist.trace import read_trace
-from .address import BrokerAddress, parse_broker_url
+from ...core.clock import ClockSettings
+from ...persist.journal_format import JournalError
+from ...persist.journal import Journal
+from ...core.reconcile import Settings
+from ...session.replay import Replayed, replay
+from ...persist.trace import read_trace
+from ..address import BrokerAddress, parse_broker_url
 from .board import Broadcaster, _say
 
 FLUSH_WAIT = 30.0  # s a replay waits at its end for the broker to take what is left
@@ -111,8 +111,8 @@ async def _unless_refused(work: Awaitable, broadcaster: Broadcaster) -> tuple[ob
 
 def _journal_header(source: str) -> dict:
     """The header of the journal next to a trace file, when there is one (its clock, its players)."""
-    from ..persist.game_files import SUFFIX, TRACE_SUFFIX
-    from ..persist.journal_reader import read_journal
+    from ...persist.game_files import SUFFIX, TRACE_SUFFIX
+    from ...persist.journal_reader import read_journal
     if not source.endswith(TRACE_SUFFIX):
         return {}
     path = Path(source[: -len(TRACE_SUFFIX)] + SUFFIX)

@@ -46,12 +46,12 @@ from pathlib import Path
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
-from ..persist.game_files import SUFFIX, TRACE_SUFFIX
-from ..ground.readfile import JOURNAL_LIMIT, FileRefused, read_bytes
-from .address import BroadcastError, BrokerAddress, check_name, parse_broker_url
+from ...persist.game_files import SUFFIX, TRACE_SUFFIX
+from ...ground.readfile import JOURNAL_LIMIT, FileRefused, read_bytes
+from ..address import BroadcastError, BrokerAddress, check_name, parse_broker_url
 from .arguments import add_broadcast_arguments
-from ..language.catalogue import COMMANDS
-from .messages import (
+from ...language.catalogue import COMMANDS
+from ..messages import (
     board_topic, club_status_topic, decode, encode, game_snapshot, journal_message, pairing_topic, read_pairing,
     state_message, status_message,
 )
@@ -106,8 +106,8 @@ def _seat_players(session, pairing: dict | None, own: dict | None = None) -> Non
     game not yet begun (no move) started again with them, so that its header names them. No
     game on the board this round (None): the next games are no tournament's, on the board's own
     clock (`own["clock"]`)."""
-    from ..core.clock import ClockSettings
-    from ..games import GAMES
+    from ...core.clock import ClockSettings
+    from ...games import GAMES
 
     if pairing is None:
         if session.pairing is not None and own is not None:
