@@ -1417,6 +1417,15 @@ class Players:
             if start is None:
                 self.note("after a held capture the next player's first change could still be the capturer's")
                 start = "an unclear change"
+            if "quick swap" in previous.kinds and any(
+                    k.startswith(("starts after a held capture with a lift",
+                                  "starts after a held capture with a whole move in one motion"))
+                    for k in previous.kinds):
+                # The capture before was held too, and its next player began beside it with a lift
+                # or a quick swap of their own (hollows only emptied, on pieces the capturer's
+                # move never touches): that capturer's piece may still be in the hand (rule 10),
+                # not swapped (rule 2); the rules do not say how a third move's board follows
+                self.note("two quick swaps in turn, the second begun with a lift beside the first")
             if player in self.kept:
                 start += " (their roll kept over a takeback)"
             previous.kinds.add(f"held, then the next player starts with {start}")

@@ -45,6 +45,7 @@ WITNESSES = {
     "R20": "bigballs-die-while-the-ball-is-in-the-hand-put-back",
     "R21": "rulings/R21",
     "R22": "rulings/R22",
+    "R23": "rulings/R23",
 }
 
 

@@ -43,7 +43,7 @@ from collections import deque
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
 
-from ..games import Game, brief  # brief: how messages show a value given
+from ..games import Game
 from .recognition import (
     AfterCommit, AmendBeside, AmendNow, AmendWhenStill, Ask, AskWhenStill, BesideWhenStill, Board, Candidate, Choosing,
     CountBeside, CountNow, CountThenReadOn, CountTwoBeside, CountWhenStill, Decision, FitsNothing, Held, Hold, KeepSignalling,
@@ -738,6 +738,10 @@ class Reconciler(Rulings):
             events.extend(self._on_stable(t))
         self._stable = current
         events.extend(self._on_stable(t))
+        if self._waiting is not None and self._settle_at == t + self.settings.settle and self._applies("R23"):
+            # the board as it stands has been still since it last changed, before the commit
+            # that read it again: the settle time runs from then (rule 3)
+            self._settle_at = max(t, self._changed_at + self.settings.settle)
 
     def _schedule(self, t: float, waiting: Waiting) -> None:
         self._grace_at = None

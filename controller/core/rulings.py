@@ -325,6 +325,7 @@ class Rulings:
         Ruling("R18", "how two hands are told apart"),
         Ruling("R19", "a number kept over a takeback binds no one to a stone move"),
         Ruling("R20", "a press while the mover's big ball is in the hand"),
+        Ruling("R23", "a board read again after a commit has been still since it last changed"),
     )
 
     # --- what the rulings ask of the board ----------------------------------------------------------

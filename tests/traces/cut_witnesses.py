@@ -30,12 +30,12 @@ GAMES = {
     "R8": ("offboard", [36]),
     "R9": ("offboard", [29]),
     "R11": ("abalone", [247]),
-    "R11-the-next-player-goes-on-through-a-lift": ("bigballs", [969]),
     "R14": ("offboard", [373]),
     "R18": ("bigballs", [274, 105, 161, 170, 31, 336, 372]),
     "R18-the-victim-lifted-beside-the-next-players-move": ("bigballs", [621, 1025]),
     "R21": ("bigballs", [167, 293]),
     "R22": ("offboard", [1086]),
+    "R23": ("abalone", [1613]),
 }
 
 
@@ -55,6 +55,8 @@ WHOLE = {
     "abalone-1283-three-moves-under-way-one-reading-explains-the-hollows": ("abalone", 1283),
     "abalone-1148-a-push-setting-the-pushed-marble-down-is-no-amendment": ("abalone", 1148),
     "abalone-1443-two-splits-asked-and-chosen-by-a-touch": ("abalone", 1443),
+    "bigballs-969-the-next-player-goes-on-through-a-lift": ("bigballs", 969),
+    "abalone-1613-a-board-still-before-the-quick-swap-counted": ("abalone", 1613),
 }
 
 
