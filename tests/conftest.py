@@ -1,8 +1,9 @@
 """What every test shares.
 
-Levels: every test module says which level it tests (LEVELS below, checked by
-tests/test_test_levels.py): `unit` one module, pure; `component` several modules in-process;
-`system` real processes, servers, browsers, brokers. `pytest -m unit` runs the quick ones.
+Levels: every test module says which level it tests in one line after its imports,
+`pytestmark = pytest.mark.unit` (or `component`, `system`; a list where the module needs a program
+too), checked by tests/test_test_levels.py: `unit` one module, pure; `component` several modules
+in-process; `system` real processes, servers, browsers, brokers. `pytest -m unit` runs the quick ones.
 
 The programs outside Python some tests need (chromium, mosquitto, rabbitmq-server, the MicroPython unix
 port, the emulated Pico, systemd-analyze) are markers of the same names; a marked test is skipped here,
@@ -81,48 +82,11 @@ def in_english(monkeypatch):
 
 
 # --- levels ---------------------------------------------------------------------------------------
+LEVEL_NAMES = ("unit", "component", "system")  # what a module's own `pytestmark` line may name, one of them
+# Modules not yet carrying their own line (they are being changed as this is written): their level here.
 MODULES_BY_LEVEL = {
-    # one module, pure
-    "unit": """
-        test_abalone test_against_reference test_architecture test_backend_names test_bigballs
-        test_board_config test_config_paths test_drawings test_guides test_journal test_language
-        test_notation_roundtrip test_offboard test_offboard_layout test_opponent_keys test_project
-        test_reconcile test_reconcile_properties test_record test_referee_decisions test_signals
-        test_sim_board test_test_levels test_trace_board test_review_chance test_one_hollow
-        test_catalogue_terms test_tournament test_words_room
-    """,
-    # several modules together, in-process
-    "component": """
-        test_abalone_table test_archive_command test_archive_index test_archive_records test_ladder
-        test_broadcast_club test_calibrate test_clock test_computer_at_table test_computer_session
-        test_config test_config_command test_docs_commands test_firmware test_game_seam
-        test_gpio_board test_hal_contract test_led_drivers test_opponent test_play_session
-        test_referee test_referee_changes test_resume test_serial_board test_serial_link
-        test_signals_legend test_table_calls_on_boards test_table_fuzz test_table_setup
-        test_toy_backend test_trace test_traces test_web test_web_first_hour_data test_rules_docs test_ratings_shown
-        test_words_in_languages test_review test_rulings test_template_tiles test_parts_and_pins
-        test_hint_position test_tournament_header test_tournament_refusals test_tournament_organiser_cli test_review_judged
-        test_club_spectators_option
-    """,
-    # real processes, servers, browsers, brokers
-    "system": """
-        test_spectators test_spectators_wheel
-        test_broadcast_acl test_broadcast_admitted test_broadcast_amqtt test_broadcast_browser
-        test_broadcast_injection test_broadcast_kill test_broadcast_limits test_broadcast_live test_broadcast_outbox
-        test_broadcast_outbox_damage test_broadcast_replay_end
-        test_broadcast_parsing test_broadcast_stop test_calm_server test_cli test_cli_answers
-        test_crash test_docs_examples test_doctor test_fakeboard test_files_hardening
-        test_firmware_install test_firmware_micropython test_game_voice test_installed_wheel
-        test_join test_named_board_absent test_pi_checks test_pico_emulated test_pico_firmware test_pico_play
-        test_pico_makers_path test_play_command test_quick_start test_selftest test_service
-        test_web_abalone test_web_archive test_web_browser test_web_computer test_web_first_hour
-        test_web_first_hour_archive test_web_hard_calls test_web_hardening test_web_link
-        test_web_listening test_web_page test_web_table test_worker_orphans test_page_languages
-        test_cli_languages test_review_page test_review_system test_review_abuse test_web_page_watchers
-        test_web_snapshot_messages test_bringup_page test_maintainer_scripts
-        test_page_second_hour test_header_words test_tournament_club test_tournament_page
-        test_tournament_board test_tournament_board_page
-    """,
+    "component": "test_rulings test_trace",
+    "system": "test_files_hardening",
 }
 LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}
 

@@ -15,6 +15,8 @@ from reedboard.controller.games import GameOverError, MoveError, Termination, di
 from reedboard.controller.games.abalone import LAYOUTS, PUSHED_OFF, Abalone, PositionError, start_layouts
 from reedboard.controller.words import said
 
+pytestmark = pytest.mark.unit
+
 STANDARD_PERFT = {1: 44, 2: 1936, 3: 98912}
 PERFT_3 = {"standard": 98912, "belgian-daisy": 149322, "german-daisy": 493480}
 

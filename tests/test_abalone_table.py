@@ -16,6 +16,9 @@ from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.core.referee import Outputs
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import LightFrame
+from reedboard.controller.words.prompts import describe
+
+pytestmark = pytest.mark.component
 
 BOARD = load_board(game=Abalone.board, cells=Abalone().cells)
 START = frozenset(Abalone().occupied())
@@ -47,7 +50,7 @@ def test_abalone_is_played_on_the_off_board_board(rig):
         deadline = time.monotonic() + WAIT
         while not condition():
             if time.monotonic() > deadline:
-                raise AssertionError(f"the board never showed {what}: {referee.view().message!r}")
+                raise AssertionError(f"the board never showed {what}: {describe(referee.view().prompt, referee.game)!r}")
             await asyncio.sleep(0.01)
 
     async def hand(action, cell):

@@ -18,6 +18,8 @@ import pytest
 from reedboard.controller.games import BigBalls, OffBoard, perft
 from reedboard.controller.games.offboard_layout import parse_layout
 
+pytestmark = pytest.mark.unit
+
 try:  # the tests folder is on sys.path under pytest's default import mode
     import reference_bigballs as rb
     import reference_offboard as ro

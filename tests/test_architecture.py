@@ -13,6 +13,10 @@ import functools
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "architecture.md"
 PACKAGES = {"controller": "reedboard.controller", "hal": "reedboard.hal", "hardware": "reedboard.hardware",

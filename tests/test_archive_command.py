@@ -13,6 +13,8 @@ from reedboard.controller.persist.game_files import trace_path
 from command_line import run_command
 from archive_games import A7_GAME, HAND, bigballs, played
 
+pytestmark = pytest.mark.component
+
 
 def games_main(argv, capsys):
     """`reedboard games ...` on a parser of its own, as cli.main runs it: (status, out, err)."""

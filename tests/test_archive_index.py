@@ -12,6 +12,8 @@ from reedboard.controller.persist.journal import Journal, append_players
 
 from archive_games import A7_GAME, START, bigballs, played, random_journal
 
+pytestmark = pytest.mark.component
+
 
 def ids(games):
     return [g["id"] for g in games]

@@ -19,6 +19,8 @@ from reedboard.controller.persist.trace import read_trace
 
 from archive_games import EVENING as START, HAND, random_journal
 
+pytestmark = pytest.mark.component
+
 TRACES = Path(__file__).resolve().parent / "traces"
 TRACE_NAMES = sorted(p.stem for p in TRACES.glob("*.jsonl"))
 

@@ -12,7 +12,11 @@ import re
 import tokenize
 from pathlib import Path
 
+import pytest
+
 from reedboard.hal import registry
+
+pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTROLLER = ROOT / "controller"

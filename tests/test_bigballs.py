@@ -5,6 +5,8 @@ import pytest
 from reedboard.controller.games import BigBalls, MoveError, SetupError, Termination, perft
 from reedboard.controller.games.bigballs import BALLS_ONLY, GRID, REACHED_A7, parse_setup
 
+pytestmark = pytest.mark.unit
+
 NO_BALLS: list[str] = []
 
 

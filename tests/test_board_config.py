@@ -8,6 +8,8 @@ import pytest
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.hal.board import BoardError, load_board, parse_board
 
+pytestmark = pytest.mark.unit
+
 
 def default(game):
     return tomllib.loads(resources.files("reedboard.hardware").joinpath(f"boards/{game}.toml").read_text())

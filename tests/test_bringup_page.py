@@ -40,6 +40,8 @@ from command_line import start_reedboard
 from in_browser import DESKTOP, PHONE, TIMEOUT, expect, shot
 from pico_here import emulated_pico
 
+pytestmark = pytest.mark.system
+
 pe = emulated_pico()
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 120.0  # s of wall time for the emulated chip (it runs at 0.2-1x real time)

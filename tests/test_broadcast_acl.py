@@ -18,7 +18,7 @@ from reedboard.controller.broadcast.publisher.replay import publish_trace
 TRACE = Path(__file__).parent / "traces" / "offboard-takeback-two.jsonl"
 USERS = {"table1": "first-secret", "table2": "second-secret", "club": "club-secret"}
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ from reedboard.controller.broadcast.messages import encode, journal_message
 
 from club_lines import board_lines
 
+pytestmark = pytest.mark.system
+
 BOARDS = {"table1": "first-secret", "table2": "second-secret"}
 KINDS = ["amqtt", pytest.param("mosquitto", marks=pytest.mark.mosquitto)]
 

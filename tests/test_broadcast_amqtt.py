@@ -9,9 +9,12 @@ a copy."""
 import asyncio
 
 import aiomqtt
+import pytest
 
 from reedboard.controller.broadcast import broker as embedded
 from reedboard.controller.broadcast import mosquitto
+
+pytestmark = pytest.mark.system
 
 
 def test_the_table_of_subscriptions_can_change_while_it_is_walked():

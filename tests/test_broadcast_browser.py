@@ -8,6 +8,7 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
 
 from reedboard.controller.broadcast import mosquitto
 from reedboard.controller.broadcast.address import BrokerAddress
@@ -20,6 +21,8 @@ from reedboard.controller.broadcast.publisher.replay import publish_trace
 from club_lines import fed_club
 
 from in_browser import expect
+
+pytestmark = pytest.mark.system
 
 TIMEOUT = 10000  # ms for any one thing to show on the page
 TRACES = Path(__file__).parent / "traces"

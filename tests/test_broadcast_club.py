@@ -15,6 +15,9 @@ from reedboard.controller.persist.export import export_lines
 
 from club_lines import board_lines, journal_payload
 
+pytestmark = pytest.mark.component
+
+
 def state_payload(name, lines, game="g1"):
     seq = len(lines)
     return encode(state_message(name, game, seq, lines[0], lines[1:], game_snapshot(lines[0], lines[1:])))

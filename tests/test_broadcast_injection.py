@@ -6,10 +6,14 @@ in a real browser, no element of the hostile HTML appears and no script of it ru
 
 
 
+import pytest
+
 from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.messages import encode, game_snapshot, state_message
 
 from club_lines import board_lines, fed_club
+
+pytestmark = pytest.mark.component
 
 
 def test_the_club_serves_only_what_passes_its_schema(tmp_path):

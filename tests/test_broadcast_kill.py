@@ -28,7 +28,7 @@ from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.trace import read_trace
 from reedboard.controller.session.replay import replay
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 
 CONFIG = '[play]\nsettle = 0.15\ngrace = 0.3\n[board]\nbackend = "sim"\n'
 # Abalone on the simulated board: no die, so the same moves every run; each a marble stepped

@@ -13,6 +13,8 @@ from reedboard.controller.persist.journal_reader import read_journal
 
 from club_lines import board_lines, journal_payload
 
+pytestmark = pytest.mark.system
+
 
 def open_files() -> int:
     return len(os.listdir("/proc/self/fd"))

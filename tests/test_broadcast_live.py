@@ -27,6 +27,8 @@ from reedboard.controller.broadcast.publisher.replay import publish_trace
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.export import export_lines
 
+pytestmark = pytest.mark.system
+
 TRACES = Path(__file__).parent / "traces"
 GAMES = ["bigballs-game-to-a7", "offboard-game-to-six", "abalone-push-off-edge-first"]
 FAST = {"retry": (0.05, 0.2), "timeout": 3.0}  # a test's board tries again at once

@@ -26,7 +26,7 @@ TRACES = Path(__file__).parent / "traces"
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
 FAST = {"retry": (0.05, 0.2), "timeout": 3.0, "resend": (0.3, 1.0)}
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 
 
 def play(folder: Path, written, trace: str, minutes: int, upto: int | None = None) -> Path:

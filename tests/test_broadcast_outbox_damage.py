@@ -31,7 +31,7 @@ from reedboard.controller.session.replay import replay
 
 from club_lines import club_on
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 
 TRACES = Path(__file__).parent / "traces"
 FINISHED = "bigballs-takeback-one"  # 6 lines and a resignation: 7

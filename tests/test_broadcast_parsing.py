@@ -10,6 +10,8 @@ from reedboard.controller.commands.club_command import add_parser, host_port
 from reedboard.controller.broadcast.publisher.arguments import add_replay_broadcast_arguments
 from reedboard.controller.commands.replay_command import run_broadcast as run_replay_broadcast
 
+pytestmark = pytest.mark.system
+
 
 @pytest.mark.parametrize("url, expected", [
     ("mqtt://club.local", ("club.local", 1883, "reedboard", None, None, False)),

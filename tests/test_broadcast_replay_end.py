@@ -20,7 +20,7 @@ from reedboard.controller.commands.replay_command import run_broadcast
 
 from command_line import run_reedboard
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 
 TRACE = Path(__file__).parent / "traces" / "bigballs-game-to-a7.jsonl"  # 32 journal lines, 26 s at its pace
 GUARD = 20  # s at most (met, the test goes on at once); the refused replay, run on, takes a minute

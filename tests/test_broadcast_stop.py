@@ -12,6 +12,8 @@ import pytest
 
 from reedboard.controller.broadcast import mosquitto
 
+pytestmark = pytest.mark.system
+
 CLUB = [sys.executable, "-c", "import sys; from reedboard.controller.commands.cli import main; sys.exit(main())", "club"]
 
 

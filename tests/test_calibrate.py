@@ -37,6 +37,8 @@ from reedboard.hal.sim import SimBoard, SimSwitches
 
 from heard import Heard
 
+pytestmark = pytest.mark.component
+
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
 FAST = Settings(timeout=3.0)  # nothing times out here: a long wait costs nothing

@@ -6,11 +6,14 @@ own time, the same on any machine.
 
 import asyncio
 
+import pytest
 import uvicorn
 from starlette.applications import Starlette
 
 from reedboard.controller.web.calm_server import CalmServer
 from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
+
+pytestmark = pytest.mark.system
 
 
 def server() -> tuple[CalmServer, list[int]]:

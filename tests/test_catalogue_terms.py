@@ -15,6 +15,8 @@ from babel.messages import pofile
 
 from reedboard.controller.language.catalogue import DOMAINS, LANGUAGES, locale_dir
 
+pytestmark = pytest.mark.unit
+
 LOCALE = Path(locale_dir())
 GUIDES = Path(__file__).resolve().parents[1] / "docs"  # docs/<lang>/*.md: the players' guides in their language
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]

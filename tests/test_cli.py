@@ -11,6 +11,8 @@ from reedboard.controller.commands.show_command import split_moves
 
 from command_line import run_reedboard
 
+pytestmark = pytest.mark.system
+
 
 def run(capsys, *argv):
     status = main(list(argv))

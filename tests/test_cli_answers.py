@@ -21,6 +21,7 @@ from reedboard.controller.core.reconcile import Settings
 
 from command_line import run_reedboard
 
+pytestmark = pytest.mark.system
 
 DEFINITION = resources.files("reedboard.controller.games").joinpath("data/offboard.toml")
 WIRING = Path(__file__).resolve().parent.parent / "hardware" / "boards" / "offboard.toml"

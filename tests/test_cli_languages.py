@@ -17,6 +17,8 @@ from reedboard.controller.language.catalogue import locale_dir
 
 from command_line import run_reedboard
 
+pytestmark = pytest.mark.system
+
 LOCALE = Path(locale_dir())
 # the words the play catalogue owns in `reedboard play --help`: the games' start options
 GAME_OPTIONS = ("--layout", "--setup", "--first")

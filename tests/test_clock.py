@@ -13,6 +13,8 @@ from reedboard.controller.core.view import Phase
 
 from physical import Hands
 
+pytestmark = pytest.mark.component
+
 
 def test_settings_read_minutes_and_increment():
     assert ClockSettings.parse("10") == ClockSettings(10, 0)

@@ -18,6 +18,8 @@ from reedboard.controller.broadcast.tournament import Tournament
 from reedboard.controller.commands import club_command
 from reedboard.controller.commands.cli import build_parser
 
+pytestmark = pytest.mark.system
+
 
 @pytest.mark.parametrize("url", ["http://club.example.org:15675/ws", "club.example.org:15675", "ws://",
                                  "ws://spectator:secret@club.example.org/ws", "ws://club.example.org:99999/ws",

@@ -15,6 +15,8 @@ from referee_table import Journal, notes, set_up
 
 import pytest
 
+pytestmark = pytest.mark.component
+
 
 def answer(referee, hands, level_number=2):
     question = referee.question()

@@ -20,6 +20,8 @@ from reedboard.controller.core.reconcile import Settings
 
 from play_sessions import run
 
+pytestmark = pytest.mark.component
+
 QUICK = Settings(debounce=0.001, settle=0.05, grace=0.2)
 
 

@@ -283,6 +283,8 @@ def test_brightness_and_budget_reach_the_leds():
 from reedboard.controller.workshop.config import changed_settings, write_back  # noqa: E402
 from reedboard.controller.commands.play_command import settings_writer  # noqa: E402
 
+pytestmark = pytest.mark.component
+
 COMMENTED = ('# the club board\n[play]\nsettle = 0.8   # the children move slowly\ngame = "bigballs"\n\n'
              '[board]\nhal = "gpio"\n')
 

@@ -9,6 +9,8 @@ from reedboard.controller.workshop.config import BY_NAME
 
 from command_line import run_command
 
+pytestmark = pytest.mark.component
+
 
 def config_main(argv, capsys):
     """`reedboard config ...` on a parser of its own, as cli.main runs it: (status, out, err)."""

@@ -10,6 +10,8 @@ import pytest
 
 from reedboard.controller.workshop.config import ConfigError, load, write_back
 
+pytestmark = pytest.mark.component
+
 
 def config(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "config.toml"

@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 if __name__ == "__main__":
     sys.path[:0] = [str(HERE.parent), str(HERE)]
@@ -43,6 +45,8 @@ from reedboard.controller.core.view import Phase  # noqa: E402
 from reedboard.hal.interfaces import Button  # noqa: E402
 from reedboard.hal.sim import SimBoard  # noqa: E402
 from physical import Hands  # noqa: E402
+
+pytestmark = pytest.mark.system
 
 FAST = Settings(debounce=0.004, settle=0.05, grace=0.25)
 MOVES = 40  # moves a run may play before the kill comes (more than it has time for)

@@ -4,9 +4,11 @@ docs/make_commands.py, it must be what that writes now."""
 import runpy
 from pathlib import Path
 
+import pytest
 
 from reedboard.controller.commands.cli import build_parser
 
+pytestmark = pytest.mark.component
 
 ROOT = Path(__file__).resolve().parent.parent
 

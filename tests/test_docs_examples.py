@@ -29,6 +29,8 @@ import pytest
 from reedboard.controller.commands.cli import build_parser
 from reedboard.controller.commands.usage import UsageError
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 GUIDES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")), ROOT / "hardware" / "README.md",
           ROOT / "firmware" / "README.md"]

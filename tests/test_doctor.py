@@ -11,6 +11,7 @@ from reedboard.controller.games import BigBalls
 
 from command_line import start_reedboard
 
+pytestmark = pytest.mark.system
 
 START = [c for c in BigBalls().cells if c in BigBalls().occupied()]
 

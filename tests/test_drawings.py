@@ -14,6 +14,8 @@ from reedboard.hardware import drawings
 from reedboard.hal.board import load_board, parse_board
 from reedboard.hardware.drawings import DrawingError, draw_all, leds_svg, matrix_svg, power, template_svg
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).parent.parent
 COMMITTED = ROOT / "hardware" / "drawings"
 GAMES = ("bigballs", "offboard")

@@ -18,6 +18,8 @@ from reedboard.controller.games import GAMES
 from reedboard.hal.board import load_board
 from reedboard.hal.mock.fakeboard import FakeBoard, FakeBoardError, firmware
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 protocol = firmware().protocol
 

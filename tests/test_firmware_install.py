@@ -22,6 +22,8 @@ from reedboard.controller.commands import firmware_command as fc
 from command_line import run_command
 from micropython_here import micropython
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 FAKES = FIRMWARE / "tests" / "fakes"

@@ -13,6 +13,8 @@ import pytest
 
 from micropython_here import micropython
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 FIRMWARE = ROOT / "firmware"
 RUNNER = FIRMWARE / "tests" / "run_micropython.py"

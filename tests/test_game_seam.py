@@ -25,6 +25,8 @@ from reedboard.controller.games import GAMES, catalog, game_from_header
 
 from toy_game import FILLED, Toy
 
+pytestmark = pytest.mark.component
+
 ROOT = Path(__file__).resolve().parents[1]
 SEARCHED = ("controller", "hal")  # the rooms above the games, and the board's layer beside them
 SUFFIXES = (".py", ".js", ".html", ".css")

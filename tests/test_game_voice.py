@@ -13,7 +13,7 @@ import pytest
 from babel.messages import pofile
 from starlette.testclient import TestClient
 
-from reedboard.controller.core import note_words
+from reedboard.controller.words import notes as note_words
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.games import GAMES
 from reedboard.controller.games.base import SHARED_ENDINGS
@@ -21,6 +21,8 @@ from reedboard.controller.language.catalogue import LANGUAGES, locale_dir, speak
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web import create_app
 import reedboard.controller.words as words_room
+
+pytestmark = pytest.mark.system
 
 SPEECH_JS = Path(__file__).resolve().parents[1] / "controller" / "web" / "static" / "speech.js"
 

@@ -50,6 +50,8 @@ from reedboard.hal.matrix import (GPIOB, GPPUB, IODIRA, OLATA, GpioMatrix, Matri
 from reedboard.hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
 from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
 
+pytestmark = pytest.mark.component
+
 WAIT = 10.0  # s: the most a test waits for something that comes within milliseconds
 
 class FakeClock:

@@ -5,6 +5,10 @@ and each thing said in one place."""
 import re
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
 PAGES = {reader: ROOT / "docs" / f"{reader}.md" for reader in ("players", "builders", "maintainers")}

@@ -17,6 +17,8 @@ from backend_contract import (  # noqa: F401  (collected here, run on every regi
 )
 from rigs import BOARD, RIGS, START
 
+pytestmark = pytest.mark.component
+
 
 @pytest.fixture(params=list(registry.BACKENDS))
 def rig(request):

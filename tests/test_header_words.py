@@ -12,6 +12,8 @@ import pytest
 
 from test_cli_languages import catalogue, reedboard
 
+pytestmark = pytest.mark.system
+
 LANGS = ("de", "ro")
 
 

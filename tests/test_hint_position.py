@@ -4,10 +4,15 @@ small level): a move made and taken back does not light it again, a board gone w
 
 import random
 
+import pytest
+
 from reedboard.controller.games import GAMES
 from reedboard.controller.opponent import choose, level
+from reedboard.controller.words.prompts import describe
 
 from referee_table import set_up
+
+pytestmark = pytest.mark.component
 
 
 def best(referee):
@@ -22,7 +27,7 @@ def hinted(referee, hands):
     question, move = best(referee)
     assert referee.answer(hands.t, question, move)
     view = referee.view()
-    assert view.lift and "(the hint: " in view.message
+    assert view.lift and "(the hint: " in describe(view.prompt, referee.game)
     return move
 
 
@@ -39,7 +44,7 @@ def a_step(referee, hint):
 def shows_no_hint(referee, board):
     view = referee.view()
     assert not view.lift and not view.dest, (view.lift, view.dest)
-    assert "hint" not in view.message, view.message
+    assert "hint" not in describe(view.prompt, referee.game), view.prompt
     assert referee.hint_shown() is None
     assert not board.lit("dest")
 

@@ -13,6 +13,8 @@ from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web import create_app
 from reedboard.controller.web.hosts import names_for
 
+pytestmark = pytest.mark.system
+
 PI = {"hostname": "tableboard", "interfaces": lambda: ["127.0.0.1", "192.168.1.23", "169.254.7.7", "10.0.0.5"]}
 
 

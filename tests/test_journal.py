@@ -22,6 +22,8 @@ from reedboard.controller.persist.export import export_lines
 
 from offboard_boards import regrouped
 
+pytestmark = pytest.mark.unit
+
 NOW = datetime(2024, 5, 1, 12, 30, 0)
 SETTINGS = {"settle": 0.8, "takebacks": True}
 SHUFFLED = {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},

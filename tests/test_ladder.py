@@ -20,6 +20,8 @@ from reedboard.controller.opponent.ratings import (
 )
 from reedboard.controller.opponent.worker import Thinker
 
+pytestmark = pytest.mark.component
+
 
 def played(name: str, plies: int, seed: int):
     """A position of `name` after `plies` random moves."""

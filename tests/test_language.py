@@ -18,6 +18,8 @@ from reedboard.controller.language.catalogue import DOMAINS, LANGUAGES, PLAY, lo
 from reedboard.controller.language.choosing import from_accept_language, from_environment, supported
 from reedboard.controller.language.extraction import ROOT, extract
 
+pytestmark = pytest.mark.unit
+
 LOCALE = Path(locale_dir())
 TRANSLATED = LANGUAGES[1:]  # English is the source language
 CATALOGUES = [(domain, lang) for domain in DOMAINS for lang in TRANSLATED]

@@ -23,6 +23,8 @@ from reedboard.hal.led_drivers import RESET_BYTES, SPI_HZ, SpiChain, Ws281xChain
 from reedboard.hal.leds import capped, chain
 from reedboard.hal.mock.leds import FakeSpiDev, NotWs2812, decode_ws2812, fake_rpi_ws281x, fake_spidev
 
+pytestmark = pytest.mark.component
+
 
 def board_with(game: str, driver: str, **gpio):
     """A shipped board's file, read with `[leds] driver` (and [gpio] keys) changed."""

@@ -14,6 +14,8 @@ import pytest
 
 from readme_commands import outside_env, quick_start_commands
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -21,6 +21,8 @@ from reedboard.controller.language.catalogue import locale_dir
 from reedboard.hal.backends import asked_for
 from reedboard.hal.board import load_board
 
+pytestmark = pytest.mark.system
+
 LOCALE = Path(locale_dir())
 SHIPPED = Path(__file__).resolve().parents[1] / "hardware" / "boards" / "bigballs.toml"
 

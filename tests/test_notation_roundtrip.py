@@ -3,11 +3,14 @@ move, moves apply and undo to the same position, and the fast count equals the m
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.games.bigballs_start import START_HOLLOWS
+
+pytestmark = pytest.mark.unit
 
 CHECKS = settings(max_examples=25, deadline=None)
 

@@ -8,6 +8,8 @@ from reedboard.controller.games.offboard_layout import GRID, RIM_POINTS, exit_na
 
 from offboard_boards import regrouped
 
+pytestmark = pytest.mark.unit
+
 # The rules' sector table, written out here to check the default board file against it.
 RULES_TABLE = {
     "S1": (1, ["A1-SE", "A2-SW", "A2-SE", "A3-SW"]),

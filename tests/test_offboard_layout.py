@@ -9,6 +9,8 @@ from reedboard.controller.games.offboard_layout import parse_layout
 
 from offboard_boards import default_data, regrouped
 
+pytestmark = pytest.mark.unit
+
 
 def sector(data, name):
     return next(t for t in data["sector"] if t["name"] == name)

@@ -15,6 +15,8 @@ from reedboard.controller.workshop.one_hollow import (
 from reedboard.controller.language.catalogue import speaking
 from reedboard.hal.board import load_board
 
+pytestmark = pytest.mark.unit
+
 README = Path(__file__).resolve().parent.parent / "hardware" / "README.md"
 
 

@@ -313,6 +313,8 @@ def test_a_turn_with_a_die_shares_its_nodes_between_its_two_searches():
 # --- searching by nodes, move ordering -------------------------------------------------------
 from reedboard.controller.opponent.match import player_limits  # noqa: E402
 
+pytestmark = pytest.mark.component
+
 
 def test_a_match_searches_by_the_levels_node_budgets_and_nodes_replaces_the_top_ones():
     top = player_limits("computer:10", nodes=5000, game="abalone")

@@ -11,6 +11,8 @@ import pytest
 
 from reedboard.controller.games import GAMES, BigBalls
 
+pytestmark = pytest.mark.unit
+
 GAME_NAMES = sorted(GAMES)
 
 

@@ -23,6 +23,8 @@ from babel.messages import pofile
 from reedboard.controller.language.catalogue import locale_dir
 from reedboard.controller.language.extraction import extract, words_of
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "controller" / "web" / "static"
 CLUB = ROOT / "controller" / "broadcast" / "static"

@@ -13,6 +13,8 @@ Set REEDBOARD_SHOTS to a folder to keep a screenshot of each.
 import random
 import re
 
+import pytest
+
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.language.catalogue import translations
 from reedboard.controller.opponent.worker import Thinker
@@ -21,6 +23,8 @@ from reedboard.controller.web.background import served
 
 from archive_games import A7_GAME, bigballs, played
 from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, cell, click, expect, shot, wait_for_prompt, wait_until
+
+pytestmark = pytest.mark.system
 
 WIDTHS = (("desktop", DESKTOP), ("phone", PHONE))
 

@@ -31,6 +31,8 @@ from reedboard.hardware import drawings
 from reedboard.hardware.shapes import STYLES
 from reedboard.hardware.underside import CARRIER, carrier_nets, wire_lengths
 
+pytestmark = pytest.mark.component
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "hardware" / "README.md").read_text(encoding="utf-8")
 FIRMWARE_README = (ROOT / "firmware" / "README.md").read_text(encoding="utf-8")

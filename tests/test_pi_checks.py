@@ -4,9 +4,13 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from reedboard.controller.workshop.pi_checks import (
     GROUPS, PiFacts, findings, port_holders, protocol_finding, read_model, report_lines,
 )
+
+pytestmark = pytest.mark.system
 
 MODEL = "Raspberry Pi 5 Model B Rev 1.0"
 

@@ -20,7 +20,7 @@ from reedboard.hal.protocol import decode, encode, encode_bitmap
 from command_line import run_reedboard
 from pico_here import ROOT, emulated_pico
 
-pytestmark = pytest.mark.pico
+pytestmark = [pytest.mark.system, pytest.mark.pico]
 pe = emulated_pico()
 
 FIRMWARE = (ROOT / "firmware" / "app.py").read_text().split('FIRMWARE = "')[1].split('"')[0]

@@ -21,7 +21,7 @@ from reedboard.hal.serial_board import SerialBoard
 from command_line import run_reedboard
 from pico_here import ROOT, emulated_pico
 
-pytestmark = pytest.mark.pico
+pytestmark = [pytest.mark.system, pytest.mark.pico]
 pe = emulated_pico()
 
 WAIT = 180.0  # s of wall time (the emulation runs at 0.2-1x real time)

@@ -39,7 +39,7 @@ from reedboard.hal.leds import PIP_NAMES, led_names
 from command_line import run_reedboard, start_reedboard
 from pico_here import ROOT, emulated_pico
 
-pytestmark = pytest.mark.pico
+pytestmark = [pytest.mark.system, pytest.mark.pico]
 pe = emulated_pico()
 
 WAIT = 120.0  # s of wall time for anything the chip does (it runs at 0.2-1x real time)

@@ -23,7 +23,7 @@ from reedboard.hal.serial_board import SerialBoard, light_payload
 
 from pico_here import emulated_pico
 
-pytestmark = pytest.mark.pico
+pytestmark = [pytest.mark.system, pytest.mark.pico]
 pe = emulated_pico()
 
 WAIT = 120.0  # s of wall time for the chip to answer (the emulation runs at 0.2-1x real time)

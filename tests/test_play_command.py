@@ -13,6 +13,8 @@ from reedboard.controller.commands.cli import main
 
 from command_line import start_reedboard
 
+pytestmark = pytest.mark.system
+
 
 def free_port() -> int:
     with socket.socket() as s:

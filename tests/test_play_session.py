@@ -11,6 +11,8 @@ from reedboard.controller.session.play_session import PlaySession
 
 from play_sessions import run
 
+pytestmark = pytest.mark.component
+
 
 async def settled(session, condition, what):
     for _ in range(2000):

@@ -2,7 +2,11 @@
 
 from pathlib import Path
 
+import pytest
+
 from readme_commands import ROOT, quick_start_commands
+
+pytestmark = pytest.mark.unit
 
 
 def test_readme_quick_start_has_exactly_two_commands():

@@ -23,7 +23,7 @@ from collections import Counter
 
 import pytest
 
-from reedboard.controller.core import prompts
+from reedboard.controller.words import prompts
 from reedboard.controller.games import OffBoard
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.language.catalogue import LANGUAGES, speaking

@@ -9,8 +9,12 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
+
 from conftest import free_port
 from readme_commands import install, outside_env
+
+pytestmark = pytest.mark.system
 
 
 def status(url):

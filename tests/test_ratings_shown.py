@@ -19,6 +19,8 @@ from reedboard.controller.web import create_app
 
 from archive_games import START, bigballs
 
+pytestmark = pytest.mark.component
+
 LOCAL = "http://127.0.0.1"
 
 

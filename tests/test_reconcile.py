@@ -10,6 +10,8 @@ from reedboard.controller.core.reconcile import (
 
 from physical import Hands
 
+pytestmark = pytest.mark.unit
+
 S = Settings()
 
 

@@ -34,6 +34,8 @@ from reedboard.controller.core.reconcile import Amended, Committed, Illegal, Rec
 
 from physical import Hands
 
+pytestmark = pytest.mark.unit
+
 S = Settings()
 RANDOM_RUNS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LEGAL_RUNS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])

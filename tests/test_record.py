@@ -8,6 +8,8 @@ import pytest
 from reedboard.controller.games import BigBalls, OffBoard, load_layout
 from reedboard.controller.persist.notation import header_lines, record_lines, result_line
 
+pytestmark = pytest.mark.unit
+
 SHUFFLED = {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},
             "white": {"e1": 2, "f1": 4, "g1": 6, "e2": 1, "f2": 3, "e3": 5}}
 # Black's stone 3 climbs from a4 through two big balls to the top.

@@ -13,10 +13,12 @@ from reedboard.controller.core.referee import Referee
 from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Phase
 from reedboard.hal.interfaces import Cue, DieFace
+from reedboard.controller.words.prompts import describe
 
 from physical import Hands
 from referee_table import Journal, notes, set_up, started
 
+pytestmark = pytest.mark.component
 
 # --- turn flow and the die ------------------------------------------------------------------
 def test_a_roll_then_a_stone_move_for_it():
@@ -58,7 +60,8 @@ def test_lifting_a_piece_lights_where_it_may_go_and_putting_it_back_clears_them(
     assert board.lit("to") == {"c2", "d1", "b1", "b2"}  # c2, d1 free; b1, b2 the stones it may take
     view = referee.view()
     assert view.prompt.kind == "in_hand" and view.prompt.data["cells"] == ["c1"]
-    assert "several" not in view.message and view.message.startswith("Black: put it on")
+    message = describe(view.prompt, referee.game)
+    assert "several" not in message and message.startswith("Black: put it on")
     assert Cue.CHOOSE not in board.cues and Cue.ILLEGAL not in board.cues
     hands.place("c1").wait(2.0)
     assert board.lit("to") == set() and referee.game.move_stack == [] and referee.roll == 3

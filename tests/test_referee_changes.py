@@ -4,6 +4,8 @@ stamp, never before what the referee has decided."""
 
 import asyncio
 
+import pytest
+
 from reedboard.controller.session import live
 from reedboard.hal.interfaces import Frame
 from reedboard.controller.games import GAMES, BigBalls, OffBoard
@@ -12,6 +14,8 @@ from reedboard.controller.games.setup import Expect, Identify, Replace, Say
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.controller.core.view import Phase
+
+pytestmark = pytest.mark.component
 
 
 def playing(game, **outputs):

@@ -14,6 +14,8 @@ from reedboard.hal.interfaces import Cue
 
 from physical import Hands
 
+pytestmark = pytest.mark.unit
+
 
 def played(game):
     """A few turns of Big Balls: set up, a roll of 6, stone 1 from a3 to a4, then Black resigns."""

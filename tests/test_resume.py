@@ -19,6 +19,8 @@ from reedboard.hal.interfaces import Button, Frame, Press
 
 from physical import Hands
 
+pytestmark = pytest.mark.component
+
 START = sorted(BigBalls().occupied())
 
 

@@ -26,6 +26,8 @@ from reedboard.controller.web import archive_api
 
 from archive_games import A7_GAME, bigballs, played
 
+pytestmark = pytest.mark.component
+
 TRACES = sorted((Path(__file__).parent / "traces").glob("*.jsonl"))
 NODES = 150
 

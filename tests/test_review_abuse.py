@@ -35,6 +35,8 @@ from reedboard.controller.web.allowance import Allowance
 from reedboard.controller.web.background import served
 from reedboard.controller.web.limits import Limits
 
+pytestmark = pytest.mark.system
+
 TOKEN = "s3cret-token"
 OWNER = {"X-Reedboard-Token": TOKEN}
 NODES = 150  # small searches: quick reviews

@@ -9,6 +9,8 @@ import pytest
 from reedboard.controller.games import GAMES, game_class
 from reedboard.controller.opponent.chance import DEFAULT_SLOPE, calibration, chance, curve, fit, logistic
 
+pytestmark = pytest.mark.unit
+
 
 def results_of(slope: float, tempo: float, n: int, seed: int) -> list[tuple[float, float]]:
     """Positions valued in [-1, 1] and results drawn from the curve (slope, tempo)."""

@@ -37,6 +37,8 @@ from reedboard.controller.language.catalogue import locale_dir
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.session.snapshot import PALETTE_HEX
 
+pytestmark = pytest.mark.system
+
 GAME = A7_GAME[:14] + ["4 c1-d1"]  # ... 15. 4 c1-d1 where 4 a6xa7 wins (the blunder), and White resigns
 PLIES = len(GAME)
 TIMEOUT = 8000          # ms for anything on the page

@@ -7,11 +7,15 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from reedboard.controller.archive import reviews
 from reedboard.controller.opponent.review import review
 
 from archive_games import A7_GAME, bigballs
 from command_line import run_reedboard
+
+pytestmark = pytest.mark.system
 
 TRACE = Path(__file__).parent / "traces" / "bigballs-game-to-a7.jsonl"
 NODES = 300

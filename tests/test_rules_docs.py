@@ -11,6 +11,8 @@ from reedboard.controller.games import catalog
 from reedboard.controller.games.rules_text import rules_text
 from reedboard.controller.language.catalogue import translations
 
+pytestmark = pytest.mark.component
+
 ROOT = Path(__file__).resolve().parent.parent
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 CEDILLAS = "şţŞŢ"  # Romanian writes ș ț with a comma below

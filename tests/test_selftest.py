@@ -41,6 +41,8 @@ from reedboard.controller.session.virtual_time import run_virtual as on_virtual_
 
 from command_line import run_reedboard, start_reedboard
 
+pytestmark = pytest.mark.system
+
 BOARD = load_board(game="bigballs")
 BOARD_TEXT = resources.files("reedboard.hardware").joinpath("boards/bigballs.toml").read_text(encoding="utf-8")
 # Short waits keep the suite fast; a removal never times out here, so its wait is long (a

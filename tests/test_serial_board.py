@@ -47,6 +47,8 @@ from reedboard.hal.serial_board import (
 
 from fake_pico import FakePico, cells_of
 
+pytestmark = pytest.mark.component
+
 VECTORS = json.loads((Path(__file__).parent.parent / "firmware" / "protocol_vectors.json").read_text())
 BIGBALLS = load_board(game="bigballs")  # 4x7 matrix, every sensor wired, 36 LEDs
 OFFBOARD = load_board(game="offboard")  # 8x10 matrix, 7 sensors wired to no cell

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from reedboard.controller.games import BigBalls
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.reconcile import Settings
@@ -23,6 +25,8 @@ from reedboard.hal.serial_board import SerialBoard
 
 from fake_pico import FakePico
 from serial_cable import START, UNPLUGGED, Cable
+
+pytestmark = pytest.mark.component
 
 FAST = Settings(settle=0.15, grace=0.3)
 

@@ -13,6 +13,8 @@ from reedboard.controller.commands import service
 
 from command_line import run_parsed
 
+pytestmark = pytest.mark.system
+
 ME = pwd.getpwuid(os.getuid()).pw_name
 SCRIPT = Path(sys.executable).absolute().parent / "reedboard"
 

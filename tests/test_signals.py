@@ -17,6 +17,8 @@ from reedboard.controller.core.signals import (
 from reedboard.controller.core.view import Phase, View
 from reedboard.hal.interfaces import DieFace, DieState, Light, LightFrame
 
+pytestmark = pytest.mark.unit
+
 ROOT = Path(__file__).resolve().parent.parent
 BB_CELLS = BigBalls().cells
 OB_CELLS = OffBoard().cells

@@ -1,4 +1,4 @@
-"""The lights' legend is one table (core.light_legend): it names every light the board shows,
+"""The lights' legend is one table (words.legend): it names every light the board shows,
 its looks agree with what blinks, and the rules page and the players' guide say what it says."""
 
 import re
@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.core.light_legend import LIGHT_LEGEND
+from reedboard.controller.words.legend import LIGHT_LEGEND
 from reedboard.controller.core.signals import BLINKING, CELL_COLOURS, PALETTE
 from reedboard.controller.games import GAMES
 from reedboard.controller.web.rules import rules_page
+
+pytestmark = pytest.mark.component
 
 ROOT = Path(__file__).resolve().parent.parent
 ROW = re.compile(r"^\|\s*([^|\n]+?)\s*\|\s*`(\w+)`\s*\|\s*([^|\n]+?)\s*\|\s*([^|\n]+?)\s*\|\s*$", re.M)

@@ -10,6 +10,8 @@ from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Button, Cue, DieFace, DieState, Light, LightFrame
 from reedboard.hal.sim import SimBoard
 
+pytestmark = pytest.mark.unit
+
 TRACES = Path(__file__).resolve().parent / "traces"
 
 

@@ -27,7 +27,7 @@ from reedboard.controller.broadcast.tournament import Tournament
 from in_browser import expect
 from test_broadcast_browser import shots
 
-pytestmark = [pytest.mark.rabbitmq, pytest.mark.mosquitto]
+pytestmark = [pytest.mark.system, pytest.mark.rabbitmq, pytest.mark.mosquitto]
 
 TIMEOUT = 15000  # ms for any one thing to show on the page
 TRACES = Path(__file__).parent / "traces"

@@ -14,6 +14,8 @@ import pytest
 
 from readme_commands import checkout
 
+pytestmark = pytest.mark.system
+
 STATIC = "reedboard/controller/broadcast/static"
 SHIPPED = ("spectate.html", "spectate.js", "spectate.css", "board_cards.js", "club.js", "mqtt.min.js",
            "mqtt.min.js.LICENSE")

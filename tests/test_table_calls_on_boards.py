@@ -17,6 +17,8 @@ import pytest
 from hands_on_boards import TRACES, play_on
 from rigs import RIGS
 
+pytestmark = pytest.mark.component
+
 CASES = [
     "bigballs-ball-quick-swap-then-die",  # a big ball's swap under the debounce, then the die
     "bigballs-ball-quick-swap-then-ball",  # ... then a big-ball move of the next player

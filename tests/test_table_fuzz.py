@@ -18,6 +18,8 @@ import pytest
 
 import table_players as tp
 
+pytestmark = pytest.mark.component
+
 GAMES = {"bigballs": 150, "offboard": 80, "abalone": 80}  # seeds per game: well under a minute
 
 # The rarer hands each game knows: each is played, in a game the rules promise, among these seeds.

@@ -14,13 +14,16 @@ import pytest
 
 from reedboard.controller.session import live
 
-from reedboard.controller.core import prompts
+from reedboard.controller.words import prompts
 from reedboard.controller.games import BigBalls
 from reedboard.controller.games.bigballs_setup import START_CELLS
 from reedboard.controller.core.referee import Outputs, Referee
 from reedboard.controller.core.view import Phase
+from reedboard.controller.words.prompts import describe
 
 from rigs import SimRig
+
+pytestmark = pytest.mark.component
 
 WAIT = 15.0  # s at most for the board to show a change (serial runs through a pty)
 SECRET = {"black": {"a1": 4, "b1": 2, "c1": 6, "a2": 1, "b2": 3, "a3": 5},
@@ -40,7 +43,7 @@ class Table:
         while not condition():
             self.seen.append((self.referee.view(), self.referee.reconciler.stable))
             if time.monotonic() > deadline:
-                raise AssertionError(f"the board never showed {what}: {self.referee.view().message!r}")
+                raise AssertionError(f"the board never showed {what}: {describe(self.referee.view().prompt, self.referee.game)!r}")
             await asyncio.sleep(0.01)
         self.seen.append((self.referee.view(), self.referee.reconciler.stable))
 
@@ -69,7 +72,7 @@ def run(rig, scenario, setup="auto"):
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
         for view, board in table.seen:  # never a piece asked for on a hollow that holds one
-            assert not (view.place | view.fill) & board, (view.message, sorted(board))
+            assert not (view.place | view.fill) & board, (describe(view.prompt, table.referee.game), sorted(board))
         return table
     return asyncio.run(main())
 
@@ -92,7 +95,7 @@ def test_a_full_board_is_identified_stone_by_stone(rig):
         await table.until(lambda: table.referee.phase is Phase.IDENTIFY, "the identification")
         view = table.referee.view()
         assert view.prompt.kind == "identify" and view.prompt.data == {"player": "black", "number": 1}
-        assert view.message == "Black: lift stone 1 and put it back" and not view.empty and not view.fill
+        assert describe(view.prompt, table.referee.game) == "Black: lift stone 1 and put it back" and not view.empty and not view.fill
         await identify_all(table)
         assert table.referee.phase is Phase.PLAY
 
@@ -132,8 +135,8 @@ def test_a_board_in_between_is_guided_to_a_full_start_then_identified(rig):
         view = table.referee.view()
         assert view.prompt.data == {"cells": ["a7", "b2", "f1"], "empty": ["d4"]}
         assert view.fill == {"a7", "b2", "f1"} and view.empty == {"d4"} and view.phase is Phase.SETUP
-        assert table.referee.view().message == ("fill the start hollows: put a piece on a7, b2 and f1;"
-                                                " take the piece off d4")
+        assert describe(table.referee.view().prompt, table.referee.game) == (
+            "fill the start hollows: put a piece on a7, b2 and f1; take the piece off d4")
         await table.lift("d4")
         for cell in ("a7", "b2", "f1"):
             await table.place(cell)
@@ -153,7 +156,7 @@ def test_a_board_mostly_cleared_is_guided_to_empty_then_shuffled(rig):
         await table.until(lambda: table.prompt().kind == "clear", "what to do first")
         view = table.referee.view()
         assert view.prompt.data == {"cells": sorted(keep)} and view.empty == keep and not view.fill
-        assert view.message == "clear the board: take the pieces off a1, c5 and e3"
+        assert describe(view.prompt, table.referee.game) == "clear the board: take the pieces off a1, c5 and e3"
         for cell in sorted(keep):
             await table.lift(cell)
         await table.until(lambda: table.prompt().kind == "place", "the guided shuffle")

@@ -19,6 +19,8 @@ from reedboard.hardware import drawings, tiles
 from reedboard.hardware.drawings import template_svg
 from reedboard.hardware.tiles import write_tiles
 
+pytestmark = pytest.mark.component
+
 ROOT = Path(__file__).parent.parent
 COMMITTED = ROOT / "hardware" / "drawings"
 MM = 72 / 25.4  # PDF points in a millimetre

@@ -1,25 +1,77 @@
-"""Every test module says which level it tests, exactly one: `unit` (one module, pure), `component`
-(several modules in-process) or `system` (real processes, servers, browsers, brokers). The level
-comes from conftest.py's table or from the module's own `pytestmark`, never from both."""
+"""Every test module says which level it tests in its own `pytestmark` line, exactly one:
+`unit` (one module, pure), `component` (several modules together, in-process) or `system` (real
+processes, servers, browsers, brokers). The level fits what the module does, read from its code:
+a module that starts a process, a server, a browser, a broker or the emulated Pico, or that needs
+a program outside Python, is `system`; one that starts none of them is not; a `unit` module starts
+no thread either."""
 
 import ast
 import tomllib
 from pathlib import Path
 
-from conftest import LEVELS, MISSING
+import pytest
+
+from conftest import LEVEL_NAMES, LEVELS, MISSING
+
+pytestmark = pytest.mark.unit
 
 TESTS = Path(__file__).resolve().parent
-LEVEL_NAMES = ("unit", "component", "system")
+
+# What a module imports, calls or asks for that makes it a system test
+REAL = {
+    "subprocess": "a process", "multiprocessing": "a process", "playwright": "a browser",
+    "run_reedboard": "a process", "start_reedboard": "a process", "reedboard_command": "a process",
+    "emulated_pico": "the emulated Pico", "pico_here": "the emulated Pico", "in_browser": "a browser",
+    "checkout": "an installed copy", "install": "an installed copy",
+    "uvicorn": "a server", "served": "a server", "serve_club": "a server", "urllib.request": "a server",
+    "urlopen": "a server", "http.client": "a server", "websockets": "a server",
+    "EmbeddedBroker": "a broker", "embedded": "a broker",
+}
+STARTS = {"create_subprocess_exec": "a process", "create_subprocess_shell": "a process", "Popen": "a process",
+          "create_server": "a server", "start_server": "a server", "EmbeddedBroker": "a broker"}
+FIXTURES = {"browser": "a browser", "open_page": "a browser", "quick_start_controller": "an installed copy"}
+THREADS = {"Thread", "ThreadPoolExecutor", "to_thread", "run_in_executor"}
 
 
-def own_levels(path: Path) -> set[str]:
-    """The levels a module's own `pytestmark` gives it."""
+def modules() -> list[Path]:
+    return sorted(TESTS.glob("test_*.py"))
+
+
+def own_levels(tree: ast.Module, name: str = "") -> list[str]:
+    """The levels a module's own `pytestmark` gives it (and conftest.py's table, while it lasts)."""
+    return ([LEVELS[name]] if name in LEVELS else []) + [sub.attr for node in tree.body
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets)
+            for sub in ast.walk(node.value) if isinstance(sub, ast.Attribute) and sub.attr in LEVEL_NAMES]
+
+
+def real_things(tree: ast.Module) -> set[str]:
+    """What the module starts that only a system test may: 'a process (subprocess)', ..."""
     found = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets):
-            found |= {sub.attr for sub in ast.walk(node.value)
-                      if isinstance(sub, ast.Attribute) and sub.attr in LEVEL_NAMES}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [alias.name for alias in node.names]
+        else:
+            names = []
+        for name in names:
+            for candidate in (name, name.split(".")[0]):
+                if candidate in REAL:
+                    found.add(f"{REAL[candidate]} ({name})")
+        if isinstance(node, ast.Attribute):
+            if node.attr in STARTS:
+                found.add(f"{STARTS[node.attr]} ({node.attr})")
+            if isinstance(node.value, ast.Attribute) and node.value.attr == "mark" and node.attr in MISSING:
+                found.add(f"a program outside Python (pytest.mark.{node.attr})")
+        if isinstance(node, ast.arg) and node.arg in FIXTURES:
+            found.add(f"{FIXTURES[node.arg]} (the {node.arg} fixture)")
     return found
+
+
+def threads(tree: ast.Module) -> set[str]:
+    return {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute) and node.attr in THREADS} | {
+        alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        for alias in node.names if alias.name in THREADS}
 
 
 def registered_markers() -> set[str]:
@@ -27,20 +79,59 @@ def registered_markers() -> set[str]:
     return {line.split(":")[0] for line in pyproject["tool"]["pytest"]["ini_options"]["markers"]}
 
 
-def test_every_test_module_has_exactly_one_level():
+def test_every_test_module_declares_exactly_one_level():
+    wrong = {path.name: levels for path in modules()
+             if len(levels := own_levels(ast.parse(path.read_text(encoding="utf-8")), path.stem)) != 1}
+    assert wrong == {}, ("give each of these one level, a line after its imports: "
+                         f"`pytestmark = pytest.mark.unit` (or component, system): {wrong}")
+
+
+def test_a_module_that_starts_a_process_a_server_a_browser_or_a_broker_is_a_system_test():
     wrong = {}
-    for path in sorted(TESTS.glob("test_*.py")):
-        levels = [LEVELS[path.stem]] if path.stem in LEVELS else []
-        levels += sorted(own_levels(path))
-        if len(levels) != 1:
-            wrong[path.name] = levels
-    assert wrong == {}, f"give each of these one level in tests/conftest.py's LEVELS: {wrong}"
+    for path in modules():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if (real := real_things(tree)) and own_levels(tree, path.stem) != ["system"]:
+            wrong[path.name] = sorted(real)
+    assert wrong == {}, f"these start something real: mark them `system` (or start nothing): {wrong}"
 
 
-def test_the_table_names_only_test_modules_there_are():
-    modules = {path.stem for path in TESTS.glob("test_*.py")}
-    assert sorted(set(LEVELS) - modules) == []
-    assert set(LEVELS.values()) <= set(LEVEL_NAMES)
+def test_a_system_test_starts_something_real():
+    wrong = [path.name for path in modules()
+             if own_levels(tree := ast.parse(path.read_text(encoding="utf-8")), path.stem) == ["system"] and not real_things(tree)]
+    assert wrong == [], f"these run in-process only: mark them `component` (or `unit`): {wrong}"
+
+
+def test_a_unit_test_starts_no_thread():
+    wrong = {path.name: sorted(found) for path in modules()
+             if own_levels(tree := ast.parse(path.read_text(encoding="utf-8")), path.stem) == ["unit"] and (found := threads(tree))}
+    assert wrong == {}, f"these start threads: mark them `component`: {wrong}"
+
+
+@pytest.mark.parametrize("source, real", [
+    ("import subprocess", True),
+    ("from command_line import run_command", False),
+    ("from command_line import run_command, start_reedboard", True),
+    ("async def main():\n    await asyncio.create_subprocess_exec('node')", True),
+    ("def test_page(open_page):\n    pass", True),
+    ("def test_page(tmp_path):\n    pass", False),
+    ("pytestmark = [pytest.mark.system, pytest.mark.mosquitto]", True),
+    ("from reedboard.controller.web.background import served", True),
+    ("from starlette.testclient import TestClient", False),
+    ("import threading\nthreading.Thread(target=print).start()", False),
+])
+def test_what_counts_as_starting_something_real(source, real):
+    assert bool(real_things(ast.parse(source))) is real
+
+
+@pytest.mark.parametrize("source, levels", [
+    ("pytestmark = pytest.mark.unit", ["unit"]),
+    ("pytestmark = [pytest.mark.system, pytest.mark.pico]", ["system"]),
+    ("pytestmark = pytest.mark.pico", []),
+    ("import pytest", []),
+    ("pytestmark = [pytest.mark.unit, pytest.mark.component]", ["unit", "component"]),
+])
+def test_what_counts_as_a_module_s_level(source, levels):
+    assert own_levels(ast.parse(source)) == levels
 
 
 def test_the_levels_and_the_programs_are_registered_markers():

@@ -17,6 +17,8 @@ from reedboard.controller.broadcast.tournament.exports import games_csv, standin
 from reedboard.controller.broadcast.tournament.ratings import read_archive
 from tournament_checks import check_rules, plain_standings
 
+pytestmark = pytest.mark.unit
+
 COLOURS = ["black", "white"]
 BOARDS = [f"table{i}" for i in range(1, 9)]
 

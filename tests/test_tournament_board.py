@@ -23,7 +23,7 @@ from reedboard.controller.broadcast.tournament import Tournament
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.session.play_session import PlaySession
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 WAIT = 20.0
 
 

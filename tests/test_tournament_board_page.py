@@ -9,6 +9,8 @@ from in_browser import DESKTOP, expect, shot
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
 
+pytestmark = pytest.mark.system
+
 PAIRING = {"event": "Thursday club", "round": 3, "number": 5, "text": "Thursday club, round 3, board 5",
            "game": "bigballs", "clock": None, "players": {"black": "Ann Lee", "white": "Bo Chen"}}
 WORDS = {  # the occasion beside the turn, the seating with the set-up prompt

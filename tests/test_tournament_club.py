@@ -35,7 +35,7 @@ from reedboard.controller.games import GAMES
 from reedboard.controller.persist.journal import Journal
 from tournament_checks import check_rules, plain_standings
 
-pytestmark = pytest.mark.mosquitto
+pytestmark = [pytest.mark.system, pytest.mark.mosquitto]
 
 BOARDS = [f"table{i}" for i in range(1, 9)]
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)

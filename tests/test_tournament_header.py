@@ -19,6 +19,8 @@ from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.journal_replay import rebuild
 from reedboard.controller.session.play_session import PlaySession
 
+pytestmark = pytest.mark.component
+
 NOW = datetime(2026, 11, 30, 19, 0, tzinfo=timezone.utc)
 PAIRING = {"event": "Thursday club", "round": 3, "number": 5, "text": "Thursday club, round 3, board 5",
            "game": "abalone", "clock": None, "players": {"black": "Ann Lee", "white": "Bo Chen"}}

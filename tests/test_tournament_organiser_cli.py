@@ -15,6 +15,8 @@ from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.tournament import Tournament
 from reedboard.controller.commands import club_command
 
+pytestmark = pytest.mark.system
+
 TOKEN = "organiser-secret"
 
 

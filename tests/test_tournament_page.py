@@ -17,6 +17,8 @@ from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import create_club_app
 from reedboard.controller.broadcast.tournament import Tournament
 
+pytestmark = pytest.mark.system
+
 TOKEN = "organiser-secret"
 WORDS = {  # language: (the pairings' heading, the standings' heading, "round 3 of 5")
     "en": ("Pairings", "Tournament standings", "round 3 of 5"),

@@ -13,6 +13,8 @@ from reedboard.controller.broadcast.club import Club
 from reedboard.controller.broadcast.club_app import BODY_LIMIT, create_club_app
 from reedboard.controller.broadcast.tournament import Tournament
 
+pytestmark = pytest.mark.component
+
 TOKEN = "organiser-secret"
 
 

@@ -15,6 +15,8 @@ from reedboard.hal.backends import find_board
 from reedboard.hal.board import BoardError, backend_lines, load_board
 from toy_backend import BACKEND, ToyRig, ToySettings
 
+pytestmark = pytest.mark.component
+
 # Everything the toy backend needed: its module, and the registering line in this file.
 TOUCHED = ("tests/toy_backend.py", "tests/test_toy_backend.py: registered (the one registry line)")
 ROOT = Path(__file__).resolve().parent.parent

@@ -3,9 +3,13 @@
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from reedboard.controller.games import BigBalls
 from reedboard.controller.session.trace_board import TraceSource
 from reedboard.hal.interfaces import Button
+
+pytestmark = pytest.mark.unit
 
 TRACES = Path(__file__).resolve().parent / "traces"
 

@@ -16,11 +16,14 @@ import pytest
 from reedboard.controller.commands.cli import main
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace
+from reedboard.controller.words.notes import written
 
 TRACES = Path(__file__).resolve().parent / "traces"
 NAMES = sorted(p.stem for p in TRACES.glob("*.jsonl"))
 sys.path.insert(0, str(TRACES))
 import make_traces  # noqa: E402
+
+pytestmark = pytest.mark.component
 
 
 def replayed(name: str):
@@ -28,7 +31,8 @@ def replayed(name: str):
 
 
 def notes(name: str) -> list[tuple[float, str]]:
-    return [(note.t, note.text) for note in replayed(name).notes]
+    done = replayed(name)
+    return [(note.t, written(note.kind, note.data, done.referee.game)) for note in done.notes]
 
 
 def kinds(name: str) -> list[tuple[str, dict]]:

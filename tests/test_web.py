@@ -6,6 +6,7 @@ import json
 import random
 import time
 
+import pytest
 from starlette.testclient import TestClient
 
 from reedboard.controller.games import GAMES, BigBalls, names_in_words
@@ -14,6 +15,8 @@ from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app
 from reedboard.hal.interfaces import Frame
+
+pytestmark = pytest.mark.component
 
 LOCAL = "http://127.0.0.1"
 FAST = Settings(settle=0.15, grace=0.3)

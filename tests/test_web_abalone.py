@@ -14,6 +14,8 @@ from reedboard.controller.web.background import served
 
 from in_browser import FAST, TIMEOUT, cell, click, expect, record, wait_for_prompt
 
+pytestmark = pytest.mark.system
+
 SHOTS = Path("/tmp/rb/shots")
 
 # Black: a broadside, then a line of three that pushes White's pair twice, the second time

@@ -25,6 +25,8 @@ from reedboard.controller.web import create_app
 
 from archive_games import A7_GAME, bigballs, played
 
+pytestmark = pytest.mark.system
+
 LOCAL = "http://127.0.0.1"
 FAST = Settings(settle=0.15, grace=0.3)
 TOKEN = "s3cret-token"

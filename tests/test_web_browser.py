@@ -26,6 +26,8 @@ from reedboard.controller.web.rules import rules_page
 
 from in_browser import FAST, TIMEOUT, cell, click, expect, record, timed_click, wait_for_prompt
 
+pytestmark = pytest.mark.system
+
 with (Path(locale_dir()) / "de" / "LC_MESSAGES" / "page.po").open("rb") as _po:
     PAGE_DE = pofile.read_po(_po, locale="de", domain="page")  # the page's words in German
 

@@ -2,6 +2,8 @@
 search in its worker process. The new-game dialog sets it up; a hint lights a move; the
 computer's move shows in lights and is carried out by clicks; a wrong execution is guided back."""
 
+import pytest
+
 from reedboard.controller.games import BigBalls
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.opponent.worker import Thinker
@@ -9,6 +11,9 @@ from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
 from in_browser import FAST, TIMEOUT, cell, click, counted, expect, wait_for_prompt, wait_until
+
+pytestmark = pytest.mark.system
+
 
 def carry_out(page, session, move):
     """A move by clicks as a hand makes it: what it captures into the box, then the piece moved."""

@@ -5,6 +5,8 @@ tells in words what a move or a hint asks of the hands, and the board's rim name
 Set REEDBOARD_SHOTS to a folder to keep a screenshot of each at a desktop's and a phone's width.
 """
 
+import pytest
+
 from reedboard.controller.core.computer import Computer
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.opponent.worker import Thinker
@@ -13,6 +15,8 @@ from reedboard.controller.core.signals import PALETTE, PLAYER_COLOURS
 from reedboard.controller.web.background import served
 
 from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, cell, expect, shot, wait_for_prompt, wait_until
+
+pytestmark = pytest.mark.system
 
 
 def open_dialog(page):

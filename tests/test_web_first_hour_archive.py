@@ -13,6 +13,8 @@ from reedboard.controller.web.background import served
 from archive_games import A7_GAME, START, bigballs, played
 from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, expect, shot
 
+pytestmark = pytest.mark.system
+
 
 def against_the_computer(games_dir, moves):
     """Newbie (black) against the computer at level 1 (white), the journal as a session writes it."""

@@ -4,11 +4,14 @@ the record while the stones are identified."""
 import random
 import time
 
+import pytest
 from starlette.testclient import TestClient
 
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web import create_app
+
+pytestmark = pytest.mark.component
 
 LOCAL = "http://127.0.0.1"
 FAST = Settings(settle=0.15, grace=0.3)

@@ -27,6 +27,8 @@ must show.
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.games import BigBalls
 from reedboard.controller.persist.notation import header_lines, record_lines
@@ -36,6 +38,8 @@ from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
 from in_browser import FAST, TIMEOUT, cell, click, expect, record, shot, wait_for_prompt
+
+pytestmark = pytest.mark.system
 
 TRACES = Path(__file__).resolve().parent / "traces"
 

@@ -36,6 +36,8 @@ from reedboard.controller.web.limits import Limits
 
 from command_line import start_reedboard
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "t0ken"
 PATIENCE = 20.0  # s for anything awaited; generous, never a measure of speed

@@ -6,6 +6,8 @@ while the cable is out (tests/test_serial_link.py's Cable); Debian's chromium, w
 fixtures of test_web_browser.py.
 """
 
+import pytest
+
 from reedboard.controller.games import BigBalls
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.web.background import served
@@ -13,6 +15,8 @@ from reedboard.hal.serial_board import SerialBoard
 
 from serial_cable import START, UNPLUGGED, Cable
 from in_browser import FAST, TIMEOUT, expect, wait_for_prompt
+
+pytestmark = pytest.mark.system
 
 
 def test_a_banner_says_the_board_is_unplugged_until_it_is_back(open_page, cable, tmp_path):

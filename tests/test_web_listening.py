@@ -5,7 +5,11 @@ on a kept-alive connection is not held back waiting for the browser's delayed ac
 import asyncio
 import socket
 
+import pytest
+
 from reedboard.controller.web.listening import tcp_listener
+
+pytestmark = pytest.mark.system
 
 
 def accepted_nodelay(listening: socket.socket) -> int:

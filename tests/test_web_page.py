@@ -19,6 +19,8 @@ from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.core.signals import BLINKING, PALETTE
 from reedboard.controller.web import create_app
 
+pytestmark = pytest.mark.system
+
 LOCAL = "http://127.0.0.1"
 SPEECH_JS = Path(__file__).resolve().parents[1] / "controller" / "web" / "static" / "speech.js"
 LIGHT_NAMES = ["fill", "empty", "choose", "place", "dest", "to", "movable", "last", "winner", "draw"]

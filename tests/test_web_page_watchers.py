@@ -8,6 +8,7 @@ desktop and on a phone."""
 import json
 from pathlib import Path
 
+import pytest
 from babel.messages import pofile
 
 from reedboard.controller.games import BigBalls, OffBoard
@@ -17,6 +18,8 @@ from reedboard.controller.web.background import served
 from reedboard.controller.web.page_messages import FIXED
 
 from in_browser import DESKTOP, FAST, PHONE, TIMEOUT, cell, click, expect, shot, wait_for_prompt
+
+pytestmark = pytest.mark.system
 
 LOCALES = {"en": "en-GB", "de": "de-DE", "ro": "ro-RO"}
 

@@ -26,6 +26,8 @@ from reedboard.controller.web.page_messages import FIXED
 
 from play_sessions import run
 
+pytestmark = pytest.mark.system
+
 FAST = Settings(settle=0.15, grace=0.3)
 PATIENCE = 20.0  # s for anything awaited; generous, never a measure of speed
 

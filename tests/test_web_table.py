@@ -10,11 +10,15 @@ test_web_browser.py, whose fixtures and helpers these tests use.
 import random
 import time
 
+import pytest
+
 from reedboard.controller.games import BigBalls
 from reedboard.controller.session.play_session import PlaySession, ScriptedDie
 from reedboard.controller.web.background import served
 
 from in_browser import FAST, TIMEOUT, cell, click, expect, record, wait_for_prompt
+
+pytestmark = pytest.mark.system
 
 
 def prompt(page):

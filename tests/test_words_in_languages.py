@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.core import note_words, prompts
+from reedboard.controller.words import notes as note_words, prompts
 from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Prompt
 from reedboard.controller.games import GAMES, BigBalls, MoveError, OffBoard, Outcome, Termination
@@ -24,6 +24,8 @@ from reedboard.controller.session.hand_table import HandTable
 import reedboard.controller.words as words_room
 
 from referee_table import set_up
+
+pytestmark = pytest.mark.component
 
 CONTROLLER = Path(__file__).resolve().parents[1] / "controller"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]

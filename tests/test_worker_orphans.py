@@ -12,11 +12,15 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from archive_games import played
 from command_line import start_reedboard
 from conftest import free_port
 from polling import until
 from reedboard.controller.games import game_class
+
+pytestmark = pytest.mark.system
 
 BOARD = """
 import sys, time
