@@ -82,13 +82,7 @@ def in_english(monkeypatch):
 
 
 # --- levels ---------------------------------------------------------------------------------------
-LEVEL_NAMES = ("unit", "component", "system")  # what a module's own `pytestmark` line may name, one of them
-# Modules not yet carrying their own line (they are being changed as this is written): their level here.
-MODULES_BY_LEVEL = {
-    "component": "test_rulings test_trace",
-    "system": "test_files_hardening",
-}
-LEVELS = {module: level for level, modules in MODULES_BY_LEVEL.items() for module in modules.split()}
+LEVEL_NAMES = ("unit", "component", "system")  # a test module's own `pytestmark` line names one of them
 
 
 # --- programs outside Python ------------------------------------------------------------------------
@@ -158,9 +152,6 @@ SHARING = {"test_quick_start": "quick-start", "test_installed_wheel": "quick-sta
 def pytest_collection_modifyitems(items):
     for item in items:
         module = item.module.__name__ if item.module else None
-        level = LEVELS.get(module)
-        if level:
-            item.add_marker(level)
         if "browser" in item.fixturenames:
             item.add_marker("chromium")
         if module:

@@ -32,6 +32,8 @@ from reedboard.controller.persist.trace import TraceError, read_trace
 
 from command_line import run_reedboard, start_reedboard
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 MOVES = ["B2-B3x1", "D6-D5x1", "B3-B4x1 S3+3"]  # Off Board, from the default start
 LIMIT_SLACK = 1  # a byte over the limit is refused

@@ -16,6 +16,8 @@ from reedboard.controller.core.rulings import Rulings
 from reedboard.controller.persist.trace import read_trace
 from reedboard.controller.session.replay import replay
 
+pytestmark = pytest.mark.component
+
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = Path(__file__).resolve().parent / "traces"
 DOC = (ROOT / "docs" / "recognition.md").read_text(encoding="utf-8")

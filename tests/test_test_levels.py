@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LEVEL_NAMES, LEVELS, MISSING
+from conftest import LEVEL_NAMES, MISSING
 
 pytestmark = pytest.mark.unit
 
@@ -37,9 +37,9 @@ def modules() -> list[Path]:
     return sorted(TESTS.glob("test_*.py"))
 
 
-def own_levels(tree: ast.Module, name: str = "") -> list[str]:
-    """The levels a module's own `pytestmark` gives it (and conftest.py's table, while it lasts)."""
-    return ([LEVELS[name]] if name in LEVELS else []) + [sub.attr for node in tree.body
+def own_levels(tree: ast.Module) -> list[str]:
+    """The levels a module's own `pytestmark` gives it."""
+    return [sub.attr for node in tree.body
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "pytestmark" for t in node.targets)
             for sub in ast.walk(node.value) if isinstance(sub, ast.Attribute) and sub.attr in LEVEL_NAMES]
 
@@ -81,7 +81,7 @@ def registered_markers() -> set[str]:
 
 def test_every_test_module_declares_exactly_one_level():
     wrong = {path.name: levels for path in modules()
-             if len(levels := own_levels(ast.parse(path.read_text(encoding="utf-8")), path.stem)) != 1}
+             if len(levels := own_levels(ast.parse(path.read_text(encoding="utf-8")))) != 1}
     assert wrong == {}, ("give each of these one level, a line after its imports: "
                          f"`pytestmark = pytest.mark.unit` (or component, system): {wrong}")
 
@@ -90,20 +90,20 @@ def test_a_module_that_starts_a_process_a_server_a_browser_or_a_broker_is_a_syst
     wrong = {}
     for path in modules():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        if (real := real_things(tree)) and own_levels(tree, path.stem) != ["system"]:
+        if (real := real_things(tree)) and own_levels(tree) != ["system"]:
             wrong[path.name] = sorted(real)
     assert wrong == {}, f"these start something real: mark them `system` (or start nothing): {wrong}"
 
 
 def test_a_system_test_starts_something_real():
     wrong = [path.name for path in modules()
-             if own_levels(tree := ast.parse(path.read_text(encoding="utf-8")), path.stem) == ["system"] and not real_things(tree)]
+             if own_levels(tree := ast.parse(path.read_text(encoding="utf-8"))) == ["system"] and not real_things(tree)]
     assert wrong == [], f"these run in-process only: mark them `component` (or `unit`): {wrong}"
 
 
 def test_a_unit_test_starts_no_thread():
     wrong = {path.name: sorted(found) for path in modules()
-             if own_levels(tree := ast.parse(path.read_text(encoding="utf-8")), path.stem) == ["unit"] and (found := threads(tree))}
+             if own_levels(tree := ast.parse(path.read_text(encoding="utf-8"))) == ["unit"] and (found := threads(tree))}
     assert wrong == {}, f"these start threads: mark them `component`: {wrong}"
 
 

@@ -36,6 +36,8 @@ from offboard_boards import regrouped
 from physical import Hands
 from tracebuild import TraceBuilder
 
+pytestmark = pytest.mark.component
+
 HEADER = {"game": "bigballs", "first": "white",
           "setup": {"black": {"a1": 3, "b1": 6, "c1": 1, "a2": 5, "b2": 2, "a3": 4},
                     "white": {"e1": 2, "f1": 4, "g1": 6, "e2": 1, "f2": 3, "e3": 5}},
