@@ -33,8 +33,7 @@ from reedboard.hal.interfaces import Button, Frame
 from reedboard.hal.sim import SimBoard
 
 from offboard_boards import regrouped
-from physical import Hands
-from tracebuild import TraceBuilder
+from physical import Hands, TraceBuilder
 
 pytestmark = pytest.mark.component
 

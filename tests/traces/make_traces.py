@@ -19,7 +19,7 @@ sys.path.insert(0, str(HERE.parent))
 
 from reedboard.controller.games import OffBoard  # noqa: E402
 from reedboard.controller.games.offboard_layout import parse_layout  # noqa: E402
-from tracebuild import TraceBuilder  # noqa: E402
+from physical import TraceBuilder  # noqa: E402
 
 SETTLE, GRACE = 0.8, 1.5
 
