@@ -19,6 +19,7 @@ from reedboard.controller.session import live
 from reedboard.controller.session.play_session import ScriptedDie
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Frame
+from reedboard.controller.words.prompts import describe
 
 TRACES = Path(__file__).resolve().parent / "traces"
 SETTINGS = Settings()
@@ -56,7 +57,7 @@ def play_on(backend, name: str) -> list[str]:
         deadline = time.monotonic() + WAIT
         while not condition():
             if time.monotonic() > deadline:
-                raise AssertionError(f"{name}: the board never showed {what}: {referee.view().message!r}")
+                raise AssertionError(f"{name}: the board never showed {what}: {describe(referee.view().prompt, referee.game)!r}")
             await asyncio.sleep(0.005)
 
     async def hands():

@@ -4,6 +4,7 @@ what the board was told to show and the journal's lines are kept to look at."""
 from reedboard.controller.core.referee import Outputs
 from reedboard.controller.core.view import Phase
 from reedboard.controller.session.live import LiveReferee
+from reedboard.controller.words.notes import written
 
 from physical import Hands
 
@@ -46,4 +47,4 @@ def set_up(game, **kwargs):
 
 
 def notes(referee):
-    return [n.text for n in referee.notes]
+    return [written(n.kind, n.data, referee.game) for n in referee.notes]

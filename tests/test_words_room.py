@@ -1,7 +1,8 @@
 """Words belong at the edges (docs/architecture.md, the words room): below controller/words/ the
-rooms that are done with words hand over phrases (a catalogue's msgid and its data) and never
-look a word up themselves; the words room says a phrase in the language asked for, its data
-(other phrases among them) in the same language, and an error carrying one as its message.
+rooms hand over phrases (a catalogue's msgid and its data) and notes as data, and never look a
+word up themselves; the words room says a phrase in the language asked for, its data (other
+phrases among them) in the same language, and an error carrying one as its message. Every kind
+of note the code makes is a NoteKind, and the words room has a line and a sentence for each.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from reedboard.controller.core.referee import Note
+from reedboard.controller.core.view import NoteKind
 from reedboard.controller.games import BigBalls, MoveError
 from reedboard.controller.games.base import colour_words
 from reedboard.controller.language.catalogue import LANGUAGES, speaking
@@ -21,9 +24,8 @@ from reedboard.controller.words import said, said_all
 pytestmark = pytest.mark.unit
 
 CONTROLLER = Path(__file__).resolve().parents[1] / "controller"
-# The rooms below the words room that say nothing themselves. The core's words (its notes,
-# prompts and the lights' legend) are still looked up where they are made.
-SILENT_ROOMS = ("games", "opponent", "persist")
+# The rooms below the words room: none of them looks a word up.
+SILENT_ROOMS = ("ground", "games", "opponent", "persist", "core")
 # what looks words up in a language: the catalogues, their lookup, the gettext module
 TRANSLATING = {"PLAY", "COMMANDS", "PAGE", "RULES", "Words", "translations", "say", "speaking", "current"}
 LOOKUPS = {"gettext", "ngettext", "pgettext", "npgettext"}
@@ -89,3 +91,50 @@ def test_a_phrase_keeps_its_data_through_joins_plurals_and_pickling():
     with speaking("ro"):
         assert said_all({"options": [{"label": phrase("first to move")}], "n": 3})["n"] == 3
         assert said_all({"label": phrase("first to move")})["label"] != "first to move"
+
+
+# --- the kinds of note ----------------------------------------------------------------------------
+def kinds_emitted() -> set[str]:
+    """Every kind of note the code makes: the referee's _note and note, a set-up guide's Say, a
+    Note made outside the referee, by the kind's text or its NoteKind member."""
+    found = set()
+    for path in CONTROLLER.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "NoteKind":
+                found.add(NoteKind[node.attr].value)
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            position = {"_note": 1, "note": 1, "Note": 1, "Say": 0}.get(name)
+            if position is not None and len(node.args) > position:
+                arg = node.args[position]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.add(arg.value)
+    return found
+
+
+def kinds_worded(function: str) -> set[str]:
+    """The kinds notes.py's `function` has words of its own for (`kind == "..."`)."""
+    tree = ast.parse((CONTROLLER / "words" / "notes.py").read_text(encoding="utf-8"))
+    body = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == function)
+    return {node.comparators[0].value for node in ast.walk(body)
+            if isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and node.left.id == "kind"
+            and isinstance(node.comparators[0], ast.Constant)}
+
+
+def test_every_kind_of_note_the_code_makes_is_listed_and_every_listed_kind_is_made():
+    emitted, listed_kinds = kinds_emitted(), {kind.value for kind in NoteKind}
+    assert emitted - listed_kinds == set(), f"notes of kinds NoteKind does not list: {sorted(emitted - listed_kinds)}"
+    assert listed_kinds - emitted == set(), f"kinds no code makes: {sorted(listed_kinds - emitted)}"
+
+
+def test_every_kind_of_note_has_its_line_and_its_sentence():
+    quiet = {NoteKind.ASKED, NoteKind.TOUCH}  # the voice keeps quiet about these
+    assert {kind.value for kind in NoteKind} - kinds_worded("written") == set()
+    assert {kind.value for kind in NoteKind} - quiet - kinds_worded("said") == set()
+
+
+def test_a_note_of_a_kind_not_listed_is_refused():
+    with pytest.raises(ValueError):
+        Note(0.0, "info")
+    assert Note(1.0, "move", {"move": "4 b2-b3"}).kind is NoteKind.MOVE

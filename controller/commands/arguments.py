@@ -12,6 +12,7 @@ from pathlib import Path
 from ..games import GAMES, Game, GameOption, game_class, game_name
 from ..language.catalogue import COMMANDS, PLAY
 from .usage import UsageError, is_user_error
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -89,7 +90,7 @@ def new_game(args: argparse.Namespace, exclude: Sequence[str] = ()) -> Game:
     except ValueError as error:
         if is_user_error(error):  # a set-up or board file that cannot be used names itself
             raise
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError("reedboard: " + said(error)) from None
 
 
 def add_hal_options(parser: argparse.ArgumentParser, names: bool = False) -> None:

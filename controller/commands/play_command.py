@@ -21,6 +21,7 @@ from .arguments import (
     start_options,
 )
 from .usage import UsageError
+from ..words import said
 
 _ = COMMANDS.gettext
 ngettext = COMMANDS.ngettext
@@ -108,7 +109,7 @@ def _clock(text: str):
     try:
         return ClockSettings.parse(text)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(said(error)) from None
 
 
 def _watchers(text: str) -> int:
@@ -123,7 +124,7 @@ def _opponent(text: str) -> str:
     try:
         parse_opponent(text)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(said(error)) from None
     return text
 
 

@@ -37,8 +37,10 @@ def run(args: argparse.Namespace) -> int:
         print(line)
     if args.events:
         print()
+        from ..words.notes import written
+
         for note in replayed.notes:
-            print(note)
+            print(f"{note.t:9.3f}  {written(note.kind, note.data, replayed.referee.game)}")
     if args.save:
         from .games_command import archive_folder
         from ..archive.records import save_replayed

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from .. import __version__
 from ..games import Game
-from ..language.catalogue import PLAY
+from ..language.phrases import Phrasebook
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 LEVELS = range(1, 11)
 ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)
@@ -31,7 +31,7 @@ class Computer:
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
-            raise ValueError(_("the computer's level is 1 to 10, not {level}").format(level=repr(self.level)))
+            raise ValueError(phrase("the computer's level is 1 to 10, not {level}", level=repr(self.level)))
 
     def header(self) -> dict:
         """What the journal's header says of it."""
@@ -64,4 +64,5 @@ def parse_opponent(text: str) -> int | None:
         return 5
     if kind == "computer" and number.isdigit() and int(number) in LEVELS:
         return int(number)
-    raise ValueError(_("the opponent is human, computer or computer:1 .. computer:10, not {text}").format(text=repr(text)))
+    raise ValueError(phrase("the opponent is human, computer or computer:1 .. computer:10, not {text}",
+                            text=repr(text)))

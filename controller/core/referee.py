@@ -18,9 +18,9 @@ Turn flow. A game with a die (`uses_die`): either a move that needs no roll, or 
 button, a roll, then a move for that roll. Other games: moves, one after the other. The
 set-up comes before it.
 
-What the players are asked is a Prompt, and every note has a kind and its data (the words
-come from controller.core.prompts). An optional game clock (controller.core.clock) runs
-from the first move.
+What the players are asked is a Prompt, and every note has a kind (a NoteKind) and its data (the
+words are the words room's: controller/words/prompts.py and notes.py). An optional game clock
+(controller.core.clock) runs from the first move.
 """
 
 from __future__ import annotations
@@ -32,8 +32,7 @@ from dataclasses import dataclass, field
 
 from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
-from ..language.catalogue import N_, PLAY
-from . import note_words
+from ..language.phrases import N_, Phrasebook
 from .clock import ClockSettings, GameClock
 from .computer import ROLL_DECISION, Computer, Question
 from .computer_turn import ComputerSeat, turn_key
@@ -45,11 +44,11 @@ from .reconcile import (
 from .rolling import Die, DiePolicy
 from .setting_up import SetupDriver
 from .showing import RefereeState, Showing, Standing, piece_names, prompt_of, setup_prompt
-from .view import Phase, Prompt, View
+from .view import NoteKind, Phase, Prompt, View
 from ..games import GAMES, Game
 from ..games.setup import Announce, Expect, Identify, Play, Replace, Say, SetupGuide, Step
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 # every set-up mode some game offers; "given" is every game's
 SETUP_MODES = tuple(dict.fromkeys([mode for cls in GAMES.values() for mode in cls.setup_modes] + ["given"]))
@@ -69,17 +68,16 @@ class Outputs:
 
 @dataclass(frozen=True)
 class Note:
-    """One line of what the players were shown, for replay --events and the web view:
-    `kind` and `data` say it as data (ready, roll, move, amend, takeback, illegal, clear,
-    choose, touch, refused, identified, low_time, over, setup, info)."""
+    """One thing the players were told, for replay --events and the web view, as data: its
+    `kind` (a NoteKind, whose members list every kind and its data) and `data`. Its words are
+    the words room's (controller/words/notes.py), in the language of whoever reads it."""
 
     t: float
-    text: str
-    kind: str = "info"
+    kind: NoteKind
     data: dict = field(default_factory=dict, compare=False)
 
-    def __str__(self) -> str:
-        return f"{self.t:9.3f}  {self.text}"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", NoteKind(self.kind))  # ValueError for a kind not listed
 
 
 class Referee:
@@ -97,13 +95,13 @@ class Referee:
         computer: Computer | None = None,
     ) -> None:
         if setup not in SETUP_MODES:
-            raise ValueError(_("set-up mode must be one of {modes}, not {setup}").format(
-                modes=", ".join(SETUP_MODES), setup=repr(setup)))
+            raise ValueError(phrase("set-up mode must be one of {modes}, not {setup}", modes=", ".join(SETUP_MODES),
+                                    setup=repr(setup)))
         if setup == "auto" and setup not in game.setup_modes:
             setup = "given"  # nothing to tell apart: the lights guide to the start position
         if setup not in game.setup_modes and setup != "given":
-            raise ValueError(_("{game} has no {setup} set-up (its modes: {modes})").format(
-                game=game.title, setup=setup, modes=", ".join(dict.fromkeys([*game.setup_modes, "given"]))))
+            raise ValueError(phrase("{game} has no {setup} set-up (its modes: {modes})", game=game.title,
+                                    setup=setup, modes=", ".join(dict.fromkeys([*game.setup_modes, "given"]))))
         self.game = game
         self.settings = settings or Settings()
         self.reconciler = Reconciler(game, self.settings, roll=pending_roll)
@@ -662,8 +660,7 @@ class Referee:
         """How many notes the game has made so far (the oldest are no longer in `notes`)."""
         return self._notes_total
 
-    def _note(self, t: float, kind: str, **data) -> None:
-        """Note what happened as data; its words are made from it (note_words), here in the
-        language in use and again wherever it is shown."""
-        self.notes.append(Note(t, note_words.written(kind, data, self.game), kind, data))
+    def _note(self, t: float, kind: NoteKind | str, **data) -> None:
+        """Note what happened as data; its words are made from it wherever it is shown."""
+        self.notes.append(Note(t, kind, data))
         self._notes_total += 1

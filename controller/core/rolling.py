@@ -15,7 +15,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..language.catalogue import N_
+from ..language.phrases import N_
 from .view import Phase
 from ..games import Game
 

@@ -13,15 +13,15 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from ..language.catalogue import PLAY
-from . import prompts, signals
+from ..language.phrases import Phrasebook
+from . import signals
 from .computer import ROLL_DECISION
 from .decisions import Changed, Decision, DieShows, Lights
 from .view import Phase, Prompt, View
 from ..games import Game, Outcome
 from ..games.setup import SetupGuide
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 
 class Recognised(Protocol):
@@ -216,7 +216,7 @@ class Showing:
                 lift, dest = game.move_lights(shown, rec.stable, held=shown in rec.held)
                 view = replace(view, lift=lift, dest=dest)
         prompt = prompt_of(s)
-        return replace(view, prompt=prompt, message=prompts.describe(prompt, game))
+        return replace(view, prompt=prompt)  # its words: controller/words/prompts.py
 
     def _movable_cells(self, s: Standing) -> frozenset[str]:
         """The stones the die chose (lit so the players see which); nothing before a roll or
@@ -260,7 +260,7 @@ def prompt_of(s: Standing) -> Prompt:
     hint = s.hint
     if prompt.kind in ("move", "roll", "in_hand") and hint is not None:
         return Prompt(prompt.kind, {**prompt.data, "hint": game.format_move(hint),
-                                    "hint_words": _("roll the die") if hint == ROLL_DECISION else game.move_words(hint)})
+                                    "hint_words": phrase("roll the die") if hint == ROLL_DECISION else game.move_words(hint)})
     return prompt
 
 

@@ -7,7 +7,7 @@ each Light; the LED backend owns the blink rhythm. Buzzer cues are chosen by the
 The colour language (names are keys of PALETTE)
 -----------------------------------------------
 Blinking means "do something here"; steady means "for your information". What each light
-means to the players, its look in words and what to do: core/light_legend.py, the one table
+means to the players, its look in words and what to do: words/legend.py, the one table
 of them (the rules page shows it, docs/players.md holds the same rows). Each lights the cells
 of one set of the View:
 

@@ -21,10 +21,40 @@ class Phase(enum.Enum):
     OVER = "over"
 
 
+class NoteKind(enum.StrEnum):
+    """What a note tells (a Note's `kind`); its data, by kind, is given beside each. A note is
+    data: the words room writes and says it (controller/words/notes.py), in any language."""
+
+    SETUP = "setup"  # mode (given, shuffle, identify) or prompt (a Prompt's as_data)
+    READY = "ready"  # player: the set-up is done, the first to move
+    ROLL = "roll"  # player, value, stones (the stones it lets move), kept (a number kept over a takeback)
+    MOVE = "move"  # player, move (its notation)
+    AMEND = "amend"  # old, new: a move changed for another before the next
+    TAKEBACK = "takeback"  # move, roll (the number it was made with, kept)
+    ILLEGAL = "illegal"  # fill, empty, pieces: the board fits no move; what to put back
+    CLEAR = "clear"  # the board fits the game again
+    CHOOSE = "choose"  # moves: the board fits several
+    TOUCH = "touch"  # cells: a piece lifted and put back (the way to choose)
+    REFUSED = "refused"  # reason (an N_-marked msgid), values, cells: a press or a lift refused
+    IDENTIFY = "identify"  # player, number: the stone the set-up asks for
+    IDENTIFIED = "identified"  # player, number, cell
+    LOW_TIME = "low_time"  # player, seconds
+    FLAG = "flag"  # player: the time ran out
+    RESIGN = "resign"  # player
+    DRAW = "draw"  # a draw agreed
+    OVER = "over"  # result, winner, reason (the ending's key)
+    HINT = "hint"  # player, move (or "roll")
+    ASKED = "asked"  # player: the computer asked (a hint, its move)
+    COMPUTER = "computer"  # player, move (None: it has none), roll
+    LINK = "link"  # state (lost, connected), why (unplugged, silent, refused): the board's link
+    COMPUTER_FAILED = "computer_failed"  # error: the computer did not answer
+    RESUMED = "resumed"  # the power came back: a resumed game goes on
+
+
 @dataclass(frozen=True)
 class Prompt:
     """What is asked of the players now, as data: `kind` and its details (cells, player,
-    number ...). Views never read the English message; they read this.
+    number ...), never words: the words room says it (controller/words/prompts.py).
 
     kinds: clear (cells), fill (cells, empty), place (piece, cell), identify (player, number),
     roll (player), move (player, roll, stones, waiting), in_hand (player, cells, to),
@@ -64,6 +94,5 @@ class View:
     lift: frozenset[str] = frozenset()  # the pieces to lift
     dest: frozenset[str] = frozenset()  # where they go (a sector on the rim, for a push-off)
     take: frozenset[str] = frozenset()  # what the move captures or pushes off
-    message: str = ""  # one line for people
     prompt: Prompt | None = None
     players: tuple[str, str] = field(default=("black", "white"))

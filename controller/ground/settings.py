@@ -15,9 +15,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..language.catalogue import PLAY
+from ..language.phrases import Phrasebook
 
-_ = PLAY.gettext
+phrase = Phrasebook("play")
 
 __all__ = ["ClockSettings", "Settings", "brief"]
 
@@ -88,23 +88,23 @@ class ClockSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 if name == "minutes":
-                    raise ValueError(_("clock minutes must be a number, not {value}").format(value=repr(value)))
-                raise ValueError(_("clock increment must be a number, not {value}").format(value=repr(value)))
+                    raise ValueError(phrase("clock minutes must be a number, not {value}", value=repr(value)))
+                raise ValueError(phrase("clock increment must be a number, not {value}", value=repr(value)))
             if not low <= value <= high or (name == "minutes" and value == 0):
                 limits = {"low": f"{low:g}", "high": f"{high:g}", "value": f"{value:g}"}
                 if name == "minutes":
-                    raise ValueError(_("clock minutes must be more than {low} and at most {high}, not {value}").format(
-                        **limits))
-                raise ValueError(_("clock increment must be at least {low} and at most {high}, not {value}").format(
-                    **limits))
+                    raise ValueError(phrase("clock minutes must be more than {low} and at most {high}, not {value}",
+                                            **limits))
+                raise ValueError(phrase("clock increment must be at least {low} and at most {high}, not {value}",
+                                        **limits))
 
     @classmethod
     def parse(cls, text: str) -> ClockSettings:
         """`10` (ten minutes each) or `5+3` (five minutes, three seconds a move)."""
         match = _SPEC.fullmatch(text)
         if not match:
-            raise ValueError(_("a clock is MINUTES or MINUTES+SECONDS (e.g. 10 or 5+3), not {text}").format(
-                text=repr(text)))
+            raise ValueError(phrase("a clock is MINUTES or MINUTES+SECONDS (e.g. 10 or 5+3), not {text}",
+                                    text=repr(text)))
         return cls(float(match.group(1)), float(match.group(2) or 0))
 
     @property

@@ -26,7 +26,7 @@ COMMENT_TAGS = ["TRANSLATORS:"]
 # domain -> the folders (under the tree) it is read from, and how each kind of file is read
 SOURCES: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
     "play": [(d, [("**.py", "python")]) for d in (
-        "controller/ground", "controller/core", "controller/games", "controller/session")],
+        "controller/ground", "controller/core", "controller/games", "controller/words", "controller/session")],
     "commands": [(d, [("**.py", "python")]) for d in (
         "controller/commands", "controller/workshop", "controller/persist", "controller/archive", "controller/web",
         "controller/broadcast", "controller/opponent")] + [("hal", [("backends.py", "python")])],  # what was tried, marked N_ (Reason)

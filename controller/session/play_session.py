@@ -29,12 +29,12 @@ from reedboard.hal import registry
 
 from . import live
 from .actions import ActionError
-from ..core import note_words
 from ..core.clock import ClockSettings
 from ..core.computer import Computer, Question
 from ..games import GAMES, Game, names_in_words
 from ..games.base import colour_words
-from ..words import said
+from .. import words
+from ..words import notes as note_words
 from ..language.catalogue import LANGUAGES, PLAY
 from ..games.setup import start_table
 from ..persist.game_files import default_games_dir
@@ -55,7 +55,7 @@ _ = PLAY.gettext
 
 def either_colour(players) -> str:
     """`black or white`, in the language in use."""
-    first, last = (said(colour_words(p)) for p in players)
+    first, last = (words.said(colour_words(p)) for p in players)
     return _("{first} or {last}").format(first=first, last=last)
 
 
@@ -394,7 +394,7 @@ class PlaySession:
         if self.referee.computer_to_move():
             raise ActionError(_("no hint now: it is the computer's turn"), 409)
         if not self.referee.can_hint():
-            raise ActionError(_("no hint now: {colour} cannot move yet").format(colour=said(colour_words(game.turn))), 409)
+            raise ActionError(_("no hint now: {colour} cannot move yet").format(colour=words.said(colour_words(game.turn))), 409)
         self.referee.ask_hint(self.now())
         self._consider()
         return self.publish()
@@ -574,7 +574,8 @@ class PlaySession:
             try:
                 start = GAMES[name].from_options(**options)
             except (TypeError, ValueError) as error:
-                raise ActionError(str(error).splitlines()[0] if str(error) else _("bad start options"), 400) from None
+                problem = words.said(error)
+                raise ActionError(problem.splitlines()[0] if problem else _("bad start options"), 400) from None
         chosen = [mode for mode in GAMES[name].setup_modes if mode != "given"]
         if setup is not None and setup not in chosen:
             if chosen:

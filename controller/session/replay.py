@@ -27,7 +27,6 @@ from pathlib import Path
 
 from reedboard.hal.interfaces import Frame
 
-from ..core import note_words
 from ..core.computer import Computer
 from ..core.decisions import Decision, JournalLine, PlayBegan, write_line
 from ..persist.game_files import SUFFIX, TRACE_SUFFIX
@@ -37,6 +36,7 @@ from ..persist.journal_reader import read_journal
 from ..core.reconcile import Settings
 from ..persist.notation import record_lines
 from ..core.referee import Note, Referee
+from ..core.view import NoteKind
 from ..core.rolling import Die
 from ..persist.trace import (
     Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume,
@@ -176,7 +176,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
                           pending_roll=resumed.pending_roll, clock=resumed.clock,
                           clock_remaining=resumed.clock_remaining, computer=computer)
         notes.collect()
-        notes.notes.append(Note(t, note_words.written("resumed", {}), "resumed"))
+        notes.notes.append(Note(t, NoteKind.RESUMED))
         notes.follow(referee)
         keep(referee.start(t))
         return referee

@@ -19,10 +19,10 @@ from dataclasses import asdict
 from ..games import GAMES, Game, catalog
 from ..language.catalogue import LANGUAGES, speaking
 from ..persist.notation import header_lines, result_line
-from ..core import note_words, prompts
 from ..core.signals import PALETTE
 from ..core.view import Phase
 from .. import words
+from ..words import notes as note_words, prompts
 
 NOTES_SHOWN = 12  # the newest notes in a snapshot
 PALETTE_HEX = {name: "#%02x%02x%02x" % rgb for name, rgb in PALETTE.items()}
@@ -133,7 +133,7 @@ def session_snapshot(session, geometry: Callable[[Game], dict]) -> dict:
         "header": start_header(game) if referee.stones_known else start_header(game)[:1],
         "record": [game.format_move(m) for m in game.move_stack],
         "outcome": outcome_data(game) if view.phase is Phase.OVER else None,
-        "message": view.message,
+        "message": prompts.describe(view.prompt, game),
         "prompt": {"kind": view.prompt.kind, **view.prompt.data} if view.prompt else {"kind": "starting"},
         "choices": list(state.choices),
         "notes": notes_data(referee, session.t0),
@@ -209,7 +209,8 @@ def _note_words(note: dict, lang: str, game: Game) -> tuple[str, str]:
 def notes_data(referee, t0: float) -> list[dict]:
     """The newest notes first, each with its number in the game (n), kind and data."""
     first = max(0, referee.notes_total - NOTES_SHOWN)
-    return [{"t": round(n.t - t0, 3), "text": n.text, "kind": n.kind, "n": first + i + 1, "data": n.data}
+    return [{"t": round(n.t - t0, 3), "text": note_words.written(n.kind, n.data, referee.game), "kind": n.kind,
+             "n": first + i + 1, "data": n.data}
             for i, n in enumerate(list(referee.notes)[-NOTES_SHOWN:])][::-1]
 
 

@@ -14,6 +14,7 @@ from ..session.play_session import PlaySession
 
 from .bodies import KINDS, SCHEMAS, check
 from .replies import games_in_words
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -31,7 +32,7 @@ def start_new_game(session: PlaySession, data: dict):
         try:  # the settings' own rules (a settle time of 0 would stop the referee)
             settings = Settings(**{**_settings_dict(session.settings), **changes})
         except (TypeError, ValueError, OverflowError) as error:
-            raise ActionError(_('settings: {problem}').format(problem=error), 400) from None
+            raise ActionError(_('settings: {problem}').format(problem=said(error)), 400) from None
     setup = data.get("setup")
     modes = _setup_modes()
     if setup is not None and setup not in modes:
@@ -115,7 +116,7 @@ def _game_from_options(name: object, options: dict):
     try:
         return cls.from_options(**options)
     except ValueError as error:
-        raise ActionError(str(error), 400) from None
+        raise ActionError(said(error), 400) from None
 
 
 def _settings_dict(settings: Settings) -> dict:

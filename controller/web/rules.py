@@ -17,9 +17,9 @@ import functools
 
 from ..games import GAMES, Game
 from ..language.catalogue import PLAY, RULES, speaking
-from ..core.light_legend import LIGHT_LEGEND
 from ..core.signals import BLINKING, PALETTE
 from ..words import said_all
+from ..words.legend import LIGHT_LEGEND
 
 __all__ = ["rules_page"]
 
@@ -79,7 +79,7 @@ def _page(cls: type[Game]) -> dict:
         "sections": [{"title": RULES.gettext(s["title"]), "points": [RULES.gettext(p) for p in s["points"]]}
                      for s in text["sections"]],
         "diagrams": [_diagram(cls, *entry) for entry in text["diagrams"]],
-        # the board's legend (core.light_legend): the lights this game shows, in its own words
+        # the board's legend (words.legend): the lights this game shows, in its own words
         # where it has them
         "lights": [{"name": light.name, "colour": _hex(PALETTE[light.name]) if light.name in PALETTE else None,
                     "blink": light.name in BLINKING, "look": _(light.look),

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..language.catalogue import N_, PLAY, say
-from .view import Prompt
+from ..core.view import Prompt
 
 _ = PLAY.gettext
 

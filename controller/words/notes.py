@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from ..language.catalogue import PLAY, say
+from ..core.view import Prompt
 from . import prompts
-from .view import Prompt
 
 _ = PLAY.gettext
 ngettext = PLAY.ngettext
