@@ -292,7 +292,7 @@ async def play(rig, moves, rng: random.Random) -> list[float]:
                 try:
                     await asyncio.wait_for(referee.moved.wait(), WAIT)
                 except TimeoutError:
-                    raise SystemExit(f"commit_delay: {move} was never counted: {referee.view().message!r}") from None
+                    raise SystemExit(f"commit_delay: {move} was never counted: {referee.view().prompt!r}") from None
                 referee.moved.clear()
             decided, counted = referee.counted[before]
             if counted != move:
