@@ -31,6 +31,7 @@ from reedboard.controller.persist.trace import (
 from reedboard.hal.board import load_board
 from reedboard.hal.interfaces import Button, Frame
 from reedboard.hal.sim import SimBoard
+from reedboard.controller.words.notes import written
 
 from offboard_boards import regrouped
 from physical import Hands, TraceBuilder
@@ -410,7 +411,8 @@ def test_the_page_numbers_the_notes_on_past_those_kept(tmp_path):
     shown = session._notes(referee)
     total = referee.notes_total
     assert [note["n"] for note in shown] == list(range(total, total - NOTES_SHOWN, -1))
-    assert shown[0]["text"] == referee.notes[-1].text
+    newest = referee.notes[-1]
+    assert shown[0]["text"] == written(newest.kind, newest.data, referee.game) and shown[0]["kind"] == "touch"
 
 
 def test_the_replay_prints_every_note_of_a_long_game(tmp_path, capsys):

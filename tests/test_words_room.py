@@ -137,4 +137,4 @@ def test_every_kind_of_note_has_its_line_and_its_sentence():
 def test_a_note_of_a_kind_not_listed_is_refused():
     with pytest.raises(ValueError):
         Note(0.0, "info")
-    assert Note(1.0, "move", {"move": "4 b2-b3"}).kind is NoteKind.MOVE
+    assert Note(1.0, NoteKind.MOVE, {"move": "4 b2-b3"}).kind == "move"

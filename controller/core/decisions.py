@@ -4,8 +4,10 @@ The referee does no I/O. Each of its inputs (a frame, a press, the passing of ti
 answer of the search) returns the decisions it made, in the order they were made:
 
 - PlayBegan:  the set-up is done; the game's journal and trace open now
-- Recorded:   an input for the flight recorder (a frame, a press, the computer's decision)
-- JournalLine: a line the journal keeps (a roll, a move, a takeback, an amend, the result, a hint)
+- Recorded:   an input for the flight recorder, one type per kind (FrameRecord, PressRecord,
+              ComputerRecord)
+- JournalLine: a line the journal keeps, one type per kind (RollLine, MoveLine, TakebackLine,
+              AmendLine, ResultLine, HintLine)
 - Lights, DieShows, Sound: what the board is told to show and to sound
 - Changed:    what a page shows changed (the view, the notes)
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
@@ -33,29 +36,151 @@ class PlayBegan:
     game: Game = field(compare=False)
 
 
+# --- what the flight recorder keeps: one type per kind of input ------------------------------------
 @dataclass(frozen=True)
-class Recorded:
-    """An input as the flight recorder keeps it: a frame (t, occupied), a press (t, button,
-    the value rolled) or the computer's decision (t, move, the value rolled)."""
+class FrameRecord:
+    """A frame: the cells the board read occupied at t."""
 
-    kind: str
-    args: tuple
+    kind: ClassVar[str] = "frame"
+    t: float
+    occupied: frozenset[str]
 
     @property
-    def t(self) -> float:
-        return self.args[0]
+    def args(self) -> tuple:
+        return (self.t, self.occupied)
 
 
 @dataclass(frozen=True)
-class JournalLine:
-    """A line of the journal: `kind` and its fields in the order the journal takes them
-    (roll: player, value; move: move, and each player's time left in `clock`; takeback: move;
-    amend: old, new; result: result, reason, winner; hint: player, move)."""
+class PressRecord:
+    """A button pressed at t, with the value the die drew (None for another button)."""
 
+    kind: ClassVar[str] = "press"
     t: float
-    kind: str
-    fields: tuple
+    button: str
+    roll: int | None = None
+
+    @property
+    def args(self) -> tuple:
+        return (self.t, self.button, self.roll)
+
+
+@dataclass(frozen=True)
+class ComputerRecord:
+    """The computer's decision at t: its move's notation (or "roll"), with the value rolled."""
+
+    kind: ClassVar[str] = "computer"
+    t: float
+    move: str
+    roll: int | None = None
+
+    @property
+    def args(self) -> tuple:
+        return (self.t, self.move, self.roll)
+
+
+Recorded = FrameRecord | PressRecord | ComputerRecord
+
+
+def record(recorder, decision: Recorded) -> None:
+    """Give the flight recorder (controller.persist.flight_recorder.FlightRecorder, or one that
+    records as it does) an input."""
+    match decision:
+        case FrameRecord(t=t, occupied=occupied):
+            recorder.frame(t, occupied)
+        case PressRecord(t=t, button=button, roll=roll):
+            recorder.press(t, button, roll)
+        case ComputerRecord(t=t, move=move, roll=roll):
+            recorder.computer(t, move, roll)
+
+
+# --- the journal's lines: one type per kind -------------------------------------------------------
+@dataclass(frozen=True)
+class RollLine:
+    """The die rolled `value` for `player`; `free`: a number kept over a takeback, which a
+    big-ball move may drop (R19)."""
+
+    kind: ClassVar[str] = "roll"
+    t: float
+    player: str
+    value: int
+    free: bool = False
+
+    @property
+    def fields(self) -> tuple:
+        return (self.player, self.value) + ((True,) if self.free else ())
+
+
+@dataclass(frozen=True)
+class MoveLine:
+    """A move in the rules' notation, and with a game clock each player's time left after it."""
+
+    kind: ClassVar[str] = "move"
+    t: float
+    move: str
     clock: Mapping[str, float] | None = None
+
+    @property
+    def fields(self) -> tuple:
+        return (self.move,)
+
+
+@dataclass(frozen=True)
+class TakebackLine:
+    """The last move taken back."""
+
+    kind: ClassVar[str] = "takeback"
+    t: float
+    move: str
+
+    @property
+    def fields(self) -> tuple:
+        return (self.move,)
+
+
+@dataclass(frozen=True)
+class AmendLine:
+    """The last move changed for another before the next."""
+
+    kind: ClassVar[str] = "amend"
+    t: float
+    old: str
+    new: str
+
+    @property
+    def fields(self) -> tuple:
+        return (self.old, self.new)
+
+
+@dataclass(frozen=True)
+class ResultLine:
+    """How the game ended: the result (1-0 ...), the ending's key and the winner (None: a draw)."""
+
+    kind: ClassVar[str] = "result"
+    t: float
+    result: str
+    reason: str
+    winner: str | None
+
+    @property
+    def fields(self) -> tuple:
+        return (self.result, self.reason, self.winner)
+
+
+@dataclass(frozen=True)
+class HintLine:
+    """The engine's best move shown to `player` as a hint."""
+
+    kind: ClassVar[str] = "hint"
+    t: float
+    player: str
+    move: str
+
+    @property
+    def fields(self) -> tuple:
+        return (self.player, self.move)
+
+
+JournalLine = RollLine | MoveLine | TakebackLine | AmendLine | ResultLine | HintLine
 
 
 @dataclass(frozen=True)
@@ -84,10 +209,18 @@ Decision = PlayBegan | Recorded | JournalLine | Lights | DieShows | Sound | Chan
 
 
 def write_line(journal, line: JournalLine) -> None:
-    """Write a journal line to a journal (controller.persist.journal.Journal or one that
-    writes as it does): its append_<kind> method."""
-    append = getattr(journal, "append_" + line.kind)
-    if line.kind == "move":
-        append(line.t, *line.fields, clock=line.clock)
-    else:
-        append(line.t, *line.fields)
+    """Write a journal line to a journal (controller.persist.journal.Journal, or one that
+    writes as it does)."""
+    match line:
+        case RollLine(t=t, player=player, value=value, free=free):
+            journal.append_roll(t, player, value, free) if free else journal.append_roll(t, player, value)
+        case MoveLine(t=t, move=move, clock=clock):
+            journal.append_move(t, move, clock=clock)
+        case TakebackLine(t=t, move=move):
+            journal.append_takeback(t, move)
+        case AmendLine(t=t, old=old, new=new):
+            journal.append_amend(t, old, new)
+        case ResultLine(t=t, result=result, reason=reason, winner=winner):
+            journal.append_result(t, result, reason, winner)
+        case HintLine(t=t, player=player, move=move):
+            journal.append_hint(t, player, move)

@@ -36,7 +36,10 @@ from ..language.phrases import N_, Phrasebook
 from .clock import ClockSettings, GameClock
 from .computer import ROLL_DECISION, Computer, Question
 from .computer_turn import ComputerSeat, turn_key
-from .decisions import Decision, JournalLine, PlayBegan, Recorded, Sound
+from .decisions import (
+    AmendLine, ComputerRecord, Decision, FrameRecord, HintLine, MoveLine, PlayBegan, PressRecord, ResultLine, RollLine,
+    Sound, TakebackLine,
+)
 from .reconcile import (
     Ambiguous, Amended, Claimed, Cleared, Committed, Illegal, Progress, Reached, Reconciler, Settings, TakenBack,
     Touched,
@@ -77,7 +80,7 @@ class Note:
     data: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "kind", NoteKind(self.kind))  # ValueError for a kind not listed
+        NoteKind(self.kind)  # ValueError for a kind not listed
 
 
 class Referee:
@@ -238,7 +241,7 @@ class Referee:
         """The board's occupied cells at t. Only the game's cells are read: a board may have
         more (a game played on another game's board leaves its extra cells unused)."""
         occupied = self._cells.intersection(occupied)
-        self._emit(Recorded("frame", (t, occupied)))
+        self._emit(FrameRecord(t, occupied))
         self._advance(t)
         self._seen_frame = True
         self._handle(self.reconciler.feed(t, occupied))
@@ -264,7 +267,7 @@ class Referee:
             roll = self._press_die(t, roll)
         else:
             self._handle(self.reconciler.confirm(t))
-        self._emit(Recorded("press", (t, button, roll)))  # with the value drawn, so a replay can repeat it
+        self._emit(PressRecord(t, button, roll))  # with the value drawn, so a replay can repeat it
         self._show(t)
         return self._taken()
 
@@ -291,12 +294,12 @@ class Referee:
         if question.hint:
             self._seat.hint_given(question.key, move)
             text = self.game.format_move(move) if move != ROLL_DECISION else "roll"
-            self._emit(JournalLine(t, "hint", (player, text)))
+            self._emit(HintLine(t, player, text))
             self._note(t, "hint", player=player, move=text)
         else:
             self._choose(t, question.key, move)
             if move != ROLL_DECISION:
-                self._emit(Recorded("computer", (t, self.game.format_move(move), None)))
+                self._emit(ComputerRecord(t, self.game.format_move(move), None))
         self._computer_moves(t)
         self._show(t)
         return self._taken()
@@ -410,7 +413,7 @@ class Referee:
                 mover = self.game.other(self.game.turn)
                 if self.clock is not None and not self.clock.flagged:
                     self.clock.moved(t, mover, self.game.turn)
-                self._emit(JournalLine(t, "move", (str(event.move),), clock=self._clock_entry(t)))
+                self._emit(MoveLine(t, str(event.move), clock=self._clock_entry(t)))
                 self._note(t, "move", player=mover, move=str(event.move))
                 self._cue(Cue.MOVE)
                 self.phase = Phase.PLAY
@@ -419,7 +422,7 @@ class Referee:
                     self._set_roll(t, event.kept_roll, kept=True)  # the next player rolled already
             elif isinstance(event, Amended):
                 self.last_move_cells = self.game.last_move_cells()
-                self._emit(JournalLine(t, "amend", (str(event.old), str(event.new))))
+                self._emit(AmendLine(t, str(event.old), str(event.new)))
                 self._note(t, "amend", old=str(event.old), new=str(event.new))
                 self._cue(Cue.MOVE)
                 self._check_over(t)
@@ -428,7 +431,7 @@ class Referee:
                 self.last_move_cells = self.game.last_move_cells()
                 if self.clock is not None and self.clock.running is not None:
                     self.clock.switch(t, self.game.turn)
-                self._emit(JournalLine(t, "takeback", (str(event.move),)))
+                self._emit(TakebackLine(t, str(event.move)))
                 self._note(t, "takeback", move=str(event.move), roll=event.roll)
                 self._cue(Cue.TAKEBACK)
                 self.phase = Phase.ROLLED if event.roll is not None else Phase.PLAY
@@ -481,7 +484,7 @@ class Referee:
         if self.clock is not None:
             self.clock.stop(t)
         result = outcome.result(self.game.players)
-        self._emit(JournalLine(t, "result", (result, outcome.termination.value, outcome.winner)))
+        self._emit(ResultLine(t, result, outcome.termination.value, outcome.winner))
         self._note(t, "over", result=result, winner=outcome.winner, reason=outcome.termination.value)
         self._cue(Cue.GAME_OVER)
 
@@ -581,7 +584,7 @@ class Referee:
         # the roll is on disk before any move; a number kept over a takeback may be dropped for a
         # big-ball move (R19), and the journal says so, for a resumed game's replay
         free = kept and self.reconciler.roll_free
-        self._emit(JournalLine(t, "roll", (game.turn, value) + ((True,) if free else ())))
+        self._emit(RollLine(t, game.turn, value, free))
         self._die.shows(t, value, kept)
         self.phase = Phase.ROLLED
         self._cue(Cue.ROLL)
@@ -618,7 +621,7 @@ class Referee:
         if moves.roll:
             value = self._press_die(t, None)
             if value is not None:
-                self._emit(Recorded("computer", (t, ROLL_DECISION, value)))  # a replay rolls it the same
+                self._emit(ComputerRecord(t, ROLL_DECISION, value))  # a replay rolls it the same
         if self.reconciler.only != moves.allowed:
             self._handle(self.reconciler.restrict(t, moves.allowed))
 
@@ -662,5 +665,5 @@ class Referee:
 
     def _note(self, t: float, kind: NoteKind | str, **data) -> None:
         """Note what happened as data; its words are made from it wherever it is shown."""
-        self.notes.append(Note(t, kind, data))
+        self.notes.append(Note(t, NoteKind(kind), data))
         self._notes_total += 1

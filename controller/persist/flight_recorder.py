@@ -131,7 +131,7 @@ def _readable_header(path: Path) -> bool:
 class FlightRecorder:
     def __init__(self) -> None:
         self._writer: _Trace | None = None
-        self._held: list[tuple] = []
+        self._held: list[Callable[[_Trace], None]] = []  # what came before the trace opened
         self._board: frozenset[str] | None = None  # the last frame: what a time mark repeats
         self._last_t = -math.inf  # of the last event recorded, on the referee's clock
         self._waiting: list[tuple[float, Callable[[], None]]] = []  # journal lines and their times
@@ -177,41 +177,43 @@ class FlightRecorder:
     def _start(self, writer: _Trace) -> None:
         self._writer = writer
         held, self._held = self._held, []
-        for kind, args in held:
-            getattr(self._writer, kind)(*args)
+        for write in held:
+            write(self._writer)
 
     def frame(self, t: float, occupied: Iterable[str]) -> None:
         self.release()  # what earlier inputs and timers decided is journaled before this frame
         self._board = frozenset(occupied)
-        self._record("frame", (t, self._board))
+        board = self._board
+        self._record(t, lambda writer: writer.frame(t, board))
 
     def press(self, t: float, button: str, roll: int | None = None) -> None:
         # The referee tells of a press after acting on it: what it decided waits until now.
-        self._record("press", (t, button, roll))
+        self._record(t, lambda writer: writer.press(t, button, roll))
         self.release()
 
     def end(self, t: float, end: str, player: str | None = None) -> None:
         """The players ended the game (a resignation, a draw agreed): told after the referee acted on it."""
-        self._record("end", (t, end, player))
+        self._record(t, lambda writer: writer.end(t, end, player))
         self.release()
 
     def computer(self, t: float, move: str, roll: int | None = None) -> None:
         # Told after the referee acted on it, as a press is.
-        self._record("computer", (t, move, roll))
+        self._record(t, lambda writer: writer.computer(t, move, roll))
         self.release()
 
-    def _record(self, kind: str, args: tuple) -> None:
-        self._last_t = max(self._last_t, args[0])
+    def _record(self, t: float, write: Callable[[_Trace], None]) -> None:
+        self._last_t = max(self._last_t, t)
         if self._writer is None:
-            self._held.append((kind, args))
+            self._held.append(write)
         else:
-            getattr(self._writer, kind)(*args)
+            write(self._writer)
 
     def mark(self, t: float) -> None:
         """Time reached t with nothing new on the board: a frame repeating it, so that a replay
         lets time run exactly as far (a decision time alone made is then in the trace)."""
         if self._writer is not None and self._board is not None and t > self._last_t:
-            self._record("frame", (t, self._board))
+            board = self._board
+            self._record(t, lambda writer: writer.frame(t, board))
 
     def sync(self) -> None:
         """Wait until everything recorded so far is on disk."""

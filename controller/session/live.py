@@ -24,7 +24,7 @@ from reedboard.hal.interfaces import Buttons, Frame, Press, Sensors
 from ..core.clock import ClockSettings
 from ..core.computer import Computer, Question
 from ..core.decisions import (
-    Changed, Decision, DieShows, JournalLine, Lights, PlayBegan, Recorded, Sound, write_line,
+    Changed, Decision, DieShows, JournalLine, Lights, PlayBegan, Recorded, Sound, record, write_line,
 )
 from ..games import Game, header_keys
 from ..persist.game_files import trace_path
@@ -71,7 +71,7 @@ class LiveReferee(Referee):
         for decision in decisions:
             if isinstance(decision, Recorded):
                 if self.recorder is not None:
-                    getattr(self.recorder, decision.kind)(*decision.args)
+                    record(self.recorder, decision)
             elif isinstance(decision, JournalLine):
                 if self.journal is not None:
                     write_line(self.journal, decision)
