@@ -1,7 +1,7 @@
 """docs/architecture.md held against the code: its picture shows exactly the imports between the
 rooms, the rooms keep their floors, no module imports itself back through others, live play
-reaches the recogniser only through the referee, and every module that starts a thread or a
-process is named where the page lists them.
+reaches the recogniser only through the referee, every module that starts a thread or a
+process is named where the page lists them, and no room below the words room looks a word up.
 
 A room is a folder under controller/ (games, core, session, ...), or hal, hardware, firmware;
 `controller` alone is controller/__init__.py (the version). Imports inside functions count too:
@@ -286,3 +286,45 @@ def test_the_boards_publisher_and_the_club_are_two_sides_of_the_broadcast():
     crossing = sorted((a, b) for a in board_side for b in graph[a] if b in club_side)
     crossing += sorted((a, b) for a in club_side for b in graph[a] if b in board_side)
     assert not crossing, f"imports between the board's publisher and the club: {crossing}"
+
+
+# The catalogues' lookup: what looks a word up in a language (controller/language/catalogue.py).
+TRANSLATING = {"PLAY", "COMMANDS", "PAGE", "RULES", "Words", "translations", "say", "speaking", "current"}
+LOOKUPS = {"gettext", "ngettext", "pgettext", "npgettext"}
+
+
+def lookups(source: str, statements: list[tuple[str | None, tuple[str, ...]]]) -> list[str]:
+    """What a module (its text and its import statements) uses to look a word up: the gettext
+    module, a translating name of the catalogue, the words room, a gettext method."""
+    found = [name for module, names in statements if module is None for name in names if name.split(".")[0] == "gettext"]
+    for module, names in statements:
+        if module is None:
+            continue
+        if module.split(".")[0] == "gettext" or module.startswith("reedboard.controller.words"):
+            found.append(module)
+        elif module == "reedboard.controller.language.catalogue":
+            found += sorted(set(names) & TRANSLATING)
+        elif module == "reedboard.controller" and "words" in names:
+            found.append("reedboard.controller.words")
+    found += sorted({node.attr for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Attribute)
+                     and node.attr in LOOKUPS})
+    return found
+
+
+def test_no_room_below_the_words_room_looks_a_word_up():
+    """Words belong at the edges: the rooms below the words room hand over phrases (controller/
+    language/phrases.py) and data, and the words room says them in the language in use."""
+    floor = floors()
+    below = {name for name, level in floor.items() if level < floor["words"]} - {"language"}
+    assert {"ground", "games", "opponent", "core", "persist"} <= below
+    paths = modules()
+    found = {name: used for name, statements in import_statements().items() if room(name) in below
+             and (used := lookups(paths[name].read_text("utf-8"), statements))}
+    assert not found, f"modules below the words room that look words up: {found}"
+
+
+def test_the_lookup_finder_finds_a_lookup():
+    source = "from ..language.catalogue import PLAY\nimport gettext\n_ = PLAY.gettext\n"
+    statements = [("reedboard.controller.language.catalogue", ("PLAY",)), (None, ("gettext",))]
+    assert sorted(lookups(source, statements)) == ["PLAY", "gettext", "gettext"]
+    assert lookups("phrase = Phrasebook('play')\n", [("reedboard.controller.language.phrases", ("Phrasebook",))]) == []

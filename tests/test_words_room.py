@@ -1,8 +1,9 @@
-"""Words belong at the edges (docs/architecture.md, the words room): below controller/words/ the
-rooms hand over phrases (a catalogue's msgid and its data) and notes as data, and never look a
-word up themselves; the words room says a phrase in the language asked for, its data (other
-phrases among them) in the same language, and an error carrying one as its message. Every kind
-of note the code makes is a NoteKind, and the words room has a line and a sentence for each.
+"""Words belong at the edges (docs/architecture.md, the words room; tests/test_architecture.py
+holds that no room below it looks a word up): the rooms below hand over phrases (a catalogue's
+msgid and its data) and notes as data; the words room says a phrase in the language asked for,
+its data (other phrases among them) in the same language, and an error carrying one as its
+message. Every kind of note the code makes is a NoteKind, and the words room has a line and a
+sentence for each.
 """
 
 from __future__ import annotations
@@ -24,44 +25,6 @@ from reedboard.controller.words import said, said_all
 pytestmark = pytest.mark.unit
 
 CONTROLLER = Path(__file__).resolve().parents[1] / "controller"
-# The rooms below the words room: none of them looks a word up.
-SILENT_ROOMS = ("ground", "games", "opponent", "persist", "core")
-# what looks words up in a language: the catalogues, their lookup, the gettext module
-TRANSLATING = {"PLAY", "COMMANDS", "PAGE", "RULES", "Words", "translations", "say", "speaking", "current"}
-LOOKUPS = {"gettext", "ngettext", "pgettext", "npgettext"}
-
-
-def speaking_lines(path: Path) -> list[str]:
-    """Where `path` looks words up: it imports gettext or a translating name of the language
-    room's catalogue, or uses a gettext method."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "gettext" for alias in node.names):
-            found.append(f"{path.name}:{node.lineno} imports gettext")
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if module.split(".")[0] == "gettext":
-                found.append(f"{path.name}:{node.lineno} imports from gettext")
-            elif module.endswith("catalogue") or module.endswith("words") or ".words." in module:
-                names = {alias.name for alias in node.names} & (TRANSLATING | {"said", "said_all"})
-                if names or module.endswith("words"):
-                    found.append(f"{path.name}:{node.lineno} imports {sorted(names) or module}")
-        elif isinstance(node, ast.Attribute) and node.attr in LOOKUPS:
-            found.append(f"{path.name}:{node.lineno} uses {node.attr}")
-    return found
-
-
-@pytest.mark.parametrize("room", SILENT_ROOMS)
-def test_no_room_below_the_words_room_looks_a_word_up(room):
-    found = [line for path in sorted((CONTROLLER / room).rglob("*.py")) for line in speaking_lines(path)]
-    assert not found, f"{room} speaks itself; hand over a phrase (language/phrases.py) instead: {found}"
-
-
-def test_the_check_finds_a_module_that_speaks(tmp_path):
-    module = tmp_path / "speaks.py"
-    module.write_text("from ..language.catalogue import PLAY\nimport gettext\n_ = PLAY.gettext\n"
-                      "from ..language.phrases import Phrasebook\n", encoding="utf-8")
-    assert len(speaking_lines(module)) == 3
 
 
 def test_a_refusal_is_handed_over_as_a_phrase_and_said_in_each_language():
