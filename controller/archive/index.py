@@ -35,6 +35,7 @@ from ..persist.game_files import sync_directory
 from ..persist.notation import result_line
 from ..language.catalogue import COMMANDS
 from .problems import ArchiveError
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -385,7 +386,7 @@ class Archive:
                 append_players(self.journal(game["id"]), colours)
                 renamed += 1
             except JournalError as error:
-                failed.append(str(error))
+                failed.append(said(error))
         self.refresh()
         return renamed, failed
 
@@ -401,7 +402,7 @@ class Archive:
                 pass
             except OSError as error:
                 raise ArchiveError(_('cannot delete {name} ({problem})').format(
-                    name=file.name, problem=error.strerror or error)) from None
+                    name=file.name, problem=error.strerror or said(error))) from None
         sync_directory(path.parent)
         self.refresh()
         return game
@@ -429,7 +430,7 @@ class Archive:
         try:
             job = review_job(self._contents(key), REVIEW_NODES if nodes is None else nodes)
         except JournalError as error:
-            raise ArchiveError(str(error)) from None
+            raise ArchiveError(said(error)) from None
         read_kept(self.db, job)
         return job
 
@@ -461,7 +462,7 @@ class Archive:
         try:
             return read_journal(path)
         except JournalError as error:  # changed since it was indexed
-            raise ArchiveError(str(error)) from None
+            raise ArchiveError(said(error)) from None
 
     # --- statistics -------------------------------------------------------------------------------
     def against_computer(self, game: str, player: str | None = None) -> list[tuple[int, float]]:

@@ -24,6 +24,7 @@ from ..persist.notation import header_lines, record_lines, result_line, starting
 from ..session.snapshot import position_data
 from ..language.catalogue import COMMANDS
 from .problems import NoSuchGame, UnreadableGame
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -94,7 +95,7 @@ def _replay(path: Path) -> dict:
         contents = read_journal(path)
         game = rebuild(contents).game
     except JournalError as error:
-        raise UnreadableGame(str(error)) from None
+        raise UnreadableGame(said(error)) from None
     replay = starting_position(game)
     positions = [{**position_of(replay), "last": []}]
     for move in game.move_stack:

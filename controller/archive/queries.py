@@ -18,6 +18,7 @@ from ..persist.journal_reader import read_journal
 from ..persist.notation import result_line
 from .index import OUTCOMES, Archive, Skipped
 from .problems import ArchiveError, QueryError
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -150,7 +151,7 @@ def unindexed(path: Path, skipped: Skipped | None) -> dict:
         contents = read_journal(path)
         game = rebuild(contents).game
     except (JournalError, OSError) as error:
-        return {**entry, "error": entry.get("damaged") or unfoldered(str(error), path.parent)}
+        return {**entry, "error": entry.get("damaged") or unfoldered(said(error), path.parent)}
     entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
                  moves=len(game.move_stack), result=result_line(game))
     note = unfoldered(contents.warning, path.parent) or entry.get("damaged")

@@ -33,6 +33,7 @@ from ..persist.journal_replay import rebuild
 from ..ground.readfile import read_text
 from ..persist.notation import result_line, starting_position
 from ..language.catalogue import COMMANDS
+from ..words import said
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")  # the last: the game is not over
 RECORD_LIMIT = 16 << 20  # bytes of a file of records, as for a journal
@@ -270,7 +271,7 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
     try:
         cls = game_class(values[named][1])
     except ValueError as error:
-        raise RecordError(source, values[named][0], str(error)) from None
+        raise RecordError(source, values[named][0], said(error)) from None
     known = {name.lower(): name for name in tag_names(cls)}
     for name, (number, __) in list(values.items()):
         if name.lower() not in known:
@@ -298,7 +299,7 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
         start = game_from_header({"game": cls.name, **own})
     except ValueError as error:
         name = next((n for n in ("First", *map(_tag_of, setup_keys(cls))) if n in values), "Game")
-        raise tag_error(name, _('the set-up: {problem}').format(problem=error)) from None
+        raise tag_error(name, _('the set-up: {problem}').format(problem=said(error))) from None
     if first is not None and first != start.turn:
         raise tag_error("First", _('{turn} moves first in this set-up, not {first}').format(
             turn=start.turn, first=repr(first)))
@@ -343,7 +344,7 @@ def _record(source, tags: list[tuple[int, str, str]], moves: list[tuple[int, str
         try:
             move = game.parse_move(move_text)
         except MoveError as error:
-            reason = str(error).removeprefix(f"{move_text!r}: ")  # the move is named once
+            reason = said(error).removeprefix(f"{move_text!r}: ")  # the move is named once
             raise RecordError(source, number, _('move {number} {move} is refused: {reason}').format(
                 number=expected, move=repr(move_text), reason=reason)) from None
         game.push(move)
@@ -571,7 +572,7 @@ def save_replayed(trace_path: str | Path, games_dir: str | Path, replayed=None) 
         return write_journal(games_dir, header, replayed.decisions, started)
     except OSError as error:
         raise JournalError(games_dir, None, _('cannot keep the game here ({problem})').format(
-            problem=error.strerror or error)) from None
+            problem=error.strerror or said(error))) from None
 
 
 __all__ = ["GameRecord", "ParsedRecord", "RecordError", "RecordedMove", "game_record",

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
 
 from ..language.catalogue import COMMANDS
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -54,7 +55,7 @@ def parse_broker_url(url: str) -> BrokerAddress:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as error:
-        raise BroadcastError(_('the broker URL {text}: {problem}').format(text=repr(text), problem=error)) from None
+        raise BroadcastError(_('the broker URL {text}: {problem}').format(text=repr(text), problem=said(error))) from None
     if parts.scheme not in PORTS:
         raise BroadcastError(_('the broker URL {text} must start with mqtt:// or mqtts://').format(text=repr(text)))
     if not parts.hostname:

@@ -37,6 +37,7 @@ from ..persist.journal_format import check_entry, check_header
 from .address import NAME
 from .messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot
+from ..words import said
 
 INDEX = "club-index.json"
 WAITING_LIMIT = 1000  # lines kept waiting for a missing one, per game
@@ -272,7 +273,7 @@ class Club:
             header = entry if not game.lines else game.lines[0]
             state = game_state(header, [*game.lines[1:], entry] if game.lines else [])
         except (JournalError, ValueError, KeyError, TypeError) as error:
-            game.refused = f"line {game.seq + 1}: {str(error).splitlines()[0] if str(error) else 'not a journal line'}"
+            game.refused = f"line {game.seq + 1}: {said(error).splitlines()[0] if said(error) else 'not a journal line'}"
             self._say("refused", "reedboard club: board %s, game %s: %s", board.name, game.id, game.refused[:200])
             self.garbled += 1
             return

@@ -57,6 +57,7 @@ from ..session.actions import ActionError
 from ..web.bodies import read_json
 from ..language.catalogue import COMMANDS
 from ..words import said_all
+from ..words import said
 
 HERE = Path(__file__).parent / "static"
 BOARD_PAGE = Path(__file__).parent.parent / "web" / "static"
@@ -233,12 +234,12 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spect
             body = await read_json(request, limit=BODY_LIMIT)
             done = organise(club, request.path_params["action"][:40], body)
         except ActionError as error:  # too large, not JSON, not an object
-            return _error(str(error), error.status)
+            return _error(said(error), error.status)
         except TournamentError as error:
-            return _error(str(error), error.status)
+            return _error(said(error), error.status)
         except OSError as error:  # the tournament's journal could not be written: nothing was done
             return _error(_("the tournament's journal cannot be written ({problem}): nothing was done").format(
-                problem=str(error)[:120]), 503)
+                problem=said(error)[:120]), 503)
         return Response(_json(done), media_type="application/json")
 
     async def export(request: Request):

@@ -10,6 +10,7 @@ import contextlib
 from ..language.catalogue import COMMANDS, N_
 from .arguments import add_hal_options, check_board_file, check_output, listen, seconds
 from .usage import UsageError
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -77,4 +78,4 @@ def bench_refusals():
     try:
         yield
     except BenchError as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(said(error)) from None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from .usage import UsageError
 from ..language.catalogue import COMMANDS
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -75,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         boards = read_boards(args.boards) if args.boards else None
         spectators = spectators_url(args.spectators) if args.spectators is not None else None
     except (ValueError, BroadcastError) as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
     games_dir = Path(args.games) if args.games else default_games_dir().parent / "club"
     needed = [("aiomqtt", "web"), ("starlette", "web"), ("uvicorn", "web")] + ([] if address else [("amqtt", "club")]) \
         + ([("networkx", "club"), ("openskill", "club")] if args.tournament else [])
@@ -89,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         asyncio.run(serve_club(address, web, mqtt, games_dir, boards=boards, spectators=spectators,
                                tournament=Path(args.tournament) if args.tournament else None))
     except OSError as error:
-        print(f"reedboard: {error}", file=sys.stderr)
+        print(f"reedboard: {said(error)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         pass
@@ -175,7 +176,7 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     except OSError as error:
         listening.close()
         raise OSError(_("the club's page cannot listen on {host}:{port} ({problem})").format(
-            host=web[0], port=web[1], problem=error.strerror or error)) from None
+            host=web[0], port=web[1], problem=error.strerror or said(error))) from None
     broker = None
     if address is None:
         broker = EmbeddedBroker(*mqtt, boards=boards, kind=broker_kind)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from .usage import UsageError
 from ..language.catalogue import COMMANDS
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -31,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         config = load(args.config)
     except ConfigError as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
     print(as_text(config) if not args.json else json.dumps(as_data(config), indent=2))
     return 0
 

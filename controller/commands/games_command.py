@@ -122,7 +122,7 @@ def archive_folder(folder: str | Path | None = None, config: str | Path | None =
     try:
         configured = load(config)["play.games_dir"]
     except ConfigError as error:
-        raise _usage(str(error)) from None
+        raise _usage(said(error)) from None
     return Path(configured) if configured else default_games_dir()
 
 
@@ -141,10 +141,10 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
         skipped = archive.refresh() if refresh else []
     except OSError as error:
         raise _usage(_("cannot read the games in {folder} ({problem})").format(
-            folder=folder, problem=error.strerror or error)) from None
+            folder=folder, problem=error.strerror or said(error))) from None
     except sqlite3.Error as error:  # another reedboard holding the index too long, say
         raise _usage(_("the archive's index in {folder} cannot be used now ({problem}); try again").format(
-            folder=folder, problem=error)) from None
+            folder=folder, problem=said(error))) from None
     if report:
         for problem in skipped:
             print(_("reedboard: skipped {problem}").format(problem=problem), file=sys.stderr)
@@ -157,7 +157,7 @@ def _resolve(archive, key: str) -> str:
     try:
         return archive.resolve(key)
     except ArchiveError as error:
-        raise _usage(str(error)) from None
+        raise _usage(said(error)) from None
 
 
 # --- the actions ----------------------------------------------------------------------------
@@ -226,7 +226,7 @@ def run_show(args: argparse.Namespace) -> int:
         try:
             contents = read_journal(path)
         except JournalError as error:
-            raise _usage(str(error)) from None
+            raise _usage(said(error)) from None
         from ..archive.records import game_record, record_lines
 
         print(_("game {id}  ({path})").format(id=path.name.removesuffix(".jsonl"), path=path))
@@ -250,7 +250,7 @@ def run_export(args: argparse.Namespace) -> int:
             try:
                 records.append((game_id, game_record(read_journal(archive.journal(game_id)))))
             except JournalError as error:  # changed since the index read it
-                print(_("reedboard: skipped {problem}").format(problem=error), file=sys.stderr)
+                print(_("reedboard: skipped {problem}").format(problem=said(error)), file=sys.stderr)
     if args.format == "json":
         data = [{"id": game_id, **record_data(record)} for game_id, record in records]
         text = json.dumps(data if args.all else data[0], indent=1, ensure_ascii=False) + "\n"
@@ -263,7 +263,7 @@ def run_export(args: argparse.Namespace) -> int:
         Path(args.out).write_text(text, encoding="utf-8")
     except OSError as error:
         raise _usage(_("cannot write {path} ({problem}); choose another --out").format(
-            path=args.out, problem=error.strerror or error)) from None
+            path=args.out, problem=error.strerror or said(error))) from None
     print(ngettext("{n} game written to {path}", "{n} games written to {path}", len(records)).format(
         n=len(records), path=args.out))
     return 0
@@ -277,10 +277,10 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         written = import_records(args.file, folder)
     except (RecordError, JournalError) as error:
-        raise _usage(_("{problem}; nothing was imported").format(problem=error)) from None
+        raise _usage(_("{problem}; nothing was imported").format(problem=said(error))) from None
     except OSError as error:
         raise _usage(_("cannot write the games in {folder} ({problem}); nothing was imported").format(
-            folder=folder, problem=error.strerror or error)) from None
+            folder=folder, problem=error.strerror or said(error))) from None
     with _archive(args, report=False):
         pass  # the new games are in the index from now on
     print(ngettext("imported {n} game into {folder}:", "imported {n} games into {folder}:", len(written)).format(
@@ -316,7 +316,7 @@ def run_rename(args: argparse.Namespace) -> int:
         try:
             renamed, failed = archive.rename_player(args.old, args.new)
         except ArchiveError as error:
-            raise _usage(f"reedboard games rename-player: {error}") from None
+            raise _usage(f"reedboard games rename-player: {said(error)}") from None
     for problem in failed:
         print(_("reedboard: not renamed in {problem}").format(problem=problem), file=sys.stderr)
     print(ngettext("renamed {old} to {new} in {n} game", "renamed {old} to {new} in {n} games", renamed).format(
@@ -345,7 +345,7 @@ def run_delete(args: argparse.Namespace) -> int:
         try:
             archive.delete(game_id)
         except ArchiveError as error:
-            raise _usage(f"reedboard games delete: {error}") from None
+            raise _usage(f"reedboard games delete: {said(error)}") from None
     print(_("deleted {game}").format(game=what))
     return 0
 

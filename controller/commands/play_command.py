@@ -171,7 +171,7 @@ def configuration(args: argparse.Namespace) -> Configuration:
     try:
         return load(getattr(args, "config", None)).with_flags(args)
     except ConfigError as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
 
 
 def play(args: argparse.Namespace, start: Game | None = None, config: Configuration | None = None) -> int:
@@ -202,7 +202,7 @@ def play(args: argparse.Namespace, start: Game | None = None, config: Configurat
     try:
         host, port = listen(config["play.listen"])
     except argparse.ArgumentTypeError as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
     games_dir = config["play.games_dir"] or default_games_dir()
     if start is None:
         start = _configured_start(args.game, config)
@@ -340,7 +340,7 @@ def _broadcast(config: Configuration):
         address = parse_broker_url(config["broadcast.url"])
         return address, board_name(config["broadcast.name"], address)
     except BroadcastError as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
 
 
 def _thinker(config: Configuration):
@@ -365,7 +365,7 @@ def _configured_start(game: str, config: Configuration) -> Game | None:
     try:
         return game_class(game).from_options(**options)
     except ValueError as error:
-        raise UsageError(f"reedboard: {config.path}: {game}: {error}") from None  # the words are the game's
+        raise UsageError(f"reedboard: {config.path}: {game}: {said(error)}") from None  # the words are the game's
 
 
 def light_leds_as_configured(device, budget_ma: float | None, brightness: float) -> None:
@@ -411,7 +411,7 @@ def settings_writer(config: Configuration):
             write_back(path, changes)
         except (OSError, ImportError, ValueError) as error:  # the game goes on; the file is as it was
             print(_("settings changed in the web view are not saved in {path}: {problem}").format(
-                path=path, problem=error), flush=True)
+                path=path, problem=said(error)), flush=True)
 
     return write
 
@@ -439,7 +439,7 @@ def _journal_to_resume(args: argparse.Namespace, games_dir: Path) -> Path | None
     found, skipped = _newest_usable(games_dir, args.game)
     title = game_class(args.game).title  # the game as players name it, not its key
     if skipped:
-        named = "; ".join(str(error) for error in skipped[:3])  # one line, however many there are
+        named = "; ".join(said(error) for error in skipped[:3])  # one line, however many there are
         if len(skipped) > 3:
             named += "; " + ngettext("{n} more", "{n} more", len(skipped) - 3).format(n=len(skipped) - 3)
         print(ngettext("skipped {n} damaged unfinished {game} game: {games}",

@@ -10,6 +10,7 @@ from .usage import UsageError
 from ..language.catalogue import COMMANDS
 
 from ..broadcast.publisher.arguments import add_replay_broadcast_arguments
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -68,11 +69,11 @@ def run_broadcast(args: argparse.Namespace) -> int:
         name = board_name(args.name, address)
         trace = read_trace(args.trace)
     except (BroadcastError, TraceError) as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
     try:
         sent = asyncio.run(publish_trace(trace, address, name, speed=args.speed, source=args.trace))
     except (TraceError, JournalError) as error:
-        raise UsageError(f"reedboard: {error}") from None
+        raise UsageError(f"reedboard: {said(error)}") from None
     except KeyboardInterrupt:
         return 130
     return 0 if sent else 1

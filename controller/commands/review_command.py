@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .usage import UsageError
 from ..language.catalogue import COMMANDS
+from ..words import said
 
 _ = COMMANDS.gettext
 ngettext = COMMANDS.ngettext
@@ -89,7 +90,7 @@ def _of_archive(args: argparse.Namespace, key: str, nodes: int):
         try:
             return _kept(archive, game_id, nodes)
         except ArchiveError as error:
-            raise _usage(str(error)) from None
+            raise _usage(said(error)) from None
 
 
 def _kept(archive, key: str, nodes: int):
@@ -129,7 +130,7 @@ def _of_file(path: Path, nodes: int):
             try:
                 game = replay(read_trace(path), source=str(path)).referee.game
             except TraceError as error:
-                raise _usage(str(error)) from None
+                raise _usage(said(error)) from None
             job = job_of(path.name, game, nodes)
             return [(job.start, compute(job))]
         from ..archive.records import RecordError, read_records
@@ -137,11 +138,11 @@ def _of_file(path: Path, nodes: int):
         try:
             records = read_records(path)
         except RecordError as error:
-            raise _usage(str(error)) from None
+            raise _usage(said(error)) from None
         jobs = [job_of(path.name, record.game, nodes) for record in records]
         return [(job.start, compute(job)) for job in jobs]
     except JournalError as error:
-        raise _usage(str(error)) from None
+        raise _usage(said(error)) from None
 
 
 def _kind(path: Path) -> str:
@@ -150,7 +151,7 @@ def _kind(path: Path) -> str:
         with open(path, "rb") as file:
             first = file.readline(1 << 16).strip()
     except OSError as error:
-        raise _usage(_("cannot read {path} ({problem})").format(path=path, problem=error.strerror or error)) from None
+        raise _usage(_("cannot read {path} ({problem})").format(path=path, problem=error.strerror or said(error))) from None
     try:
         header = json.loads(first)
     except ValueError:

@@ -8,6 +8,7 @@ import argparse
 from ..language.catalogue import COMMANDS, N_
 from .usage import UsageError
 from .arguments import add_hal_options, board_argument, check_board_file, check_output, seconds
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -37,4 +38,4 @@ def run(args: argparse.Namespace) -> int:
         return selftest_command(args.backend, args.port, path, args.report, args.timeout, watch=args.watch,
                                 board_name=name)
     except BenchError as error:  # a report or a board file that cannot be written
-        raise UsageError(str(error)) from None
+        raise UsageError(said(error)) from None

@@ -21,6 +21,7 @@ from pathlib import Path
 
 
 from ..language.catalogue import COMMANDS
+from ..words import said
 
 UNIT_NAME = "reedboard"
 UNIT_DIR = "/etc/systemd/system"
@@ -211,7 +212,7 @@ def _run(args: argparse.Namespace) -> int:
             return status()
         return uninstall(args.unit_dir)
     except (ServiceError, OSError) as error:
-        message = str(error)
+        message = said(error)
         print(message if message.startswith("reedboard") else f"reedboard: {message}", file=sys.stderr)
         return 2
 

@@ -374,7 +374,7 @@ class PlaySession:
         except Exception as error:  # the search failed: said once, the game goes on by hand
             if self._question is question:
                 self._question = None
-            referee.note(self.now(), "computer_failed", error=(str(error).splitlines() or [""])[0])
+            referee.note(self.now(), "computer_failed", error=(words.said(error).splitlines() or [""])[0])
             return
         if self._question is question:
             self._question = None
@@ -422,7 +422,7 @@ class PlaySession:
             return
         error = task.exception()
         if error is not None:
-            self.error = _("the referee stopped: {error}").format(error=error)
+            self.error = _("the referee stopped: {error}").format(error=words.said(error))
             traceback.print_exception(error, file=sys.stderr)
             self._dirty()
 

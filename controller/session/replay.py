@@ -41,6 +41,7 @@ from ..core.rolling import Die
 from ..persist.trace import (
     Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume,
 )
+from ..words import said
 
 FLUSH = 60.0  # s of virtual time let run after the last event, so pending timers fire
 
@@ -134,7 +135,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
     try:
         settings = Settings(**header.get("settings", {}))
     except (TypeError, ValueError) as error:
-        raise TraceError(source, 1, f"settings: {error}") from None
+        raise TraceError(source, 1, f"settings: {said(error)}") from None
     leading = next((n for n, e in enumerate(trace.events) if not isinstance(e, TraceResume)), len(trace.events))
     contents = _journal(journal, source, needed=leading > 0)
     takebacks = contents.header.get("settings", {}).get("takebacks") if contents is not None else None
@@ -200,7 +201,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
                 keep(referee.replay_decision(event.t, event.move, event.roll))
             except ValueError as error:
                 raise TraceError(source, None, f"the computer's decision at t={event.t:g} ({event.move}):"
-                                               f" {str(error).splitlines()[0]}") from None
+                                               f" {said(error).splitlines()[0]}") from None
         elif isinstance(event, TraceEnd):
             if event.end == "resign":
                 if event.player not in referee.game.players:
@@ -212,7 +213,7 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             try:
                 keep(referee.press(event.t, event.button, event.roll))
             except ValueError as error:
-                raise TraceError(source, None, f"the {event.button} press at t={event.t:g}: {error}") from None
+                raise TraceError(source, None, f"the {event.button} press at t={event.t:g}: {said(error)}") from None
         notes.collect()
     if flush or (flush is None and contents is None):
         keep(referee.advance((trace.events[-1].t if trace.events else first_t) + FLUSH))
@@ -237,7 +238,7 @@ def _journal(journal, source: str, needed: bool) -> JournalContents | None:
     except JournalError as error:
         if found and not needed:
             return None  # only its clock and takebacks were wanted: the trace replays without them
-        raise TraceError(source, None, f"its journal cannot be used: {error}") from None
+        raise TraceError(source, None, f"its journal cannot be used: {said(error)}") from None
 
 
 def _before_restart(contents: JournalContents, restarts: int, source: str) -> list[dict]:

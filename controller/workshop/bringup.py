@@ -43,6 +43,7 @@ from ..language.catalogue import COMMANDS, current, speaking
 from ..session.actions import ActionError
 from .guide import Opened, Prompt, Settings, drive, open_backend
 from .one_hollow import OneHollow, guidance, switch_name
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -337,7 +338,7 @@ class Bench:
                 raise
             except Exception as error:  # a backend gone, a file that cannot be written: said on the page
                 flow.phase = "failed"
-                flow.result = {"ok": False, "summary": _("stopped: {problem}").format(problem=error), "lines": [],
+                flow.result = {"ok": False, "summary": _("stopped: {problem}").format(problem=said(error)), "lines": [],
                                "path": None}
                 self._follow()
                 self._changed()
@@ -388,7 +389,7 @@ class Bench:
         except OSError as error:
             written = None
             lines.append(_("the report could not be written to {path} ({problem})").format(
-                path=path, problem=error.strerror or error))
+                path=path, problem=error.strerror or said(error)))
         summary = report.summary
         if stopped:  # the report says how a terminal stops it; the page says it in its own words
             found = _report(flow.machine, flow.started, self.opened, False).summary
@@ -426,7 +427,7 @@ class Bench:
         except OSError as error:
             written = None
             summary = _("the board file could not be written to {path} ({problem})").format(
-                path=path, problem=error.strerror or error)
+                path=path, problem=error.strerror or said(error))
         flow.result = {"ok": written is not None, "summary": summary, "lines": lines, "path": written}
         flow.phase = "done"
         self._follow()
@@ -571,7 +572,7 @@ def one_hollow_command(hal: str | None, port: str | None, board_path: str | None
         try:
             cell = find_hollow(board, hollow)
         except ValueError as error:
-            raise BenchError(f"reedboard bringup: {error}") from None
+            raise BenchError(f"reedboard bringup: {said(error)}") from None
         test = OneHollow(board, cell)
         what = switch_name(board, test.address) if cell is not None else _("every switch")
         print(_("one-hollow test of {switch} on the {name} board ({source}), {backend} ({detail}); Ctrl-C to stop")
@@ -620,7 +621,7 @@ def bringup_command(hal: str | None, port: str | None, board_path: str | None, *
     except OSError as error:
         listening.close()
         print(_("reedboard: cannot listen on {host}:{port}: {problem} (choose another with --listen)").format(
-            host=host, port=number, problem=error.strerror or error), file=out)
+            host=host, port=number, problem=error.strerror or said(error)), file=out)
         return 1
     try:
         opened = open_bench(hal, board_path, port)

@@ -59,6 +59,7 @@ from .guide import (REMOVE_LIGHT, TEST_LIGHT, Opened, Prompt, Settings, SimBuild
 from .problems import BenchError
 from ..core.referee import Outputs
 from ..language.catalogue import COMMANDS, N_
+from ..words import said
 
 _ = COMMANDS.gettext
 
@@ -284,7 +285,7 @@ class CalibrationResult:
         try:
             check = parse_board(tomllib.loads(text), board.source)
         except (BoardError, tomllib.TOMLDecodeError) as error:
-            raise CalibrationRefused([str(error)]) from None
+            raise CalibrationRefused([said(error)]) from None
         pips = board.die_pips if self.die_pips is None else self.die_pips
         turn = board.turn_led if self.turn is None else self.turn
         if (check.sensor, check.led, check.die_pips, check.turn_led) != (self.sensor, self.led, tuple(pips), turn):
@@ -686,6 +687,6 @@ def calibrate_command(hal: str | None, port: str | None, board_path: str | None,
     except OSError as error:
         print(result.text(), file=out)  # the learned map is not lost
         raise BenchError(_("reedboard: cannot write the board file to {path} ({problem}); its text is printed above")
-                         .format(path=path, problem=error.strerror or error)) from None
+                         .format(path=path, problem=error.strerror or said(error))) from None
     print(_("board file written to {path}").format(path=path), file=out)
     return 0

@@ -22,6 +22,7 @@ from reedboard.hal.interfaces import Cue, DieState, Light, LightFrame, Press
 
 from ..language.catalogue import COMMANDS
 from ..session.live import inputs, next_input
+from ..words import said
 
 TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
 ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
@@ -365,7 +366,7 @@ def open_backend(hal: str | None, board_path: str | None, port: str | None,
         try:
             board = candidate_boards(board_path, board_name)[0]
         except BoardError as error:
-            raise NoBoard([str(error)]) from None
+            raise NoBoard([said(error)]) from None
         return by_hand(board)  # declared faults that make no sense are a FaultError, not "no board"
     try:
         found = find_board(hal, board_path, port, game=board_name)

@@ -78,6 +78,7 @@ from ..core.referee import Outputs
 from ..language import forms
 from ..language.catalogue import COMMANDS, N_
 from ..session.virtual_time import VirtualClock, run_virtual
+from ..words import said
 
 __all__ = [
     "Settings", "Finding", "Report", "SelfTest", "leds_of", "run_selftest", "open_selftest",
@@ -908,7 +909,7 @@ def selftest_command(hal: str | None, port: str | None, board_path: str | None, 
         report.write(path)
     except OSError as error:
         raise BenchError(_("reedboard: cannot write the self-test report to {path} ({problem}); it is printed above")
-                         .format(path=path, problem=error.strerror or error)) from None
+                         .format(path=path, problem=error.strerror or said(error))) from None
     print(_("report written to {path}").format(path=path), file=out)
     if stopped:
         return STOPPED

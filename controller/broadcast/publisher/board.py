@@ -55,6 +55,7 @@ from ..messages import (
     board_topic, club_status_topic, decode, encode, game_snapshot, journal_message, pairing_topic, read_pairing,
     state_message, status_message,
 )
+from ...words import said
 
 RETRY_FIRST, RETRY_MOST = 0.5, 10.0  # s between connection attempts, doubling
 _ = COMMANDS.gettext
@@ -374,7 +375,7 @@ class Broadcaster:
         except FileNotFoundError:
             data, problem = None, None
         except OSError as error:
-            data, problem = None, str(error) or type(error).__name__
+            data, problem = None, said(error) or type(error).__name__
         if data is None:
             self._rebuild(folder, now, problem)
             return
@@ -456,11 +457,11 @@ class Broadcaster:
             with contextlib.suppress(OSError):
                 if stat.S_ISREG(os.lstat(temporary).st_mode):
                     os.unlink(temporary)
-            problem = str(error)
+            problem = said(error)
             if problem != self._write_problem:
                 self._write_problem = problem
                 self.say(_('cannot write the outbox {outbox} ({problem}): what waits is sent again').format(
-                    outbox=self.outbox, problem=error))
+                    outbox=self.outbox, problem=said(error)))
             return
         self._write_problem = None
 
@@ -641,7 +642,7 @@ class Broadcaster:
         try:
             data = read_bytes(game.path, JOURNAL_LIMIT, "journal")
         except OSError as error:
-            self.say(_('cannot read {path} ({problem}): its lines are not sent').format(path=game.path, problem=error))
+            self.say(_('cannot read {path} ({problem}): its lines are not sent').format(path=game.path, problem=said(error)))
             game.told = game.acked = len(game.lines)
             game.reread = False
             return
@@ -670,7 +671,7 @@ class Broadcaster:
             payload = await asyncio.to_thread(_state_payload, self.name, game, seq, header, entries, snapshot)
         except ValueError as error:  # a journal the rules engine does not accept: its lines went out
             if not game.stateless:
-                self.say(_('{path}: no state to publish ({problem})').format(path=game.path, problem=error))
+                self.say(_('{path}: no state to publish ({problem})').format(path=game.path, problem=said(error)))
             game.stateless = True
             return
         await client.publish(self.topic("state"), payload, qos=1, retain=True)
@@ -721,7 +722,7 @@ def outbox_contents(path: Path, now: float | None = None) -> dict:
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise OSError(f"not JSON: {str(error)[:80] or type(error).__name__}") from None
+        raise OSError(f"not JSON: {said(error)[:80] or type(error).__name__}") from None
     if not isinstance(data, dict):
         raise OSError("not a JSON object")
     broker, since, confirmed = data.get("broker"), data.get("since"), data.get("confirmed")
@@ -783,7 +784,7 @@ def _refused_login(error: aiomqtt.MqttCodeError) -> bool:
 
 
 def _brief(error: Exception) -> str:
-    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    text = said(error).strip().splitlines()[0] if said(error).strip() else type(error).__name__
     return text[:120]
 
 

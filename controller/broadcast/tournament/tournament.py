@@ -33,6 +33,7 @@ from ...language.catalogue import COMMANDS
 from . import ratings as rating_archive
 from .pairing import Entrant, PairingError, berger_round, swiss_pairing
 from .standings import Game, standings_table
+from ...words import said
 
 JOURNAL = "tournament.jsonl"
 SYSTEMS = ("swiss", "roundrobin")
@@ -108,7 +109,7 @@ class Tournament:
                     raise ValueError("not an object")
                 self._apply(event)
             except (ValueError, KeyError, TypeError) as error:
-                self.warning = f"{self.path}:{number}: {error}: the journal is read up to there"
+                self.warning = f"{self.path}:{number}: {said(error)}: the journal is read up to there"
                 self._truncate(sum(len(p) + 1 for p in pieces[:number - 1]))
                 return
             self.events.append(event)
@@ -306,7 +307,7 @@ class Tournament:
             try:
                 pairing = swiss_pairing(entrants, number)
             except PairingError as error:
-                raise TournamentError(str(error)) from None  # (in the language in use: pairing.py's words)
+                raise TournamentError(said(error)) from None  # (in the language in use: pairing.py's words)
             paired, bye = list(pairing.games), pairing.bye
         boards = self.settings["boards"]
         if len(paired) > len(boards):
