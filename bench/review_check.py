@@ -101,8 +101,10 @@ class Judge:
         return v if game.turn == player else -v
 
     def rolled(self, game, player: str) -> float:
-        """The worth for `player` (to move) of rolling now: the mean over the faces of their best stone move."""
-        v = self.roll(game, self.turns)
+        """The worth for `player` (to move) of rolling now: the mean over the faces of their best stone
+        move, each followed by as many turns as a move played now is valued with (`value` after it),
+        so that the roll and a big ball's move are seen as far ahead."""
+        v = self.roll(game, self.turns + 1)
         return v if game.turn == player else -v
 
     def negamax(self, game, depth: int, alpha: float, beta: float) -> float:

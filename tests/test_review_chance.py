@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from reedboard.controller.games import GAMES, game_class
-from reedboard.controller.opponent.chance import DEFAULT_SLOPE, calibration, chance, curve, fit, logistic
+from reedboard.controller.games import GAMES, BigBalls, game_class
+from reedboard.controller.opponent.chance import DEFAULT_SLOPE, calibration, chance, curve, fit, logistic, pieces_in_play
 
 pytestmark = pytest.mark.unit
 
@@ -45,7 +45,7 @@ def test_every_game_follows_its_calibrated_curve_without_a_side_to_move(name):
     player's chance does not swing from ply to ply with the side to move."""
     game = game_class(name)()
     assert name in calibration()
-    slope, tempo = curve(name)
+    slope, tempo = curve(name, game)
     assert slope > 0, "a better value must mean a better chance"
     assert tempo == 0 and chance(game, 0.0) == pytest.approx(0.5)
     assert chance(game, 0.3) == pytest.approx(logistic(0.3 * slope)) == pytest.approx(1 - chance(game, -0.3))
@@ -69,3 +69,14 @@ def test_the_calibration_says_what_it_was_fitted_on():
         assert name in GAMES
         assert entry["slope"] > 0 and entry["positions"] >= 1000 and entry["games"] >= 8
     assert DEFAULT_SLOPE > 0
+
+
+def test_in_big_balls_a_value_says_more_the_fewer_stones_race():
+    """With twelve stones a long way from a7 the race the evaluation sees decides little yet; with
+    two stones left each side it is nearly the game: the same value is a surer chance then."""
+    full = BigBalls()
+    few = BigBalls(black={"a3": 2, "b3": 5}, white={"d3": 1, "e3": 4}, balls=["a7", "a6", "b6"])
+    assert pieces_in_play(full) == 12 and pieces_in_play(few) == 4  # the big balls are nobody's
+    assert 0.5 < chance(full, 0.3) < chance(few, 0.3) < 1
+    assert chance(few, -0.3) < chance(full, -0.3) < 0.5
+    assert chance(full, 0.3) < 0.6, "a full board's race is no sure thing"

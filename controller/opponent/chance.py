@@ -8,6 +8,13 @@ move is worth beyond the value) are fitted to the results of the computer's ladd
 k = 4, c = 0 (an even position 1/2, one marble or point ahead, v ~ 0.32, about 0.78), or in a
 game with a die the mean result (1 + v) / 2. A value that proves a win or a loss (PROVEN) is
 1 or 0.
+
+How much a value says can depend on how far the game still has to go: in Big Balls the
+evaluation's race of a full board, twelve stones with a long way to a7, tells little of who will
+win (the results of ladder games follow it with a slope of about 0.2), a race of three stones
+tells much (about 8). A game's curve may then have a `phase`: the slope is `slope` when
+`pieces` of the players' pieces are on the board (Game.pieces, a neutral big ball not counted),
+and grows by the factor exp(phase) with every piece fewer.
 """
 
 from __future__ import annotations
@@ -35,10 +42,20 @@ def calibration() -> dict:
     return tomllib.loads(text)
 
 
-def curve(game_name: str) -> tuple[float, float]:
-    """(slope, tempo) of the game's logistic curve."""
+def curve(game_name: str, game: Game | None = None) -> tuple[float, float]:
+    """(slope, tempo) of the game's logistic curve, in `game`'s position when the curve has a
+    phase (without a position: the slope at the curve's reference count of pieces)."""
     entry = calibration().get(game_name, {})
-    return entry.get("slope", DEFAULT_SLOPE), entry.get("tempo", DEFAULT_TEMPO)
+    slope = entry.get("slope", DEFAULT_SLOPE)
+    phase = entry.get("phase", 0.0)
+    if phase and game is not None:
+        slope *= math.exp(phase * (entry["pieces"] - pieces_in_play(game)))
+    return slope, entry.get("tempo", DEFAULT_TEMPO)
+
+
+def pieces_in_play(game: Game) -> int:
+    """The players' pieces on the board (a neutral big ball is nobody's)."""
+    return sum(1 for code in game.pieces().values() if code and code != "ball")
 
 
 def chance(game: Game, value: float) -> float:
@@ -47,7 +64,7 @@ def chance(game: Game, value: float) -> float:
         return 1.0 if value > 0 else 0.0
     if game.uses_die and game.name not in calibration():
         return min(1.0, max(0.0, (1.0 + value) / 2.0))
-    slope, tempo = curve(game.name)
+    slope, tempo = curve(game.name, game)
     return logistic(slope * value + tempo)
 
 

@@ -44,7 +44,7 @@ from .chance import PROVEN, chance
 from .search import choose
 from .search_parts import ROLL, Limits
 
-REVIEW_VERSION = 5  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
+REVIEW_VERSION = 6  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
 REVIEW_NODES = 4_000  # each search's nodes by default: a game of 40 moves in 2 to 5 seconds on a desktop
 SEED = 26  # the searches' random numbers (no level's noise is used: kept for reproducibility alone)
 BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
