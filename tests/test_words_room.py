@@ -22,7 +22,7 @@ from reedboard.controller.language.catalogue import LANGUAGES, speaking
 from reedboard.controller.language.phrases import Phrase, Phrasebook, listed
 from reedboard.controller.words import said, said_all
 
-pytestmark = pytest.mark.unit
+pytestmark = pytest.mark.component
 
 CONTROLLER = Path(__file__).resolve().parents[1] / "controller"
 
@@ -101,3 +101,28 @@ def test_a_note_of_a_kind_not_listed_is_refused():
     with pytest.raises(ValueError):
         Note(0.0, "info")
     assert Note(1.0, NoteKind.MOVE, {"move": "4 b2-b3"}).kind == "move"
+
+
+# --- said where the board's owner reads it --------------------------------------------------------
+@pytest.mark.parametrize(("argv", "german"), [
+    (["show", "bigballs", "4 e1-d1"], "kein Stein von Schwarz auf e1"),  # the game's refusal, inside the command's
+    (["play", "bigballs", "--clock", "five"], "eine Uhr ist MINUTEN oder MINUTEN+SEKUNDEN"),  # the ground's, by argparse
+])
+def test_the_command_line_says_what_the_rooms_below_refuse_in_the_language_asked_for(argv, german, capsys):
+    from reedboard.controller.commands.cli import main
+
+    assert main(["--lang", "de", *argv]) == 2
+    err = capsys.readouterr().err
+    assert german in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_damaged_journal_is_named_in_the_language_asked_for(tmp_path, capsys):
+    from reedboard.controller.commands.cli import main
+
+    journal = tmp_path / "game.jsonl"
+    journal.write_text('[1, 2]\n{"type": "roll"}\n', encoding="utf-8")
+    assert main(["--lang", "ro", "export", str(journal)]) == 2
+    err = capsys.readouterr().err
+    with speaking("ro"):
+        damaged = said(Phrasebook("commands")("the header line is damaged: this game cannot be restored"))
+    assert damaged.startswith("linia de antet") and damaged in err and f"{journal}:1" in err, err
