@@ -1,9 +1,10 @@
 """The notes in words: what the referee noted (a kind and its data), written and said aloud.
 
-A note is data (controller.core.referee.Note: `kind`, `data`); its words are made here, in the
-language in use (controller.language), every time they are shown: the terminal's line and the
-page's list of notes (`written`), and the sentence the page's voice says (`said`), where a move
-is said in the game's words (`say_move`) and an ending as the game puts it (`say_ending`).
+A note is data (controller.core.referee.Note: a NoteKind and its data); its words are made here,
+in the language in use (controller.language), every time they are shown: the terminal's line
+and the page's list of notes (`written`), and the sentence the page's voice says (`said`), where
+a move is said in the game's words (`say_move`, Game.spoken) and an ending as the game puts it
+(`say_ending`, Game.ending_said): the phrases the game hands over, said here.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def said(kind: str, data: Mapping, say_move: Callable[[str], str] = str,
          say_ending: Callable[[str], str] = lambda key: "", game=None) -> str:
     """The sentence the page's voice says for a note; "" for a note it keeps quiet about."""
     d = data
-    move_words, ending_words = say_move, say_ending  # a game's words come as phrases: said here
+    move_words, ending_words = say_move, say_ending  # the game's phrases, said in the language in use
 
     def say_move(move: str) -> str:
         return say(move_words(move))

@@ -1,9 +1,9 @@
 """The players' words: a Prompt in one plain line, in the language in use.
 
-What the referee asks and reports is data (controller.core.view.Prompt, the kinds of Note); this
-module turns a prompt into words for the terminal, the notes of a replay and the page's status
-line (note_words.py does the notes). The words come from the "play" catalogue; a game gives
-its own (its pieces, its moves in words) through `game` where it is known.
+What the referee asks is data (controller.core.view.Prompt); this module turns a prompt into
+words for the terminal, the notes of a replay and the page's status line (notes.py does the
+notes). The words come from the "play" catalogue; a game hands over its own (its pieces, its
+moves in words) as phrases through `game` where it is known, said here.
 """
 
 from __future__ import annotations
