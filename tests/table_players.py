@@ -1164,6 +1164,26 @@ class Players:
             return "a piece lifted and put back"
         return "a placement" if len(first) > len(previous.shape.result) else "a lift"
 
+    def piece_in_hand_set_down(self, previous: Move, plan: dict) -> bool:
+        """Whether this move, after two quick swaps in turn (the second begun beside the first with
+        a lift or a swap of its own: hollows only emptied), puts a piece where the first swap's
+        piece could have gone as a plain move. That piece may still have been in its player's
+        hand (rule 10), not swapped (rule 2), and the placement read as it set down: the rules
+        do not say which."""
+        if len(self.history) < 2 or "quick swap" not in previous.kinds or not any(
+                k.startswith(("starts after a held capture with a lift",
+                              "starts after a held capture with a whole move in one motion"))
+                for k in previous.kinds):
+            return False
+        first = self.history[-2]
+        if "quick swap" not in first.kinds:
+            return False
+        before = self.occ(first.before)
+        emptied = before - first.shape.result
+        filled = plan["shape"].result - frozenset(self.table.occupied())
+        return any(before - s.result == emptied and s.result - before and s.result - before <= filled
+                   for s in self.shapes(first.before, first.roll) if s.text != first.shape.text)
+
     TWO_HANDS = {
         "lift": "two hands at once: the next player lifts a piece",
         "whole": "two hands at once: the next player makes a whole move",
@@ -1417,15 +1437,9 @@ class Players:
             if start is None:
                 self.note("after a held capture the next player's first change could still be the capturer's")
                 start = "an unclear change"
-            if "quick swap" in previous.kinds and any(
-                    k.startswith(("starts after a held capture with a lift",
-                                  "starts after a held capture with a whole move in one motion"))
-                    for k in previous.kinds):
-                # The capture before was held too, and its next player began beside it with a lift
-                # or a quick swap of their own (hollows only emptied, on pieces the capturer's
-                # move never touches): that capturer's piece may still be in the hand (rule 10),
-                # not swapped (rule 2); the rules do not say how a third move's board follows
-                self.note("two quick swaps in turn, the second begun with a lift beside the first")
+            if self.piece_in_hand_set_down(previous, plan):
+                self.note("two quick swaps in turn, the second begun beside the first, then a piece put"
+                          " where the first swap's piece could have gone")
             if player in self.kept:
                 start += " (their roll kept over a takeback)"
             previous.kinds.add(f"held, then the next player starts with {start}")
