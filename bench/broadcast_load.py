@@ -40,7 +40,7 @@ from pathlib import Path
 
 import httpx2
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.publisher.board import Broadcaster
 from reedboard.controller.broadcast.publisher.replay import publish_trace

@@ -37,7 +37,7 @@ from pathlib import Path
 import aiomqtt
 import httpx2
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.session.replay import replay
 from reedboard.controller.persist.trace import read_trace

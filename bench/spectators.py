@@ -2,7 +2,7 @@
 and the club unaware of them.
 
 Starts RabbitMQ (Debian's rabbitmq-server, a node of its own on free loopback ports, its files in a
-temporary folder: controller/broadcast/rabbitmq.py), the club's Mosquitto with its bridge feeding
+temporary folder: controller/broadcast/club/rabbitmq.py), the club's Mosquitto with its bridge feeding
 the boards' topics into RabbitMQ, and the club (`reedboard club --broker` on that Mosquitto, in a
 process of its own). Then twice, the same evening: --boards simulated boards (bench/broadcast_load.py's,
 real journal lines of recorded games, --rate lines a second each) publish to Mosquitto for
@@ -277,7 +277,7 @@ def say(result: dict, args) -> None:
 
 
 async def measure(args) -> None:
-    from reedboard.controller.broadcast import mosquitto, rabbitmq
+    from reedboard.controller.broadcast.club import mosquitto, rabbitmq
     from broadcast_load import CLUB
 
     with tempfile.TemporaryDirectory(prefix="reedboard-spectators-") as scratch:
@@ -346,7 +346,7 @@ def main() -> None:
     if args.spectator_child:
         asyncio.run(spectators_process(args))
         return
-    from reedboard.controller.broadcast import mosquitto, rabbitmq
+    from reedboard.controller.broadcast.club import mosquitto, rabbitmq
 
     if mosquitto.binary() is None:
         raise SystemExit("bench/spectators.py: no mosquitto (apt-get install mosquitto)")

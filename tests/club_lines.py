@@ -7,8 +7,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
 from reedboard.controller.broadcast.messages import encode, game_snapshot, journal_message, state_message
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.trace import read_trace

@@ -97,13 +97,13 @@ def _chromium() -> str | None:
 
 
 def _mosquitto() -> str | None:
-    from reedboard.controller.broadcast import mosquitto
+    from reedboard.controller.broadcast.club import mosquitto
 
     return None if mosquitto.binary() else "no mosquitto binary (apt-get install mosquitto)"
 
 
 def _rabbitmq() -> str | None:
-    from reedboard.controller.broadcast import rabbitmq
+    from reedboard.controller.broadcast.club import rabbitmq
 
     if rabbitmq.binary() is None or rabbitmq.binary("rabbitmqctl") is None or rabbitmq.epmd_binary() is None:
         return "no rabbitmq-server (apt-get install rabbitmq-server)"

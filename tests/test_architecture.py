@@ -275,13 +275,15 @@ def test_the_ground_holds_the_readers_and_the_settings_and_persist_and_the_games
 
 
 def test_the_boards_publisher_and_the_club_are_two_sides_of_the_broadcast():
-    """The board's side (broadcast/publisher/) and the club's (the rest of broadcast/) share only
-    the topics and payloads (messages) and the broker's address: neither imports the other."""
+    """The board's side (broadcast/publisher/) and the club's (broadcast/club/) share only the
+    topics and payloads (messages) and the broker's address: neither imports the other, and
+    nothing else lies beside them."""
     broadcast = "reedboard.controller.broadcast"
     shared = {broadcast, f"{broadcast}.messages", f"{broadcast}.address"}
     board_side = {name for name in modules() if name.startswith(f"{broadcast}.publisher")}
-    club_side = {name for name in modules() if room(name) == "broadcast"} - board_side - shared
+    club_side = {name for name in modules() if name == f"{broadcast}.club" or name.startswith(f"{broadcast}.club.")}
     assert board_side and club_side
+    assert {name for name in modules() if room(name) == "broadcast"} == board_side | club_side | shared
     graph = imports()
     crossing = sorted((a, b) for a in board_side for b in graph[a] if b in club_side)
     crossing += sorted((a, b) for a in club_side for b in graph[a] if b in board_side)

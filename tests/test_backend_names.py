@@ -38,7 +38,7 @@ ALLOWED = {
     ("session/play_session.py", "sim"): "PlaySession.sim: the board moved by clicks, as the web view names it",
     ("session/snapshot.py", "sim"): "the snapshot's field for a table moved by clicks, which the page reads",
     ("broadcast/messages.py", "sim"): "the same snapshot field, false on a club's page",
-    ("broadcast/snapshot_check.py", "sim"): "the same snapshot field, checked",
+    ("broadcast/club/snapshot_check.py", "sim"): "the same snapshot field, checked",
 }
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.publisher.board import Broadcaster
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
 from reedboard.controller.broadcast.publisher.replay import publish_trace
 
 TRACE = Path(__file__).parent / "traces" / "offboard-takeback-two.jsonl"

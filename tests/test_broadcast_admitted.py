@@ -7,10 +7,10 @@ import contextlib
 import aiomqtt
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
-from reedboard.controller.broadcast.broker import EmbeddedBroker
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
+from reedboard.controller.broadcast.club import mosquitto
+from reedboard.controller.broadcast.club.broker import EmbeddedBroker
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
 from reedboard.controller.commands.club_command import read_boards
 from reedboard.controller.broadcast.messages import encode, journal_message
 

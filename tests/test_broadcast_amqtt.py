@@ -11,8 +11,8 @@ import asyncio
 import aiomqtt
 import pytest
 
-from reedboard.controller.broadcast import broker as embedded
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import broker as embedded
+from reedboard.controller.broadcast.club import mosquitto
 
 pytestmark = pytest.mark.system
 

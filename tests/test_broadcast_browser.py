@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import BrokerAddress
-from reedboard.controller.broadcast.broker import EmbeddedBroker
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
-from reedboard.controller.broadcast.club_app import create_club_app
+from reedboard.controller.broadcast.club.broker import EmbeddedBroker
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
+from reedboard.controller.broadcast.club.app import create_club_app
 from reedboard.controller.broadcast.publisher.replay import publish_trace
 
 from club_lines import fed_club

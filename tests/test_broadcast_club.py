@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_app import create_club_app
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.app import create_club_app
 from reedboard.controller.broadcast.messages import encode, game_snapshot, state_message
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.export import export_lines
@@ -184,9 +184,9 @@ def test_following_ends_when_cancelled_even_if_the_client_says_it_as_an_mqtt_err
 
     import aiomqtt
 
-    from reedboard.controller.broadcast import club_follow
+    from reedboard.controller.broadcast.club import follow as club_follow
     from reedboard.controller.broadcast.address import parse_broker_url
-    from reedboard.controller.broadcast.club import Club
+    from reedboard.controller.broadcast.club.club import Club
 
     connected = []
 

@@ -8,7 +8,7 @@ in a real browser, no element of the hostile HTML appears and no script of it ru
 
 import pytest
 
-from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club.club import Club
 from reedboard.controller.broadcast.messages import encode, game_snapshot, state_message
 
 from club_lines import board_lines, fed_club

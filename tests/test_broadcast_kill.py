@@ -18,10 +18,10 @@ import pytest
 from command_line import start_reedboard
 from conftest import free_port
 from polling import until
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
 from reedboard.controller.persist.export import export_lines
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.journal_reader import read_journal

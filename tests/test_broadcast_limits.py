@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from reedboard.controller.broadcast import club as club_module
-from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club import club as club_module
+from reedboard.controller.broadcast.club.club import Club
 from reedboard.controller.persist.journal_reader import read_journal
 
 from club_lines import board_lines, journal_payload
@@ -85,7 +85,7 @@ def test_messages_received_and_not_yet_read_are_bounded_by_bytes(monkeypatch):
     import asyncio
     from types import SimpleNamespace
 
-    from reedboard.controller.broadcast import club_follow
+    from reedboard.controller.broadcast.club import follow as club_follow
 
     monkeypatch.setattr(club_follow, "INBOX_BYTES", 10_000)
     inbox = club_follow.Inbox()
@@ -104,8 +104,8 @@ def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_p
 
     import aiomqtt
 
-    from reedboard.controller.broadcast import mosquitto
-    from reedboard.controller.broadcast.broker import EmbeddedBroker
+    from reedboard.controller.broadcast.club import mosquitto
+    from reedboard.controller.broadcast.club.broker import EmbeddedBroker
 
     async def main():
         broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind=kind)
@@ -135,8 +135,8 @@ def test_the_clubs_own_broker_keeps_a_bounded_number_of_bytes_for_a_club_away(tm
 
     import aiomqtt
 
-    from reedboard.controller.broadcast import mosquitto
-    from reedboard.controller.broadcast.broker import EmbeddedBroker
+    from reedboard.controller.broadcast.club import mosquitto
+    from reedboard.controller.broadcast.club.broker import EmbeddedBroker
 
     large = b"x" * (900 << 10)
     sent = 2 * (mosquitto.QUEUED_BYTES + mosquitto.INFLIGHT_BYTES) // len(large)

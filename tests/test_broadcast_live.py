@@ -19,10 +19,10 @@ import pytest
 
 from reedboard.controller.broadcast.address import BrokerAddress, parse_broker_url
 from reedboard.controller.broadcast.publisher.board import Broadcaster
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
-from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
+from reedboard.controller.broadcast.club.app import create_club_app
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.publisher.replay import publish_trace
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.export import export_lines
@@ -37,7 +37,7 @@ LIMIT = 90  # s for one test, whatever happens
 
 AMQTT = """
 import asyncio, sys
-from reedboard.controller.broadcast.broker import EmbeddedBroker
+from reedboard.controller.broadcast.club.broker import EmbeddedBroker
 async def main():
     await EmbeddedBroker("127.0.0.1", int(sys.argv[1]), kind="amqtt").start()
     print("listening", flush=True)

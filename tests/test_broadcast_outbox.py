@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.publisher.board import Broadcaster
-from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club.club import Club
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.export import export_lines
@@ -119,7 +119,7 @@ def test_lines_a_broker_lost_in_a_crash_are_sent_again_once_in_order(tmp_path):
 def test_the_clubs_own_mosquitto_is_started_again_and_nothing_is_lost(tmp_path):
     """The club's own broker killed mid-game: the club starts it again, the board sends what
     the club has not confirmed, and the club has the game once, in order."""
-    from reedboard.controller.broadcast.broker import EmbeddedBroker
+    from reedboard.controller.broadcast.club.broker import EmbeddedBroker
 
     said = []
 

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.publisher.board import Broadcaster
-from reedboard.controller.broadcast.club import Club
+from reedboard.controller.broadcast.club.club import Club
 from reedboard.controller.persist.journal import Journal
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.persist.trace import read_trace

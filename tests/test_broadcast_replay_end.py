@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.publisher.arguments import add_replay_broadcast_arguments
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
 from reedboard.controller.commands.replay_command import run_broadcast
 
 from command_line import run_reedboard

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 
 pytestmark = pytest.mark.system
 

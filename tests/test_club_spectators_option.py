@@ -14,7 +14,7 @@ import pytest
 from command_line import run_command
 from conftest import free_port
 from reedboard.controller.broadcast.address import BrokerAddress
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.tournament import Tournament
 from reedboard.controller.commands import club_command
 from reedboard.controller.commands.cli import build_parser
 

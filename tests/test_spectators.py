@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.address import BrokerAddress
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast.club_follow import follow
-from reedboard.controller.broadcast.rabbitmq import RabbitMQ, bridged_mosquitto
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.app import create_club_app
+from reedboard.controller.broadcast.club.follow import follow
+from reedboard.controller.broadcast.club.rabbitmq import RabbitMQ, bridged_mosquitto
 from reedboard.controller.broadcast.publisher.replay import publish_trace
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.tournament import Tournament
 
 from in_browser import expect
 from test_broadcast_browser import shots

@@ -16,7 +16,7 @@ from readme_commands import checkout
 
 pytestmark = pytest.mark.system
 
-STATIC = "reedboard/controller/broadcast/static"
+STATIC = "reedboard/controller/broadcast/club/static"
 SHIPPED = ("spectate.html", "spectate.js", "spectate.css", "board_cards.js", "club.js", "mqtt.min.js",
            "mqtt.min.js.LICENSE")
 
@@ -50,5 +50,5 @@ def test_the_wheel_carries_the_spectators_page_and_its_mqtt_client(wheel):
 
 
 def test_the_checkout_and_the_wheel_hold_the_same_client(wheel):
-    here = Path(__file__).resolve().parent.parent / "controller" / "broadcast" / "static" / "mqtt.min.js"
+    here = Path(__file__).resolve().parent.parent / "controller" / "broadcast" / "club" / "static" / "mqtt.min.js"
     assert wheel.read(f"{STATIC}/mqtt.min.js") == here.read_bytes()

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from reedboard.controller.broadcast.tournament import Tournament, TournamentError, berger_round
-from reedboard.controller.broadcast.tournament.exports import games_csv, standings_csv, trf
-from reedboard.controller.broadcast.tournament.ratings import read_archive
+from reedboard.controller.broadcast.club.tournament import Tournament, TournamentError, berger_round
+from reedboard.controller.broadcast.club.tournament.exports import games_csv, standings_csv, trf
+from reedboard.controller.broadcast.club.tournament.ratings import read_archive
 from tournament_checks import check_rules, plain_standings
 
 pytestmark = pytest.mark.unit

@@ -12,14 +12,14 @@ import json
 import aiomqtt
 import pytest
 
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.broadcast.address import parse_broker_url
 from reedboard.controller.broadcast.publisher.board import attach
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_follow import follow
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.follow import follow
+from reedboard.controller.broadcast.club.tournament import Tournament
 from reedboard.controller.persist.journal_reader import read_journal
 from reedboard.controller.session.play_session import PlaySession
 

@@ -24,13 +24,13 @@ import pytest
 from command_line import start_reedboard
 from conftest import free_port
 from polling import until
-from reedboard.controller.broadcast import mosquitto
+from reedboard.controller.broadcast.club import mosquitto
 from reedboard.controller.broadcast.messages import (
     encode,
     journal_message,
     state_message,
 )
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.tournament import Tournament
 from reedboard.controller.games import GAMES
 from reedboard.controller.persist.journal import Journal
 from tournament_checks import check_rules, plain_standings

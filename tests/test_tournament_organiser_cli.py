@@ -10,9 +10,9 @@ import pytest
 
 from command_line import run_command
 from conftest import free_port
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.app import create_club_app
+from reedboard.controller.broadcast.club.tournament import Tournament
 from reedboard.controller.commands import club_command
 
 pytestmark = pytest.mark.system

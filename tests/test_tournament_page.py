@@ -13,9 +13,9 @@ import pytest
 
 from conftest import free_port
 from in_browser import DESKTOP, PHONE, expect, shot
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_app import create_club_app
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.app import create_club_app
+from reedboard.controller.broadcast.club.tournament import Tournament
 
 pytestmark = pytest.mark.system
 

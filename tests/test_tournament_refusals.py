@@ -9,9 +9,9 @@ import json
 import pytest
 from starlette.testclient import TestClient
 
-from reedboard.controller.broadcast.club import Club
-from reedboard.controller.broadcast.club_app import BODY_LIMIT, create_club_app
-from reedboard.controller.broadcast.tournament import Tournament
+from reedboard.controller.broadcast.club.club import Club
+from reedboard.controller.broadcast.club.app import BODY_LIMIT, create_club_app
+from reedboard.controller.broadcast.club.tournament import Tournament
 
 pytestmark = pytest.mark.component
 

@@ -1,16 +1,13 @@
 """Live broadcast over MQTT: each board publishes its game to a broker, a club page shows them all.
 
-Two sides, each one job. The board's side is publisher/: publisher/board.py publishes a play
-session (`attach`), publisher/replay.py a recorded game, publisher/arguments.py holds the options
-of `play` and `replay` for it. The club's side is the rest: club.py keeps what the boards send,
-club_follow.py follows them on the broker, club_app.py serves the club's page (and the
-spectators', which reads the boards from the broker itself: static/spectate.*), club_tournament.py
-and tournament/ run a tournament, broker.py, mosquitto.py and rabbitmq.py run the brokers on this
-computer (RabbitMQ: MQTT over WebSockets for the spectators); `reedboard club` is
-commands/club_command.py. Both sides speak the topics and payloads of messages.py
-(docs/broadcast.md) to a broker named as address.py reads it, and nothing of one side imports
-the other. The MQTT client is imported only when a broadcast starts (`attach`, `Broadcaster`),
-not for the command line's options.
+Two sides, each one job, each a package. The board's side is publisher/: publisher/board.py
+publishes a play session (`attach`), publisher/replay.py a recorded game, publisher/arguments.py
+holds the options of `play` and `replay` for it. The club's side is club/: what the boards send
+kept, followed on the broker, shown on the club's and the spectators' pages, a tournament run,
+the brokers run on this computer; `reedboard club` is commands/club_command.py. Both sides speak
+the topics and payloads of messages.py (docs/broadcast.md) to a broker named as address.py reads
+it, and nothing of one side imports the other. The MQTT client is imported only when a broadcast
+starts (`attach`, `Broadcaster`), not for the command line's options.
 """
 
 from .address import BroadcastError, BrokerAddress, parse_broker_url

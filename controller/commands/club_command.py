@@ -163,10 +163,10 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
 
     import uvicorn
 
-    from ..broadcast.broker import EmbeddedBroker
-    from ..broadcast.club import Club
-    from ..broadcast.club_follow import follow
-    from ..broadcast.club_app import create_club_app
+    from ..broadcast.club.broker import EmbeddedBroker
+    from ..broadcast.club.club import Club
+    from ..broadcast.club.follow import follow
+    from ..broadcast.club.app import create_club_app
     from ..web.listening import tcp_listener
 
     family = socket.AF_INET6 if ":" in web[0] else socket.AF_INET
@@ -198,7 +198,7 @@ async def serve_club(address, web: tuple[str, int], mqtt: tuple[str, int], games
     games_dir.mkdir(parents=True, exist_ok=True)
     running = None
     if tournament is not None:
-        from ..broadcast.tournament import Tournament
+        from ..broadcast.club.tournament import Tournament
 
         running = Tournament(tournament, archive=games_dir)
         if running.warning:

@@ -31,7 +31,7 @@ SOURCES: dict[str, list[tuple[str, list[tuple[str, str]]]]] = {
         "controller/commands", "controller/workshop", "controller/persist", "controller/archive", "controller/web",
         "controller/broadcast", "controller/opponent")] + [("hal", [("backends.py", "python")])],  # what was tried, marked N_ (Reason)
     "page": [(d, [("static/**.js", "javascript"), ("static/**.html", "reedboard.controller.language.extraction:extract_html")])
-             for d in ("controller/web", "controller/broadcast")],
+             for d in ("controller/web", "controller/broadcast/club")],
     "rules": [("controller/games", [("data/*.rules.toml", "reedboard.controller.language.extraction:extract_rules")])],
 }
 PROJECT = "reedboard"

@@ -4,6 +4,6 @@ board.py publishes a play session as it is played (`attach`, `Broadcaster`: the 
 the retained state, the outbox kept on disk while the broker is away), replay.py a recorded
 game (`reedboard replay --broadcast`), arguments.py the options `play` and `replay` take for it.
 The club's side (following the boards, the club's and the spectators' pages, the brokers, the
-tournament) is the rest of controller/broadcast/; both speak the topics and payloads of
+tournament) is controller/broadcast/club/; both speak the topics and payloads of
 messages.py to the broker named as address.py reads it.
 """

@@ -29,11 +29,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ...language.catalogue import COMMANDS
+from ....language.catalogue import COMMANDS
 from . import ratings as rating_archive
 from .pairing import Entrant, PairingError, berger_round, swiss_pairing
 from .standings import Game, standings_table
-from ...words import said
+from ....words import said
 
 JOURNAL = "tournament.jsonl"
 SYSTEMS = ("swiss", "roundrobin")

@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import aiomqtt
 
-from .address import BrokerAddress
+from ..address import BrokerAddress
 from .club import LOG_EVERY, Club, log
-from .messages import club_status_message, club_status_topic, encode, pairing_message, pairing_topic
+from ..messages import club_status_message, club_status_topic, encode, pairing_message, pairing_topic
 
 INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send them again)
 

@@ -43,24 +43,24 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..games import catalog
-from ..web.access import Access
-from ..web.limits import Limits, Watchers
-from ..language.catalogue import current
-from ..web.languages import Speaking, language_routes
-from ..web.rules import rules_page
-from .address import NAME
+from ...games import catalog
+from ...web.access import Access
+from ...web.limits import Limits, Watchers
+from ...language.catalogue import current
+from ...web.languages import Speaking, language_routes
+from ...web.rules import rules_page
+from ..address import NAME
 from .club import Club
-from .club_tournament import EXPORTS, organise
+from .organiser import EXPORTS, organise
 from .tournament import TournamentError
-from ..session.actions import ActionError
-from ..web.bodies import read_json
-from ..language.catalogue import COMMANDS
-from ..words import said_all
-from ..words import said
+from ...session.actions import ActionError
+from ...web.bodies import read_json
+from ...language.catalogue import COMMANDS
+from ...words import said_all
+from ...words import said
 
 HERE = Path(__file__).parent / "static"
-BOARD_PAGE = Path(__file__).parent.parent / "web" / "static"
+BOARD_PAGE = Path(__file__).parents[2] / "web" / "static"
 _ = COMMANDS.gettext
 
 PUSH_EVERY = 0.2  # s: at most five pushes a second to each page, however busy the boards

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from ...language.catalogue import COMMANDS
+from ....language.catalogue import COMMANDS
 
 _ = COMMANDS.gettext
 

@@ -15,9 +15,9 @@ import math
 import re
 from collections.abc import Callable, Mapping
 
-from ..core.signals import PALETTE
-from ..language.catalogue import LANGUAGES
-from ..core.view import Phase
+from ...core.signals import PALETTE
+from ...language.catalogue import LANGUAGES
+from ...core.view import Phase
 
 WORD = re.compile(r"[A-Za-z0-9_?.-]{0,40}\Z")  # a piece, a cell, a colour, a kind: what a page uses as a name
 TEXT_LIMIT = 300  # characters of a message or a note: shown as text

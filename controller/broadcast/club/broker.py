@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import mosquitto
-from .address import BrokerAddress
-from .messages import PAYLOAD_LIMIT
-from ..language.catalogue import COMMANDS
+from ..address import BrokerAddress
+from ..messages import PAYLOAD_LIMIT
+from ...language.catalogue import COMMANDS
 
 _ = COMMANDS.gettext
 

@@ -25,19 +25,19 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..core.clock import ClockSettings
-from ..games import game_from_header
-from ..games import header_keys
-from ..persist.journal_format import (
+from ...core.clock import ClockSettings
+from ...games import game_from_header
+from ...games import header_keys
+from ...persist.journal_format import (
     ENTRY_FIELDS, JOURNAL_KEYS, OPTIONAL_FIELDS, JournalError,
 )
-from ..persist.journal_reader import read_journal
-from ..persist.journal import Journal
-from ..persist.journal_format import check_entry, check_header
-from .address import NAME
-from .messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
+from ...persist.journal_reader import read_journal
+from ...persist.journal import Journal
+from ...persist.journal_format import check_entry, check_header
+from ..address import NAME
+from ..messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot
-from ..words import said
+from ...words import said
 
 INDEX = "club-index.json"
 WAITING_LIMIT = 1000  # lines kept waiting for a missing one, per game

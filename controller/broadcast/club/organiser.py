@@ -6,8 +6,8 @@ take, a value of the wrong kind, is a 400 naming it, in the language of the requ
 
 from __future__ import annotations
 
-from ..language.catalogue import COMMANDS
-from .address import NAME
+from ...language.catalogue import COMMANDS
+from ..address import NAME
 from .club import Club
 from .tournament import Tournament, TournamentError
 from .tournament.exports import games_csv, standings_csv, trf
@@ -83,7 +83,7 @@ def organise(club: Club, action: str, body: dict) -> dict:
     if tournament is None:
         raise TournamentError(_("the club runs no tournament (reedboard club --tournament DIR)"), NOT_FOUND)
     if action == "new":
-        from ..games import GAMES
+        from ...games import GAMES
 
         game = body["game"]
         if game not in GAMES:
