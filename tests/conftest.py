@@ -146,16 +146,52 @@ def missing(program: str) -> str | None:
 # worker, so its module-wide fixtures (a browser, an emulated Pico) start once; modules that share
 # a session-wide fixture stay together too, so it is made once.
 SHARING = {"test_quick_start": "quick-start", "test_installed_wheel": "quick-start"}
+# Modules whose tests share nothing costly but take long each (an emulated Pico of their own): each
+# test is a group of its own, so both workers can take them; and a module whose module-wide fixture
+# is made once a parameter (the emulated Pico with each game's board): a group a parameter.
+APART = {"test_pico_firmware", "test_pico_play"}
+APART_BY = {"test_pico_emulated": "rig"}
+# The groups that take longest (on the emulated Pico, installing the package, playing many games),
+# longest first: they start first, the short ones fill in behind them, and neither worker is left
+# with a long one at the end (pyproject.toml's --no-loadscope-reorder keeps this order; the other
+# groups follow, the most tests first, as pytest-xdist would order them).
+LONGEST_FIRST = (
+    "quick-start", "test_pico_emulated", "test_pico_makers_path", "test_table_calls_on_boards", "test_table_fuzz",
+    "test_pico_firmware", "test_broadcast_limits", "test_web_hard_calls", "test_pico_play", "test_bringup_page",
+    "test_page_second_hour", "test_files_hardening", "test_web_hardening", "test_web_browser", "test_page_languages",
+    "test_spectators", "test_review_abuse",
+)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's, which reads the groups
+def group_of(item) -> str | None:
+    module = item.module.__name__ if item.module else None
+    # (xdist reads a group after the nodeid's last "@" only where no "]" follows it)
+    if module in APART:
+        return f"{module}:{item.name.replace('[', '(').replace(']', ')')}"
+    if module in APART_BY and hasattr(item, "callspec"):
+        return f"{module}:{item.callspec.params[APART_BY[module]]}"
+    return SHARING.get(module, module)
+
+
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items):
+    """The groups marked before every other plugin (xdist reads them), the order set after them all."""
+    sizes = {}
     for item in items:
-        module = item.module.__name__ if item.module else None
         if "browser" in item.fixturenames:
             item.add_marker("chromium")
-        if module:
-            item.add_marker(pytest.mark.xdist_group(SHARING.get(module, module)))
+        if (group := group_of(item)) is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+            sizes[group] = sizes.get(group, 0) + 1
+    yield
+
+    def first(item) -> tuple[int, int]:
+        module = item.module.__name__ if item.module else None
+        shared = SHARING.get(module, module)
+        rank = LONGEST_FIRST.index(shared) if shared in LONGEST_FIRST else len(LONGEST_FIRST)
+        return rank, -sizes.get(group_of(item), 0)
+
+    items.sort(key=first)  # stable: a module's tests keep their order
 
 
 def pytest_collection_finish(session):

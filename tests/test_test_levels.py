@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import LEVEL_NAMES, MISSING
+from conftest import APART, APART_BY, LEVEL_NAMES, LONGEST_FIRST, MISSING, SHARING
 
 pytestmark = pytest.mark.unit
 
@@ -141,3 +141,9 @@ def test_the_levels_and_the_programs_are_registered_markers():
 def test_a_module_s_tests_carry_its_level(request):
     assert request.node.get_closest_marker("unit") is not None
     assert request.node.get_closest_marker("system") is None
+
+
+def test_the_groups_conftest_orders_and_splits_are_modules_there_are():
+    there = {path.stem for path in modules()} | set(SHARING.values())
+    assert sorted(set(LONGEST_FIRST) - there) == [] and len(set(LONGEST_FIRST)) == len(LONGEST_FIRST)
+    assert sorted((APART | set(APART_BY) | set(SHARING)) - there) == []
