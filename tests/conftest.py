@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import functools
 import importlib.util
+import os
 import shutil
 import socket
 
@@ -65,6 +66,40 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.bind((host, 0))
         return probe.getsockname()[1]
+
+
+# --- how many seeds the fuzz and property tests try --------------------------------------------------
+SEEDS = "REEDBOARD_SEEDS"  # the environment's word for --seeds
+_seeds = {"factor": 1.0}
+
+
+def pytest_addoption(parser):
+    parser.addoption("--seeds", type=float, metavar="FACTOR", default=None,
+                     help="how many seeds and examples the fuzz and property tests try: FACTOR times the counts "
+                          f"written in them (default: ${SEEDS}, else 1; 10 for a long hunt, 0.1 for a quick look)")
+
+
+def pytest_configure(config):
+    factor = config.getoption("seeds")
+    if factor is None:
+        word = os.environ.get(SEEDS, "1")
+        try:
+            factor = float(word)
+        except ValueError:
+            raise pytest.UsageError(f"{SEEDS} is a number (a factor of the seeds), not {word!r}") from None
+    if not 0 < factor < float("inf"):
+        raise pytest.UsageError(f"--seeds (or {SEEDS}) is a factor above 0, not {factor:g}")
+    _seeds["factor"] = factor
+    if factor != 1:  # Hypothesis's own count (100 examples) for the properties that keep it
+        from hypothesis import settings
+
+        settings.register_profile("seeds", max_examples=seeds(settings.default.max_examples))
+        settings.load_profile("seeds")
+
+
+def seeds(count: int) -> int:
+    """`count` seeds (or Hypothesis examples), times --seeds: at least one."""
+    return max(1, round(count * _seeds["factor"]))
 
 
 # --- the language of the words tested ------------------------------------------------------------------

@@ -50,6 +50,8 @@ from reedboard.hal.matrix import (GPIOB, GPPUB, IODIRA, OLATA, GpioMatrix, Matri
 from reedboard.hal.mock.matrix import Circuit, FakeMcpBus, FakeStrip, MatrixPins
 from reedboard.controller.session.virtual_time import VirtualClock, run_virtual
 
+from conftest import seeds
+
 pytestmark = pytest.mark.component
 
 WAIT = 10.0  # s: the most a test waits for something that comes within milliseconds
@@ -247,7 +249,7 @@ def test_rows_spanning_two_expanders():
     assert bus.drive() == ["high"] * 12
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=seeds(40), deadline=None)
 @given(st.sets(st.sampled_from(BIGBALLS.cells)))
 def test_with_diodes_the_scan_reads_exactly_the_magnets(cells):
     board = BIGBALLS
@@ -390,7 +392,7 @@ def test_possible_ghosts_of_a_chain_of_switches():
     assert possible_ghosts(square | {4 * 5 + 4}, columns) == square
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=seeds(40), deadline=None)
 @given(st.sets(st.tuples(st.integers(0, 3), st.integers(0, 6)), max_size=10))
 def test_without_diodes_every_phantom_is_flagged(switches):
     factory = MockFactory()

@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.games.bigballs_start import START_HOLLOWS
 
+from conftest import seeds
+
 pytestmark = pytest.mark.unit
 
-CHECKS = settings(max_examples=25, deadline=None)
+CHECKS = settings(max_examples=seeds(25), deadline=None)
 
 
 def shuffled_bigballs(rng: random.Random) -> BigBalls:

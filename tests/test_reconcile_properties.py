@@ -32,13 +32,14 @@ from reedboard.controller.games import BigBalls, OffBoard
 from reedboard.controller.games.offboard_layout import GRID as HEX
 from reedboard.controller.core.reconcile import Amended, Committed, Illegal, Reconciler, Settings, TakenBack
 
+from conftest import seeds
 from physical import Hands
 
 pytestmark = pytest.mark.unit
 
 S = Settings()
-RANDOM_RUNS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-LEGAL_RUNS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+RANDOM_RUNS = settings(max_examples=seeds(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+LEGAL_RUNS = settings(max_examples=seeds(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # --- where runs start (then a few random engine moves on top) ---------------------------------------
 BIGBALLS_STARTS = {

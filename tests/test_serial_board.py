@@ -45,6 +45,7 @@ from reedboard.hal.serial_board import (
     light_payload,
 )
 
+from conftest import seeds
 from fake_pico import FakePico, cells_of
 
 pytestmark = pytest.mark.component
@@ -141,7 +142,7 @@ def test_bitmaps_and_the_sequence_counter():
     assert [counter.next() for _ in range(4)] == [254, 255, 0, 1]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=seeds(400), deadline=None)
 def link_on(board: Board = BIGBALLS) -> tuple[HostLink, list]:
     """A HostLink that keeps what it emits."""
     emitted: list = []
@@ -194,7 +195,7 @@ def test_decode_never_raises(data):
         decode(raw)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=seeds(300), deadline=None)
 @given(st.sampled_from("HSCBEVLDZR"), st.integers(0, 255),
        st.lists(st.text(st.characters(min_codepoint=0x21, max_codepoint=0x7E, blacklist_characters="*"),
                         min_size=1, max_size=12), max_size=6))

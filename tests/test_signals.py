@@ -17,6 +17,8 @@ from reedboard.controller.core.signals import (
 from reedboard.controller.core.view import Phase, View
 from reedboard.hal.interfaces import DieFace, DieState, Light, LightFrame
 
+from conftest import seeds
+
 pytestmark = pytest.mark.unit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -329,7 +331,7 @@ def test_a_shown_move_lifts_and_takes_as_empty_and_puts_as_dest():
     assert lit(frame) == {"c3": ("empty", True), "d1": ("empty", True), "e1": ("dest", False)}
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=seeds(400), deadline=None)
 @given(views())
 def test_any_view_in_any_phase_gives_a_valid_frame_and_die_state(v):
     frame = light_frame(v)

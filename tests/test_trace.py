@@ -33,6 +33,7 @@ from reedboard.hal.interfaces import Button, Frame
 from reedboard.hal.sim import SimBoard
 from reedboard.controller.words.notes import written
 
+from conftest import seeds
 from offboard_boards import regrouped
 from physical import Hands, TraceBuilder
 
@@ -272,7 +273,7 @@ events = st.lists(
 )
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=seeds(50), deadline=None)
 @given(events, st.lists(st.floats(0, 1e6, allow_nan=False), min_size=30, max_size=30))
 def test_any_recording_reads_back_identically(items, times):
     times = sorted(times)
