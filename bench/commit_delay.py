@@ -46,6 +46,8 @@ from reedboard.controller.games import BigBalls
 from reedboard.controller.session import live
 from reedboard.hal.board import load_board
 
+from reconcile_speed import nothing_grows_out_of  # the same moves the reconciler's bench measures
+
 ROOT = Path(__file__).resolve().parent.parent
 BACKENDS = ("sim", "gpio", "serial", "pico")
 GOAL_MEDIAN, GOAL_WORST = 0.022, 0.030  # s
@@ -55,23 +57,6 @@ WAIT = 60.0  # s of wall time for the board to see anything (the emulated Pico i
 
 
 # --- the moves ------------------------------------------------------------------------------------
-def _result(game, move) -> frozenset[str]:
-    fp = game.footprint(move)
-    return (game.occupied() - fp.empties) | fp.fills
-
-
-def _grows(game, move, moves) -> bool:
-    """Whether another of `moves` could still come out of the board `move` leaves."""
-    board, result = game.occupied(), _result(game, move)
-    gone, added = board - result, result - board
-    for other in moves:
-        fp = game.footprint(other)
-        if (other != move and _result(game, other) != result
-                and gone <= fp.empties | fp.captures | fp.passes and added <= fp.fills):
-            return True
-    return False
-
-
 def ball_moves(seed: int) -> list[tuple[str, str, str]]:
     """(move, from, to) of big-ball moves from Big Balls' start onto free hollows, each one that
     nothing can grow out of, chosen with `seed` until there are none left."""
@@ -79,7 +64,7 @@ def ball_moves(seed: int) -> list[tuple[str, str, str]]:
     while True:
         options = game.turn_moves(None)
         quick = [m for m in options if not game.footprint(m).captures
-                 and not game.footprint(m).fills & game.occupied() and not _grows(game, m, options)]
+                 and not game.footprint(m).fills & game.occupied() and nothing_grows_out_of(game, m, options)]
         if not quick:
             return moves
         move = rng.choice(quick)

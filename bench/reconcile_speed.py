@@ -24,11 +24,16 @@ import argparse
 import os
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from reedboard.controller.games import BigBalls, OffBoard
-from reedboard.controller.games.offboard_layout import GRID as HEX
 from reedboard.controller.core.reconcile import Amended, Committed, Illegal, Reconciler, Settings
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from physical import Hands  # noqa: E402  (the tests' hands at the table)
+from random_play import played_at_random  # noqa: E402
 
 SCAN = 0.005  # s between frames: a 200 Hz scanner
 SETTINGS = Settings()
@@ -37,39 +42,23 @@ DELAY_TARGET = SETTINGS.debounce + 0.010
 REPEATS = 3  # every trace is fed this often; the best time counts (the OS adds only noise)
 
 
-# --- hands at the table ------------------------------------------------------------------------------
-class Hands:
-    """Physical changes with their times; frames() scans them as a 200 Hz scanner would."""
-
-    def __init__(self, occupied) -> None:
-        self.start = frozenset(occupied)
-        self.board = set(occupied)
-        self.t = 0.0
-        self.changes: list[tuple[float, frozenset[str]]] = []  # (time, board from then on)
-
-    def act(self, kind: str, cell: str, after: float) -> None:
-        self.t += after
-        if kind == "lift":
-            self.board.remove(cell)
+# --- hands at the table (tests/physical.py's), scanned ------------------------------------------------
+def scans(hands: Hands, start, rng: random.Random | None = None, cells=(), bounce_every: float = 2.0):
+    """(t, occupied) at every scan from 0 to past the hands' last change, as a 200 Hz scanner sends
+    them; with `rng`, now and then a switch of `cells` reads wrong for one scan (a bounce shorter
+    than a scan)."""
+    board, i = frozenset(start), 0
+    changes = hands.frames
+    end = hands.t + SETTINGS.grace + SETTINGS.settle + 0.1
+    for k in range(int(end / SCAN) + 1):
+        t = k * SCAN
+        while i < len(changes) and changes[i][0] <= t:
+            board = changes[i][1]
+            i += 1
+        if rng is not None and rng.random() < SCAN / bounce_every:
+            yield t, board ^ {rng.choice(cells)}
         else:
-            assert cell not in self.board, cell
-            self.board.add(cell)
-        self.changes.append((self.t, frozenset(self.board)))
-
-    def frames(self, rng: random.Random | None = None, cells=(), bounce_every: float = 2.0):
-        """(t, occupied) at every scan from 0 to past the last change, as they come; with `rng`,
-        now and then a switch of `cells` reads wrong for one scan (a bounce shorter than a scan)."""
-        board, i = self.start, 0
-        end = self.t + SETTINGS.grace + SETTINGS.settle + 0.1
-        for k in range(int(end / SCAN) + 1):
-            t = k * SCAN
-            while i < len(self.changes) and self.changes[i][0] <= t:
-                board = self.changes[i][1]
-                i += 1
-            if rng is not None and rng.random() < SCAN / bounce_every:
-                yield t, board ^ {rng.choice(cells)}
-            else:
-                yield t, board
+            yield t, board
 
 
 def result_of(game, move) -> frozenset[str]:
@@ -91,52 +80,16 @@ def nothing_grows_out_of(game, move, moves) -> bool:
     return True
 
 
-def front_first(game, move) -> list[tuple[str, str]]:
-    """Off Board: every ball steps forward, the front-most first (a ball pushed off goes first)."""
-    if move.tail is None:
-        return [("place", move.to)]
-    fp = game.footprint(move)
-    ray = HEX.ray[HEX.direction(move.direction)][HEX.index(move.tail)]
-    front = move.balls - 1 + move.pushed
-    cells = [move.tail] + [HEX.names[c] for c in ray[:front]]
-    if front >= len(ray):
-        actions = [("lift", cells[-1])] + [("place", c) for c in sorted(fp.fills)]
-        for i in range(len(cells) - 2, -1, -1):
-            actions += [("lift", cells[i]), ("place", cells[i + 1])]
-        return actions
-    actions, target = [], HEX.names[ray[front]]
-    for i in range(len(cells) - 1, -1, -1):
-        actions += [("lift", cells[i]), ("place", target)]
-        target = cells[i]
-    return actions
-
-
-def by_hand(game, move, victim_first: bool) -> list[tuple[str, str]]:
-    if isinstance(game, OffBoard):
-        return front_first(game, move)
-    if not move.capture:
-        return [("lift", move.src), ("place", move.dst)]
-    first, second = (move.dst, move.src) if victim_first else (move.src, move.dst)
-    return [("lift", first), ("lift", second), ("place", move.dst)]
-
-
-def mid_game(make, rng: random.Random, plies: int):
-    game = make()
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.push(rng.choice(moves))
-    return game
-
-
 def play(game, rng: random.Random, moves: int, *, pick, gap, pause) -> tuple[Hands, list, list[float]]:
-    """Play up to `moves` moves by hand on a copy of `game`: pick(game, moves) chooses one.
-    Returns the hands, the moves played and for each the time of its last physical change."""
-    game = game.copy()
-    hands = Hands(game.occupied())
+    """Play up to `moves` moves by hand on a copy of `game`: pick(game, moves) chooses one, the
+    player thinks pause(rng) s before it, each action comes gap(rng) s after the one before (Off
+    Board lines front-first, Big Balls captures either way round). Returns the hands, the moves
+    played and for each the time of its last physical change."""
+    hands = Hands(None, game.occupied(), game=game.copy())
+    hands.pace = lambda planned: gap(rng)
     played, last_change = [], []
     for _ in range(moves):
+        game = hands.game
         options = game.turn_moves(None) if isinstance(game, BigBalls) else game.legal_moves()
         if isinstance(game, OffBoard):  # two push-offs leaving the same board are asked about
             results = [result_of(game, m) for m in options]
@@ -144,13 +97,11 @@ def play(game, rng: random.Random, moves: int, *, pick, gap, pause) -> tuple[Han
         if not options:
             break
         choice = pick(game, options)
-        actions = by_hand(game, choice, rng.random() < 0.5)
-        hands.t += pause(rng)
-        for i, (kind, cell) in enumerate(actions):
-            hands.act(kind, cell, 0.0 if i == 0 else gap(rng))
+        hands.think = pause(rng)
+        order = "front-first" if isinstance(game, OffBoard) else rng.choice(["victim-first", "mover-first"])
+        hands.play(str(choice), order)
         played.append(choice)
         last_change.append(hands.t)
-        game.push(choice)
     return hands, played, last_change
 
 
@@ -172,7 +123,7 @@ def feed_all(game, frames) -> tuple[float, list]:
 def frames_per_second(total_moves: int, rng: random.Random) -> bool:
     segments = []
     while sum(len(s[2]) for s in segments) < total_moves:
-        game = mid_game(OffBoard, rng, rng.randrange(6, 17))
+        game = played_at_random(OffBoard(), rng, rng.randrange(6, 17))
         if game.outcome() is not None:
             continue
         hands, played, _ = play(
@@ -185,7 +136,7 @@ def frames_per_second(total_moves: int, rng: random.Random) -> bool:
     for label, only_changes in (("every scan (200 Hz)", False), ("changing frames only", True)):
         frames_total, seconds_total, recognised, wrong = 0, 0.0, 0, 0
         for game, hands, played in segments:
-            frames = list(hands.frames(random.Random(len(played)), game.cells))
+            frames = list(scans(hands, game.occupied(), random.Random(len(played)), game.cells))
             if only_changes:
                 frames = [f for i, f in enumerate(frames) if i == 0 or f[1] != frames[i - 1][1]]
             seconds, events = min((feed_all(game, frames) for _ in range(REPEATS)), key=lambda run: run[0])
@@ -215,7 +166,7 @@ def measure_delays(game, hands, played, last_change, wanted) -> list[tuple[float
     rec = Reconciler(game.copy(), SETTINGS, board=game.occupied())
     feed, clock = rec.feed, time.perf_counter
     index, out = 0, []
-    for t, frame in hands.frames():  # one at a time, as a scanner sends them
+    for t, frame in scans(hands, game.occupied()):  # one at a time, as a scanner sends them
         start = clock()
         events = feed(t, frame)
         wall = clock() - start
@@ -239,7 +190,7 @@ def commit_delays(count: int, rng: random.Random) -> bool:
                               ("Off Board whole lines", OffBoard, (6, 16))):
         traces, measured = [], 0
         while measured < count:
-            game = mid_game(make, rng, rng.randrange(*plies))
+            game = played_at_random(make(), rng, rng.randrange(*plies))
             if game.outcome() is not None or (isinstance(game, BigBalls) and not game.turn_moves(None)):
                 continue
             hands, played, last_change = play(
@@ -286,7 +237,7 @@ def referee_frames(rng: random.Random) -> None:
     the referee (reconciler, view, light frame) bounds how fast a board may scan."""
     from reedboard.controller.core.referee import Referee
 
-    game = mid_game(OffBoard, rng, 20)
+    game = played_at_random(OffBoard(), rng, 20)
     referee = Referee(game)
     referee.start(0.0)
     board, t = game.occupied(), 0.0

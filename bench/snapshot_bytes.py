@@ -21,9 +21,11 @@ import argparse
 import asyncio
 import random
 import statistics
+import sys
 import tempfile
 import time
 import timeit
+from pathlib import Path
 
 import websockets
 
@@ -33,6 +35,9 @@ from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.session.snapshot import Geometry, said, session_snapshot
 from reedboard.controller.web.app import make_server
 from reedboard.controller.web.listening import tcp_listener
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from play_sessions import carry_out  # noqa: E402  (the tests' hand, clicking a move)
 
 HAND = Settings(debounce=0.001, settle=0.05, grace=0.2)
 CLICK_PAUSE = 0.02  # s between two clicks of the hand
@@ -80,28 +85,6 @@ def _seq(text: str) -> int:
     return int(digits or 0)
 
 
-async def carry_out(session: PlaySession, move) -> None:
-    """The move by clicks: lift what it empties and takes, put the pieces where it goes, and
-    what was taken into the box."""
-    game = session.referee.game
-    fp = game.footprint(move)
-
-    async def click(cell: str) -> None:
-        if cell not in session.sim.occupied and not session.table.hand and session.table.box:
-            session.take(0)  # a piece put back from beside the board
-        session.click(cell)
-        await asyncio.sleep(CLICK_PAUSE)
-
-    for cell in sorted(fp.empties | fp.captures):
-        await click(cell)
-    for cell in sorted(fp.fills):
-        await click(cell)
-    for cell in sorted(fp.captures):  # the capturer lands where its victim stood
-        await click(cell)
-    while session.table.hand:
-        session.aside(0)
-
-
 async def play(session: PlaySession, moves: int, rng: random.Random) -> int:
     referee = session.referee
     made = 0
@@ -116,7 +99,7 @@ async def play(session: PlaySession, moves: int, rng: random.Random) -> int:
             roll = referee.roll
         choices = sorted(game.turn_moves(roll), key=str)
         before = len(game.move_stack)
-        await carry_out(session, rng.choice(choices))
+        await carry_out(session, game.footprint(rng.choice(choices)), CLICK_PAUSE)
         await until(lambda: len(referee.game.move_stack) > before, "the move taken")
         made += 1
     return made

@@ -35,6 +35,9 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from polling import end  # noqa: E402  (as the tests end their servers)
+
 ROOT = Path(__file__).resolve().parent.parent
 TOKEN = "bench-token"
 FILE_LIMIT = 1024
@@ -113,12 +116,7 @@ class Server:
         return self.log.stat().st_size - self.start_log
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end(self.process)
         self.log_file.close()
 
 

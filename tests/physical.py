@@ -3,7 +3,8 @@ that tests read like what players do. The one model of hands in the tests:
 
 - `Hands(driver, occupied)` keeps the board's occupancy and a clock and sends every change as a
   raw frame to what it drives (a Reconciler's feed, a Referee's frame), a press to its press, and
-  the time passing to its advance; what the driver answers is kept in `events`.
+  the time passing to its advance; what the driver answers is kept in `events`, every frame in
+  `frames` (with no driver, the frames are all it keeps: bench/reconcile_speed.py scans them).
 - With a shadow game (`game=`), `play(text, order)` carries out a legal move physically, in a
   chosen order of lifts and placements, and pushes it onto the shadow game.
 - `TraceBuilder` is hands whose driver writes a trace file (`TraceLines`): every frame and press a
@@ -30,6 +31,7 @@ class Hands:
         self.step = step  # seconds between one hand action and the next
         self.game = game  # the shadow game play() carries moves out on
         self.think = think  # seconds a player thinks before each move play() makes
+        self.pace = lambda planned: planned  # the pause before an action, from the one planned
         self.events: list = []
         self.frames: list[tuple[float, frozenset[str]]] = []
 
@@ -40,12 +42,13 @@ class Hands:
     def _send(self) -> None:
         frame = frozenset(self.occupied)
         self.frames.append((self.t, frame))
-        send = getattr(self.driver, "feed", None) or self.driver.frame
-        self._keep(send(self.t, frame))
+        if self.driver is not None:
+            send = getattr(self.driver, "feed", None) or self.driver.frame
+            self._keep(send(self.t, frame))
 
     # --- what hands do --------------------------------------------------------------------------
     def lift(self, *cells: str, after: float | None = None) -> Hands:
-        self.t += self.step if after is None else after
+        self.t += self.pace(self.step if after is None else after)
         for cell in cells:
             assert cell in self.occupied, f"nothing to lift on {cell}"
             self.occupied.discard(cell)
@@ -53,7 +56,7 @@ class Hands:
         return self
 
     def place(self, *cells: str, after: float | None = None) -> Hands:
-        self.t += self.step if after is None else after
+        self.t += self.pace(self.step if after is None else after)
         for cell in cells:
             assert cell not in self.occupied, f"{cell} is already occupied"
             self.occupied.add(cell)
@@ -62,8 +65,9 @@ class Hands:
 
     def press(self, button: str, roll: int | None = None, after: float | None = None) -> Hands:
         """A press of a button (the die's with the number it shows, where the test says it)."""
-        self.t += self.step if after is None else after
-        self._keep(self.driver.press(self.t, button, roll))
+        self.t += self.pace(self.step if after is None else after)
+        if self.driver is not None:
+            self._keep(self.driver.press(self.t, button, roll))
         return self
 
     def move(self, src: str, dst: str, after: float | None = None) -> Hands:
@@ -90,7 +94,8 @@ class Hands:
 
     def wait(self, seconds: float) -> Hands:
         self.t += seconds
-        self._keep(self.driver.advance(self.t))
+        if self.driver is not None:
+            self._keep(self.driver.advance(self.t))
         return self
 
     def settle(self, seconds: float = 0.1) -> Hands:

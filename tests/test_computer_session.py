@@ -18,7 +18,7 @@ from reedboard.controller.session.actions import ActionError
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 
-from play_sessions import run
+from play_sessions import carry_out, run
 
 pytestmark = pytest.mark.component
 
@@ -31,23 +31,6 @@ async def until(condition, what):
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"never {what}")
-
-
-async def carry_out(session, footprint):
-    """The move shown, by clicks, one a moment after the other as a hand makes them: lift what
-    it lifts and takes, put the pieces where it goes."""
-    async def click(cell):
-        session.click(cell)
-        await asyncio.sleep(0.02)
-
-    for cell in sorted(footprint.empties | footprint.captures):
-        await click(cell)
-    for cell in sorted(footprint.fills):
-        await click(cell)
-    for cell in sorted(footprint.captures):  # a capturer lands where its victim stood
-        await click(cell)
-    while session.table.hand:  # what was taken goes to the box
-        session.aside(0)
 
 
 @pytest.mark.parametrize("name", ["bigballs", "abalone"])

@@ -31,6 +31,7 @@ from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.persist.trace import TraceError, read_trace
 
 from command_line import run_reedboard, start_reedboard
+from polling import end
 
 pytestmark = pytest.mark.system
 
@@ -109,12 +110,7 @@ class Server:
             time.sleep(0.05)
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end(self.process, timeout=20)
 
 
 def header(settings=None, game=None):

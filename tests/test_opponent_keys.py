@@ -11,6 +11,8 @@ import pytest
 
 from reedboard.controller.games import GAMES, BigBalls
 
+from random_play import played_at_random
+
 pytestmark = pytest.mark.unit
 
 GAME_NAMES = sorted(GAMES)
@@ -27,13 +29,7 @@ def state(game) -> tuple:
 
 def random_game(name: str, rng: random.Random, plies: int):
     """A game of `plies` random moves (fewer when it ends), pushing every move."""
-    game = GAMES[name].drawn_start(rng)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        if not moves:
-            break
-        game.push(rng.choice(moves))
-    return game
+    return played_at_random(GAMES[name].drawn_start(rng), rng, plies)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -35,6 +35,7 @@ from reedboard.controller.web.hosts import names_for
 from reedboard.controller.web.limits import Limits
 
 from command_line import start_reedboard
+from polling import end
 
 pytestmark = pytest.mark.system
 
@@ -151,12 +152,7 @@ class Subprocess:
         return self.log.read_text(errors="replace").splitlines()
 
     def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        end(self.process)
 
 
 @pytest.fixture
