@@ -289,21 +289,12 @@ async def flood_body(server: Server, scale: float) -> str:
 def write_games(games_dir: Path, count: int, moves: int = 120) -> None:
     """`count` finished-looking Off Board journals of `moves` random legal moves each."""
     sys.path.insert(0, str(ROOT))
-    from reedboard.controller.games import OffBoard
-    from reedboard.controller.persist.journal import Journal
+    from random_play import journaled_at_random  # the tests' journal of a random game
 
     rng = random.Random(1)
     start = datetime(2024, 5, 1, 18, 0).astimezone()
     for n in range(count):
-        game = OffBoard()
-        with Journal.create(games_dir, game, {}, start + timedelta(minutes=n)) as journal:
-            for ply in range(moves):
-                legal = game.legal_moves()
-                if not legal or game.outcome() is not None:
-                    break
-                move = rng.choice(legal)
-                journal.append_move(float(ply), game.format_move(move))
-                game.push(move)
+        journaled_at_random(games_dir, rng, moves, start + timedelta(minutes=n))
 
 
 async def run(flood: str, scale: float, work: Path) -> None:

@@ -26,8 +26,6 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from reedboard.controller.games import OffBoard
-from reedboard.controller.persist.journal import Journal
 from reedboard.controller.session.play_session import PlaySession
 from reedboard.controller.core.reconcile import Settings
 from reedboard.controller.web.background import served
@@ -36,6 +34,7 @@ from reedboard.controller.web.limits import Limits
 
 from command_line import start_reedboard
 from polling import end
+from random_play import journaled_at_random
 
 pytestmark = pytest.mark.system
 
@@ -318,19 +317,11 @@ def test_half_sent_requests_neither_lock_the_owner_out_nor_stay(tmp_path, subpro
 # --- 3. past games beside the referee ------------------------------------------------------------------------
 def long_game_journal(games_dir, copies):
     """`copies` journals of one 150-move Off Board game, under different names."""
-    game, rng = OffBoard(), random.Random(3)
-    with Journal.create(games_dir, game, {}, datetime(2024, 5, 1, 18, 0).astimezone()) as journal:
-        for ply in range(150):
-            moves = game.legal_moves()
-            if not moves or game.outcome() is not None:
-                break
-            move = rng.choice(moves)
-            journal.append_move(float(ply), game.format_move(move))
-            game.push(move)
-    text = journal.path.read_bytes()
+    path = journaled_at_random(games_dir, random.Random(3), 150, datetime(2024, 5, 1, 18, 0).astimezone())
+    text = path.read_bytes()
     for n in range(1, copies):
         (games_dir / f"20240501-{180000 + n:06d}-offboard.jsonl").write_bytes(text)
-    return journal.path
+    return path
 
 
 def test_listing_past_games_leaves_the_referee_free(tmp_path):
