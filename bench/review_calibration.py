@@ -5,6 +5,7 @@ Usage:
   python bench/review_calibration.py --game abalone --games 20 --jobs 2 --write
   python bench/review_calibration.py --game offboard --steps 8 --alike --games 16 --write  # level 8 against itself
   python bench/review_calibration.py --game bigballs --steps 4,5,6,7,8 --games 11 --phase --write
+  python bench/review_calibration.py --game abalone --steps 8 --games 11 --even 0.75 --write
 
 Plays the ladder's games (`reedboard match GAME computer:K computer:K-1`, the same seed and
 opening as bench/ladder.py), then searches every position after the opening as the review does
@@ -15,7 +16,8 @@ p = 1 / (1 + exp(-(k v + c))) of the value v for the player to move against that
 share of its own, and the first player's chance then swings from ply to ply. --phase fits a
 slope that grows as pieces leave the board too, k = slope exp(phase (pieces - n)), n the players'
 pieces on the board (chance.pieces_in_play), `pieces` their mean over the positions; the phase
-is the one of 0, 0.025, .. 1 that makes the results likeliest. Prints, for the
+is the one of 0, 0.025, .. 1 that makes the results likeliest. --even W weighs the even one of
+the search's last two depths W in the settled value (review.settled_value), kept as `even`. Prints, for the
 curve used until now and the fitted one, the log loss and a calibration table (predicted chance
 against the share of points scored); --write keeps the fitted curve in
 controller/opponent/chance.toml, which the review reads.
@@ -31,7 +33,7 @@ import time
 from pathlib import Path
 
 from reedboard.controller.games import GAMES
-from reedboard.controller.opponent.chance import PROVEN, calibration, fit, logistic, pieces_in_play
+from reedboard.controller.opponent.chance import PROVEN, calibration, even_weight, fit, logistic, pieces_in_play
 from reedboard.controller.opponent.match import MAX_MOVES, drawn_start, play_one
 from reedboard.controller.opponent.review import REVIEW_NODES, Searcher, score
 
@@ -42,7 +44,7 @@ def samples_of_game(task: tuple) -> list[tuple[float, float, int]]:
     """(value for the player to move, their result, the players' pieces on the board) at every
     position of one ladder game after its opening; none for a game cut short by the match's move
     limit (its draw is no result)."""
-    name, upper, index, seed, opening, nodes, alike = task
+    name, upper, index, seed, opening, nodes, alike, even = task
     players = (f"computer:{upper}", f"computer:{upper if alike else upper - 1}")
     played = play_one(name, players, index, seed, MAX_MOVES, opening_plies=opening)
     if played.moves >= MAX_MOVES and played.result == "1/2-1/2":
@@ -53,7 +55,7 @@ def samples_of_game(task: tuple) -> list[tuple[float, float, int]]:
         if ply >= len(played.opening) and game.outcome() is None:
             positions.append((game.copy(), game.turn))
         game.push(game.parse_move(text))
-    search = Searcher(nodes, None)
+    search = Searcher(nodes, None, even=even)
     samples = []
     for position, mover in positions:
         result = score(game, mover)
@@ -104,7 +106,9 @@ def write(fitted: dict[str, dict]) -> None:
     calibration.cache_clear()
     entries = {name: entry for name, entry in calibration().items() if name not in fitted} | fitted
     lines = ["# The review's chance to win, p = 1 / (1 + exp(-(slope v + tempo))), v a search's settled value,",
-             "# fitted by bench/review_calibration.py on the computer's ladder games (do not edit: run it again).", ""]
+             "# fitted by bench/review_calibration.py on the computer's ladder games (do not edit: run it again).",
+             "# phase: the slope grows by exp(phase) with every piece fewer than `pieces` on the board;",
+             "# even: the even depth's weight in the mean of the search's last two depths (1/2 without it).", ""]
     for name in sorted(entries):
         lines.append(f"[{name}]")
         for key, value in entries[name].items():
@@ -125,6 +129,9 @@ def main() -> None:
     parser.add_argument("--opening", type=int, default=4)
     parser.add_argument("--nodes", type=int, default=REVIEW_NODES, help="the review's nodes per search")
     parser.add_argument("--free-tempo", action="store_true", help="fit the tempo too (default: kept at 0)")
+    parser.add_argument("--even", type=float, metavar="W",
+                        help="the even depth's weight in the settled value (default: the game's in chance.toml, or 1/2);"
+                             " bench/review_check.py's lag-1 says which keeps the curve from zigzagging")
     parser.add_argument("--phase", action="store_true",
                         help="fit a slope that grows as pieces leave the board (chance.toml's phase and pieces)")
     parser.add_argument("--alike", action="store_true",
@@ -135,7 +142,8 @@ def main() -> None:
     fitted = {}
     for name in args.game or sorted(GAMES):
         started = time.perf_counter()
-        tasks = [(name, k, i, args.seed, args.opening, args.nodes, args.alike) for k in steps for i in range(args.games)]
+        even = even_weight(name) if args.even is None else args.even
+        tasks = [(name, k, i, args.seed, args.opening, args.nodes, args.alike, even) for k in steps for i in range(args.games)]
         with multiprocessing.Pool(args.jobs) as pool:
             games = [game for game in pool.imap(samples_of_game, tasks) if game]
         samples = [s for game in games for s in game]
@@ -151,7 +159,7 @@ def main() -> None:
                   f" log loss {log_loss(scaled, k, c):.4f}")
             print(table(scaled, k, c))
         fitted[name] = {"slope": round(slope, 4), "tempo": round(tempo, 4),
-                        **({"phase": phase, "pieces": pieces} if phase else {}),
+                        **({"phase": phase, "pieces": pieces} if phase else {}), **({"even": even} if even != 0.5 else {}),
                         "games": len(games), "positions": len(samples),
                         "steps": args.steps + (" against themselves" if args.alike else ""), "nodes": args.nodes,
                         "seed": args.seed,

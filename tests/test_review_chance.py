@@ -80,3 +80,19 @@ def test_in_big_balls_a_value_says_more_the_fewer_stones_race():
     assert 0.5 < chance(full, 0.3) < chance(few, 0.3) < 1
     assert chance(few, -0.3) < chance(full, -0.3) < 0.5
     assert chance(full, 0.3) < 0.6, "a full board's race is no sure thing"
+
+
+def test_the_settled_value_weighs_the_even_depth_as_the_game_asks():
+    """A search ending on its own move (an odd depth) sees that move's gain and not the reply; the
+    settled value is the mean of the last two depths, the even one weighted as the game's
+    calibration says (1/2 unless it says otherwise), and a proven end as it is."""
+    from reedboard.controller.opponent.chance import even_weight
+    from reedboard.controller.opponent.review import settled_value
+    from reedboard.controller.opponent.search_parts import Result
+
+    two, three = Result(None, 0.6, 2, 100, True, (0.2, 0.6)), Result(None, 0.3, 3, 100, True, (0.2, 0.6, 0.3))
+    assert settled_value(two) == pytest.approx(0.4) and settled_value(three) == pytest.approx(0.45)
+    assert settled_value(two, 0.75) == pytest.approx(0.5) and settled_value(three, 0.75) == pytest.approx(0.525)
+    assert settled_value(Result(None, 0.99, 3, 100, True, (0.2, 0.6, 0.99)), 0.75) == 0.99
+    assert all(0 < even_weight(name) < 1 for name in GAMES)
+    assert even_weight("abalone") > 0.5, "Abalone's odd depths overrate the player to move more"

@@ -53,6 +53,15 @@ def curve(game_name: str, game: Game | None = None) -> tuple[float, float]:
     return slope, entry.get("tempo", DEFAULT_TEMPO)
 
 
+def even_weight(game_name: str) -> float:
+    """The weight of the even depth in the mean of a search's last two depths (review.settled_value):
+    1/2 unless the game's calibration says otherwise. In Abalone a search that ends on its own
+    move overrates the player to move more than one that ends on the reply underrates them, and
+    the even depth weighs 3/4: chosen so that the first player's chance neither swings nor zigzags
+    from ply to ply on ladder games (bench/review_check.py measures it)."""
+    return calibration().get(game_name, {}).get("even", 0.5)
+
+
 def pieces_in_play(game: Game) -> int:
     """The players' pieces on the board (a neutral big ball is nobody's)."""
     return sum(1 for code in game.pieces().values() if code and code != "ball")

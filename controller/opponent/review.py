@@ -40,11 +40,11 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 from ..games.base import Game
-from .chance import PROVEN, chance
+from .chance import PROVEN, chance, even_weight
 from .search import choose
 from .search_parts import ROLL, Limits
 
-REVIEW_VERSION = 6  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
+REVIEW_VERSION = 7  # raised whenever the numbers a review gives change (the archive's cache is keyed by it)
 REVIEW_NODES = 4_000  # each search's nodes by default: a game of 40 moves in 2 to 5 seconds on a desktop
 SEED = 26  # the searches' random numbers (no level's noise is used: kept for reproducibility alone)
 BLUNDER, MISTAKE = 0.20, 0.10  # a move's loss of the mover's chance to win, at least
@@ -126,23 +126,27 @@ def review_limits(nodes: int = REVIEW_NODES) -> Limits:
     return Limits(nodes=nodes, seconds=None, sensible=True, repetition=False, valued=True)
 
 
-def settled_value(result) -> float:
+def settled_value(result, even: float = 0.5) -> float:
     """A search's value of a position, for the player to move, without the side to move's swing: a
     search whose last ply is its own move sees that move's gain and not the reply, one ply deeper
     the reply too, so the values of odd and even depths lean opposite ways. The mean of the last
-    two iterations completed, or the last alone when it proves a win or a loss."""
+    two iterations completed, the even depth's weighted `even` (the game's, chance.even_weight:
+    where the odd depth leans further, it weighs less), or the last alone when it proves a win or
+    a loss."""
     values = result.by_depth
     if len(values) < 2 or abs(values[-1]) > PROVEN:
         return values[-1] if values else result.value
-    return (values[-1] + values[-2]) / 2
+    last_even = len(values) % 2 == 0
+    return even * values[-1] + (1 - even) * values[-2] if last_even else even * values[-2] + (1 - even) * values[-1]
 
 
 class Searcher:
     """The searches of one review, each position searched once (by its moves from the start)."""
 
     def __init__(self, nodes: int, clock: Callable[[], float] | None,
-                 stop: Callable[[], bool] | None = None) -> None:
+                 stop: Callable[[], bool] | None = None, even: float | None = None) -> None:
         self.limits = review_limits(nodes)
+        self.even = even  # the even depth's weight in settled values (None: the game's, chance.even_weight)
         self.clock = clock
         self.stop = stop
         self.known: dict[tuple, tuple[Hashable | None, float]] = {}
@@ -157,7 +161,7 @@ class Searcher:
             try:
                 result = choose(game, self.limits, roll=roll, stop=self.stop, clock=self.clock,
                                 rng=random.Random(SEED))
-                found = (result.move, settled_value(result))
+                found = (result.move, settled_value(result, even_weight(game.name) if self.even is None else self.even))
             except IndexError:  # nothing to choose from (no move, no roll), though not over
                 found = (None, 0.0)
             self.stopped()  # a search cut short by stop() gives no number to keep
