@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..games import GAMES
 from ..language.catalogue import COMMANDS
+from ..language.phrases import Phrase, message_of
 from ..persist.game_files import SUFFIX
 from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name
 from ..persist.journal_replay import rebuild
@@ -94,9 +95,34 @@ def listed(row: dict, folder: Path) -> dict:
     return {"name": row["id"] + SUFFIX, **entry, "result": row["line"]}
 
 
+def _damaged(path: Path, skipped: Skipped, damage: JournalError | None) -> str:
+    """Why a journal is damaged, after its name and line: the problem found reading it now (a
+    phrase), or the index's when it reads well now (changed since it was indexed)."""
+    line, problem = (damage.line, damage.problem) if damage is not None else (skipped.line, skipped.problem)
+    return (path.name if line is None else f"{path.name}:{line}") + ": " + unfoldered(problem, path.parent)
+
+
+def skipped_words(skipped: Skipped) -> str:
+    """A journal the index leaves out, as the command line names it: its path and line, and why
+    (the problem found reading it now, a phrase said where it is shown; the index keeps only the
+    English), as `str(skipped)` has it in English."""
+    try:
+        damage = read_journal(skipped.path).damage
+    except JournalError as error:
+        damage = error
+    except OSError:
+        damage = None
+    line, problem = (damage.line, damage.problem) if damage is not None else (skipped.line, skipped.problem)
+    return (str(skipped.path) if line is None else f"{skipped.path}:{line}") + ": " + problem
+
+
 def unfoldered(text: str | None, folder: Path) -> str | None:
-    """A message about a journal, naming it without the board's folders (visitors read it)."""
-    return text.replace(f"{folder}{os.sep}", "") if text else text
+    """A message about a journal, naming it without the board's folders (visitors read it); a
+    phrase stays a phrase, its data unfoldered."""
+    if isinstance(text, Phrase):
+        return Phrase(text.domain, text.text, tuple((key, unfoldered(value, folder) if isinstance(value, (str, Path))
+                                                     else value) for key, value in text.data), text.plural, text.n)
+    return str(text).replace(f"{folder}{os.sep}", "") if text else text
 
 
 def months(rows: list[dict], player: str | None) -> list[dict]:
@@ -142,16 +168,26 @@ def indexed(archive: Archive, name: str) -> bool:
 
 def unindexed(path: Path, skipped: Skipped | None) -> dict:
     """A journal the index leaves out, as the page lists it: a damaged one (`skipped`) with why,
-    and its game up to the damage when that can be read; the game at the board before its first move."""
+    and its game up to the damage when that can be read; the game at the board before its first move.
+
+    The words about a journal (`damaged`, `error`, `note`) are phrases, said where the answer is
+    given, in the language it is asked in: why a journal is damaged comes from reading it now
+    (the index keeps only its English)."""
     entry: dict = {"name": path.name, "id": path.name.removesuffix(SUFFIX)}
-    if skipped is not None:
-        where = path.name if skipped.line is None else f"{path.name}:{skipped.line}"
-        entry["damaged"] = f"{where}: {skipped.problem}"
     try:
         contents = read_journal(path)
-        game = rebuild(contents).game
     except (JournalError, OSError) as error:
-        return {**entry, "error": entry.get("damaged") or unfoldered(said(error), path.parent)}
+        if skipped is not None:
+            entry["damaged"] = _damaged(path, skipped, error if isinstance(error, JournalError) else None)
+        problem = entry.get("damaged") or unfoldered(message_of(error) if isinstance(error, JournalError)
+                                                     else said(error), path.parent)
+        return {**entry, "error": problem}
+    if skipped is not None:
+        entry["damaged"] = _damaged(path, skipped, contents.damage)
+    try:
+        game = rebuild(contents).game
+    except JournalError as error:
+        return {**entry, "error": entry.get("damaged") or unfoldered(message_of(error), path.parent)}
     entry.update(game=game.name, title=game.title, started=contents.header.get("started", ""),
                  moves=len(game.move_stack), result=result_line(game))
     note = unfoldered(contents.warning, path.parent) or entry.get("damaged")

@@ -132,6 +132,7 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
     import sqlite3
 
     from ..archive.index import Archive
+    from ..archive.queries import skipped_words
 
     folder = games_dir(args)
     if folder.exists() and not folder.is_dir():
@@ -147,7 +148,7 @@ def _archive(args: argparse.Namespace, jobs: int | None = None, report: bool = T
             folder=folder, problem=said(error))) from None
     if report:
         for problem in skipped:
-            print(_("reedboard: skipped {problem}").format(problem=problem), file=sys.stderr)
+            print(_("reedboard: skipped {problem}").format(problem=said(skipped_words(problem))), file=sys.stderr)
     return archive
 
 
@@ -294,11 +295,13 @@ def run_reindex(args: argparse.Namespace) -> int:
     from ..language import forms  # babel: only when a command prints
     import time
 
+    from ..archive.queries import skipped_words
+
     started = time.monotonic()
     with _archive(args, refresh=False) as archive:
         skipped = archive.rebuild()
         for problem in skipped:
-            print(_("reedboard: skipped {problem}").format(problem=problem), file=sys.stderr)
+            print(_("reedboard: skipped {problem}").format(problem=said(skipped_words(problem))), file=sys.stderr)
         count = len(archive.games())
         folder = archive.games_dir
     damaged = ngettext("{n} damaged journal skipped", "{n} damaged journals skipped", len(skipped)).format(

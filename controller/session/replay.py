@@ -41,8 +41,9 @@ from ..core.rolling import Die
 from ..persist.trace import (
     Trace, TraceDecision, TraceEnd, TraceError, TracePress, TraceResume,
 )
-from ..words import said
+from ..language.phrases import Phrase, Phrasebook, message_of
 
+phrase = Phrasebook("play")  # said where a trace's problem is shown, in the language in use
 FLUSH = 60.0  # s of virtual time let run after the last event, so pending timers fire
 
 
@@ -135,15 +136,15 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
     try:
         settings = Settings(**header.get("settings", {}))
     except (TypeError, ValueError) as error:
-        raise TraceError(source, 1, f"settings: {said(error)}") from None
+        raise TraceError(source, 1, phrase("settings: {problem}", problem=message_of(error))) from None
     leading = next((n for n, e in enumerate(trace.events) if not isinstance(e, TraceResume)), len(trace.events))
     contents = _journal(journal, source, needed=leading > 0)
     takebacks = contents.header.get("settings", {}).get("takebacks") if contents is not None else None
     if isinstance(takebacks, bool):  # a trace header keeps only the times; the journal has the rest
         settings = replace(settings, takebacks=takebacks)
     if leading and contents is None:
-        raise TraceError(source, None, "a trace segment (it starts at a restart of its game) replays only with"
-                                       " its journal: keep it next to the game's journal")
+        raise TraceError(source, None, phrase("a trace segment (it starts at a restart of its game) replays only"
+                                              " with its journal: keep it next to the game's journal"))
     # A rebuild reads the game's start from this header, and its clock from the journal's.
     start = dict(header)
     if contents is not None and "clock" in contents.header:
@@ -169,8 +170,8 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
         try:
             resumed = rebuild(JournalContents(start, decisions.entries))
         except JournalError as error:
-            raise TraceError(source, None, f"the game cannot go on at the restart at t={t:g}:"
-                                           f" {error.problem}") from None
+            raise TraceError(source, None, phrase("the game cannot go on at the restart at t={t}: {problem}",
+                                                  t=format(t, "g"), problem=error.problem)) from None
         decisions.going_on(t)
         journal_open = True  # the controller went on with the game's journal
         referee = Referee(resumed.game, settings=settings, die=Die(given_only=True),
@@ -200,12 +201,14 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             try:
                 keep(referee.replay_decision(event.t, event.move, event.roll))
             except ValueError as error:
-                raise TraceError(source, None, f"the computer's decision at t={event.t:g} ({event.move}):"
-                                               f" {said(error).splitlines()[0]}") from None
+                raise TraceError(source, None, phrase("the computer's decision at t={t} ({move}): {problem}",
+                                                      t=format(event.t, "g"), move=event.move,
+                                                      problem=first_line(error))) from None
         elif isinstance(event, TraceEnd):
             if event.end == "resign":
                 if event.player not in referee.game.players:
-                    raise TraceError(source, None, f"the resignation at t={event.t:g}: no player {event.player!r}")
+                    raise TraceError(source, None, phrase("the resignation at t={t}: no player {player}",
+                                                          t=format(event.t, "g"), player=repr(event.player)))
                 keep(referee.resign(event.t, event.player))
             else:
                 keep(referee.agree_draw(event.t))
@@ -213,12 +216,22 @@ def replay(trace: Trace, source: str = "trace", *, journal: str | Path | Journal
             try:
                 keep(referee.press(event.t, event.button, event.roll))
             except ValueError as error:
-                raise TraceError(source, None, f"the {event.button} press at t={event.t:g}: {said(error)}") from None
+                pressed = (phrase("the die press at t={t}: {problem}", t=format(event.t, "g"),
+                                  problem=message_of(error)) if event.button == "die"
+                           else phrase("the ok press at t={t}: {problem}", t=format(event.t, "g"),
+                                       problem=message_of(error)))
+                raise TraceError(source, None, pressed) from None
         notes.collect()
     if flush or (flush is None and contents is None):
         keep(referee.advance((trace.events[-1].t if trace.events else first_t) + FLUSH))
     notes.collect()
     return Replayed(referee, record_lines(referee.game), notes.notes, decisions.entries)
+
+
+def first_line(error: BaseException) -> str:
+    """An error's message, its first line only when it is no phrase (a phrase is one sentence)."""
+    message = message_of(error)
+    return message if isinstance(message, Phrase) else str(message).splitlines()[0] if str(message) else message
 
 
 def _journal(journal, source: str, needed: bool) -> JournalContents | None:
@@ -238,7 +251,8 @@ def _journal(journal, source: str, needed: bool) -> JournalContents | None:
     except JournalError as error:
         if found and not needed:
             return None  # only its clock and takebacks were wanted: the trace replays without them
-        raise TraceError(source, None, f"its journal cannot be used: {said(error)}") from None
+        raise TraceError(source, None, phrase("its journal cannot be used: {problem}",
+                                              problem=message_of(error))) from None
 
 
 def _before_restart(contents: JournalContents, restarts: int, source: str) -> list[dict]:
@@ -249,5 +263,5 @@ def _before_restart(contents: JournalContents, restarts: int, source: str) -> li
             seen += 1
             if seen == restarts:
                 return [e for e in contents.entries[:index] if e["type"] != "resume"]
-    raise TraceError(source, None, f"the segment starts at restart {restarts} of its game,"
-                                   f" but its journal tells of {seen} restarts")
+    raise TraceError(source, None, phrase("the segment starts at restart {restarts} of its game, but its journal"
+                                          " tells of {seen} restarts", restarts=restarts, seen=seen))

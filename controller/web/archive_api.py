@@ -51,7 +51,8 @@ from ..session.play_session import PlaySession
 from .access import Access
 from .allowance import Allowance
 from .changes import Changes
-from ..language.catalogue import COMMANDS
+from ..language.catalogue import COMMANDS, current, speaking
+from ..words import said_all
 from .limits import Limits
 from .replies import NAME_LENGTH, beside, busy, encoded, error, games_in_words, in_words, json_answer
 from .side_work import Busy, SideWork
@@ -106,7 +107,7 @@ class ArchiveRoutes:
         self.access = access or Access(None)
         limits = limits or Limits()
         self.answers = ArchiveAnswers(games)  # the worker thread's own
-        self._replays: OrderedDict[str, tuple[dict, bytes]] = OrderedDict()  # only the worker thread's
+        self._replays: OrderedDict[tuple[str, str], tuple[dict, bytes]] = OrderedDict()  # by name and language; only the worker thread's
         self.reviews = ReviewWorker()  # the one owner of the review worker (its process starts at the first review)
         self.allowance = Allowance(limits.reviews_per_address, limits.review_interval)  # spectators' reviews
 
@@ -138,8 +139,9 @@ class ArchiveRoutes:
             return error(str(problem), problem.status)
         limit, offset = filters.pop("limit", LIST_PAGE), filters.pop("offset", 0)
         live = self.session.snapshot(()).get("journal")  # the game at the board, listed from its start (no words)
-        return await beside(self.work, ("list", tuple(sorted(filters.items())), limit, offset, live),
-                            self._games_page, filters, limit, offset, live)
+        lang = current()  # the words about a damaged journal, said in the language asked in
+        return await beside(self.work, ("list", tuple(sorted(filters.items())), limit, offset, live, lang),
+                            self._games_page, filters, limit, offset, live, lang)
 
     async def statistics(self, request: Request):
         try:
@@ -172,7 +174,7 @@ class ArchiveRoutes:
         name = journal_name(request.path_params["name"])
         if len(name) > NAME_LENGTH:
             return error(_('no such game'), 404)
-        return await beside(self.work, ("game", name), answering(self._replay_json), name)
+        return await beside(self.work, ("game", name, current()), answering(self._replay_json), name, current())
 
     async def game_record(self, request: Request):
         name = journal_name(request.path_params["name"])
@@ -249,19 +251,22 @@ class ArchiveRoutes:
             raise ActionError(_('the board is busy: try again in a moment'), 503) from None
 
     # --- the worker thread's side ----------------------------------------------------------------------
-    def _games_page(self, filters: dict, limit: int, offset: int, live: str | None) -> Response:
+    def _games_page(self, filters: dict, limit: int, offset: int, live: str | None, lang: str) -> Response:
         try:
             page, total = self.answers.games_page(filters, limit, offset, live)
         except ArchiveError as problem:
             raise refused(problem) from None
-        return json_answer(encoded(page), headers={"X-Total-Count": str(total)})
+        with speaking(lang):
+            return json_answer(encoded(said_all(page)), headers={"X-Total-Count": str(total)})
 
-    def _replay_json(self, name: str) -> bytes:
+    def _replay_json(self, name: str, lang: str) -> bytes:
         replay = self.answers.replay(name)  # the same dict for as long as the journal is unchanged
-        kept = self._replays.get(name)
+        kept = self._replays.get((name, lang))
         if kept is None or kept[0] is not replay:
-            kept = self._replays[name] = (replay, encoded({**replay, "note": unfoldered(replay["note"], self.games)}))
-        self._replays.move_to_end(name)
+            with speaking(lang):
+                note = said_all(unfoldered(replay["note"], self.games))
+            kept = self._replays[(name, lang)] = (replay, encoded({**replay, "note": note}))
+        self._replays.move_to_end((name, lang))
         while len(self._replays) > REPLAYS_ENCODED:
             self._replays.popitem(last=False)
         return kept[1]

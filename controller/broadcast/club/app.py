@@ -118,7 +118,8 @@ def create_club_app(club: Club, *, lifespan=None, limits: Limits = LIMITS, spect
         detail = club.detail(name) if name else None
         if detail is None:
             return _error(_('no such board'), 404)
-        return Response(_json(detail), media_type="application/json")
+        return Response(_json({**detail, "refused": said_all(detail["refused"])}),  # in the reader's language
+                        media_type="application/json")
 
     async def standings(request: Request):
         return Response(club.standings_json(), media_type="application/json")

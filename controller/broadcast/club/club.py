@@ -37,6 +37,7 @@ from ...persist.journal_format import check_entry, check_header
 from ..address import NAME
 from ..messages import decode, game_snapshot, game_state, is_game_id, is_seq, is_time
 from .snapshot_check import checked_snapshot
+from ...language.phrases import Phrase, Phrasebook, message_of
 from ...words import said
 
 INDEX = "club-index.json"
@@ -51,6 +52,7 @@ LOG_EVERY = 10.0  # s: one log line per kind of problem at most this often (with
 LINES_LIMIT = 2000  # lines of one game (a real game has a few hundred; each is checked by replaying the game)
 GAMES_KEPT = 50  # games of one board kept in memory (all stay in the journals)
 log = logging.getLogger(__name__)
+phrase = Phrasebook("commands")  # a game refused: said in the club's log, and to each reader of the API
 
 
 @dataclass
@@ -66,7 +68,7 @@ class ClubGame:
     state: dict | None = None  # messages.game_state of the lines taken
     journal: Journal | None = None
     journal_name: str | None = None
-    refused: str | None = None  # why the game's lines are no longer taken
+    refused: Phrase | None = None  # why the game's lines are no longer taken: said where it is read
     stalled: bool = False  # the last line could not be written: it is taken when sent again
 
     @property
@@ -266,15 +268,18 @@ class Club:
         """The next line of `game`, checked once (as the journal reads it, then by the rules
         engine): what passes is both shown and written to its journal, what does not neither."""
         if not game.lines and entry.get("type") != "header":
-            game.refused = "its first line is not a header"
+            game.refused = phrase("its first line is not a header")
             return
         try:
             entry = journal_line(game.seq + 1, entry)
             header = entry if not game.lines else game.lines[0]
             state = game_state(header, [*game.lines[1:], entry] if game.lines else [])
         except (JournalError, ValueError, KeyError, TypeError) as error:
-            game.refused = f"line {game.seq + 1}: {said(error).splitlines()[0] if said(error) else 'not a journal line'}"
-            self._say("refused", "reedboard club: board %s, game %s: %s", board.name, game.id, game.refused[:200])
+            problem = message_of(error)
+            if not isinstance(problem, Phrase):  # the rules engine's or Python's words on a line it cannot use
+                problem = str(problem).splitlines()[0] if str(problem) else phrase("not a journal line")
+            game.refused = phrase("line {number}: {problem}", number=game.seq + 1, problem=problem)
+            self._say("refused", "reedboard club: board %s, game %s: %s", board.name, game.id, said(game.refused)[:200])
             self.garbled += 1
             return
         try:
