@@ -33,10 +33,6 @@ LOCAL = "http://127.0.0.1"
 TRACES = Path(__file__).resolve().parent / "traces"
 
 
-def german(text: str) -> dict:
-    return {"Accept-Language": "de"}
-
-
 def page_for(tmp_path: Path, games: Path) -> TestClient:
     session = PlaySession("bigballs", games_dir=tmp_path / "live", settings=Settings(settle=0.15, grace=0.3),
                           rng=random.Random(7), setup="given")
