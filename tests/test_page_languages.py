@@ -27,7 +27,7 @@ pytestmark = pytest.mark.system
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "controller" / "web" / "static"
-CLUB = ROOT / "controller" / "broadcast" / "static"
+CLUB = ROOT / "controller" / "broadcast" / "club" / "static"
 PAGES = [WEB / "index.html", CLUB / "club.html", CLUB / "spectate.html"]
 # a library shipped as it is (MQTT.js, *.min.js) says no words to the players
 SCRIPTS = sorted(p for p in [*WEB.glob("*.js"), *CLUB.glob("*.js")] if not p.name.endswith(".min.js"))
