@@ -14,7 +14,10 @@ scored, stones on the board) and an ended game as +-100. A marked move is confir
 judge, from the mover's side, finds the better move the review named at least half a unit of
 material (a marble, a point, a stone, or half a chance in a hundred of the game) above the move
 played; where the review says rolling was the mistake, the roll's worth is the judge's mean over
-the faces. Printed, per game and in all:
+the faces. With a die, where material leaves the two choices even (a race to a7, no stone taken
+within the judge's turns), the judge plays whole games out from each by a plain policy of its own
+(Playouts, --playouts, the same dice for both): confirmed when the better move's mean result is
+above the played one's by more than twice its standard error. Printed, per game and in all:
   - blunders and mistakes marked, and how many the judge confirmed;
   - moves left unassessed (never weighed against another choice);
   - moves that hand the opponent a win at once although another move did not, and how many of
@@ -157,6 +160,80 @@ class Judge:
         return total / len(FACES)
 
 
+class Playouts:
+    """The judge's second look in a game with a die, where material cannot tell two choices apart (a
+    race to a7 with no stone taken): whole games played out from each by a plain policy of its own,
+    with the same dice for both, and their mean results compared. The policy: before the roll, a
+    big ball's move that takes an opponent's stone (the most advanced), else the roll; after it, a
+    step onto a7, else taking an opponent's stone, else stepping up the most advanced stone, never
+    taking one's own while another move is left."""
+
+    def __init__(self, games: int) -> None:
+        self.games = games
+
+    def results(self, game, player: str, first) -> list[float]:
+        """`player`'s result (1, 1/2, 0) of each playout after `first` (a move, or ROLL: a face drawn)."""
+        import random
+
+        out = []
+        for n in range(self.games):
+            rng = random.Random(n)
+            g = game.copy()
+            if first == reviewing.ROLL:
+                g.push(self.after_roll(g, rng.randint(1, 6)))
+            else:
+                g.push(first)
+            for _ in range(MAX_MOVES):
+                if g.outcome() is not None:
+                    break
+                g.push(self.choice(g, rng))
+            outcome = g.outcome()
+            out.append(0.5 if outcome is None or outcome.winner is None else float(outcome.winner == player))
+        return out
+
+    def choice(self, g, rng):
+        pieces, mine = g.pieces(), g.turn[0].upper()
+        takes = [m for m in g.turn_moves(None) if self.taken(g, m, pieces, mine) == "theirs"]
+        if takes or not g.can_roll():
+            options = takes or g.turn_moves(None)
+            return max(options, key=lambda m: self.row(self.target(g, m)))
+        return self.after_roll(g, rng.randint(1, 6))
+
+    def after_roll(self, g, face: int):
+        pieces, mine = g.pieces(), g.turn[0].upper()
+        moves = g.turn_moves(face)
+        for m in moves:
+            if self.target(g, m) == "a7":
+                return m
+        theirs = [m for m in moves if self.taken(g, m, pieces, mine) == "theirs"]
+        if theirs:
+            return max(theirs, key=lambda m: self.row(self.target(g, m)))
+        fair = [m for m in moves if self.taken(g, m, pieces, mine) != "mine"] or moves
+        return max(fair, key=lambda m: (self.row(self.target(g, m)) > self.row(next(iter(g.footprint(m).empties))),
+                                        self.row(self.target(g, m))))
+
+    @staticmethod
+    def target(g, move) -> str:
+        footprint = g.footprint(move)
+        return next(iter(footprint.captures or footprint.fills))
+
+    @staticmethod
+    def taken(g, move, pieces, mine) -> str | None:
+        code = pieces.get(Playouts.target(g, move), "")
+        return None if not code or code == "ball" else "mine" if code[0] == mine else "theirs"
+
+    @staticmethod
+    def row(cell: str) -> int:
+        return int(cell[1:])
+
+
+def paired_gain(better: list[float], played: list[float]) -> tuple[float, float]:
+    """The mean gain of `better` over `played` (the same dice, game by game) and its standard error."""
+    gains = [b - p for b, p in zip(better, played)]
+    mean = statistics.fmean(gains)
+    return mean, (statistics.stdev(gains) / math.sqrt(len(gains)) if len(gains) > 1 else math.inf)
+
+
 # --- one game ---------------------------------------------------------------------------------------------
 @dataclass
 class Found:
@@ -257,7 +334,8 @@ def hint_move(game, roll):
 
 
 def check_game(task: tuple) -> Found:
-    name, upper, index, seed, opening, nodes, depth, turns, every = task
+    name, upper, index, seed, opening, nodes, depth, turns, every, rollouts = task
+    playouts = Playouts(rollouts) if rollouts else None
     started = time.process_time()
     played = play_one(name, (f"computer:{upper}", f"computer:{upper - 1}"), index, seed, MAX_MOVES,
                       opening_plies=opening)
@@ -299,7 +377,18 @@ def check_game(task: tuple) -> Found:
                 game.push(better)
                 better_value = judge.value(game, mover)
                 game.pop()
-            if better_value - played_value >= CONFIRMED:
+            confirmed = better_value - played_value >= CONFIRMED
+            if not confirmed and game.uses_die and playouts and abs(better_value - played_value) < CONFIRMED:
+                # material cannot tell them apart: play both out, with the same dice
+                rolled_instead = getattr(point, "rolled", False) or (roll is not None and point.better != "roll"
+                                                                       and game.roll_of(game.parse_move(point.better)) is None)
+                mine = playouts.results(game, mover, reviewing.ROLL if rolled_instead else move)
+                theirs = playouts.results(game, mover, reviewing.ROLL if point.better == "roll"
+                                          else game.parse_move(point.better))
+                gain, error = paired_gain(theirs, mine)
+                confirmed = gain > 2 * error
+                better_value, played_value = 100 * statistics.fmean(theirs), 100 * statistics.fmean(mine)
+            if confirmed:
                 found.marked[point.mark][1] += 1
             elif len(found.examples) < 3:
                 found.examples.append(f"{name} #{index} ply {ply} {text} ({point.mark}, better {point.better}):"
@@ -338,12 +427,13 @@ def hint_marked(search, game, hinted) -> bool:
 
 
 # --- the run ---------------------------------------------------------------------------------------------
-def tasks(names, games: int, seed: int, opening: int, nodes: int, depth: int, turns: int, every: int) -> list:
+def tasks(names, games: int, seed: int, opening: int, nodes: int, depth: int, turns: int, every: int,
+          rollouts: int = 0) -> list:
     out = []
     for name in names:
         for index in range(games):
             upper = 8 - (index % 5)  # steps 8 vs 7, 7 vs 6, ... 4 vs 3: the strong levels a review meets most
-            out.append((name, upper, index, seed, opening, nodes, depth, turns, every))
+            out.append((name, upper, index, seed, opening, nodes, depth, turns, every, rollouts))
     return out
 
 
@@ -383,11 +473,13 @@ def main() -> None:
     parser.add_argument("--nodes", type=int, default=reviewing.REVIEW_NODES, help="the review's nodes a search")
     parser.add_argument("--judge-depth", type=int, default=4, help="the judge's plies without a die (default 4)")
     parser.add_argument("--judge-turns", type=int, default=3, help="the judge's turns with a die (default 3)")
+    parser.add_argument("--playouts", type=int, default=200, metavar="N",
+                        help="with a die, where material is even: games played out from each choice (0: none; default 200)")
     parser.add_argument("--hint-every", type=int, default=4, metavar="PLIES",
                         help="compare the hint with the review every this many plies (0: never; default 4)")
     args = parser.parse_args()
     work = tasks(args.game or sorted(GAMES), args.games, args.seed, args.opening, args.nodes, args.judge_depth,
-                 args.judge_turns, args.hint_every)
+                 args.judge_turns, args.hint_every, args.playouts)
     started = time.perf_counter()
     found = []
     with multiprocessing.Pool(args.jobs) as pool:
