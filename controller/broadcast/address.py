@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 from ..language.catalogue import COMMANDS
 from ..words import said
+
+if TYPE_CHECKING:  # named in annotations only: ssl loads when a club asks for TLS
+    import ssl
 
 _ = COMMANDS.gettext
 

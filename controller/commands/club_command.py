@@ -11,10 +11,14 @@ import contextlib
 import importlib.util
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .usage import UsageError
 from ..language.catalogue import COMMANDS
 from ..words import said
+
+if TYPE_CHECKING:  # named in annotations only: `reedboard --help` starts without asyncio
+    import asyncio
 
 _ = COMMANDS.gettext
 

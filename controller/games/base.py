@@ -17,7 +17,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..language.phrases import N_, Phrase, Phrasebook, Said, listed
+from ..language.phrases import N_, Phrasebook, Said, listed
 
 phrase = Phrasebook("play")
 
@@ -188,7 +188,7 @@ def in_words(names: Sequence[str]) -> Said:
     return names[0] if len(names) == 1 else phrase("{first} and {last}", first=listed(names[:-1]), last=names[-1])
 
 
-from ..ground.settings import brief  # noqa: E402  how messages show a value given
+from ..ground.settings import brief  # noqa: E402, F401  how messages show a value given (named by the games' package)
 
 
 # The players' colours inside a line and at its head, as the games name them (the same words as

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..language.phrases import N_, Phrase, Phrasebook, Said, listed
 from .base import (
-    Footprint, Game, GameOption, HandStep, MoveError, Outcome, Termination, colour_words, in_words, lift, over_words,
+    Footprint, Game, GameOption, HandStep, MoveError, Outcome, Termination, colour_words, lift, over_words,
     player_words, put,
 )
 from .offboard_layout import (

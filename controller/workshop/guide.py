@@ -22,7 +22,6 @@ from reedboard.hal.interfaces import Cue, DieState, Light, LightFrame, Press
 
 from ..language.catalogue import COMMANDS
 from ..session.live import inputs, next_input
-from ..words import said
 
 TEST_LIGHT = Light("choose")  # steady white: all three colours of the LED at once
 ASK_LIGHT = Light("place", blink=True)  # green blinking: put it here
