@@ -18,6 +18,8 @@ step scores 60-80 %, its 95 % interval inside 55-85 %.
 The ratings: level 1 is anchored at 800 in every game (a beginner's rating); a step that scores
 p adds 400 log10(p / (1 - p)). A level's interval chains the Wilson bounds of the steps below
 it (each step's low end added up, and each high end): wide at the top, and honest about it.
+A step the upper level scores under half in gets no lower rating for it (a level searches what
+the one below searches and more): the ratings are ordered, the levels out of order rated alike.
 --write puts the table into controller/opponent/ladder.toml (controller/opponent/ratings.py
 reads it) after every step, keeping the other games' tables: a run cut short leaves the levels
 measured so far (fewer than the ten).
@@ -78,14 +80,29 @@ def step(name: str, upper: int, args) -> tuple[float, int]:
 
 
 def ratings(steps: list[tuple[float, int]]) -> tuple[list[float], list[float], list[float]]:
-    """The levels' ratings and 95 % bounds from the steps' (points, games), level 1 first."""
+    """The levels' ratings and 95 % bounds from the steps' (points, games), level 1 first. A level
+    searches what the level below searches and more, so it is never weaker: where a step scores
+    under half (the die's luck over a few dozen games) the ratings are the order-restricted
+    estimate, the levels out of order rated alike at their mean (ordered)."""
     rating, low, high = [ANCHOR], [ANCHOR], [ANCHOR]
     for points, games in steps:
         lo, hi = wilson(points, games)
         rating.append(rating[-1] + elo_difference(clipped(points / games, games)))
         low.append(low[-1] + elo_difference(clipped(lo, games)))
         high.append(high[-1] + elo_difference(clipped(hi, games)))
-    return rating, low, high
+    return ordered(rating), low, high
+
+
+def ordered(values: list[float]) -> list[float]:
+    """The non-decreasing sequence nearest to `values` (least squares: adjacent values out of
+    order pooled at their mean, until none is)."""
+    blocks: list[list[float]] = []  # [mean, count]
+    for value in values:
+        blocks.append([value, 1])
+        while len(blocks) > 1 and blocks[-2][0] > blocks[-1][0]:
+            mean, count = blocks.pop()
+            blocks[-1] = [(blocks[-1][0] * blocks[-1][1] + mean * count) / (blocks[-1][1] + count), blocks[-1][1] + count]
+    return [mean for mean, count in blocks for _ in range(count)]
 
 
 def table(name: str, steps: list[tuple[float, int]]) -> str:
@@ -95,6 +112,8 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
     for k, (points, games) in enumerate(steps, start=2):
         lo, hi = wilson(points, games)
         mark = "" if 0.55 <= lo and hi <= 0.85 else " *"
+        if points < games / 2:
+            mark += " (under half: rated alike with the level below)"
         lines.append(f"| {k} vs {k - 1} | {points:g}/{games} = {100 * points / games:.0f} % | {100 * lo:.0f}-{100 * hi:.0f} %"
                      f"{mark} | {k} | {rating[k - 1]:.0f} ({low[k - 1]:.0f} to {high[k - 1]:.0f}) |")
     return "\n".join(lines)

@@ -156,6 +156,22 @@ def test_the_ladder_table_has_increasing_ratings():
         rows = level_ratings(name)
         assert [n for n, *_ in rows] == list(range(1, len(rows) + 1)) and rows[0][1] == 800
         assert all(low <= rating <= high for _, rating, low, high in rows)
+        shown = [rating for _, rating, _, _ in rows]  # what the dialog shows: never a higher level rated lower
+        assert shown == sorted(shown), name
+
+
+def test_a_step_lost_by_the_die_rates_the_two_levels_alike():
+    """A level searches what the one below searches and more: a step it scores under half in (the
+    die's luck over a few dozen games) rates the two alike, at their mean, not the higher one lower."""
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).resolve().parents[1] / "bench" / "ladder.py")
+    ladder_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ladder_bench)
+    rating, low, high = ladder_bench.ratings([(70, 100), (60, 100), (45, 100)])
+    assert rating[0] == 800 and rating[1] < rating[2] == rating[3] and low[3] < low[2]
+    assert rating[2] == pytest.approx((800 + 147.2 + 70.4 + 800 + 147.2 + 70.4 - 34.8) / 2, abs=1)
+    assert ladder_bench.ordered([1, 3, 2, 5, 4, 4]) == [1, 2.5, 2.5, 13 / 3, 13 / 3, 13 / 3]
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
