@@ -165,8 +165,9 @@ class Playouts:
     race to a7 with no stone taken): whole games played out from each by a plain policy of its own,
     with the same dice for both, and their mean results compared. The policy: before the roll, a
     big ball's move that takes an opponent's stone (the most advanced), else the roll; after it, a
-    step onto a7, else taking an opponent's stone, else stepping up the most advanced stone, never
-    taking one's own while another move is left."""
+    step onto a7, else taking an opponent's stone, else stepping up, where no stone or big ball of
+    the opponent can take it next, the most advanced stone, never taking one's own while another
+    move is left."""
 
     def __init__(self, games: int) -> None:
         self.games = games
@@ -210,7 +211,18 @@ class Playouts:
             return max(theirs, key=lambda m: self.row(self.target(g, m)))
         fair = [m for m in moves if self.taken(g, m, pieces, mine) != "mine"] or moves
         return max(fair, key=lambda m: (self.row(self.target(g, m)) > self.row(next(iter(g.footprint(m).empties))),
-                                        self.row(self.target(g, m))))
+                                        self.safe(self.target(g, m), pieces, mine), self.row(self.target(g, m))))
+
+    @staticmethod
+    def safe(cell: str, pieces, mine) -> bool:
+        """Whether no opponent's stone can step onto `cell` next turn (stones step nw, ne, w or e)
+        and no big ball can roll onto it (from the hollow above it or above to its left)."""
+        column, row = ord(cell[0]) - ord("a"), int(cell[1:])
+        for di, dr in ((-1, 1), (0, 1), (-1, 0), (1, 0)):  # the stone that would step here stands at -(di, dr)
+            code = pieces.get(f"{chr(ord('a') + column - di)}{row - dr}", "")
+            if code and code != "ball" and code[0] != mine:
+                return False
+        return not any(pieces.get(f"{chr(ord('a') + column + dc)}{row + 1}") == "ball" for dc in (0, -1))
 
     @staticmethod
     def target(g, move) -> str:
