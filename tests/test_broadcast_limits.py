@@ -126,6 +126,52 @@ def test_the_clubs_own_broker_refuses_a_payload_larger_than_the_club_takes(tmp_p
     assert asyncio.run(asyncio.wait_for(main(), 60)) == b"small"
 
 
+def test_the_embedded_broker_ends_a_connection_at_a_packet_too_large_before_reading_it():
+    """A packet announced larger than the club takes ends its connection there: the rest of it is
+    never read (read on, it would be taken for thousands of packets of its own, a broker kept
+    busy by one client). Sending on into the closed connection fails long before its end."""
+    import asyncio
+    import socket
+
+    from reedboard.controller.broadcast.club import mosquitto
+    from reedboard.controller.broadcast.club.broker import PACKET_LIMIT, EmbeddedBroker
+
+    def length(n: int) -> bytes:  # MQTT's remaining length
+        out = bytearray()
+        while True:
+            n, digit = n >> 7, n & 0x7F
+            out.append(digit | (0x80 if n else 0))
+            if not n:
+                return bytes(out)
+
+    def flood(port: int) -> int:
+        """Bytes of the oversized packet the broker let in before the connection failed."""
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            body = b"\x00\x04MQTT\x04\x02\x00\x3c" + b"\x00\x03big"  # CONNECT, clean session
+            sock.sendall(b"\x10" + length(len(body)) + body)
+            assert sock.recv(4)[:1] == b"\x20"  # CONNACK
+            declared = 200 << 20
+            sock.sendall(b"\x30" + length(declared))  # PUBLISH, QoS 0, announced 200 MiB
+            chunk, sent = b"\x00" * (64 << 10), 0
+            try:
+                while sent < 16 * PACKET_LIMIT:  # more than the two ends of a socket can hold
+                    sock.sendall(chunk)
+                    sent += len(chunk)
+            except OSError:  # reset or broken pipe: the broker closed the connection
+                return sent
+            return sent
+
+    async def main():
+        broker = EmbeddedBroker("127.0.0.1", mosquitto.free_port(), kind="amqtt")
+        await broker.start()
+        try:
+            return await asyncio.to_thread(flood, broker.port)
+        finally:
+            await broker.stop(timeout=1.0)
+
+    assert asyncio.run(asyncio.wait_for(main(), 60)) < 16 * PACKET_LIMIT
+
+
 @pytest.mark.mosquitto
 def test_the_clubs_own_broker_keeps_a_bounded_number_of_bytes_for_a_club_away(tmp_path):
     """What the broker holds for the club while it is away (or reads slowly) is bounded by bytes:

@@ -149,14 +149,22 @@ def _bounded(broker_class):
     from amqtt.adapters import StreamReaderAdapter, StreamWriterAdapter
 
     class BoundedReader(StreamReaderAdapter):
+        def __init__(self, reader, writer) -> None:
+            super().__init__(reader)
+            self._writer = writer
+
         async def read(self, n: int = -1) -> bytes:
             if n > PACKET_LIMIT:
+                # the connection ends here: the rest of that packet, still arriving, would
+                # otherwise be read as thousands of packets of its own (a broker kept busy)
+                self._writer.close()
+                self.feed_eof()
                 raise asyncio.IncompleteReadError(b"", n)
             return await super().read(n)
 
     class BoundedBroker(broker_class):
         async def stream_connected(self, reader, writer, listener_name: str) -> None:
-            await self._client_connected(listener_name, BoundedReader(reader), StreamWriterAdapter(writer))
+            await self._client_connected(listener_name, BoundedReader(reader, writer), StreamWriterAdapter(writer))
 
     return BoundedBroker
 
