@@ -9,10 +9,10 @@ k = 4, c = 0 (an even position 1/2, one marble or point ahead, v ~ 0.32, about 0
 game with a die the mean result (1 + v) / 2. A value that proves a win or a loss (PROVEN) is
 1 or 0.
 
-How much a value says can depend on how far the game still has to go: in Big Balls the
-evaluation's race of a full board, twelve stones with a long way to a7, tells little of who will
-win (the results of ladder games follow it with a slope of about 0.2), a race of three stones
-tells much (about 8). A game's curve may then have a `phase`: the slope is `slope` when
+How much a value says can depend on how far the game still has to go: in a race game with a
+die, the evaluation's race of a full board, twelve stones with a long way to go, tells little of
+who will win (the results of ladder games follow it with a slope of about 0.2), a race of three
+stones tells much (about 8). A game's curve may then have a `phase`: the slope is `slope` when
 `pieces` of the players' pieces are on the board (Game.pieces, a neutral big ball not counted),
 and grows by the factor exp(phase) with every piece fewer.
 """
@@ -55,9 +55,9 @@ def curve(game_name: str, game: Game | None = None) -> tuple[float, float]:
 
 def even_weight(game_name: str) -> float:
     """The weight of the even depth in the mean of a search's last two depths (review.settled_value):
-    1/2 unless the game's calibration says otherwise. In Abalone a search that ends on its own
-    move overrates the player to move more than one that ends on the reply underrates them, and
-    the even depth weighs 3/4: chosen so that the first player's chance neither swings nor zigzags
+    1/2 unless the game's calibration says otherwise. Where a search that ends on its own move
+    overrates the player to move more than one that ends on the reply underrates them (the
+    marble game of the 61 holes), the even depth weighs more (3/4 there): chosen so that the first player's chance neither swings nor zigzags
     from ply to ply on ladder games (bench/review_check.py measures it)."""
     return calibration().get(game_name, {}).get("even", 0.5)
 
