@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
 
-from babel.messages import pofile
+from po_catalogues import messages
 
-LOCALE = Path(__file__).resolve().parent.parent / "controller" / "language" / "locale"
 DOMAINS = ("play", "commands")
 PLACEHOLDER = re.compile(r"\{[^{}]*\}")
 WORDS = 4
@@ -29,20 +27,15 @@ def sentences(lang: str) -> tuple[tuple[str, str, re.Pattern], ...]:
     for first) and the pattern that finds it, a placeholder standing for anything within a line
     or a JSON string."""
     found = []
-    for domain in DOMAINS:
-        with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as file:
-            catalogue = pofile.read_po(file, locale=lang, domain=domain)
-        for message in catalogue:
-            if not message.id:
+    for _, message in messages(lang, DOMAINS):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for english, said in zip(ids, strings):
+            parts = PLACEHOLDER.split(english)
+            if not said or said == english or sum(len(part.split()) for part in parts) < WORDS:
                 continue
-            ids = message.id if isinstance(message.id, tuple) else (message.id,)
-            strings = message.string if isinstance(message.string, tuple) else (message.string,)
-            for english, said in zip(ids, strings):
-                parts = PLACEHOLDER.split(english)
-                if not said or said == english or sum(len(part.split()) for part in parts) < WORDS:
-                    continue
-                pattern = re.compile('[^\n"]*?'.join(re.escape(part) for part in parts))
-                found.append((english, max(parts, key=len), pattern))
+            pattern = re.compile('[^\n"]*?'.join(re.escape(part) for part in parts))
+            found.append((english, max(parts, key=len), pattern))
     return tuple(found)
 
 

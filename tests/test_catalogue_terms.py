@@ -11,13 +11,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from babel.messages import pofile
 
-from reedboard.controller.language.catalogue import DOMAINS, LANGUAGES, locale_dir
+from po_catalogues import messages
+from reedboard.controller.language.catalogue import DOMAINS, LANGUAGES
 
 pytestmark = pytest.mark.unit
 
-LOCALE = Path(locale_dir())
 GUIDES = Path(__file__).resolve().parents[1] / "docs"  # docs/<lang>/*.md: the players' guides in their language
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
@@ -62,15 +61,10 @@ GLOSSARY: dict[str, tuple[Term, ...]] = {
 def translations(lang: str) -> list[tuple[str, str, str]]:
     """(catalogue, msgid, msgstr) of every translated form in `lang`."""
     found = []
-    for domain in DOMAINS:
-        with (LOCALE / lang / "LC_MESSAGES" / f"{domain}.po").open("rb") as f:
-            catalog = pofile.read_po(f, locale=lang, domain=domain)
-        for message in catalog:
-            if not message.id:
-                continue
-            msgid = message.id if isinstance(message.id, str) else message.id[0]
-            forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
-            found += [(domain, msgid, form) for form in forms if form]
+    for domain, message in messages(lang, DOMAINS):
+        msgid = message.id if isinstance(message.id, str) else message.id[0]
+        forms = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        found += [(domain, msgid, form) for form in forms if form]
     return found
 
 
