@@ -17,10 +17,12 @@ from pathlib import Path
 import pytest
 
 import table_players as tp
+from conftest import seeds
 
 pytestmark = pytest.mark.component
 
-GAMES = {"bigballs": 150, "offboard": 80, "abalone": 80}  # seeds per game: well under a minute
+WRITTEN = {"bigballs": 150, "offboard": 80, "abalone": 80}  # seeds per game: well under a minute
+GAMES = {game: seeds(count) for game, count in WRITTEN.items()}  # times --seeds
 
 # The rarer hands each game knows: each is played, in a game the rules promise, among these seeds.
 NEWER = {
@@ -46,7 +48,8 @@ def test_the_players_records_are_the_replays(game, tmp_path):
             found.append(wrong)
     # most games stay where the rules promise an answer, or this test would prove little
     assert promised >= 0.7 * GAMES[game]
-    assert hands == set(NEWER[game]), f"never played where the rules promise: {set(NEWER[game]) - hands}"
+    if GAMES[game] >= WRITTEN[game]:  # fewer seeds (--seeds under 1) may miss a rarer hand
+        assert hands == set(NEWER[game]), f"never played where the rules promise: {set(NEWER[game]) - hands}"
     if not found:
         return
     first = {}
