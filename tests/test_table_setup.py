@@ -105,6 +105,36 @@ def test_a_full_board_is_identified_stone_by_stone(rig):
     assert not any(v.prompt.kind in ("clear", "place") for v, _ in table.seen)
 
 
+def test_a_full_board_cleared_before_a_stone_is_identified_gets_the_guided_shuffle(rig):
+    """Auto: a full board is identified, an empty one shuffled. Players who clear the board while
+    it asks for the first stone mean to shuffle: the board follows them (as if it had started
+    empty), and the shuffle's first step asks for a piece on the empty board."""
+    async def scenario(table):
+        await table.until(lambda: table.referee.phase is Phase.IDENTIFY, "the identification")
+        for cell in sorted(START_CELLS):
+            await table.lift(cell)
+        await table.until(lambda: table.prompt().kind == "place", "the guided shuffle")
+        assert table.referee.phase is Phase.SETUP and table.prompt().data["cell"] == "a7"
+
+    run(rig, scenario)
+
+
+def test_a_board_cleared_after_a_stone_was_identified_is_put_back_not_shuffled(rig):
+    """Once a stone is told apart, the identification goes on: the board cleared is no new choice."""
+    async def scenario(table):
+        await table.until(lambda: table.referee.phase is Phase.IDENTIFY, "the identification")
+        await table.lift("c1")  # Black's stone 1 (see SECRET: c1 holds a 6, but the players say 1)
+        await table.place("c1")
+        await table.until(lambda: table.prompt().data.get("number") == 2, "the next stone asked for")
+        for cell in sorted(START_CELLS):
+            await table.lift(cell)
+        assert table.referee.reconciler.settled and not table.referee.reconciler.stable  # read as empty
+        assert table.referee.phase is Phase.IDENTIFY
+        assert table.prompt().kind == "identify" and table.prompt().data == {"player": "black", "number": 2}
+
+    run(rig, scenario)
+
+
 def test_an_empty_board_gets_the_guided_shuffle(rig):
     for cell in START_CELLS:
         rig.lift(cell)

@@ -498,6 +498,9 @@ class Referee:
     def _read_board(self, t: float) -> None:
         """A set-up that starts from what is on the board: read once it has settled."""
         rec = self.reconciler
+        if self._seen_frame and rec.settled and not rec.stable and self._setup.cleared(self.phase):
+            self._changes += 1
+            self.phase = Phase.SETUP  # read again below: an empty board is guided from the start
         if self._seen_frame and self._setup.reading(self.phase) and rec.settled:
             self._run(t, self._setup.read(rec.stable))
 

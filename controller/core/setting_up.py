@@ -59,6 +59,11 @@ class SetupDriver:
             return []
         return self._guide.reached() if self._guide is not None else [Play()]
 
+    def cleared(self, phase: Phase) -> bool:
+        """The board settled empty while stones wait to be identified: whether the guide reads
+        the board again (the set-up starts over from the empty board)."""
+        return phase is Phase.IDENTIFY and self._guide is not None and self._guide.cleared()
+
     def touched(self, phase: Phase, cells: frozenset[str]) -> list[Step] | None:
         """Stones lifted and put back while they are identified: the guide's steps (None: a
         touch the set-up does not take)."""

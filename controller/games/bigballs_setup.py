@@ -3,6 +3,7 @@
 The stones carry numbers the sensors cannot read, so the board is read first:
 - auto: every start hollow filled is identified, an empty board is shuffled, anything in
   between is guided to the nearer of the two first (fill the start hollows, or clear the board);
+  a full board cleared before its first stone is identified is shuffled after all;
 - shuffle: the arrangement is drawn, then each hollow is lit in turn (balls first, then each
   colour's stones by number) while the die shows the stone's number; the board is cleared first;
 - identify: the players place their shuffled stones, then lift and put back each number the die
@@ -33,6 +34,7 @@ class BigBallsSetup(SetupGuide):
             raise ValueError(f"a Big Balls set-up mode is one of {', '.join(MODES)}, not {mode!r}")
         self.game = game
         self.mode = mode
+        self._chosen = mode  # as asked: "auto" reads the board to choose
         self._rng = rng
         self._reading = True  # every mode reads the board before it asks for anything
         self._target: frozenset[str] | None = None  # the board asked for while reading
@@ -111,6 +113,16 @@ class BigBallsSetup(SetupGuide):
         self._identified[colour][hollows[0]] = number
         return [Say("identified", {"player": colour, "number": number, "cell": hollows[0]}),
                 *self._ask_next()]
+
+    def cleared(self) -> bool:
+        # Chosen from a full board, and cleared before a stone was told apart: the players mean
+        # to shuffle (auto: an empty board is shuffled). Once stones are known, the board is put
+        # back instead.
+        if self._chosen != "auto" or self.mode != "identify" or any(self._identified.values()):
+            return False
+        self.mode, self._reading, self._asking, self._target = "auto", True, None, None
+        self._identified = {}
+        return True
 
     # --- what is shown -------------------------------------------------------------------
     def marks(self, identifying: bool) -> Marks:

@@ -120,6 +120,11 @@ class SetupGuide(ABC):
         """While identifying: pieces on `cells` were lifted and put back."""
         return []
 
+    def cleared(self) -> bool:
+        """While identifying: the board has settled empty. True where the guide reads the board
+        again (`reading`): the players cleared it to be guided another way."""
+        return False
+
     def marks(self, identifying: bool) -> Marks:
         """What the lights show now besides the board asked for (`identifying`: phase IDENTIFY)."""
         return Marks()
