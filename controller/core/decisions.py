@@ -26,6 +26,7 @@ from reedboard.hal.interfaces import Cue, DieState, LightFrame
 
 from ..games import Game
 
+
 @dataclass(frozen=True)
 class PlayBegan:
     """The set-up is done and play begins: the game's journal opens now. `origin` is the
@@ -213,7 +214,7 @@ def write_line(journal, line: JournalLine) -> None:
     writes as it does)."""
     match line:
         case RollLine(t=t, player=player, value=value, free=free):
-            journal.append_roll(t, player, value, free) if free else journal.append_roll(t, player, value)
+            journal.append_roll(t, player, value, free)
         case MoveLine(t=t, move=move, clock=clock):
             journal.append_move(t, move, clock=clock)
         case TakebackLine(t=t, move=move):

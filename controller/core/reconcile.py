@@ -162,6 +162,7 @@ class Reconciler(Rulings):
                          for cell, bit in self._bit.items()}
         self._opened_at: dict[int, float] = {}  # bit -> when it was first seen empty since the baseline
         self._changed_at = float("-inf")  # when the stable board last changed
+        self._still_since: float | None = None  # while a board still since then is read again (R23)
         self._now = float("-inf")
         self._raw = self._stable = self._mask(board)
         self._pending: dict[int, float] = {}  # bit -> since when the raw state differs from stable
@@ -737,15 +738,18 @@ class Reconciler(Rulings):
             self._stable = board
             events.extend(self._on_stable(t))
         self._stable = current
-        events.extend(self._on_stable(t))
-        if self._waiting is not None and self._settle_at == t + self.settings.settle and self._applies("R23"):
-            # the board as it stands has been still since it last changed, before the commit
-            # that read it again: the settle time runs from then (rule 3)
-            self._settle_at = max(t, self._changed_at + self.settings.settle)
+        # the board as it stands has been still since it last changed, before the commit that
+        # reads it again: a settle time it waits for runs from then (rule 3, R23)
+        outer, self._still_since = self._still_since, self._changed_at if self._applies("R23") else None
+        try:
+            events.extend(self._on_stable(t))
+        finally:
+            self._still_since = outer
 
     def _schedule(self, t: float, waiting: Waiting) -> None:
         self._grace_at = None
-        self._settle_at = t + self.settings.settle
+        since = t if self._still_since is None else self._still_since
+        self._settle_at = max(t, since + self.settings.settle)
         self._waiting = waiting
 
     def _do_settle(self, t: float, events: list[Event]) -> None:

@@ -191,8 +191,8 @@ def in_words(names: Sequence[str]) -> Said:
 from ..ground.settings import brief  # noqa: E402, F401  how messages show a value given (named by the games' package)
 
 
-# The players' colours inside a line and at its head, as the games name them (the same words as
-# controller.core.prompts: one msgid each in the catalogue).
+# The players' colours inside a line and at its head, as the games name them (said by the words
+# room: controller/words/prompts.py).
 PLAYER_WORDS = {"black": N_("Black"), "white": N_("White"), "red": N_("Red"), "yellow": N_("Yellow")}
 COLOUR_WORDS = {"black": N_("black"), "white": N_("white"), "red": N_("red"), "yellow": N_("yellow")}
 

@@ -16,7 +16,6 @@ for logs and for exceptions read by people who asked in no language.
 
 from __future__ import annotations
 
-
 __all__ = ["N_", "Phrase", "Phrasebook", "Said", "listed", "message_of"]
 
 
@@ -106,7 +105,6 @@ class Phrasebook:
 
     def n(self, singular: str, plural: str, n: int, /, **data: object) -> Phrase:
         return Phrase(self.domain, singular, tuple(data.items()), plural, n)
-
 
 
 def listed(items, separator: str = ", ") -> object:

@@ -10,22 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from ..language.catalogue import N_, PLAY, say
+from ..language.catalogue import PLAY, say
 from ..core.view import Prompt
+from ..games.base import colour_words, in_words, player_words
 
 _ = PLAY.gettext
-
-# The players' colours, as the games name them: in a line ("black rolls 6") and at its head.
-COLOURS = {"black": N_("black"), "white": N_("white"), "red": N_("red"), "yellow": N_("yellow")}
-PLAYERS = {"black": N_("Black"), "white": N_("White"), "red": N_("Red"), "yellow": N_("Yellow")}
 
 
 def cells(names: Iterable[str]) -> str:
     """`b2`, `b2 and c3`, `a1, b2 and c3`."""
     names = sorted(names)
-    if len(names) <= 1:
-        return "".join(names)
-    return _("{first} and {last}").format(first=", ".join(names[:-1]), last=names[-1])
+    return say(in_words(names)) if names else ""
 
 
 def either(values: Iterable[object]) -> str:
@@ -38,12 +33,12 @@ def either(values: Iterable[object]) -> str:
 
 def colour(name: str) -> str:
     """A player's colour inside a line: `black`, `schwarz`."""
-    return _(COLOURS[name]) if name in COLOURS else name
+    return say(colour_words(name))
 
 
 def player(name: str) -> str:
     """A player at the head of a line: `Black`, `Schwarz`."""
-    return _(PLAYERS[name]) if name in PLAYERS else name.capitalize()
+    return say(player_words(name))
 
 
 def piece(code: str, game=None) -> str:
