@@ -24,8 +24,10 @@ def said(lang: str, domain: str, msgid: str) -> str:
 
 
 # --- the moves card ----------------------------------------------------------------------------------
-def header_card(open_page, tmp_path, game, lang="de") -> list[str]:
-    """The lines of the live game's moves card over the record, on a page in `lang`."""
+def header_card(open_page, tmp_path, game, lang="de", expected: list[str] | None = None, init_script=None) -> list[str]:
+    """The lines of the live game's moves card over the record, on a page in `lang`; with
+    `expected`, once they read so (the start options' words come with the catalogue, which the
+    page asks for again in its language) or the wait runs out."""
     from in_browser import FAST, TIMEOUT, expect
     from reedboard.controller.session.play_session import PlaySession
     from reedboard.controller.web.background import served
@@ -33,12 +35,14 @@ def header_card(open_page, tmp_path, game, lang="de") -> list[str]:
     session = PlaySession(game, games_dir=tmp_path / game.name, settings=FAST)
     session.page_language = lang
     with served(session) as url:
-        page = open_page(url, session=session)
+        page = open_page(url, session=session, init_script=init_script)
         expect(page.locator("html")).to_have_attribute("lang", lang, timeout=TIMEOUT)
         lines = page.locator('[data-role="header"] > div')
         expect(lines.first).not_to_be_empty(timeout=TIMEOUT)
         # the card is drawn again once the catalogue's words for the start options are in
         expect(page.locator('[data-role="turn"]')).not_to_be_empty(timeout=TIMEOUT)
+        if expected is not None:
+            expect(lines).to_have_text(expected, timeout=TIMEOUT)
         shown = lines.all_inner_texts()
         assert not page.errors
         return shown
@@ -49,13 +53,34 @@ def test_the_moves_card_names_the_abalone_layout_and_the_off_board_board_in_germ
     from reedboard.controller.games.abalone import Abalone
 
     layout = said("de", "page", "Start layout: {layout}").format(layout=said("de", "play", "Belgian daisy"))
-    shown = header_card(open_page, tmp_path, Abalone("belgian-daisy"))
+    shown = header_card(open_page, tmp_path, Abalone("belgian-daisy"), expected=[layout])
     assert shown == [layout], shown  # "Startaufstellung: Belgian Daisy", not "layout belgian-daisy"
     assert not any(re.search(r"\blayout\b|belgian-daisy", line) for line in shown)
 
-    shown = header_card(open_page, tmp_path, OffBoard())
+    shown = header_card(open_page, tmp_path, OffBoard(), expected=[said("de", "page", "Board: the standard board")])
     assert shown == [said("de", "page", "Board: the standard board")], shown
     assert not any("board default" in line for line in shown)
+
+
+# The page asks for the games' catalogue before it knows its language, and again in it; on a slow
+# network the first (English) answer may come last.
+ENGLISH_CATALOGUE_LATE = """
+const fetchNow = window.fetch;
+window.fetch = async (url, options) => {
+  const answer = await fetchNow(url, options);
+  const lang = options && options.headers && options.headers["Accept-Language"];
+  if (String(url).endsWith("api/catalog") && lang === "en") await new Promise((done) => setTimeout(done, 1500));
+  return answer;
+};
+"""
+
+
+def test_a_late_catalogue_in_the_first_language_leaves_the_set_up_in_the_pages_language(open_page, tmp_path):
+    from reedboard.controller.games.abalone import Abalone
+
+    layout = said("de", "page", "Start layout: {layout}").format(layout=said("de", "play", "Belgian daisy"))
+    shown = header_card(open_page, tmp_path, Abalone("belgian-daisy"), init_script=ENGLISH_CATALOGUE_LATE, expected=[layout])
+    assert shown == [layout], shown
 
 
 def test_the_moves_card_says_who_moves_first_in_big_balls_in_german(open_page, tmp_path):

@@ -47,7 +47,8 @@ onLanguage(() => {
   const select = $("[data-role=language]");
   if (select && select.value !== language()) select.value = language();
   renderNewGameAgain();
-  loadCatalog().then(renderNewGameAgain);  // the start options' words, in the new language
+  // the start options' words in the new language: the dialog and the moves card's set-up lines
+  loadCatalog().then(() => { renderNewGameAgain(); renderAgain(); });
   renderAgain();
   forgetRulesPages();
   if (!$("#rules").hidden && currentRulesGame()) showRules(currentRulesGame());

@@ -15,9 +15,13 @@ export function gameInfo(name) {
   return { ...fallback, ...asked, ...listed(state.snap && state.snap.games), ...(asked.options ? { options: asked.options } : {}) };
 }
 
+let asking = 0;  // the latest request: an answer in a language left behind since is not kept
+
 export async function loadCatalog() {
+  const ask = ++asking;
   try {
     const response = await fetch("api/catalog", { headers: languageHeaders() });
-    if (response.ok) catalog = await response.json();
+    const answer = response.ok ? await response.json() : null;
+    if (answer && ask === asking) catalog = answer;
   } catch (error) { /* the snapshot's list, when it has one, is used */ }
 }
