@@ -177,17 +177,17 @@ def missing(program: str) -> str | None:
     return MISSING[program]()
 
 
-# The suite runs on two workers (pytest-xdist, `-n 2` in pyproject.toml): a module stays on one
+# The suite runs on three workers (pytest-xdist, `-n 3` in pyproject.toml): a module stays on one
 # worker, so its module-wide fixtures (a browser, an emulated Pico) start once; modules that share
 # a session-wide fixture stay together too, so it is made once.
 SHARING = {"test_quick_start": "quick-start", "test_installed_wheel": "quick-start"}
 # Modules whose tests share nothing costly but take long each (an emulated Pico of their own): each
-# test is a group of its own, so both workers can take them; and a module whose module-wide fixture
+# test is a group of its own, so every worker can take them; and a module whose module-wide fixture
 # is made once a parameter (the emulated Pico with each game's board): a group a parameter.
 APART = {"test_pico_firmware", "test_pico_play"}
 APART_BY = {"test_pico_emulated": "rig"}
 # The groups that take longest (on the emulated Pico, installing the package, playing many games),
-# longest first: they start first, the short ones fill in behind them, and neither worker is left
+# longest first: they start first, the short ones fill in behind them, and no worker is left
 # with a long one at the end (pyproject.toml's --no-loadscope-reorder keeps this order; the other
 # groups follow, the most tests first, as pytest-xdist would order them).
 LONGEST_FIRST = (
@@ -230,7 +230,7 @@ def pytest_collection_modifyitems(items):
 
 
 def pytest_collection_finish(session):
-    """A worker whose tests lost their groups would split modules over both workers (each starting
+    """A worker whose tests lost their groups would split modules over the workers (each starting
     its own browser, Pico or broker): say so at once, naming the versions (pytest-xdist reads the
     groups off the node ids, which a pytest it does not know may not let it change)."""
     if getattr(session.config, "workerinput", None) and session.config.getvalue("loadgroup"):
