@@ -39,11 +39,10 @@ def test_a_game_is_said_as_decisions_with_no_journal_or_recorder():
     began = [d for d in decided if isinstance(d, PlayBegan)]
     assert len(began) == 1 and began[0].game is referee.game
     lines = [d for d in decided if isinstance(d, JournalLine)]
-    assert [(line.kind, line.fields) for line in lines] == [
-        ("roll", ("black", 6)),
-        ("move", (str(referee.game.move_stack[0]),)),
-        ("result", ("1-0", "resign", "black")),  # White resigns: Black wins
-    ]
+    roll, move, result = lines
+    assert (roll.kind, roll.player, roll.value, roll.free) == ("roll", "black", 6, False)
+    assert (move.kind, move.move) == ("move", str(referee.game.move_stack[0]))
+    assert (result.kind, result.result, result.reason, result.winner) == ("result", "1-0", "resign", "black")  # White resigns
     assert decided.index(began[0]) < decided.index(lines[0])  # the journal opens before its first line
     assert referee.phase is Phase.OVER
 
@@ -52,10 +51,10 @@ def test_a_press_is_recorded_after_what_it_decided():
     referee, decided = played(BigBalls())
     roll = next(d for d in decided if isinstance(d, JournalLine) and d.kind == "roll")
     press = next(d for d in decided if isinstance(d, Recorded) and d.kind == "press")
-    assert press.args[1:] == ("die", 6)  # with the value rolled, so a replay rolls it the same
+    assert (press.button, press.roll) == ("die", 6)  # with the value rolled, so a replay rolls it the same
     assert decided.index(roll) < decided.index(press)
     frames = [d for d in decided if isinstance(d, Recorded) and d.kind == "frame"]
-    assert frames and all(isinstance(d.args[1], frozenset) for d in frames)
+    assert frames and all(isinstance(d.occupied, frozenset) for d in frames)
 
 
 def test_what_the_board_is_told_is_said_too():

@@ -74,7 +74,7 @@ def test_asking_for_a_hint_and_the_answer_return_what_they_decided():
     move = referee.game.turn_moves()[0]
     answered = referee.answer(hands.t, question, move)
     hint = [d for d in answered if isinstance(d, JournalLine)]
-    assert [(d.kind, d.fields) for d in hint] == [("hint", (referee.game.turn, referee.game.format_move(move)))]
+    assert [(d.kind, d.player, d.move) for d in hint] == [("hint", referee.game.turn, referee.game.format_move(move))]
     assert referee.hint_shown() == move and referee.shown_move() == move
     assert referee.answer(hands.t, question, move) == []  # asked once, answered once
 

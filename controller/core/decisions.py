@@ -46,10 +46,6 @@ class FrameRecord:
     t: float
     occupied: frozenset[str]
 
-    @property
-    def args(self) -> tuple:
-        return (self.t, self.occupied)
-
 
 @dataclass(frozen=True)
 class PressRecord:
@@ -60,10 +56,6 @@ class PressRecord:
     button: str
     roll: int | None = None
 
-    @property
-    def args(self) -> tuple:
-        return (self.t, self.button, self.roll)
-
 
 @dataclass(frozen=True)
 class ComputerRecord:
@@ -73,10 +65,6 @@ class ComputerRecord:
     t: float
     move: str
     roll: int | None = None
-
-    @property
-    def args(self) -> tuple:
-        return (self.t, self.move, self.roll)
 
 
 Recorded = FrameRecord | PressRecord | ComputerRecord
@@ -106,10 +94,6 @@ class RollLine:
     value: int
     free: bool = False
 
-    @property
-    def fields(self) -> tuple:
-        return (self.player, self.value) + ((True,) if self.free else ())
-
 
 @dataclass(frozen=True)
 class MoveLine:
@@ -120,10 +104,6 @@ class MoveLine:
     move: str
     clock: Mapping[str, float] | None = None
 
-    @property
-    def fields(self) -> tuple:
-        return (self.move,)
-
 
 @dataclass(frozen=True)
 class TakebackLine:
@@ -132,10 +112,6 @@ class TakebackLine:
     kind: ClassVar[str] = "takeback"
     t: float
     move: str
-
-    @property
-    def fields(self) -> tuple:
-        return (self.move,)
 
 
 @dataclass(frozen=True)
@@ -146,10 +122,6 @@ class AmendLine:
     t: float
     old: str
     new: str
-
-    @property
-    def fields(self) -> tuple:
-        return (self.old, self.new)
 
 
 @dataclass(frozen=True)
@@ -162,10 +134,6 @@ class ResultLine:
     reason: str
     winner: str | None
 
-    @property
-    def fields(self) -> tuple:
-        return (self.result, self.reason, self.winner)
-
 
 @dataclass(frozen=True)
 class HintLine:
@@ -175,10 +143,6 @@ class HintLine:
     t: float
     player: str
     move: str
-
-    @property
-    def fields(self) -> tuple:
-        return (self.player, self.move)
 
 
 JournalLine = RollLine | MoveLine | TakebackLine | AmendLine | ResultLine | HintLine
