@@ -40,13 +40,13 @@ if __name__ == "__main__":  # reedboard from this checkout, installed or not (re
     _package.__path__ = [str(Path(__file__).resolve().parents[1])]
     sys.modules.setdefault("reedboard", _package)
 
-from reedboard.controller.games import GAMES
+from reedboard.controller.games import GAMES, top_level
 from reedboard.controller.opponent import LEVELS
 from reedboard.controller.opponent.match import MAX_MOVES, run_match, wilson
 from reedboard.controller.opponent.ratings import ANCHOR, LEVEL_SETTINGS, elo_difference, ladder
 
 TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "ladder.toml"
-TOP = max(LEVELS)
+TOP = top_level()  # the strongest level of any game; a game's own: top_level(name)
 GAMES_A_STEP = 100  # for a game without a table in ladder.toml
 
 
@@ -132,14 +132,14 @@ def kept(name: str, first: int, last: int = TOP) -> dict[int, tuple[float, int]]
     levels changed. SystemExit (one line) when a step below is missing or its levels changed."""
     table = ladder().get(name, {"games": []})
     steps = {upper: (points, games) for upper, points, games
-             in zip(range(2, TOP + 1), table.get("scores", []), table["games"])}
+             in zip(range(2, top_level(name) + 1), table.get("scores", []), table["games"])}
     below = range(2, first)
     if any(upper not in steps for upper in below):
         raise SystemExit(f"{name}: ladder.toml has no steps up to {first - 1} vs {first - 2}: measure from 2")
     if first > 2 and not all(as_measured(name, n, table) for n in range(1, first)):  # no steps below: none to keep
         raise SystemExit(f"{name}: levels 1-{first - 1} changed since ladder.toml was measured: measure from 2")
     result = {upper: steps[upper] for upper in below}
-    for upper in range(last + 1, TOP + 1):
+    for upper in range(last + 1, top_level(name) + 1):
         if upper not in steps or not (as_measured(name, upper - 1, table) and as_measured(name, upper, table)):
             break
         result[upper] = steps[upper]
@@ -165,7 +165,7 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
         known = {}
     lines = ["# The computer's ladder, measured by bench/ladder.py (do not edit: run it again with --write).",
              "# Per game: each level's rating (Elo, level 1 anchored at 800) and its 95 % interval,",
-             f"# levels 1..{TOP}; per step (2 vs 1 .. {TOP} vs {TOP - 1}) the games played and the upper level's points;",
+             "# levels 1 to the game's strongest; per step (2 vs 1, 3 vs 2 ...) the games played and the upper level's points;",
              "# the levels' settings when measured (nodes, depth, temperature, natural).",
              f"anchor = {ANCHOR:g}", ""]
     for name in sorted(set(known) | set(measured)):
@@ -174,7 +174,8 @@ def write(measured: dict[str, list[tuple[float, int]]], args) -> None:
             rating, low, high = ratings(steps)
             entry = {"ratings": rating, "low": low, "high": high, "games": [g for _, g in steps],
                      "scores": [p for p, _ in steps],
-                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, TOP + 1)] for key in LEVEL_SETTINGS},
+                     **{key: [getattr(LEVELS[n].setting(name), key) for n in range(1, top_level(name) + 1)]
+                        for key in LEVEL_SETTINGS},
                      "seed": args.seed, "opening": args.opening, "measured": datetime.date.today().isoformat()}
         else:
             entry = known[name]
@@ -217,7 +218,7 @@ def main() -> None:
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
         found = kept(name, args.first, args.last)
-        for upper in range(args.first, args.last + 1):
+        for upper in range(args.first, min(args.last, top_level(name)) + 1):
             started = time.perf_counter()
             points, games = found[upper] = step(name, upper, args)
             lo, hi = wilson(points, games)

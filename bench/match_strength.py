@@ -24,11 +24,10 @@ import argparse
 import re
 import time
 
-from reedboard.controller.games import GAMES
+from reedboard.controller.games import GAMES, top_level
 from reedboard.controller.opponent import LEVELS, Limits, choose
 from reedboard.controller.opponent.match import MAX_MOVES, parse_player, run_match
 
-TOP = f"computer:{max(LEVELS)}"
 MATCH = re.compile(r"(?P<game>[a-z]+):(?P<first>random|greedy|computer:\d+)"
                    r":(?P<second>random|greedy|computer:\d+)(?:@(?P<games>\d+))?$")
 
@@ -36,9 +35,9 @@ MATCH = re.compile(r"(?P<game>[a-z]+):(?P<first>random|greedy|computer:\d+)"
 def strength_matches() -> list[str]:
     """Every match of the issue: the top level against random and greedy, then each level
     against the level below, game by game."""
-    matches = [f"{name}:{TOP}:{other}" for name in sorted(GAMES) for other in ("random", "greedy")]
-    for n in range(2, max(LEVELS) + 1):
-        matches += [f"{name}:computer:{n}:computer:{n - 1}" for name in sorted(GAMES)]
+    matches = [f"{name}:computer:{top_level(name)}:{other}" for name in sorted(GAMES) for other in ("random", "greedy")]
+    for n in range(2, top_level() + 1):
+        matches += [f"{name}:computer:{n}:computer:{n - 1}" for name in sorted(GAMES) if n <= top_level(name)]
     return matches
 
 
@@ -69,15 +68,15 @@ def pi_estimate(positions: int, seconds: float, seed: int) -> None:
     core some 10 to 20 times ahead of one Cortex-A53 core at 1 GHz, and CPython's interpreter
     loop, all branches and memory look-ups, gains least from the A53's narrow in-order pipeline;
     15 is taken. CPU time is counted, so a loaded machine measures its own speed, not its load.
-    Then the node budgets that take PI_SECONDS there, next to levels 9 and 10's."""
+    Then the node budgets that take the Pi's seconds there (levels.pi_seconds), next to those
+    levels' own."""
     import random
     import statistics
 
-    from reedboard.controller.opponent.levels import PI_SECONDS, PI_SPEED_RATIO
+    from reedboard.controller.opponent.levels import PI_SPEED_RATIO, pi_seconds
 
-    print(f"\n| game | nodes/s here (median, CPU) | on a Pi Zero 2 W (/{PI_SPEED_RATIO}) |"
-          + "".join(f" {s:g} s there | level {n} |" for n, s in sorted(PI_SECONDS.items())))
-    print("|---|---|---|" + "---|---|" * len(PI_SECONDS))
+    print(f"\n| game | nodes/s here (median, CPU) | on a Pi Zero 2 W (/{PI_SPEED_RATIO}) | the Pi's levels |")
+    print("|---|---|---|---|")
     for name, cls in sorted(GAMES.items()):
         rng = random.Random(f"{seed}/{name}")
         rates = []
@@ -95,8 +94,9 @@ def pi_estimate(positions: int, seconds: float, seed: int) -> None:
             rates.append(result.nodes / max(time.process_time() - started, 1e-9))
         here = statistics.median(rates)
         pi = here / PI_SPEED_RATIO
-        cells = "".join(f" {pi * s:,.0f} | {LEVELS[n].setting(name).nodes:,} |" for n, s in sorted(PI_SECONDS.items()))
-        print(f"| {name} | {here:,.0f} | {pi:,.0f} |{cells}", flush=True)
+        levels = "; ".join(f"level {n}: {pi * s:,.0f} nodes in {s:g} s there (its budget {LEVELS[n].setting(name).nodes:,})"
+                           for n, s in sorted(pi_seconds(name).items()))
+        print(f"| {name} | {here:,.0f} | {pi:,.0f} | {levels} |", flush=True)
 
 
 def level_times(positions: int, seed: int) -> None:
@@ -122,11 +122,11 @@ def level_times(positions: int, seed: int) -> None:
                 game.push(rng.choice(moves))
             if game.outcome() is None and (not cls.uses_die or game.can_roll()):
                 games.append(game)
-        for number in sorted(LEVELS):
+        for number in range(1, top_level(name) + 1):
             times, depths = [], []
             for game in games:
                 started = time.perf_counter()
-                result = choose(game, level(number).limits(), rng=rng)
+                result = choose(game, level(number, name).limits(name), rng=rng)
                 if cls.uses_die:
                     result = choose(game, level(number).limits(), roll=rng.randint(1, 6), rng=rng)
                 times.append(time.perf_counter() - started)

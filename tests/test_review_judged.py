@@ -165,29 +165,24 @@ def test_level_one_never_takes_its_own_stone_for_nothing_on_its_first_move():
 
 
 def test_levels_nine_and_ten_are_in_the_dialog_with_their_ratings(tmp_path):
-    """The new-game dialog offers every level, the top one named the strongest, and the page is
-    told each level's rating in every game, levels 9 and 10 too."""
-    import re
-    from pathlib import Path
-
+    """The page is told each game's levels (1 to its strongest, which the dialog names the
+    strongest) and each level's rating, levels 9 and 10 too."""
     from starlette.testclient import TestClient
 
-    from reedboard.controller.core.computer import LEVELS as TABLE_LEVELS
     from reedboard.controller.core.reconcile import Settings
-    from reedboard.controller.opponent import LEVELS
+    from reedboard.controller.games import GAMES
     from reedboard.controller.session.play_session import PlaySession
     from reedboard.controller.web import create_app
 
-    page = (Path(__file__).resolve().parents[1] / "controller" / "web" / "static" / "index.html").read_text()
-    select = re.search(r'<select name="level">(.*?)</select>', page, re.S)[1]
-    assert [int(v) for v in re.findall(r'<option value="(\d+)"', select)] == sorted(LEVELS) == list(TABLE_LEVELS)
-    assert "10 (the strongest)" in select and max(LEVELS) == 10
     session = PlaySession(BigBalls(), games_dir=tmp_path / "live", settings=Settings(settle=0.05))
     with TestClient(create_app(session, games_dir=tmp_path / "games"), base_url="http://127.0.0.1") as client:
         catalog = client.get("/api/catalog").json()
+    assert sorted(entry["name"] for entry in catalog) == sorted(GAMES)
     for entry in catalog:
+        strongest = len(GAMES[entry["name"]].computer_levels)
+        assert entry["top_level"] == strongest == 10, entry["name"]
         rows = entry["levels"]
-        assert [row["level"] for row in rows] == sorted(LEVELS), entry["name"]  # 9 and 10 rated too
+        assert [row["level"] for row in rows] == list(range(1, strongest + 1)), entry["name"]  # 9 and 10 rated too
         assert all(row["low"] <= row["rating"] <= row["high"] for row in rows)
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..broadcast.publisher.arguments import add_broadcast_arguments
-from ..games import GAMES, Game, colours, game_class, game_name
+from ..games import GAMES, Game, colours, game_class, game_name, top_level
 from ..language.catalogue import COMMANDS, N_, PLAY
 from .arguments import (
     add_game_options, add_hal_options, check_board_file, games_in_words, in_words, listen, listen_or_port, new_game,
@@ -72,7 +72,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
     play.add_argument("--watchers", metavar="N", type=_watchers,
                       help=_("spectators the web view shows the game live at once (default 64, at most 500)"))
     play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
-                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1-10 (default 5)"))
+                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1-{top} (default 5)").format(
+                          top=top_level()))
     play.add_argument("--computer-plays", metavar="COLOUR", choices=colours(),
                       help=_("the side the computer plays: {colours} (default: the second player)").format(
                           colours=", ".join(colours())))
@@ -325,6 +326,9 @@ def _computer(config: Configuration, game: Game):
     if plays not in game.players:
         raise UsageError(_("reedboard play: the computer plays {colours} in {game}, not {colour}").format(
             colours=in_words(game.players), game=game.title, colour=plays))
+    if level > top_level(game.name):  # a game's levels end where its ladder does
+        raise UsageError(_("reedboard play: the computer's levels in {game} are 1 to {top}, not {level}").format(
+            game=game.title, top=top_level(game.name), level=level))
     return Computer(plays, level)
 
 

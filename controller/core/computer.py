@@ -12,26 +12,25 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from .. import __version__
-from ..games import Game
+from ..games import Game, top_level
 from ..language.phrases import Phrasebook
 
 phrase = Phrasebook("play")
 
-LEVELS = range(1, 11)
 ROLL_DECISION = "roll"  # the search's answer when the computer chooses to roll (opponent.ROLL)
-HINT_LEVEL = 8  # a hint with no computer in the game searches as the top level does
+HINT_LEVEL = 8  # a hint with no computer in the game searches as level 8 does (every game has it)
 
 
 @dataclass(frozen=True)
 class Computer:
-    """The side the computer plays and its level (1-10)."""
+    """The side the computer plays and its level (1 to the strongest of some game: the game
+    played checks its own, check_level)."""
 
     plays: str
     level: int
 
     def __post_init__(self) -> None:
-        if self.level not in LEVELS:
-            raise ValueError(phrase("the computer's level is 1 to 10, not {level}", level=repr(self.level)))
+        check_level(self.level)
 
     def header(self) -> dict:
         """What the journal's header says of it."""
@@ -54,6 +53,13 @@ class Question:
     hint: bool = False
 
 
+def check_level(level: object, game: str | None = None) -> int:
+    """`level` if `game` (a name; None: any game) has it; ValueError (a phrase) otherwise."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= top_level(game):
+        raise ValueError(phrase("the computer's level is 1 to {top}, not {level}", top=top_level(game), level=repr(level)))
+    return level
+
+
 def parse_opponent(text: str) -> int | None:
     """`--vs human`, `computer` or `computer:L`: None for a person, else the computer's level
     (5 by default); ValueError says what is expected, in one line."""
@@ -62,7 +68,7 @@ def parse_opponent(text: str) -> int | None:
     kind, colon, number = text.partition(":")
     if kind == "computer" and not colon:
         return 5
-    if kind == "computer" and number.isdigit() and int(number) in LEVELS:
+    if kind == "computer" and number.isdigit() and 1 <= int(number) <= top_level():
         return int(number)
-    raise ValueError(phrase("the opponent is human, computer or computer:1 .. computer:10, not {text}",
-                            text=repr(text)))
+    raise ValueError(phrase("the opponent is human, computer or computer:1 .. computer:{top}, not {text}",
+                            top=top_level(), text=repr(text)))

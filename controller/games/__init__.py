@@ -47,6 +47,14 @@ def names_in_words(names: Iterable[str] | None = None, last: str = "or") -> str 
     return f"{', '.join(names[:-1])} {last} {names[-1]}"
 
 
+def top_level(name: str | None = None) -> int:
+    """The computer's strongest level in game `name` (its levels are 1 to it; a name not
+    registered: the default table's); None: the strongest in any game."""
+    if name is None:
+        return max(len(cls.computer_levels) for cls in (Game, *GAMES.values()))
+    return len(GAMES.get(name, Game).computer_levels)
+
+
 def game_name(text: str) -> str:
     """A game's name as someone wrote it, in any case ("Abalone", "BIGBALLS"): the registered
     name it means, or the text as it was (for the caller to refuse, naming the games)."""
@@ -104,5 +112,5 @@ __all__ = [
     "GAMES", "REGISTERED", "BigBalls", "BigBallsMove", "Footprint", "Game", "GameOption", "GameOverError",
     "Layout", "LayoutError", "MoveError", "OffBoard", "OffBoardMove", "Outcome", "SetupError", "Termination",
     "catalog", "colours", "divide", "game_class", "game_from_header", "game_header", "header_keys", "load_layout",
-    "names_in_words", "perft",
+    "names_in_words", "perft", "top_level",
 ]

@@ -372,9 +372,29 @@ class Game(ABC):
         +-1 itself, and its chance nodes rely on these bounds); 0 when the game cannot say."""
         return 0.0
 
-    # The computer's levels 1..10 in this game, each (nodes, depth, temperature, natural) as
-    # controller/opponent/levels.py reads them, calibrated by bench/ladder.py; None: the default.
-    computer_levels: ClassVar[tuple[tuple[int, int, float, float], ...] | None] = None
+    # The computer's levels in this game, 1 to as many as the table has (a game's ladder climbs as
+    # far as steps of 60-80 % lead it), each (nodes, depth, temperature, natural) as
+    # controller/opponent/levels.py reads them, calibrated by bench/ladder.py. These: Abalone's, and
+    # those of a game without a table of its own. A warm depth-2 level has the nodes to value every
+    # move at depth 2 (cut short, it falls back on its depth-1 values and is no stronger than the
+    # level below); its liking for pushes makes it attack (a cautious shallow player only shuffles).
+    # Low temperatures weigh most: at depth 2, 0.05 to 0.025 can be a step of 90 %. A cold level
+    # plays its best move and is cut by its node budget; one that reaches depth 3 can beat every
+    # warm depth-2 level 20-0. Seven steps of about 70 % span only about 1,000 Elo, so these levels
+    # run from warm depth 2 to cold depth 2; a game's own may run from depth 1 to a start on depth 3.
+    # A game with a die hides small differences in strength, so its steps are wider.
+    computer_levels: ClassVar[tuple[tuple[int, int, float, float], ...]] = (
+        (12_000, 2, 0.09, 0.12),
+        (12_000, 2, 0.06, 0.08),
+        (12_000, 2, 0.04, 0.04),
+        (15_000, 2, 0.027, 0.02),
+        (15_000, 2, 0.018, 0.0),
+        (20_000, 2, 0.012, 0.0),
+        (20_000, 2, 0.008, 0.0),
+        (350, 64, 0.0, 0.0),
+        (9_000, 64, 0.0, 0.0),  # 2 s on a Pi Zero 2 W
+        (45_000, 64, 0.0, 0.0),  # 10 s on a Pi Zero 2 W
+    )
 
     def absurd(self, option: Hashable) -> bool:
         """Whether `option` (a move of the player to move, or the computer's word for another

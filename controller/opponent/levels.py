@@ -1,4 +1,5 @@
-"""The computer's levels 1-10: each a node budget, a depth and a temperature, game by game.
+"""The computer's levels, 1 to a game's strongest: each a node budget, a depth and a temperature,
+game by game (a game's table in Game.computer_levels says how many levels it has).
 
 A warm level (temperature > 0) values every move at the root exactly within its node budget (a
 turn with a die: both its decisions together), then picks among them as a person would: the
@@ -13,7 +14,7 @@ its temperature), never absurdly.
 
 The nodes decide, never the clock: the same position, seed and level give the same move on any
 machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`,
-see worker.Thinker), far above what the budgets take here. Levels 9 and 10 use the time a player
+see worker.Thinker), far above what the budgets take here. The top levels (9 and 10) use the time a player
 waits for a strong reply on the board's own computer: their node budgets are what a Raspberry Pi
 Zero 2 W searches in PI_SECONDS (about 2 s and 10 s a move; in the game with a die, whose level 8
 already thinks about 5 s there, about 10 s and 20 s), estimated from this machine's node rates
@@ -27,10 +28,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..games import GAMES
+from ..games import GAMES, Game, top_level
 from .search_parts import Limits
 
-SAFETY_SECONDS = 6.0  # at the table only: a move never takes longer, whatever the budget (levels 1-8)
+SAFETY_SECONDS = 6.0  # at the table only: a move never takes longer, whatever the budget (below the Pi's levels)
 
 
 @dataclass(frozen=True)
@@ -55,12 +56,17 @@ class Level:
         return True
 
     def setting(self, game: str | None = None) -> Setting:
-        return self.settings.get(game or "*") or self.settings["*"]
+        """Its setting in `game` (a name; None or a game without a table of its own: the
+        default's); ValueError (one line) where that game's levels end below it."""
+        table = _table_name(game)
+        if table not in self.settings:
+            raise ValueError(f"the computer's level is 1 to {top(game)} in {game}, not {self.number}")
+        return self.settings[table]
 
-    @property
-    def safety_seconds(self) -> float:
-        """The most a move may take at the table, whatever the budget."""
-        return TOP_SAFETY_SECONDS.get(self.number, SAFETY_SECONDS)
+    def safety_seconds(self, game: str | None = None) -> float:
+        """The most a move may take at the table in `game`, whatever the budget."""
+        caps = TOP_SAFETY_SECONDS.get(game or "*", TOP_SAFETY_SECONDS["*"])
+        return caps.get(self.number, SAFETY_SECONDS)
 
     @property
     def nodes(self) -> int:
@@ -78,46 +84,47 @@ class Level:
                       sensible=self.sensible)
 
 
-TOP = 10  # the strongest level
-# The levels that use the time a player waits on a Raspberry Pi Zero 2 W: seconds a move there
-# (in the games without a die), and the most a move may take at the table, on a loaded Pi too.
-PI_SECONDS = {9: 2.0, 10: 10.0}
-TOP_SAFETY_SECONDS = {9: 15.0, 10: 40.0}
+# The levels that use the time a player waits on a Raspberry Pi Zero 2 W, game by game ("*": a
+# game without a table of its own): seconds a move there (in the games without a die), and the
+# most a move may take at the table, on a loaded Pi too.
+PI_SECONDS = {"*": {9: 2.0, 10: 10.0}}
+TOP_SAFETY_SECONDS = {"*": {9: 15.0, 10: 40.0}}
+
+
+def pi_seconds(game: str | None = None) -> dict[int, float]:
+    """The levels of `game` that use the time a player waits on the Pi: level -> seconds a move there."""
+    return PI_SECONDS.get(game or "*", PI_SECONDS["*"])
 # How many times slower the search runs on a Pi Zero 2 W (one Cortex-A53 core at 1 GHz) than on
 # the machine whose node rates set levels 9 and 10's budgets (bench/match_strength.py --pi).
 PI_SPEED_RATIO = 15
 
 
-def _levels(table: dict[str, list[tuple[int, int, float]]]) -> dict[int, Level]:
-    return {n: Level(n, {game: Setting(*rows[n - 1]) for game, rows in table.items()}) for n in range(1, TOP + 1)}
+def _levels(tables: dict[str, tuple[tuple[int, int, float, float], ...]]) -> dict[int, Level]:
+    """Level n of every game whose table reaches it, for n up to the longest table."""
+    longest = max(len(rows) for rows in tables.values())
+    return {n: Level(n, {game: Setting(*rows[n - 1]) for game, rows in tables.items() if n <= len(rows)})
+            for n in range(1, longest + 1)}
 
 
-# (nodes, depth, temperature, natural) for levels 1..10, the games' own where a game has them
-# (Game.computer_levels), these otherwise. A warm depth-2 level has the nodes to value every move
-# at depth 2 (cut short, it falls back on its depth-1 values and is no stronger than the level
-# below); its liking for pushes makes it attack (a cautious shallow player only shuffles). Low
-# temperatures weigh most: at depth 2, 0.05 to 0.025 can be a step of 90 %. A cold level plays
-# its best move and is cut by its node budget; one that reaches depth 3 can beat every warm
-# depth-2 level 20-0. Seven steps of about 70 % span only about 1,000 Elo, so these levels run
-# from warm depth 2 to cold depth 2; a game's own may run from depth 1 to a start on depth 3. A
-# game with a die hides small differences in strength, so its steps are wider.
-DEFAULT = (
-    (12_000, 2, 0.09, 0.12),
-    (12_000, 2, 0.06, 0.08),
-    (12_000, 2, 0.04, 0.04),
-    (15_000, 2, 0.027, 0.02),
-    (15_000, 2, 0.018, 0.0),
-    (20_000, 2, 0.012, 0.0),
-    (20_000, 2, 0.008, 0.0),
-    (350, 64, 0.0, 0.0),
-    (9_000, 64, 0.0, 0.0),  # 2 s on a Pi Zero 2 W
-    (45_000, 64, 0.0, 0.0),  # 10 s on a Pi Zero 2 W
-)
-LEVELS = _levels({"*": DEFAULT, **{name: cls.computer_levels for name, cls in GAMES.items() if cls.computer_levels}})
+# (nodes, depth, temperature, natural) level by level: each game's own (Game.computer_levels; the
+# default there is that of a game without a table of its own).
+DEFAULT = Game.computer_levels
+
+# Each game's table (Game.computer_levels), "*" for a game without one: a game's levels are 1
+# to its table's length, so a game climbs as far as steps of 60-80 % lead it.
+TABLES = {"*": DEFAULT, **{name: cls.computer_levels for name, cls in GAMES.items()}}
+LEVELS = _levels(TABLES)  # number -> the level, up to the longest table
 
 
-def level(number: int) -> Level:
-    """Level `number` (1-10); ValueError (one line) otherwise."""
-    if number not in LEVELS:
-        raise ValueError(f"the computer's level is 1 to {TOP}, not {number}")
+def _table_name(game: str | None) -> str:
+    return game if game in TABLES else "*"
+
+
+top = top_level  # the strongest level in a game (a name); None: the strongest in any game
+
+
+def level(number: int, game: str | None = None) -> Level:
+    """Level `number` (1 to top(game)); ValueError (one line) otherwise."""
+    if not isinstance(number, int) or not 1 <= number <= top(game):
+        raise ValueError(f"the computer's level is 1 to {top(game)}, not {number}")
     return LEVELS[number]

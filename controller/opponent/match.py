@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from ..games import game_class
 from ..games.base import colour_words
 from ..language.phrases import Phrasebook
-from .levels import LEVELS, level
+from .levels import level, top
 from .search import choose
 from .search_parts import ROLL, Limits
 
@@ -45,14 +45,15 @@ class GameResult:
 
 
 def parse_player(text: str) -> str:
-    """`random`, `greedy` or `computer:L` (L 1-10); argparse's error otherwise."""
+    """`random`, `greedy` or `computer:L` (L 1 to the strongest level of any game: the match's
+    game checks its own, run_match); argparse's error otherwise."""
     if text in ("random", "greedy"):
         return text
     kind, __, number = text.partition(":")
-    if kind == "computer" and number.isdigit() and int(number) in LEVELS:
+    if kind == "computer" and number.isdigit() and 1 <= int(number) <= top():
         return text
-    raise argparse.ArgumentTypeError(phrase("a player is random, greedy or computer:1 .. computer:10, not {text}",
-                                            text=repr(text)))
+    raise argparse.ArgumentTypeError(phrase("a player is random, greedy or computer:1 .. computer:{top}, not {text}",
+                                            top=top(), text=repr(text)))
 
 
 def player_limits(player: str, nodes: int | None = None, game: str | None = None) -> Limits:
@@ -62,8 +63,8 @@ def player_limits(player: str, nodes: int | None = None, game: str | None = None
     if player == "greedy":
         return GREEDY
     number = int(player.partition(":")[2])
-    limits = level(number).limits(game)
-    if nodes is not None and number == max(LEVELS):
+    limits = level(number, game).limits(game)
+    if nodes is not None and number == top(game):
         limits = replace(limits, nodes=nodes)
     return limits
 

@@ -98,8 +98,9 @@ class Thinker:
     def limits(self, number: int, game: str | None = None) -> Limits:
         """Level `number`'s limits in `game` (a name): its node budget, with a time cap for
         safety only (the budgets take far less here; a much slower board stops at the cap)."""
-        cap = level(number).safety_seconds
-        return level(number).limits(game, seconds=cap if self.seconds is None else min(cap, self.seconds))
+        chosen = level(number, game)
+        cap = chosen.safety_seconds(game)
+        return chosen.limits(game, seconds=cap if self.seconds is None else min(cap, self.seconds))
 
     def warm_up(self) -> None:
         """Start the worker now, so that the first move does not wait for it."""

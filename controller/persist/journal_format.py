@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..ground.settings import ClockSettings
 from ..ground.settings import Settings
-from ..games import Game, brief, game_from_header, header_keys
+from ..games import Game, brief, game_from_header, header_keys, top_level
 from ..games import game_header as header_of
 from ..language.phrases import N_, Phrasebook, message_of
 from .notation import starting_position
@@ -163,13 +163,13 @@ def extras_problem(header: Mapping, colours: tuple[str, ...]) -> str | None:
     if "computer" in header:
         computer = header["computer"]
         if not isinstance(computer, dict) or set(computer) != {"plays", "level", "version"}:
-            return phrase('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}')
+            return phrase('"computer" must be {"plays": COLOUR, "level": LEVEL, "version": TEXT}')
         level = computer["level"]
         if computer["plays"] not in colours:
             return '"computer": ' + phrase("it plays {colours}, not {colour}", colours=_or(colours),
                                            colour=brief(computer["plays"]))
-        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10:
-            return '"computer": ' + phrase("the level is 1 to 10, not {level}", level=brief(level))
+        if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= top_level():  # any game's
+            return '"computer": ' + phrase("the level is 1 to {top}, not {level}", top=top_level(), level=brief(level))
         if not isinstance(computer["version"], str):
             return '"computer": ' + phrase("the version must be text")
     return None

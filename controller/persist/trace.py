@@ -30,7 +30,7 @@ from pathlib import Path
 from reedboard.hal.interfaces import Frame
 
 from .. import games
-from ..games import Game, header_keys
+from ..games import Game, header_keys, top_level
 from ..ground.readfile import TRACE_LIMIT, read_bytes, read_text
 from ..games import brief
 from .game_files import trace_path
@@ -242,8 +242,8 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
         raise TraceError(path, number, message_of(error)) from None
     computer = header.get("computer")
     if computer is not None and (not isinstance(computer, dict) or computer.get("plays") not in game.players
-                                 or computer.get("level") not in range(1, 11)):
-        raise TraceError(path, number, phrase('"computer" must be {"plays": COLOUR, "level": 1-10, "version": TEXT}'))
+                                 or computer.get("level") not in range(1, top_level(game.name) + 1)):
+        raise TraceError(path, number, phrase('"computer" must be {"plays": COLOUR, "level": LEVEL, "version": TEXT}'))
     return {cell.lower(): cell for cell in game.cells}
 
 

@@ -30,8 +30,8 @@ from reedboard.hal import registry
 from . import live
 from .actions import ActionError
 from ..core.clock import ClockSettings
-from ..core.computer import Computer, Question
-from ..games import GAMES, Game, names_in_words
+from ..core.computer import Computer, Question, check_level
+from ..games import GAMES, Game, names_in_words, top_level
 from ..games.base import colour_words
 from .. import words
 from ..words import notes as note_words
@@ -343,8 +343,10 @@ class PlaySession:
         computer = self.computer
         if computer is None:
             return None
-        if computer.plays not in game.players:  # another game's colours: the same seat
-            computer = Computer(game.players[-1], computer.level)
+        if computer.plays not in game.players or computer.level > top_level(game.name):
+            # another game's colours: the same seat; above its strongest level: its strongest
+            plays = computer.plays if computer.plays in game.players else game.players[-1]
+            computer = Computer(plays, min(computer.level, top_level(game.name)))
         self.thinker.warm_up()
         return computer
 
@@ -591,6 +593,10 @@ class PlaySession:
             if computer.plays not in GAMES[name].players:
                 raise ActionError(_("the computer plays {players} in {game}").format(
                     players=either_colour(GAMES[name].players), game=GAMES[name].title), 400)
+            try:  # a game's levels end where its ladder does
+                check_level(computer.level, name)
+            except ValueError as error:
+                raise ActionError(words.said(error), 400) from None
         switching = name != self.kind
         if switching and self.sim is None:
             raise ActionError(_("this board is a {game} board").format(game=GAMES[self.kind].title

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..core.clock import ClockSettings
 from ..core.computer import Computer
 from ..core.reconcile import Settings
-from ..games import GAMES, colours
+from ..games import GAMES, colours, top_level
 from ..language.catalogue import COMMANDS
 from ..persist.journal_format import NAME_LIMIT, is_player_name
 from ..session.actions import ActionError
@@ -67,14 +67,15 @@ def _clock_settings(clock: object) -> ClockSettings | None:
 
 
 def _computer(data: object) -> Computer | None:
-    """POST /api/new's computer: null, or {"level": 1-10, "plays": a colour of some game}."""
+    """POST /api/new's computer: null, or {"level": 1 to the strongest of some game (the game
+    checks its own), "plays": a colour of some game}."""
     if data is None:
         return None
     if not isinstance(data, dict) or set(data) != {"level", "plays"}:
-        raise ActionError(_('computer is null or {"level": 1-10, "plays": COLOUR}'), 400)
+        raise ActionError(_('computer is null or {"level": LEVEL, "plays": COLOUR}'), 400)
     level, plays = data["level"], data["plays"]
-    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= 10:
-        raise ActionError(_("the computer's level is a whole number from 1 to 10"), 400)
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= top_level():
+        raise ActionError(_("the computer's level is a whole number from 1 to {top}").format(top=top_level()), 400)
     if plays not in colours():
         raise ActionError(_('the computer plays one of {colours}').format(colours=', '.join(sorted(colours()))), 400)
     return Computer(plays, level)

@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 
-from ..games import catalog
+from ..games import catalog, top_level
 from ..language.catalogue import COMMANDS, LANGUAGES, current
 from ..opponent.ratings import level_ratings
 from ..session.actions import ActionError
@@ -38,8 +38,10 @@ _ = COMMANDS.gettext
 
 def with_levels(games: list[dict]) -> list[dict]:
     """The catalog with each game's computer levels and their ratings (the ladder's, measured
-    by bench/ladder.py): [{"level", "rating", "low", "high"}], for the new-game dialog."""
+    by bench/ladder.py): [{"level", "rating", "low", "high"}], and its strongest level
+    (`top_level`: its levels are 1 to it), for the new-game dialog."""
     for entry in games:
+        entry["top_level"] = top_level(entry["name"])
         try:
             rows = level_ratings(entry["name"])
         except KeyError:  # a game the ladder has not measured

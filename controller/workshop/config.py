@@ -65,7 +65,7 @@ from pathlib import Path
 from ..core.clock import ClockSettings
 from ..language.catalogue import COMMANDS, LANGUAGES, N_, PLAY
 from ..core.computer import parse_opponent
-from ..games import GAMES, brief, colours, game_name
+from ..games import GAMES, brief, colours, game_name, top_level
 from ..persist.game_files import default_games_dir
 from ..core.reconcile import Settings
 from ..ground.tomlfile import read_toml
@@ -300,7 +300,8 @@ KEYS: tuple[Key, ...] = (
         default=WATCHERS, flag="watchers", values=(("most", str(WATCHERS_MOST)),)),
     Key("play.games_dir", N_("a directory's path (a directory, or one that can be made)"), _directory,
         unset=lambda: str(default_games_dir()), flag="games_dir"),
-    Key("play.vs", N_("human, computer or computer:1 .. computer:10"), _opponent, unset=N_("human"), flag="vs"),
+    Key("play.vs", N_("human, computer or computer:1 .. computer:{top}"), _opponent, unset=N_("human"), flag="vs",
+        values=(("top", str(top_level())),)),
     Key("play.computer_plays", N_("one of {choices}"), _choice(colours()),
         unset=N_("the second player"), flag="computer_plays", values=_one_of(colours())),
     Key("play.think_seconds", N_("a number of seconds from {low} to {high}"), _range(0.1, 60), default=2.0,

@@ -138,10 +138,20 @@ function showNewGameFields(form) {
 const CLUB_PLAYER = 1500;
 function showLevels(form, info) {
   const rated = Object.fromEntries((info.levels || []).map((l) => [String(l.level), l]));
-  for (const option of form.elements.level.options) {
+  // the game's own levels, 1 to its strongest (a game's ladder ends where its steps do)
+  const select = form.elements.level;
+  const strongest = info.top_level || 10;
+  if (select.options.length !== strongest) {
+    const kept = Number(select.value) || DEFAULT_LEVEL;
+    select.innerHTML = Array.from({ length: strongest }, (_unused, i) => `<option value="${i + 1}">${i + 1}</option>`).join("");
+    select.value = String(Math.min(kept, strongest));
+  }
+  for (const option of select.options) {
     const level = rated[option.value];
     if (level) option.textContent = format(_("{level} — about {rating}"), { level: option.value, rating: number(level.rating) });
-    else option.textContent = option.dataset.i18nText ? _(option.dataset.i18nText) : option.value;
+    else if (option.value === "1") option.textContent = _("1 (a child can win)");
+    else if (Number(option.value) === strongest) option.textContent = format(_("{level} (the strongest)"), { level: option.value });
+    else option.textContent = option.value;
   }
   const scale = $("[data-role=level-scale]");
   scale.textContent = format(_("Ratings on one scale: a beginner is about {beginner}, a club player about {club}."),
