@@ -77,3 +77,13 @@ def test_a_kept_computer_goes_to_a_game_with_fewer_levels_at_its_strongest(short
         assert client.get("/api/state").json()["computer"] == {"plays": "yellow", "level": 10}
         assert client.post("/api/new", json={"game": "bigballs"}).status_code == 200  # the computer kept
         assert client.get("/api/state").json()["computer"] == {"plays": "white", "level": SHORT}
+
+
+def test_play_refuses_a_level_the_game_does_not_have_in_one_line(short_big_balls, capsys, tmp_path):
+    from reedboard.controller.commands.cli import main
+
+    argv = ["play", "bigballs", "--hal", "sim", "--games-dir", str(tmp_path), "--vs", f"computer:{SHORT + 1}"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"reedboard play: the computer's levels in Big Balls are 1 to {SHORT}, not {SHORT + 1}"], err
+    assert not list(tmp_path.iterdir())  # nothing started, nothing written
