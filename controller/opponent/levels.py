@@ -13,15 +13,16 @@ not even level 1: it errs as a beginner does (it misses captures and leaves piec
 its temperature), never absurdly.
 
 The nodes decide, never the clock: the same position, seed and level give the same move on any
-machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`,
-see worker.Thinker), far above what the budgets take here. The top levels (9 and 10) use the time a player
-waits for a strong reply on the board's own computer: their node budgets are what a Raspberry Pi
-Zero 2 W searches in PI_SECONDS (about 2 s and 10 s a move; in the game with a die, whose level 8
-already thinks about 5 s there, about 10 s and 20 s), estimated from this machine's node rates
-and PI_SPEED_RATIO (bench/match_strength.py --pi says how). A faster computer plays them at the same strength, sooner; their safety cap at the table
-(safety_seconds) lets a Pi finish them. The budgets and temperatures are
-calibrated by bench/ladder.py so that each level scores 60-80 % against the level below; its
-measured table, with each level's rating, is ladder.toml (read by ratings.py).
+machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`, see
+worker.Thinker), far above what the budgets take here. The top levels (9 and 10 today) use the time
+a player waits for a strong reply on the board's own computer: their node budgets are what a
+Raspberry Pi Zero 2 W searches in PI_SECONDS (about 2 s and 10 s a move; in the game with a die,
+whose level 8 already thinks about 5 s there, about 10 s and 20 s), estimated from this machine's
+node rates and PI_SPEED_RATIO (bench/match_strength.py --pi says how). A faster computer plays them
+at the same strength, sooner; their safety cap at the table (safety_seconds) lets a Pi finish them.
+The budgets and temperatures are calibrated by bench/ladder.py so that each level scores 60-80 %
+against the level below; its measured table, with each level's rating, is ladder.toml (read by
+ratings.py).
 """
 
 from __future__ import annotations
@@ -90,13 +91,14 @@ class Level:
 PI_SECONDS = {"*": {9: 2.0, 10: 10.0}}
 TOP_SAFETY_SECONDS = {"*": {9: 15.0, 10: 40.0}}
 
+# How many times slower the search runs on a Pi Zero 2 W (one Cortex-A53 core at 1 GHz) than on
+# the machine whose node rates set the Pi's levels' budgets (bench/match_strength.py --pi).
+PI_SPEED_RATIO = 15
+
 
 def pi_seconds(game: str | None = None) -> dict[int, float]:
     """The levels of `game` that use the time a player waits on the Pi: level -> seconds a move there."""
     return PI_SECONDS.get(game or "*", PI_SECONDS["*"])
-# How many times slower the search runs on a Pi Zero 2 W (one Cortex-A53 core at 1 GHz) than on
-# the machine whose node rates set levels 9 and 10's budgets (bench/match_strength.py --pi).
-PI_SPEED_RATIO = 15
 
 
 def _levels(tables: dict[str, tuple[tuple[int, int, float, float], ...]]) -> dict[int, Level]:
@@ -106,13 +108,10 @@ def _levels(tables: dict[str, tuple[tuple[int, int, float, float], ...]]) -> dic
             for n in range(1, longest + 1)}
 
 
-# (nodes, depth, temperature, natural) level by level: each game's own (Game.computer_levels; the
-# default there is that of a game without a table of its own).
-DEFAULT = Game.computer_levels
-
-# Each game's table (Game.computer_levels), "*" for a game without one: a game's levels are 1
-# to its table's length, so a game climbs as far as steps of 60-80 % lead it.
-TABLES = {"*": DEFAULT, **{name: cls.computer_levels for name, cls in GAMES.items()}}
+# Each game's table of (nodes, depth, temperature, natural) level by level (Game.computer_levels;
+# "*": the base class's, for a game without one of its own): a game's levels are 1 to its table's
+# length, so a game climbs as far as steps of 60-80 % lead it.
+TABLES = {"*": Game.computer_levels, **{name: cls.computer_levels for name, cls in GAMES.items()}}
 LEVELS = _levels(TABLES)  # number -> the level, up to the longest table
 
 
