@@ -87,3 +87,13 @@ def test_play_refuses_a_level_the_game_does_not_have_in_one_line(short_big_balls
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [f"reedboard play: the computer's levels in Big Balls are 1 to {SHORT}, not {SHORT + 1}"], err
     assert not list(tmp_path.iterdir())  # nothing started, nothing written
+
+
+def test_match_refuses_a_level_the_game_does_not_have_in_one_line(short_big_balls, capsys):
+    from reedboard.controller.commands.cli import main
+
+    assert main(["match", "bigballs", f"computer:{SHORT + 1}", "random", "--games", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert err.strip().splitlines() == [
+        f"reedboard match: the computer's levels in Big Balls are 1 to {SHORT}, not {SHORT + 1}"], err
+    assert "game 1" not in out  # no game played

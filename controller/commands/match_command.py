@@ -9,6 +9,7 @@ from ..games import GAMES, game_name, top_level
 from ..language.catalogue import COMMANDS
 from ..opponent.match import MAX_MOVES, parse_player, run_match
 from ..words import said
+from .usage import UsageError
 
 _ = COMMANDS.gettext
 
@@ -55,6 +56,11 @@ def _player(text: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    for player in (args.first, args.second):  # a game's levels end where its ladder does
+        kind, _colon, number = player.partition(":")
+        if kind == "computer" and int(number) > top_level(args.game):
+            raise UsageError(_("reedboard match: the computer's levels in {game} are 1 to {top}, not {level}").format(
+                game=GAMES[args.game].title, top=top_level(args.game), level=number))
     run_match(args.game, (args.first, args.second), args.games, args.seed, args.jobs, args.max_moves,
               out=lambda line: print(said(line)), nodes=args.nodes, opening_plies=args.opening)
     return 0
