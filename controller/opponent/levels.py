@@ -61,7 +61,7 @@ class Level:
         default's); ValueError (one line) where that game's levels end below it."""
         table = _table_name(game)
         if table not in self.settings:
-            raise ValueError(f"the computer's level is 1 to {top(game)} in {game}, not {self.number}")
+            raise ValueError(f"the computer's level is 1 to {top_level(game)} in {game}, not {self.number}")
         return self.settings[table]
 
     def safety_seconds(self, game: str | None = None) -> float:
@@ -119,11 +119,8 @@ def _table_name(game: str | None) -> str:
     return game if game in TABLES else "*"
 
 
-top = top_level  # the strongest level in a game (a name); None: the strongest in any game
-
-
 def level(number: int, game: str | None = None) -> Level:
-    """Level `number` (1 to top(game)); ValueError (one line) otherwise."""
-    if not isinstance(number, int) or not 1 <= number <= top(game):
-        raise ValueError(f"the computer's level is 1 to {top(game)}, not {number}")
+    """Level `number` (1 to top_level(game)); ValueError (one line) otherwise."""
+    if not isinstance(number, int) or not 1 <= number <= top_level(game):
+        raise ValueError(f"the computer's level is 1 to {top_level(game)}, not {number}")
     return LEVELS[number]

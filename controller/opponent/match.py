@@ -17,10 +17,10 @@ import random
 import time
 from dataclasses import dataclass, replace
 
-from ..games import game_class
+from ..games import game_class, top_level
 from ..games.base import colour_words
 from ..language.phrases import Phrasebook
-from .levels import level, top
+from .levels import level
 from .search import choose
 from .search_parts import ROLL, Limits
 
@@ -50,10 +50,10 @@ def parse_player(text: str) -> str:
     if text in ("random", "greedy"):
         return text
     kind, __, number = text.partition(":")
-    if kind == "computer" and number.isdigit() and 1 <= int(number) <= top():
+    if kind == "computer" and number.isdigit() and 1 <= int(number) <= top_level():
         return text
     raise argparse.ArgumentTypeError(phrase("a player is random, greedy or computer:1 .. computer:{top}, not {text}",
-                                            top=top(), text=repr(text)))
+                                            top=top_level(), text=repr(text)))
 
 
 def player_limits(player: str, nodes: int | None = None, game: str | None = None) -> Limits:
@@ -64,7 +64,7 @@ def player_limits(player: str, nodes: int | None = None, game: str | None = None
         return GREEDY
     number = int(player.partition(":")[2])
     limits = level(number, game).limits(game)
-    if nodes is not None and number == top(game):
+    if nodes is not None and number == top_level(game):
         limits = replace(limits, nodes=nodes)
     return limits
 
