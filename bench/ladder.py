@@ -9,11 +9,17 @@ measured is this checkout's, installed or not):
   python bench/ladder.py --game bigballs --write  # one game; its table into ladder.toml
   python bench/ladder.py --game abalone --from 7 --write  # steps 7 vs 6 and up; those below kept
   python bench/ladder.py --game offboard --from 5 --to 5 --games 100 --write  # one step, the others kept
+  python bench/ladder.py --game bigballs --from 9 --write  # a game whose ladder ends at 8: its table cut there
 
 Each step is `reedboard match GAME computer:K computer:K-1` (colours swapped every game, each
 pair of games after the same --opening random moves); the levels search by their node budgets
 only, so the ladder is the same on any machine and under any load. Targets: every
 step scores 60-80 %, its 95 % interval inside 55-85 %.
+
+Every game played is kept, a row each, in bench/ladder_games.csv (the game, both levels' settings,
+seed, opening, move cap, the game's index, the upper level's points): game i of a step is the same
+game in every run, so a game found there is not played again. A run cut short goes on where it
+ended, and a step given more games (--from K --to K --games N) plays only the games it lacks.
 
 The ratings: level 1 is anchored at 800 in every game (a beginner's rating); a step that scores
 p adds 400 log10(p / (1 - p)). A level's interval chains the Wilson bounds of the steps below
@@ -22,12 +28,13 @@ A step the upper level scores under half in gets no lower rating for it (a level
 the one below searches and more): the ratings are ordered, the levels out of order rated alike.
 --write puts the table into controller/opponent/ladder.toml (controller/opponent/ratings.py
 reads it) after every step, keeping the other games' tables: a run cut short leaves the levels
-measured so far (fewer than the ten).
+measured so far (fewer than the game has).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import datetime
 import re
 import sys
@@ -46,6 +53,10 @@ from reedboard.controller.opponent.match import MAX_MOVES, run_match, wilson
 from reedboard.controller.opponent.ratings import ANCHOR, LEVEL_SETTINGS, elo_difference, ladder
 
 TOML = Path(__file__).resolve().parents[1] / "controller" / "opponent" / "ladder.toml"
+# Every game a step was measured with, a row each (upper and lower: a level's nodes/depth/temperature/natural):
+# the table's evidence, and what lets a run go on where an earlier one ended.
+GAMES_FILE = Path(__file__).resolve().parent / "ladder_games.csv"
+GAMES_COLUMNS = ("game", "upper", "lower", "seed", "opening", "max_moves", "index", "points", "result", "reason", "moves")
 TOP = top_level()  # the strongest level of any game; a game's own: top_level(name)
 GAMES_A_STEP = 100  # for a game without a table in ladder.toml
 
@@ -67,16 +78,64 @@ def clipped(score: float, games: int) -> float:
 
 
 def step(name: str, upper: int, args) -> tuple[float, int]:
-    """Level `upper` against the level below: (points of the upper level, games)."""
-    lines: list[str] = []
+    """Level `upper` against the level below: (points of the upper level, games). A game this step
+    already played with the same two levels, seed and opening (ladder_games.csv) is not played
+    again: game i of a match is the same game in every run, so a run cut short, or a step given
+    more games, goes on where the games played end."""
     games = args.games or games_a_step(name)
-    run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), games, args.seed, args.jobs,
-              args.max_moves, out=lines.append, opening_plies=args.opening)
-    for line in lines:
-        if "decisions, median" in line:  # each level's time a move, here (CPU shared with what else runs)
-            print(f"{name}: {line}", flush=True)
-    found = re.search(r" scored ([\d.,]+)/(\d+) ", lines[-1])
-    return float(found[1].replace(",", ".")), int(found[2])
+    key = step_key(name, upper, args)
+    known = played(key)
+    points = sum(known[index] for index in range(games) if index in known)
+    for first, count in missing_runs([index for index in range(games) if index not in known]):
+        lines: list[str] = []
+        run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), count, args.seed, args.jobs,
+                  args.max_moves, out=lines.append, opening_plies=args.opening, first=first,
+                  on_game=lambda result: record(key, result))
+        for line in lines:
+            if "decisions, median" in line:  # each level's time a move, here (CPU shared with what else runs)
+                print(f"{name}: {line}", flush=True)
+        points += float(re.search(r" scored ([\d.,]+)/(\d+) ", lines[-1])[1].replace(",", "."))
+    recorded = sum(index in known for index in range(games))
+    if recorded:
+        print(f"{name}: {upper} vs {upper - 1}: {recorded} of {games} games as played before ({GAMES_FILE.name})", flush=True)
+    return points, games
+
+
+def step_key(name: str, upper: int, args) -> tuple[str, ...]:
+    """What makes a step's game i the same game: the game, both levels' settings, seed, opening, move cap."""
+    def setting(number: int) -> str:
+        return "/".join(f"{getattr(LEVELS[number].setting(name), key):g}" for key in LEVEL_SETTINGS)
+    return name, setting(upper), setting(upper - 1), str(args.seed), str(args.opening), str(args.max_moves)
+
+
+def played(key: tuple[str, ...]) -> dict[int, float]:
+    """The games of the step `key` in ladder_games.csv: index -> the upper level's points."""
+    if not GAMES_FILE.exists():
+        return {}
+    with GAMES_FILE.open(newline="", encoding="utf-8") as file:
+        return {int(row["index"]): float(row["points"]) for row in csv.DictReader(file)
+                if tuple(row[column] for column in GAMES_COLUMNS[:len(key)]) == key}
+
+
+def record(key: tuple[str, ...], result) -> None:
+    """One game of a step into ladder_games.csv, as soon as it ends."""
+    new = not GAMES_FILE.exists()
+    with GAMES_FILE.open("a", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file, lineterminator="\n")
+        if new:
+            writer.writerow(GAMES_COLUMNS)
+        writer.writerow([*key, result.index, f"{result.score:g}", result.result, result.reason, result.moves])
+
+
+def missing_runs(indices: list[int]) -> list[tuple[int, int]]:
+    """Sorted indices as runs of consecutive ones: (first, count) each."""
+    runs: list[list[int]] = []
+    for index in indices:
+        if runs and runs[-1][0] + runs[-1][1] == index:
+            runs[-1][1] += 1
+        else:
+            runs.append([index, 1])
+    return [(first, count) for first, count in runs]
 
 
 def ratings(steps: list[tuple[float, int]]) -> tuple[list[float], list[float], list[float]]:
@@ -218,6 +277,9 @@ def main() -> None:
     measured: dict[str, list[tuple[float, int]]] = {}
     for name in args.game or sorted(GAMES):
         found = kept(name, args.first, args.last)
+        measured[name] = unbroken(found)  # a game whose ladder ends below --from: its table cut to its levels
+        if args.write:
+            write(measured, args)
         for upper in range(args.first, min(args.last, top_level(name)) + 1):
             started = time.perf_counter()
             points, games = found[upper] = step(name, upper, args)

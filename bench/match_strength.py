@@ -8,7 +8,7 @@ Usage:
                                  offboard:computer:3:computer:2@20
   python bench/match_strength.py --speed               # also the search's nodes/s at the start
   python bench/match_strength.py --level-times 10      # only each level's time per move (by time)
-  python bench/match_strength.py --pi                  # node rates here, on a Pi Zero 2 W, levels 9-10's budgets
+  python bench/match_strength.py --pi                  # node rates here, on a Pi Zero 2 W, the Pi levels' budgets
 
 A match is GAME:PLAYER:PLAYER, with @N for its own number of games. --nodes N makes every
 computer search by nodes instead of time (each level its own node cap, the top level N nodes):
@@ -152,7 +152,7 @@ def main() -> None:
                         help="only these matches, e.g. bigballs:computer:8:random@200")
     parser.add_argument("--games-only", action="store_true", help="print each game's result too")
     parser.add_argument("--pi", action="store_true",
-                        help="only the node rates here and on a Raspberry Pi Zero 2 W, and levels 9-10's budgets")
+                        help="only the node rates here and on a Raspberry Pi Zero 2 W, and the Pi levels' budgets")
     parser.add_argument("--level-times", type=int, default=0, metavar="N",
                         help="only each level's time per move, as at the table, over N random positions per game")
     args = parser.parse_args()

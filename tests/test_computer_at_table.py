@@ -6,7 +6,7 @@ hint is shown and journaled. The search is the real one, at a small level."""
 import random
 
 from reedboard.controller.core.computer import Computer, parse_opponent
-from reedboard.controller.games import GAMES, BigBalls
+from reedboard.controller.games import GAMES, BigBalls, top_level
 from reedboard.controller.opponent import ROLL, choose, level
 from reedboard.controller.core.rolling import ROLL_ANIMATION, Die
 from reedboard.controller.core.view import Phase
@@ -137,7 +137,7 @@ def test_the_opponent_is_read_from_words(text, expected):
     assert parse_opponent(text) == expected
 
 
-@pytest.mark.parametrize("text", ["computer:11", "computer:0", "robot", "computer:x", ""])
+@pytest.mark.parametrize("text", [f"computer:{top_level() + 1}", "computer:0", "robot", "computer:x", ""])
 def test_a_bad_opponent_is_one_line(text):
     with pytest.raises(ValueError, match="human, computer or computer:1") as caught:
         parse_opponent(text)

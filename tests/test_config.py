@@ -6,6 +6,7 @@ import pytest
 from conftest import free_port
 
 from reedboard.controller.commands.cli import main
+from reedboard.controller.games import top_level
 from reedboard.controller.core.clock import ClockSettings
 from reedboard.controller.workshop.config import ConfigError, load_play
 
@@ -125,7 +126,7 @@ BAD = {
     "play.takebacks": ('"yes"', "true or false"), "play.debounce": ("2", "0.001 to 1"),
     "play.settle": ('"x"', "0.05 to 10"), "play.grace": ("nan", "0.1 to 60"), "play.listen": ("8000", "HOST:PORT"),
     "play.token": ('"short"', "8 to 200"), "play.watchers": ("501", "1 to 500"), "play.games_dir": ("3", "path"),
-    "play.vs": ('"computer:11"', "computer:1 .. computer:10"), "play.computer_plays": ('"green"', "black"),
+    "play.vs": (f'"computer:{top_level() + 1}"', f"computer:1 .. computer:{top_level()}"), "play.computer_plays": ('"green"', "black"),
     "play.think_seconds": ("0", "0.1 to 60"),
     "broadcast.url": ('"http://club.local"', "mqtt://"), "broadcast.name": ('"a b"', "board name"),
     "abalone.layout": ('"hex"', "belgian-daisy"), "bigballs.first": ('"red"', "black, white"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from reedboard.controller.games import BigBalls, OffBoard, load_layout
+from reedboard.controller.games import BigBalls, OffBoard, load_layout, top_level
 from reedboard.controller.games.offboard_layout import layout_to_data, parse_layout
 from reedboard.controller.persist.game_files import default_games_dir
 from reedboard.controller.persist.journal_format import JournalContents, JournalError, game_header
@@ -583,7 +583,7 @@ def test_a_header_names_the_players_and_the_computer_and_a_hint_is_kept(tmp_path
     ({"players": {"green": "Ann"}}, "no colour"),
     ({"players": {"black": ""}}, "printable"),
     ({"players": {"black": "x" * 41}}, "printable"),
-    ({"computer": {"plays": "white", "level": 11, "version": "1"}}, "level is 1 to 10"),
+    ({"computer": {"plays": "white", "level": top_level() + 1, "version": "1"}}, f"level is 1 to {top_level()}"),
     ({"computer": {"plays": "blue", "level": 2, "version": "1"}}, "it plays"),
     ({"computer": {"plays": "white"}}, '"computer" must be'),
 ])

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from reedboard.controller.games import GAMES
+from reedboard.controller.games import GAMES, top_level
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.games.bigballs import BigBalls, BigBallsMove
 from reedboard.controller.opponent import LEVELS, ROLL, choose, level
@@ -146,7 +146,7 @@ def test_a_player_against_the_levels_and_the_level_to_play_next():
 
 def test_the_ladder_table_has_increasing_ratings():
     rows = level_ratings("bigballs")  # Big Balls: measured to the top
-    assert [n for n, *_ in rows] == sorted(LEVELS)
+    assert [n for n, *_ in rows] == list(range(1, top_level("bigballs") + 1))
     ratings = [rating for _, rating, _, _ in rows[:8]]  # levels 1-8: every step won by the upper level
     assert ratings == sorted(ratings) and len(set(ratings)) == 8
     table = ladder()["bigballs"]
@@ -182,9 +182,9 @@ def test_the_table_was_measured_with_the_levels_as_they_are(name):
     if table is None:
         return
     for key in LEVEL_SETTINGS:
-        assert table[key] == pytest.approx([getattr(LEVELS[n].setting(name), key) for n in sorted(LEVELS)]), key
+        assert table[key] == pytest.approx([getattr(LEVELS[n].setting(name), key) for n in range(1, top_level(name) + 1)]), key
     steps = len(table["games"])
-    assert len(table["scores"]) == steps and 1 <= steps <= len(LEVELS) - 1
+    assert len(table["scores"]) == steps and 1 <= steps <= top_level(name) - 1
     assert len(table["ratings"]) == len(table["low"]) == len(table["high"]) == steps + 1
     assert all(0 <= points <= games for points, games in zip(table["scores"], table["games"]))
 
@@ -196,7 +196,7 @@ def test_a_ladder_run_from_a_higher_step_keeps_the_steps_below_only_while_their_
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     table = ladder()["bigballs"]
-    steps = dict(zip(range(2, max(LEVELS) + 1), zip(table["scores"], table["games"])))
+    steps = dict(zip(range(2, top_level("bigballs") + 1), zip(table["scores"], table["games"])))
     assert bench.kept("bigballs", 5) == {k: steps[k] for k in (2, 3, 4)}
     assert bench.kept("bigballs", 5, 5) == {k: steps[k] for k in steps if k != 5}  # one step measured
     warmer = dataclasses.replace(LEVELS[7].setting("bigballs"), temperature=0.5)
@@ -206,3 +206,40 @@ def test_a_ladder_run_from_a_higher_step_keeps_the_steps_below_only_while_their_
     monkeypatch.setitem(bench.LEVELS, 2, type(LEVELS[2])(2, dict(LEVELS[2].settings, bigballs=deeper)))
     with pytest.raises(SystemExit, match="changed"):
         bench.kept("bigballs", 5)
+
+
+def test_a_ladder_step_plays_only_the_games_it_has_not_played(monkeypatch, tmp_path):
+    """Game i of a step is the same game in every run: a step given more games, or a run cut
+    short and started again, plays only the games missing from ladder_games.csv, and scores as
+    a run that played them all."""
+    import argparse
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).resolve().parents[1] / "bench" / "ladder.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    played: list[tuple[int, int]] = []
+    real_match = bench.run_match
+
+    def counted(*args, first=0, **kwargs):
+        played.append((first, args[2]))
+        return real_match(*args, first=first, **kwargs)
+
+    monkeypatch.setattr(bench, "run_match", counted)
+    args = argparse.Namespace(games=4, seed=1, jobs=1, max_moves=300, opening=4)
+    monkeypatch.setattr(bench, "GAMES_FILE", tmp_path / "all.csv")
+    everything = bench.step("bigballs", 2, argparse.Namespace(**{**vars(args), "games": 7}))
+    monkeypatch.setattr(bench, "GAMES_FILE", tmp_path / "ladder_games.csv")
+    played.clear()
+    assert bench.step("bigballs", 2, args)[1] == 4 and played == [(0, 4)]
+    lines = bench.GAMES_FILE.read_text().splitlines()
+    assert lines[0].split(",") == list(bench.GAMES_COLUMNS) and len(lines) == 5
+    bench.GAMES_FILE.write_text("\n".join(lines[:3] + lines[4:]) + "\n")  # game 3 lost from the file
+    played.clear()
+    assert bench.step("bigballs", 2, argparse.Namespace(**{**vars(args), "games": 7})) == everything
+    assert played == [(2, 1), (4, 3)]  # the lost game and the three more, nothing else
+    played.clear()
+    assert bench.step("bigballs", 2, argparse.Namespace(**{**vars(args), "games": 7})) == everything and played == []
+    other_seed = argparse.Namespace(**{**vars(args), "seed": 2})  # another match: its games are its own
+    bench.step("bigballs", 2, other_seed)
+    assert played == [(0, 4)]

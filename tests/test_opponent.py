@@ -7,7 +7,7 @@ import random
 import pytest
 
 from reedboard.controller.commands import usage
-from reedboard.controller.games import GAMES, BigBalls, OffBoard
+from reedboard.controller.games import GAMES, BigBalls, OffBoard, top_level
 from reedboard.controller.games.abalone import Abalone
 from reedboard.controller.games.offboard_layout import GRID
 from reedboard.controller.opponent import LEVELS, ROLL, Limits, choose, level
@@ -150,10 +150,10 @@ def test_the_node_limit_holds():
     assert result.nodes <= 500 and not result.completed
 
 
-def test_levels_one_to_ten_grow():
-    assert sorted(LEVELS) == list(range(1, 11))
+def test_each_games_levels_grow():
+    assert sorted(LEVELS) == list(range(1, top_level() + 1))  # up to the longest game's table
     for game in (None, "abalone", "bigballs", "offboard"):
-        settings = [LEVELS[n].setting(game) for n in range(1, 11)]
+        settings = [LEVELS[n].setting(game) for n in range(1, top_level(game) + 1)]
         # a level never looks less far than the one below; at the same depth it may look at
         # no fewer positions and picks no more loosely (a deep level's budget is what cuts it)
         assert [s.depth for s in settings] == sorted(s.depth for s in settings)
@@ -161,9 +161,9 @@ def test_levels_one_to_ten_grow():
             if lower.depth == upper.depth:
                 assert upper.nodes >= lower.nodes and upper.temperature <= lower.temperature, (lower, upper)
         assert settings[0].temperature > 0 and settings[-1].temperature == 0
-        assert level(10).limits(game).seconds is None  # the nodes decide; time is the table's safety cap only
-    with pytest.raises(ValueError, match="1 to 10"):
-        level(11)
+        assert level(top_level(game), game).limits(game).seconds is None  # the nodes decide; time is the table's cap only
+        with pytest.raises(ValueError, match=f"1 to {top_level(game)}"):
+            level(top_level(game) + 1, game)
 
 
 def test_wilson_interval():
@@ -200,9 +200,9 @@ def test_reedboard_match_bigballs_computer_3_against_random(capsys):
     assert lines[-1].startswith("computer:3 scored ") and "95 % interval" in lines[-1]
 
 
-@pytest.mark.parametrize("player", ["computer:11", "computer:0", "computer", "smart"])
+@pytest.mark.parametrize("player", [f"computer:{top_level() + 1}", "computer:0", "computer", "smart"])
 def test_a_bad_player_is_one_line(player):
-    with pytest.raises(usage.UsageError, match="random, greedy or computer:1 .. computer:10"):
+    with pytest.raises(usage.UsageError, match=f"random, greedy or computer:1 .. computer:{top_level()}"):
         _match_parser().parse_args(["match", "bigballs", player, "random"])
 
 
@@ -317,12 +317,13 @@ pytestmark = pytest.mark.component
 
 
 def test_a_match_searches_by_the_levels_node_budgets_and_nodes_replaces_the_top_ones():
-    top = player_limits("computer:10", nodes=5000, game="abalone")
+    top = player_limits(f"computer:{top_level('abalone')}", nodes=5000, game="abalone")
     assert (top.seconds, top.nodes) == (None, 5000)
     low = player_limits("computer:3", nodes=5000, game="bigballs")
     assert (low.seconds, low.nodes) == (None, LEVELS[3].setting("bigballs").nodes)
     assert player_limits("computer:8", nodes=5000, game="offboard") == LEVELS[8].limits("offboard")
-    assert player_limits("computer:10", game="offboard") == LEVELS[10].limits("offboard")  # never by time
+    strongest = top_level("offboard")
+    assert player_limits(f"computer:{strongest}", game="offboard") == LEVELS[strongest].limits("offboard")  # never by time
     assert player_limits("greedy", nodes=5000).depth == 1
 
 

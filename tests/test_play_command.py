@@ -10,6 +10,7 @@ import urllib.request
 import pytest
 
 from reedboard.controller.commands.cli import main
+from reedboard.controller.games import top_level
 
 from command_line import start_reedboard
 
@@ -58,7 +59,7 @@ def test_play_runs_on_the_simulated_board_and_serves_the_web_view(tmp_path):
         (["play", "bigballs", "--listen", "nowhere"], 2, "--listen takes HOST:PORT"),
         (["play", "bigballs", "--hal", "gpio"], 1, "asks for the gpio board, and it does not answer (gpio: no GPIO pins here"),
         (["play", "bigballs", "--resume"], 2, "no unfinished Big Balls game"),
-        (["play", "bigballs", "--hal", "sim", "--vs", "computer:11"], 2, "computer:1 .. computer:10"),
+        (["play", "bigballs", "--hal", "sim", "--vs", f"computer:{top_level() + 1}"], 2, f"computer:1 .. computer:{top_level()}"),
         (["play", "bigballs", "--hal", "sim", "--vs", "computer", "--computer-plays", "red"], 2,
          "the computer plays black or white in Big Balls, not red"),
         (["play", "bigballs", "--hal", "sim", "--computer-plays", "white"], 2, "--computer-plays needs --vs"),

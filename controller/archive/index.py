@@ -26,6 +26,7 @@ from datetime import date
 from functools import lru_cache
 from pathlib import Path
 
+from ..games import level_today
 from ..persist.game_files import SUFFIX, TRACE_SUFFIX, trace_path
 from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name, start_game
 from ..persist.journal_replay import rebuild
@@ -40,7 +41,7 @@ from ..words import said
 _ = COMMANDS.gettext
 
 INDEX_NAME = "archive-index.sqlite3"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 PARALLEL_FROM = 200  # journals to read before a refresh reads them in several processes
 OUTCOMES = ("win", "draw", "unfinished")
 
@@ -139,6 +140,12 @@ def summarise(path: Path) -> tuple[str, str | None, int | None, dict | None]:
 def _summarise_named(item: tuple[str, str]) -> tuple[str, tuple]:
     directory, name = item
     return name, summarise(Path(directory) / name)
+
+
+def computer_name(game: str, computer: dict) -> str:
+    """How the archive names the computer's side of a game: "computer:LEVEL", the level numbered
+    as today (a game recorded before its ladder grew: the level that plays as it did then)."""
+    return f"computer:{level_today(game, computer.get('level'), computer.get('version'))}"
 
 
 class Archive:
@@ -266,7 +273,7 @@ class Archive:
         names = json.loads(row["players"])
         computer = json.loads(row["computer"]) if row["computer"] else None
         if computer and computer["plays"] not in names:  # found and counted as "computer:LEVEL"
-            names[computer["plays"]] = f"computer:{computer['level']}"
+            names[computer["plays"]] = computer_name(row["game"], computer)
         self.db.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?, ?)",
                             [(row["id"], colour, name, name.casefold(), row["game"], _score(row, colour))
                              for colour, name in names.items()])
@@ -467,7 +474,8 @@ class Archive:
     # --- statistics -------------------------------------------------------------------------------
     def against_computer(self, game: str, player: str | None = None) -> list[tuple[int, float]]:
         """(the computer's level, the people's score: 1, 1/2 or 0) of each finished game of `game`
-        against the computer; with `player`, only the games that player played (any case)."""
+        against the computer (the level numbered as today: games.level_today); with `player`, only
+        the games that player played (any case)."""
         results = []
         for row in self.games(game=game, player=player):
             computer = row["computer"]
@@ -479,7 +487,7 @@ class Archive:
             if len(people) != 1 or not isinstance(computer.get("level"), int):
                 continue
             score = 0.5 if row["outcome"] == "draw" else float(row["winner"] == people[0])
-            results.append((computer["level"], score))
+            results.append((level_today(game, computer["level"], computer.get("version")), score))  # as it played
         return results
 
     def stats(self, player: str | None = None) -> dict:

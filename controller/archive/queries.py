@@ -17,7 +17,7 @@ from ..persist.journal_format import NAME_LIMIT, JournalError, is_player_name
 from ..persist.journal_replay import rebuild
 from ..persist.journal_reader import read_journal
 from ..persist.notation import result_line
-from .index import OUTCOMES, Archive, Skipped
+from .index import OUTCOMES, Archive, Skipped, computer_name
 from .problems import ArchiveError, QueryError
 from ..words import said
 
@@ -153,7 +153,7 @@ def _colour_of(row: dict, folded: str) -> str | None:
         if name.casefold() == folded:
             return colour
     computer = row["computer"]
-    if computer and f"computer:{computer.get('level')}" == folded:
+    if computer and computer_name(row["game"], computer) == folded:
         return computer.get("plays")
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..games import GAMES, game_name, top_level
+from ..games import GAMES, game_name, top_level, top_levels
 from ..language.catalogue import COMMANDS
 from ..opponent.match import MAX_MOVES, parse_player, run_match
 from ..words import said
@@ -19,7 +19,7 @@ def add_parser(commands) -> argparse.ArgumentParser:
     parser.add_argument("game", type=game_name, choices=sorted(GAMES), help=_("the game"))
     for which in ("first", "second"):
         parser.add_argument(which, type=_player, metavar="PLAYER",
-                            help=_("random, greedy or computer:LEVEL (1-{top})").format(top=top_level()))
+                            help=_("random, greedy or computer:LEVEL (1 to the game's strongest: {tops})").format(tops=top_levels()))
     parser.add_argument("--games", type=_count, default=100, help=_("games to play (default 100)"))
     parser.add_argument("--seed", type=int, default=0, help=_("the seed of the set-ups and the die (default 0)"))
     parser.add_argument("--jobs", type=_count, default=1, help=_("games played at once, one process each (default 1)"))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..broadcast.publisher.arguments import add_broadcast_arguments
-from ..games import GAMES, Game, colours, game_class, game_name, top_level
+from ..games import GAMES, Game, colours, game_class, game_name, top_level, top_levels
 from ..language.catalogue import COMMANDS, N_, PLAY
 from .arguments import (
     add_game_options, add_hal_options, check_board_file, games_in_words, in_words, listen, listen_or_port, new_game,
@@ -72,8 +72,8 @@ def add_parser(commands) -> argparse.ArgumentParser:
     play.add_argument("--watchers", metavar="N", type=_watchers,
                       help=_("spectators the web view shows the game live at once (default 64, at most 500)"))
     play.add_argument("--vs", metavar="OPPONENT", type=_opponent,
-                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1-{top} (default 5)").format(
-                          top=top_level()))
+                      help=_("human (default), or computer[:LEVEL]: the computer plays one side, at level 1 to the game's"
+                             " strongest ({tops}; default 5)").format(tops=top_levels()))
     play.add_argument("--computer-plays", metavar="COLOUR", choices=colours(),
                       help=_("the side the computer plays: {colours} (default: the second player)").format(
                           colours=", ".join(colours())))

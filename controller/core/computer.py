@@ -12,7 +12,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from .. import __version__
-from ..games import Game, top_level
+from ..games import Game, level_today, top_level
 from ..language.phrases import Phrasebook
 
 phrase = Phrasebook("play")
@@ -37,8 +37,13 @@ class Computer:
         return {"plays": self.plays, "level": self.level, "version": __version__}
 
     @classmethod
-    def from_header(cls, data: dict | None) -> Computer | None:
-        return None if not data else cls(data["plays"], data["level"])
+    def from_header(cls, data: dict | None, game: str | None = None) -> Computer | None:
+        """The computer a journal's header names; in `game` (a name), at the level that plays as
+        the recorded one did when the header's version wrote it (games.level_today)."""
+        if not data:
+            return None
+        level = data["level"] if game is None else level_today(game, data["level"], data.get("version"))
+        return cls(data["plays"], level)
 
 
 @dataclass(frozen=True)

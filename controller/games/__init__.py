@@ -55,6 +55,17 @@ def top_level(name: str | None = None) -> int:
     return len(GAMES.get(name, Game).computer_levels)
 
 
+def level_today(name: str, level: int, version: str | None) -> int:
+    """The level that plays as level `level` of game `name` did when the board's `version` recorded
+    it (Game.renumbered_levels: a ladder given levels between since); `level` where none moved."""
+    return GAMES.get(name, Game).renumbered_levels.get(version or "", {}).get(level, level)
+
+
+def top_levels() -> str:
+    """Each game's strongest level, for a command's help: "Abalone 13, Big Balls 8, Off Board 11"."""
+    return ", ".join(f"{cls.title} {top_level(name)}" for name, cls in sorted(GAMES.items()))
+
+
 def game_name(text: str) -> str:
     """A game's name as someone wrote it, in any case ("Abalone", "BIGBALLS"): the registered
     name it means, or the text as it was (for the caller to refuse, naming the games)."""

@@ -392,9 +392,24 @@ class Game(ABC):
         (20_000, 2, 0.012, 0.0),
         (20_000, 2, 0.008, 0.0),
         (350, 64, 0.0, 0.0),
+        (1_000, 64, 0.0, 0.0),
+        (2_500, 64, 0.0, 0.0),
         (9_000, 64, 0.0, 0.0),  # 2 s on a Pi Zero 2 W
+        (20_000, 64, 0.0, 0.0),
         (45_000, 64, 0.0, 0.0),  # 10 s on a Pi Zero 2 W
     )
+
+    # The levels that use the time a player waits on a Raspberry Pi Zero 2 W: level -> seconds a
+    # move there (their budgets are what the Pi searches in that time: bench/match_strength.py --pi),
+    # and level -> the most a move may take at the table, on a loaded Pi too (the others: 6 s).
+    computer_pi_seconds: ClassVar[dict[int, float]] = {11: 2.0, 13: 10.0}
+    computer_safety_seconds: ClassVar[dict[int, float]] = {11: 15.0, 12: 25.0, 13: 40.0}
+
+    # Levels renumbered since a version of the board: {version: {the level as then numbered: the
+    # level that plays as it did}}. A record of a game against the computer names its level as its
+    # version numbered it: its rating and its resumed game go on at the level it played (Abalone
+    # 0.1.0's levels 9 and 10 are today's 11 and 13, levels 9, 10 and 12 came between).
+    renumbered_levels: ClassVar[dict[str, dict[int, int]]] = {"0.1.0": {9: 11, 10: 13}}
 
     def absurd(self, option: Hashable) -> bool:
         """Whether `option` (a move of the player to move, or the computer's word for another

@@ -106,7 +106,7 @@ class OffBoard(Game):
                           metavar="FILE"),)
     header_keys = ("board", "first")
     endings = (POINTS, UNREACHABLE)
-    # the computer's levels 1..10 here (nodes, depth, temperature, natural; opponent/levels.py),
+    # the computer's levels 1..11 here (nodes, depth, temperature, natural; opponent/levels.py),
     # calibrated by bench/ladder.py
     computer_levels = (
         (800, 1, 0.03, 0.04),
@@ -118,8 +118,13 @@ class OffBoard(Game):
         (650, 64, 0.0, 0.0),
         (1_400, 64, 0.0, 0.0),
         (11_500, 64, 0.0, 0.0),  # 2 s on a Pi Zero 2 W
+        (25_000, 64, 0.0, 0.0),
         (58_000, 64, 0.0, 0.0),  # 10 s on a Pi Zero 2 W
     )
+
+    computer_pi_seconds = {9: 2.0, 11: 10.0}  # levels 9 and 11: seconds a move on a Pi Zero 2 W
+    computer_safety_seconds = {9: 15.0, 10: 25.0, 11: 40.0}
+    renumbered_levels = {"0.1.0": {10: 11}}  # level 10 came between: 0.1.0's level 10 is today's 11
 
     def __init__(
         self,

@@ -14,12 +14,12 @@ its temperature), never absurdly.
 
 The nodes decide, never the clock: the same position, seed and level give the same move on any
 machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`, see
-worker.Thinker), far above what the budgets take here. The top levels (9 and 10 today) use the time
-a player waits for a strong reply on the board's own computer: their node budgets are what a
-Raspberry Pi Zero 2 W searches in PI_SECONDS (about 2 s and 10 s a move; in the game with a die,
-whose level 8 already thinks about 5 s there, about 10 s and 20 s), estimated from this machine's
-node rates and PI_SPEED_RATIO (bench/match_strength.py --pi says how). A faster computer plays them
-at the same strength, sooner; their safety cap at the table (safety_seconds) lets a Pi finish them.
+worker.Thinker), far above what the budgets take here. The top levels use the time a player waits
+for a strong reply on the board's own computer: their node budgets are what a Raspberry Pi Zero 2 W
+searches in a game's Game.computer_pi_seconds (about 2 s a move, and about 10 s at a game's
+strongest), estimated from this machine's node rates and PI_SPEED_RATIO (bench/match_strength.py
+--pi says how). A faster computer plays them at the same strength, sooner; their safety cap at the
+table (safety_seconds, from Game.computer_safety_seconds) lets a Pi finish them.
 The budgets and temperatures are calibrated by bench/ladder.py so that each level scores 60-80 %
 against the level below; its measured table, with each level's rating, is ladder.toml (read by
 ratings.py).
@@ -66,8 +66,7 @@ class Level:
 
     def safety_seconds(self, game: str | None = None) -> float:
         """The most a move may take at the table in `game`, whatever the budget."""
-        caps = TOP_SAFETY_SECONDS.get(game or "*", TOP_SAFETY_SECONDS["*"])
-        return caps.get(self.number, SAFETY_SECONDS)
+        return GAMES.get(game or "", Game).computer_safety_seconds.get(self.number, SAFETY_SECONDS)
 
     @property
     def nodes(self) -> int:
@@ -85,12 +84,6 @@ class Level:
                       sensible=self.sensible)
 
 
-# The levels that use the time a player waits on a Raspberry Pi Zero 2 W, game by game ("*": a
-# game without a table of its own): seconds a move there (in the games without a die), and the
-# most a move may take at the table, on a loaded Pi too.
-PI_SECONDS = {"*": {9: 2.0, 10: 10.0}}
-TOP_SAFETY_SECONDS = {"*": {9: 15.0, 10: 40.0}}
-
 # How many times slower the search runs on a Pi Zero 2 W (one Cortex-A53 core at 1 GHz) than on
 # the machine whose node rates set the Pi's levels' budgets (bench/match_strength.py --pi).
 PI_SPEED_RATIO = 15
@@ -98,7 +91,7 @@ PI_SPEED_RATIO = 15
 
 def pi_seconds(game: str | None = None) -> dict[int, float]:
     """The levels of `game` that use the time a player waits on the Pi: level -> seconds a move there."""
-    return PI_SECONDS.get(game or "*", PI_SECONDS["*"])
+    return GAMES.get(game or "", Game).computer_pi_seconds
 
 
 def _levels(tables: dict[str, tuple[tuple[int, int, float, float], ...]]) -> dict[int, Level]:

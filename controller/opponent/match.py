@@ -152,18 +152,22 @@ def wilson(score: float, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 0, jobs: int = 1,
-              max_moves: int = MAX_MOVES, out=print, nodes: int | None = None, opening_plies: int = 0) -> float:
-    """Play the match, printing as it goes; returns the first player's score (0..1)."""
+              max_moves: int = MAX_MOVES, out=print, nodes: int | None = None, opening_plies: int = 0,
+              first: int = 0, on_game=None) -> float:
+    """Play the match, printing as it goes; returns the first player's score (0..1). `first`: the
+    index of its first game, so that a match can go on where an earlier one with the same seed
+    ended (game i is the same game in both: its random numbers come from the seed and i alone).
+    `on_game`: called with each game's GameResult as it ends."""
     import statistics  # here, not on import: `reedboard --help` starts without it
 
     from ..language import forms  # babel: only when a command prints
-    tasks = [(game_name, players, index, seed, max_moves, nodes, opening_plies) for index in range(games)]
+    tasks = [(game_name, players, index, seed, max_moves, nodes, opening_plies) for index in range(first, first + games)]
     if jobs > 1:
         import multiprocessing
         with multiprocessing.Pool(jobs) as pool:
-            results = list(_report(pool.imap(_play_one, tasks), players, out))
+            results = list(_report(pool.imap(_play_one, tasks), players, out, on_game))
     else:
-        results = list(_report(map(_play_one, tasks), players, out))
+        results = list(_report(map(_play_one, tasks), players, out, on_game))
     total = sum(r.score for r in results)
     for who, player in enumerate(players):
         times = [t for r in results for t in r.seconds[who]]
@@ -180,8 +184,10 @@ def run_match(game_name: str, players: tuple[str, str], games: int, seed: int = 
     return total / max(games, 1)
 
 
-def _report(results, players, out):
+def _report(results, players, out, on_game=None):
     for r in results:
+        if on_game is not None:
+            on_game(r)
         won = phrase("a draw") if r.score == 0.5 else phrase("{player} won", player=players[0] if r.score else players[1])
         words = dict(index=r.index + 1, first=players[0], colour=colour_words(r.first_colour), second=players[1],
                      result=r.result, reason=r.reason, n=r.moves, won=won)

@@ -112,7 +112,7 @@ class Thinker:
             self._newest.value += 1
             number = self._newest.value
         if question.hint:  # the review's search: a hint the review would not mark
-            limits, seed = hint_limits(question.game.name, self.limits(question.level).seconds), SEED
+            limits, seed = hint_limits(question.game.name, self.limits(question.level, question.game.name).seconds), SEED
         else:
             limits, seed = self.limits(question.level, question.game.name), self._rng.getrandbits(32)
         args = (number, question.game, limits, question.roll, seed)

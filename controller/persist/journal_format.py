@@ -28,7 +28,7 @@ VERSION = 1
 JOURNAL_KEYS = {"type", "version", "game", "settings", "started", "clock",
                 "recovered_from",  # {"journal": NAME, "line": N}: the damaged journal this game goes on from
                 "players",  # {COLOUR: NAME}: who played which colour (optional)
-                "computer",  # {"plays": COLOUR, "level": 1-10, "version": TEXT}: the computer's side (optional)
+                "computer",  # {"plays": COLOUR, "level": 1 to the game's strongest, "version": TEXT}: the computer's side (optional)
                 "event", "place",  # TEXT: the tournament or occasion, and where it was played (optional)
                 "round", "table"}  # N: the tournament's round and the game's board number in it (optional)
 NAME_LIMIT = 40  # characters of a player's name

@@ -242,7 +242,7 @@ def _check_header(path, number: int, header: dict) -> dict[str, str]:
         raise TraceError(path, number, message_of(error)) from None
     computer = header.get("computer")
     if computer is not None and (not isinstance(computer, dict) or computer.get("plays") not in game.players
-                                 or computer.get("level") not in range(1, top_level(game.name) + 1)):
+                                 or computer.get("level") not in range(1, top_level() + 1)):  # any game's: as recorded
         raise TraceError(path, number, phrase('"computer" must be {"plays": COLOUR, "level": LEVEL, "version": TEXT}'))
     return {cell.lower(): cell for cell in game.cells}
 

@@ -188,7 +188,7 @@ def resume_referee(path: str | Path, t: float, *, outputs: Outputs | None = None
     return LiveReferee(resumed.game, settings=settings, journal=recorder.guard(journal), recorder=recorder,
                        outputs=outputs, pending_roll=resumed.pending_roll, rng=rng, clock=resumed.clock,
                        clock_remaining=resumed.clock_remaining, die=die,
-                       computer=Computer.from_header(contents.header.get("computer")))
+                       computer=Computer.from_header(contents.header.get("computer"), resumed.game.name))
 
 
 def _trace_header(journal_header: dict) -> dict:

@@ -15,7 +15,7 @@
     POST /api/resign {"player"}
     POST /api/draw               a draw agreed
     POST /api/new    {"game"?, "empty"?, "settings"?, "setup"?, "clock"?, "options"?, "computer"?, "players"?}
-                                 a new game; computer: null (people on both sides) or {"level": 1-10,
+                                 a new game; computer: null (people on both sides) or {"level": 1 to the game's strongest,
                                  "plays": COLOUR}; players: {COLOUR: NAME}
     POST /api/hint               light the best move for the player to move (journaled)
     POST /api/archive/rename-player {"old", "new"}   a player renamed in every game of the archive

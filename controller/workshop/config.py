@@ -18,7 +18,7 @@ is allowed. Paths may start with `~`; a relative path is taken from the file's o
     token = "our-club-board" # the page's token beyond this computer, kept so that a bookmark works
     watchers = 64           # spectators watching live at once (1 to 500)
     games_dir = "~/reedboard-games"
-    vs = "computer:4"       # the opponent: human, or the computer at level 1 to 10
+    vs = "computer:4"       # the opponent: human, or the computer at level 1 to the game's strongest
     computer_plays = "white" # the side the computer plays (default: the second player)
     think_seconds = 2       # the most the computer thinks about a move (a slower Pi: more)
 
