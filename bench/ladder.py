@@ -178,6 +178,29 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
     return "\n".join(lines)
 
 
+def docs_table(steps: bool) -> str:
+    """ladder.toml's ratings as README.md (steps False) and docs/players.md (steps True) show them:
+    a row a level, a column a game (its rating and 95 % interval; with steps, its score against
+    the level below). Print them with --docs; tests/test_ladder.py holds the two files to them."""
+    tables = {name: ladder()[name] for name in GAMES if name in ladder()}
+    lines = ["| level | " + " | ".join(GAMES[name].title for name in tables) + " |", "|---" * (len(tables) + 1) + "|"]
+    for number in range(1, max(len(table["ratings"]) for table in tables.values()) + 1):
+        cells = []
+        for table in tables.values():
+            if number > len(table["ratings"]):
+                cells.append("–")
+            elif number == 1:
+                cells.append(f"{table['ratings'][0]:.0f} (anchor)" if steps else f"{table['ratings'][0]:.0f}")
+            else:
+                cell = f"{table['ratings'][number - 1]:.0f} ({table['low'][number - 1]:.0f}–{table['high'][number - 1]:.0f})"
+                if steps:
+                    points, games = table["scores"][number - 2], table["games"][number - 2]
+                    cell += f"; {100 * points / games:.0f} % vs {number - 1}"
+                cells.append(cell)
+        lines.append(f"| {number} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def as_measured(name: str, number: int, table: dict) -> bool:
     """Whether level `number` of `name` is as it was when `table` (ladder.toml's) was measured."""
     today = LEVELS[number].setting(name)
@@ -266,7 +289,12 @@ def main() -> None:
     parser.add_argument("--to", dest="last", type=int, default=TOP, choices=range(2, TOP + 1), metavar="M",
                         help=f"end at step M vs M-1, keeping the steps above while their levels stand (default {TOP})")
     parser.add_argument("--write", action="store_true", help="write the table into controller/opponent/ladder.toml")
+    parser.add_argument("--docs", action="store_true",
+                        help="only print ladder.toml's ratings as README.md and docs/players.md show them")
     args = parser.parse_args()
+    if args.docs:
+        print(f"README.md:\n{docs_table(steps=False)}\n\ndocs/players.md:\n{docs_table(steps=True)}")
+        return
     if args.last < args.first:
         parser.error(f"--to {args.last} is below --from {args.first}")
     try:

@@ -100,16 +100,18 @@ def pi_estimate(positions: int, seconds: float, seed: int) -> None:
 
 
 def level_times(positions: int, seed: int) -> None:
-    """Each level's time per decision as at the table (its own time budget), over random
-    positions of each game: median and maximum. With a die a turn is two decisions, before and
-    after the roll, and both count as one."""
+    """Each level's time per decision as at the table (its own node budget), over random
+    positions of each game: median and maximum here, in CPU time (a loaded machine measures its
+    own speed, not its load), and the median on a Pi Zero 2 W (times PI_SPEED_RATIO). With a die
+    a turn is two decisions, before and after the roll, and both count as one."""
     import random
     import statistics
 
     from reedboard.controller.opponent import level
+    from reedboard.controller.opponent.levels import PI_SPEED_RATIO
 
-    print("\n| game | level | median | maximum | depth (median) |")
-    print("|---|---|---|---|---|")
+    print("\n| game | level | median here | maximum here | median on a Pi Zero 2 W | depth (median) |")
+    print("|---|---|---|---|---|---|")
     for name, cls in sorted(GAMES.items()):
         rng = random.Random(f"{seed}/{name}")
         games = []
@@ -125,14 +127,15 @@ def level_times(positions: int, seed: int) -> None:
         for number in range(1, top_level(name) + 1):
             times, depths = [], []
             for game in games:
-                started = time.perf_counter()
+                started = time.process_time()
                 result = choose(game, level(number, name).limits(name), rng=rng)
                 if cls.uses_die:
-                    result = choose(game, level(number).limits(), roll=rng.randint(1, 6), rng=rng)
-                times.append(time.perf_counter() - started)
+                    result = choose(game, level(number, name).limits(name), roll=rng.randint(1, 6), rng=rng)
+                times.append(time.process_time() - started)
                 depths.append(result.depth)
-            print(f"| {name} | {number} | {statistics.median(times) * 1000:.0f} ms | {max(times) * 1000:.0f} ms"
-                  f" | {statistics.median(depths):g} |", flush=True)
+            median = statistics.median(times)
+            print(f"| {name} | {number} | {median * 1000:.0f} ms | {max(times) * 1000:.0f} ms"
+                  f" | {median * PI_SPEED_RATIO:.1f} s | {statistics.median(depths):g} |", flush=True)
 
 
 def main() -> None:

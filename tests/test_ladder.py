@@ -5,7 +5,9 @@ the measured table in ladder.toml."""
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import random
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,8 @@ from reedboard.controller.opponent.ratings import (
     LEVEL_SETTINGS, elo_difference, estimate, expected, ladder, level_ratings, player_rating, suggested_level,
 )
 from reedboard.controller.opponent.worker import Thinker
+
+ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.component
 
@@ -163,11 +167,7 @@ def test_the_ladder_table_has_increasing_ratings():
 def test_a_step_lost_by_the_die_rates_the_two_levels_alike():
     """A level searches what the one below searches and more: a step it scores under half in (the
     die's luck over a few dozen games) rates the two alike, at their mean, not the higher one lower."""
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).resolve().parents[1] / "bench" / "ladder.py")
-    ladder_bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ladder_bench)
+    ladder_bench = bench_ladder()
     rating, low, high = ladder_bench.ratings([(70, 100), (60, 100), (45, 100)])
     assert rating[0] == 800 and rating[1] < rating[2] == rating[3] and low[3] < low[2]
     assert rating[2] == pytest.approx((800 + 147.2 + 70.4 + 800 + 147.2 + 70.4 - 34.8) / 2, abs=1)
@@ -190,11 +190,7 @@ def test_the_table_was_measured_with_the_levels_as_they_are(name):
 
 
 def test_a_ladder_run_from_a_higher_step_keeps_the_steps_below_only_while_their_levels_stand(monkeypatch):
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).resolve().parents[1] / "bench" / "ladder.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = bench_ladder()
     table = ladder()["bigballs"]
     steps = dict(zip(range(2, top_level("bigballs") + 1), zip(table["scores"], table["games"])))
     assert bench.kept("bigballs", 5) == {k: steps[k] for k in (2, 3, 4)}
@@ -213,11 +209,7 @@ def test_a_ladder_step_plays_only_the_games_it_has_not_played(monkeypatch, tmp_p
     short and started again, plays only the games missing from ladder_games.csv, and scores as
     a run that played them all."""
     import argparse
-    import importlib.util
-    from pathlib import Path
-    spec = importlib.util.spec_from_file_location("bench_ladder", Path(__file__).resolve().parents[1] / "bench" / "ladder.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = bench_ladder()
     played: list[tuple[int, int]] = []
     real_match = bench.run_match
 
@@ -243,3 +235,18 @@ def test_a_ladder_step_plays_only_the_games_it_has_not_played(monkeypatch, tmp_p
     other_seed = argparse.Namespace(**{**vars(args), "seed": 2})  # another match: its games are its own
     bench.step("bigballs", 2, other_seed)
     assert played == [(0, 4)]
+
+
+def bench_ladder():
+    """bench/ladder.py as a module (the bench is no package)."""
+    spec = importlib.util.spec_from_file_location("bench_ladder", ROOT / "bench" / "ladder.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_readme_and_the_players_guide_show_the_ladder_as_measured():
+    """The ratings a player reads are ladder.toml's (bench/ladder.py --docs prints the tables)."""
+    bench = bench_ladder()
+    assert bench.docs_table(steps=False) in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert bench.docs_table(steps=True) in (ROOT / "docs" / "players.md").read_text(encoding="utf-8")

@@ -364,25 +364,28 @@ def test_a_new_game_asks_before_ending_the_game_in_progress_and_starts_with_two_
 
 
 # --- the levels: a game's own, 1 to its strongest --------------------------------------------------
-def test_the_level_list_is_the_chosen_games_own(open_page, tmp_path, monkeypatch):
-    """A game whose ladder ends earlier (here Big Balls at level 8) offers its own levels: the
-    list follows the game chosen, and a level chosen above that game's strongest becomes it."""
-    from reedboard.controller.games import BigBalls
+def test_the_level_list_is_the_chosen_games_own(open_page, tmp_path):
+    """Each game offers its own levels (Big Balls' ladder ends at 8, Off Board's at 10, Abalone's
+    at 13): the list follows the game chosen, each level with its rating, and a level chosen above
+    that game's strongest becomes it."""
+    from reedboard.controller.games import top_level
 
-    monkeypatch.setattr(BigBalls, "computer_levels", BigBalls.computer_levels[:8])
     session = PlaySession("offboard", games_dir=tmp_path, settings=FAST)
     with served(session) as url:
         page = open_page(url, session=session)
         page.locator(".new-game summary").click()
         form = page.locator('[data-role="new-game"]')
         levels = form.locator('select[name="level"] option')
-        expect(levels).to_have_count(10, timeout=TIMEOUT)
+        expect(levels).to_have_count(top_level("offboard"), timeout=TIMEOUT)
         form.locator('input[name="computer"]').check()
-        form.locator('select[name="level"]').select_option("10")
+        form.locator('select[name="level"]').select_option(str(top_level("offboard")))
         form.locator('input[name="game"][value="bigballs"]').check()
-        expect(levels).to_have_count(8, timeout=TIMEOUT)
-        expect(form.locator('select[name="level"]')).to_have_value("8")
-        assert levels.last.inner_text().startswith("8")
-        form.locator('input[name="game"][value="offboard"]').check()
-        expect(levels).to_have_count(10, timeout=TIMEOUT)
+        expect(levels).to_have_count(top_level("bigballs"), timeout=TIMEOUT)
+        expect(form.locator('select[name="level"]')).to_have_value(str(top_level("bigballs")))
+        assert levels.last.inner_text().startswith(str(top_level("bigballs")))
+        form.locator('input[name="game"][value="abalone"]').check()
+        expect(levels).to_have_count(top_level("abalone"), timeout=TIMEOUT)
+        assert levels.last.inner_text().startswith(f"{top_level('abalone')} — about")  # its rating too
+        form.locator('select[name="level"]').select_option(str(top_level("abalone")))
+        shot(page, "new-game-abalone-levels")
         assert not page.errors

@@ -166,7 +166,7 @@ def test_level_one_never_takes_its_own_stone_for_nothing_on_its_first_move():
 
 def test_every_level_is_in_the_dialog_with_its_rating(tmp_path):
     """The page is told each game's levels (1 to its strongest, which the dialog names the
-    strongest) and each level's rating, levels 9 and 10 too."""
+    strongest) and each level's rating, the top ones too."""
     from starlette.testclient import TestClient
 
     from reedboard.controller.core.reconcile import Settings

@@ -36,15 +36,15 @@ LEVEL_SETTINGS = ("nodes", "depth", "temperature", "natural")  # what ladder.tom
 
 @cache
 def ladder() -> dict:
-    """ladder.toml: per game `ratings`, `low`, `high` (levels 1..10), `games` and `scores` per
-    step (2 vs 1 .. 10 vs 9), and each level's setting as measured (LEVEL_SETTINGS)."""
+    """ladder.toml: per game `ratings`, `low`, `high` (levels 1 to the game's strongest), `games`
+    and `scores` per step (2 vs 1, 3 vs 2 ...), and each level's setting as measured (LEVEL_SETTINGS)."""
     text = resources.files(__package__).joinpath("ladder.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 
 def level_ratings(game: str) -> list[tuple[int, float, float, float]]:
-    """(level, rating, low, high) for levels 1..10 of `game`: the rating and its 95 % interval
-    (a ladder not measured to the top yet: the levels measured so far)."""
+    """(level, rating, low, high) for levels 1 to the strongest of `game`: the rating and its 95 %
+    interval (a ladder not measured to the top yet: the levels measured so far)."""
     table = ladder()[game]
     return [(n, rating, low, high) for n, rating, low, high
             in zip(range(1, len(table["ratings"]) + 1), table["ratings"], table["low"], table["high"])]
