@@ -36,7 +36,6 @@ from __future__ import annotations
 import argparse
 import csv
 import datetime
-import re
 import sys
 import time
 import types
@@ -88,13 +87,18 @@ def step(name: str, upper: int, args) -> tuple[float, int]:
     points = sum(known[index] for index in range(games) if index in known)
     for first, count in missing_runs([index for index in range(games) if index not in known]):
         lines: list[str] = []
+        ended: list[float] = []
+
+        def keep(result) -> None:
+            record(key, result)
+            ended.append(result.score)
+
         run_match(name, (f"computer:{upper}", f"computer:{upper - 1}"), count, args.seed, args.jobs,
-                  args.max_moves, out=lines.append, opening_plies=args.opening, first=first,
-                  on_game=lambda result: record(key, result))
+                  args.max_moves, out=lines.append, opening_plies=args.opening, first=first, on_game=keep)
         for line in lines:
             if "decisions, median" in line:  # each level's time a move, here (CPU shared with what else runs)
                 print(f"{name}: {line}", flush=True)
-        points += float(re.search(r" scored ([\d.,]+)/(\d+) ", lines[-1])[1].replace(",", "."))
+        points += sum(ended)
     recorded = sum(index in known for index in range(games))
     if recorded:
         print(f"{name}: {upper} vs {upper - 1}: {recorded} of {games} games as played before ({GAMES_FILE.name})", flush=True)
@@ -179,25 +183,33 @@ def table(name: str, steps: list[tuple[float, int]]) -> str:
 
 
 def docs_table(steps: bool) -> str:
-    """ladder.toml's ratings as README.md (steps False) and docs/players.md (steps True) show them:
-    a row a level, a column a game (its rating and 95 % interval; with steps, its score against
-    the level below). Print them with --docs; tests/test_ladder.py holds the two files to them."""
+    """ladder.toml's ratings as README.md (steps False: a row a game, a column a level) and
+    docs/players.md (steps True: a row a level, a column a game, with each level's score against
+    the level below) show them: each rating with its 95 % interval. Print them with --docs;
+    tests/test_ladder.py holds the two files to them."""
     tables = {name: ladder()[name] for name in GAMES if name in ladder()}
+    top = max(len(table["ratings"]) for table in tables.values())
+
+    def cell(table: dict, number: int) -> str:
+        if number > len(table["ratings"]):
+            return "–"
+        rating = f"{table['ratings'][number - 1]:.0f}"
+        if number == 1:
+            return f"{rating} (anchor)" if steps else rating
+        rating += f" ({table['low'][number - 1]:.0f}–{table['high'][number - 1]:.0f})"
+        if steps:
+            points, games = table["scores"][number - 2], table["games"][number - 2]
+            rating += f"; {100 * points / games:.0f} % vs {number - 1}"
+        return rating
+
+    if not steps:
+        lines = ["| rating (95 % interval) | level 1 | " + " | ".join(str(n) for n in range(2, top + 1)) + " |",
+                 "|---" * (top + 1) + "|"]
+        lines += [f"| {GAMES[name].title} | " + " | ".join(cell(table, n) for n in range(1, top + 1)) + " |"
+                  for name, table in tables.items()]
+        return "\n".join(lines)
     lines = ["| level | " + " | ".join(GAMES[name].title for name in tables) + " |", "|---" * (len(tables) + 1) + "|"]
-    for number in range(1, max(len(table["ratings"]) for table in tables.values()) + 1):
-        cells = []
-        for table in tables.values():
-            if number > len(table["ratings"]):
-                cells.append("–")
-            elif number == 1:
-                cells.append(f"{table['ratings'][0]:.0f} (anchor)" if steps else f"{table['ratings'][0]:.0f}")
-            else:
-                cell = f"{table['ratings'][number - 1]:.0f} ({table['low'][number - 1]:.0f}–{table['high'][number - 1]:.0f})"
-                if steps:
-                    points, games = table["scores"][number - 2], table["games"][number - 2]
-                    cell += f"; {100 * points / games:.0f} % vs {number - 1}"
-                cells.append(cell)
-        lines.append(f"| {number} | " + " | ".join(cells) + " |")
+    lines += [f"| {n} | " + " | ".join(cell(table, n) for table in tables.values()) + " |" for n in range(1, top + 1)]
     return "\n".join(lines)
 
 
