@@ -179,7 +179,9 @@ def test_a_spectator_reads_the_boards_and_cannot_publish(evening):
         wait_for(lambda: forger.is_connected(), "the forger's connection")
         forged = forger.publish("reedboard/boards/table1/journal", b'{"v": 1, "forged": true}', qos=1)
         assert forger.closed.wait(10), "the broker kept a spectator that published"
-        assert not forged.is_published()  # no acknowledgement: the broker refused it
+        # no acknowledgement: the broker refused it (when its close overtakes the publish on the
+        # socket, paho marks the message failed, NO_CONN, instead of unpublished)
+        assert forged.rc != 0 or not forged.is_published()
         evening.let_go("table2", 1)  # a real line after the forged one: the reader sees that, never the forgery
         wait_for(lambda: any(b"table2" in p for t, p, _ in reader.received if t.endswith("/journal")), "table2's line")
         assert not any(b"forged" in payload for _, payload, _ in reader.received)
