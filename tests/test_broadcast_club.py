@@ -235,3 +235,51 @@ def test_following_ends_when_cancelled_even_if_the_client_says_it_as_an_mqtt_err
 
     ended, connections = asyncio.run(main())
     assert ended and connections == 1
+
+
+def test_following_ends_when_cancelled_even_if_the_broker_never_sees_it_leave(tmp_path, monkeypatch):
+    """aiomqtt waits for the broker's side of the goodbye without a limit: a club stopping beside a
+    broker that never answers must still stop, its goodbye given up after LEAVE_SECONDS."""
+    import asyncio
+
+    from reedboard.controller.broadcast.address import parse_broker_url
+    from reedboard.controller.broadcast.club import follow as club_follow
+    from reedboard.controller.broadcast.club.club import Club
+
+    class Client:
+        """Connects at once, its messages never come, and leaving it never ends."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            self.messages = self._never()
+
+        async def _never(self):
+            await asyncio.Event().wait()
+            yield
+
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc):
+            await asyncio.Event().wait()
+
+        async def subscribe(self, *args, **kwargs) -> None:
+            pass
+
+        async def publish(self, *args, **kwargs) -> None:
+            pass
+
+    monkeypatch.setattr(club_follow.aiomqtt, "Client", Client)
+    monkeypatch.setattr(club_follow, "LEAVE_SECONDS", 0.05)
+
+    async def main():
+        club = Club(tmp_path)
+        ready = asyncio.Event()
+        following = asyncio.create_task(club_follow.follow(club, parse_broker_url("mqtt://127.0.0.1:1"),
+                                                           retry=(0.01, 0.01), ready=ready))
+        await ready.wait()
+        following.cancel()
+        done, _ = await asyncio.wait([following], timeout=30)  # a bound for a test gone wrong, not a measure
+        club.close()
+        return following in done and following.cancelled()
+
+    assert asyncio.run(main())

@@ -17,6 +17,7 @@ from ..address import BrokerAddress
 from .club import LOG_EVERY, Club, log
 from ..messages import club_status_message, club_status_topic, encode, pairing_message, pairing_topic
 
+LEAVE_SECONDS = 5.0  # the most the club waits for the broker to see it leave
 INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send them again)
 
 
@@ -30,10 +31,11 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
     will = aiomqtt.Will(status, encode(club_status_message(False)), qos=1, retain=True)
     while not _cancelled():
         try:
-            async with aiomqtt.Client(address.host, address.port, username=address.username,
-                                      password=address.password, identifier=identifier, clean_session=False,
-                                      keepalive=10, tls_context=address.tls_context(), queue_type=Inbox,
-                                      logger=MQTT_LOG, will=will) as client:
+            async with _connected(aiomqtt.Client(address.host, address.port, username=address.username,
+                                                 password=address.password, identifier=identifier,
+                                                 clean_session=False, keepalive=10,
+                                                 tls_context=address.tls_context(), queue_type=Inbox,
+                                                 logger=MQTT_LOG, will=will)) as client:
                 await client.subscribe(f"{address.prefix}/boards/+/+", qos=1)
                 await client.publish(status, encode(club_status_message(True)), qos=1, retain=True)
                 delay, said = retry[0], False
@@ -67,6 +69,19 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
         delay = min(delay * 2, retry[1])
     club.link(False)
     raise asyncio.CancelledError
+
+
+@contextlib.asynccontextmanager
+async def _connected(client: aiomqtt.Client):
+    """`client` connected; on leaving, its goodbye to the broker given at most LEAVE_SECONDS:
+    aiomqtt waits for the broker's side of the goodbye without a limit, and a club that stops must
+    not hang on a broker that does not answer."""
+    await client.__aenter__()
+    try:
+        yield client
+    finally:
+        with contextlib.suppress(TimeoutError, aiomqtt.MqttError):
+            await asyncio.wait_for(client.__aexit__(None, None, None), LEAVE_SECONDS)
 
 
 def _cancelled() -> bool:
