@@ -4,7 +4,7 @@ from its games folder, as its outbox says) and the new game's; the club stores e
 in order."""
 
 import asyncio
-import contextlib
+import io
 import json
 import os
 import signal
@@ -178,8 +178,11 @@ def test_a_board_killed_with_lines_waiting_sends_them_when_it_broadcasts_again(t
             return {"club": club, "new": new}
         finally:
             following.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await following
+            done, _ = await asyncio.wait([following], timeout=WAIT)  # a bound for a club gone wrong
+            if following not in done:
+                stack = io.StringIO()
+                following.print_stack(file=stack)
+                raise AssertionError(f"following did not end when cancelled:\n{stack.getvalue()}")
             club.close()
 
     try:
