@@ -283,3 +283,68 @@ def test_following_ends_when_cancelled_even_if_the_broker_never_sees_it_leave(tm
         return following in done and following.cancelled()
 
     assert asyncio.run(main())
+
+
+def test_following_ends_when_a_confirmation_swallows_its_cancellation(tmp_path, monkeypatch):
+    """Python 3.11's wait_for, inside aiomqtt's publish, can swallow a cancellation that meets the
+    broker's acknowledgement: the confirming task then goes on. Following must still end."""
+    import asyncio
+
+    from reedboard.controller.broadcast.address import parse_broker_url
+    from reedboard.controller.broadcast.club import follow as club_follow
+    from reedboard.controller.broadcast.club.club import Club
+
+    state = {}  # "publishing": an Event set as a confirmation is published; "swallowed": 1 once it was
+
+    class Client:
+        """Connects at once, its messages never come; a confirmation's publish, cancelled, returns
+        as if acknowledged (the cancellation swallowed), once."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            self.messages = self._never()
+
+        async def _never(self):
+            await asyncio.Event().wait()
+            yield
+
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc):
+            pass
+
+        async def subscribe(self, *args, **kwargs) -> None:
+            pass
+
+        async def publish(self, topic, *args, **kwargs) -> None:
+            if "/club/confirmed/" not in topic:
+                return
+            state["publishing"].set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                if state.setdefault("swallowed", 0) == 0:
+                    state["swallowed"] = 1
+                    return  # acknowledged as the cancellation came: swallowed
+                raise
+
+    monkeypatch.setattr(club_follow.aiomqtt, "Client", Client)
+    monkeypatch.setattr(club_follow, "STOP_AGAIN_SECONDS", 0.05)
+
+    async def main():
+        state["publishing"] = asyncio.Event()
+        club = Club(tmp_path)
+        ready = asyncio.Event()
+        following = asyncio.create_task(club_follow.follow(club, parse_broker_url("mqtt://127.0.0.1:1"),
+                                                           retry=(0.01, 0.01), ready=ready))
+        await ready.wait()
+        club.confirmations[("table1", "g1")] = {"v": 1}
+        club.confirm_due.set()
+        await state["publishing"].wait()
+        following.cancel()
+        done, _ = await asyncio.wait([following], timeout=30)  # a bound for a test gone wrong, not a measure
+        club.close()
+        return following in done and following.cancelled()
+
+    assert asyncio.run(main())
+    assert state["swallowed"] == 1

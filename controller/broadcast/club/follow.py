@@ -18,6 +18,7 @@ from .club import LOG_EVERY, Club, log
 from ..messages import club_status_message, club_status_topic, encode, pairing_message, pairing_topic
 
 LEAVE_SECONDS = 5.0  # the most the club waits for the broker to see it leave
+STOP_AGAIN_SECONDS = 0.5  # a task of the club's told to stop is told again after this, until it has
 INBOX_BYTES = 16 << 20  # bytes of messages received and not yet read: more are dropped (their boards send them again)
 
 
@@ -48,12 +49,8 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
                     async for message in client.messages:
                         club.receive(message.topic.value, message.payload)
                 finally:
-                    confirming.cancel()
-                    pairing.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                        await pairing
-                    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                        await confirming
+                    await _stopped(pairing)
+                    await _stopped(confirming)
                     if _cancelled():  # stopped: no longer following, said before leaving (a lost link: the will)
                         with contextlib.suppress(Exception):
                             await asyncio.wait_for(client.publish(
@@ -69,6 +66,17 @@ async def follow(club: Club, address: BrokerAddress, *, identifier: str = "reedb
         delay = min(delay * 2, retry[1])
     club.link(False)
     raise asyncio.CancelledError
+
+
+async def _stopped(task: asyncio.Task) -> None:
+    """Cancel `task` and wait until it has ended, cancelling it again while it goes on: Python
+    3.11's wait_for, inside aiomqtt's publish, can swallow a cancellation that meets its result,
+    and the task would then wait for the next confirmation for ever."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=STOP_AGAIN_SECONDS)
+    with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):  # a lost connection's: said above
+        task.result()
 
 
 @contextlib.asynccontextmanager
