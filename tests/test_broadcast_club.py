@@ -1,6 +1,7 @@
 """The club without a broker: lines taken once and in order, gaps filled from the retained state,
 garbled messages dropped, the games written to journals, the API and the board's own page."""
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -237,39 +238,38 @@ def test_following_ends_when_cancelled_even_if_the_client_says_it_as_an_mqtt_err
     assert ended and connections == 1
 
 
-def test_following_ends_when_cancelled_even_if_the_broker_never_sees_it_leave(tmp_path, monkeypatch):
-    """aiomqtt waits for the broker's side of the goodbye without a limit: a club stopping beside a
-    broker that never answers must still stop, its goodbye given up after LEAVE_SECONDS."""
-    import asyncio
+class QuietClient:
+    """A stand-in for aiomqtt's client: connects at once, its messages never come, subscribing and
+    publishing do nothing, leaving ends at once."""
 
+    def __init__(self, *args, **kwargs) -> None:
+        self.messages = self._never()
+
+    async def _never(self):
+        await asyncio.Event().wait()
+        yield
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        pass
+
+    async def subscribe(self, *args, **kwargs) -> None:
+        pass
+
+    async def publish(self, *args, **kwargs) -> None:
+        pass
+
+
+def followed_then_cancelled(tmp_path, monkeypatch, client, before_cancel=None) -> bool:
+    """Follow with `client` in place of aiomqtt's, cancel once connected (after `before_cancel(club)`,
+    awaited), and say whether following ended, cancelled."""
     from reedboard.controller.broadcast.address import parse_broker_url
     from reedboard.controller.broadcast.club import follow as club_follow
     from reedboard.controller.broadcast.club.club import Club
 
-    class Client:
-        """Connects at once, its messages never come, and leaving it never ends."""
-
-        def __init__(self, *args, **kwargs) -> None:
-            self.messages = self._never()
-
-        async def _never(self):
-            await asyncio.Event().wait()
-            yield
-
-        async def __aenter__(self):
-            return self
-
-        async def __aexit__(self, *exc):
-            await asyncio.Event().wait()
-
-        async def subscribe(self, *args, **kwargs) -> None:
-            pass
-
-        async def publish(self, *args, **kwargs) -> None:
-            pass
-
-    monkeypatch.setattr(club_follow.aiomqtt, "Client", Client)
-    monkeypatch.setattr(club_follow, "LEAVE_SECONDS", 0.05)
+    monkeypatch.setattr(club_follow.aiomqtt, "Client", client)
 
     async def main():
         club = Club(tmp_path)
@@ -277,74 +277,60 @@ def test_following_ends_when_cancelled_even_if_the_broker_never_sees_it_leave(tm
         following = asyncio.create_task(club_follow.follow(club, parse_broker_url("mqtt://127.0.0.1:1"),
                                                            retry=(0.01, 0.01), ready=ready))
         await ready.wait()
+        if before_cancel is not None:
+            await before_cancel(club)
         following.cancel()
         done, _ = await asyncio.wait([following], timeout=30)  # a bound for a test gone wrong, not a measure
         club.close()
         return following in done and following.cancelled()
 
-    assert asyncio.run(main())
+    return asyncio.run(main())
+
+
+def test_following_ends_when_cancelled_even_if_the_broker_never_sees_it_leave(tmp_path, monkeypatch):
+    """aiomqtt waits for the broker's side of the goodbye without a limit: a club stopping beside a
+    broker that never answers must still stop, its goodbye given up after LEAVE_SECONDS."""
+    from reedboard.controller.broadcast.club import follow as club_follow
+
+    class Client(QuietClient):
+        """Leaving it never ends."""
+
+        async def __aexit__(self, *exc):
+            await asyncio.Event().wait()
+
+    monkeypatch.setattr(club_follow, "LEAVE_SECONDS", 0.05)
+    assert followed_then_cancelled(tmp_path, monkeypatch, Client)
 
 
 def test_following_ends_when_a_confirmation_swallows_its_cancellation(tmp_path, monkeypatch):
     """Python 3.11's wait_for, inside aiomqtt's publish, can swallow a cancellation that meets the
     broker's acknowledgement: the confirming task then goes on. Following must still end."""
-    import asyncio
-
-    from reedboard.controller.broadcast.address import parse_broker_url
     from reedboard.controller.broadcast.club import follow as club_follow
-    from reedboard.controller.broadcast.club.club import Club
 
-    state = {}  # "publishing": an Event set as a confirmation is published; "swallowed": 1 once it was
+    publishing, swallowed = [], []  # an Event set as a confirmation is published; a mark once swallowed
 
-    class Client:
-        """Connects at once, its messages never come; a confirmation's publish, cancelled, returns
-        as if acknowledged (the cancellation swallowed), once."""
-
-        def __init__(self, *args, **kwargs) -> None:
-            self.messages = self._never()
-
-        async def _never(self):
-            await asyncio.Event().wait()
-            yield
-
-        async def __aenter__(self):
-            return self
-
-        async def __aexit__(self, *exc):
-            pass
-
-        async def subscribe(self, *args, **kwargs) -> None:
-            pass
+    class Client(QuietClient):
+        """A confirmation's publish, cancelled, returns as if acknowledged (the cancellation
+        swallowed), once."""
 
         async def publish(self, topic, *args, **kwargs) -> None:
             if "/club/confirmed/" not in topic:
                 return
-            state["publishing"].set()
+            publishing[0].set()
             try:
                 await asyncio.Event().wait()
             except asyncio.CancelledError:
-                if state.setdefault("swallowed", 0) == 0:
-                    state["swallowed"] = 1
+                if not swallowed:
+                    swallowed.append(1)
                     return  # acknowledged as the cancellation came: swallowed
                 raise
 
-    monkeypatch.setattr(club_follow.aiomqtt, "Client", Client)
-    monkeypatch.setattr(club_follow, "STOP_AGAIN_SECONDS", 0.05)
-
-    async def main():
-        state["publishing"] = asyncio.Event()
-        club = Club(tmp_path)
-        ready = asyncio.Event()
-        following = asyncio.create_task(club_follow.follow(club, parse_broker_url("mqtt://127.0.0.1:1"),
-                                                           retry=(0.01, 0.01), ready=ready))
-        await ready.wait()
+    async def confirming(club) -> None:
+        publishing.append(asyncio.Event())
         club.confirmations[("table1", "g1")] = {"v": 1}
         club.confirm_due.set()
-        await state["publishing"].wait()
-        following.cancel()
-        done, _ = await asyncio.wait([following], timeout=30)  # a bound for a test gone wrong, not a measure
-        club.close()
-        return following in done and following.cancelled()
+        await publishing[0].wait()
 
-    assert asyncio.run(main())
-    assert state["swallowed"] == 1
+    monkeypatch.setattr(club_follow, "STOP_AGAIN_SECONDS", 0.05)
+    assert followed_then_cancelled(tmp_path, monkeypatch, Client, confirming)
+    assert swallowed == [1]
