@@ -365,7 +365,7 @@ def test_a_new_game_asks_before_ending_the_game_in_progress_and_starts_with_two_
 
 # --- the levels: a game's own, 1 to its strongest --------------------------------------------------
 def test_the_level_list_is_the_chosen_games_own(open_page, tmp_path):
-    """Each game offers its own levels (Big Balls' ladder ends at 8, Off Board's at 10, Abalone's
+    """Each game offers its own levels (Big Balls' ladder ends at 8, Off Board's at 12, Abalone's
     at 13): the list follows the game chosen, each level with its rating, and a level chosen above
     that game's strongest becomes it."""
     from reedboard.controller.games import top_level

@@ -62,7 +62,7 @@ def level_today(name: str, level: int, version: str | None) -> int:
 
 
 def top_levels() -> str:
-    """Each game's strongest level, for a command's help: "Abalone 13, Big Balls 8, Off Board 10"."""
+    """Each game's strongest level, for a command's help: "Abalone 13, Big Balls 8, Off Board 12"."""
     return ", ".join(f"{cls.title} {top_level(name)}" for name, cls in sorted(GAMES.items()))
 
 

@@ -106,12 +106,12 @@ class OffBoard(Game):
                           metavar="FILE"),)
     header_keys = ("board", "first")
     endings = (POINTS, UNREACHABLE)
-    # the computer's levels 1..10 here (nodes, depth, temperature, natural; opponent/levels.py),
-    # calibrated by bench/ladder.py. Levels 9 and 10 (the Pi's 2 s and 10 s) are wider steps than
-    # the ladder's; the levels between are still to be found (bench/ladder_games.csv keeps the
-    # games tried): 4,000 nodes scored 67 % over level 8 but 86 % under level 9, and 25,000 only
-    # 60 % over level 9, half its games drawn at the 300-move cap (deep searches hold each other
-    # off the sectors).
+    # the computer's levels 1..12 here (nodes, depth, temperature, natural; opponent/levels.py),
+    # calibrated by bench/ladder.py. Level 11 searches what the Pi searches in about 2 s, level 12
+    # in about 7 s, not 10: 58,000 positions (the Pi's 10 s) scored 86 % over 11,500, a step too
+    # wide, and 40,000 78 %. Deep searches hold each other off the sectors (25,000 positions drew
+    # half their games with 11,500 at the 300-move cap), so near the top the steps need ever more
+    # positions. bench/ladder_games.csv keeps every game tried.
     computer_levels = (
         (800, 1, 0.03, 0.04),
         (4_000, 2, 0.07, 0.04),
@@ -121,12 +121,17 @@ class OffBoard(Game):
         (240, 64, 0.0, 0.0),
         (650, 64, 0.0, 0.0),
         (1_400, 64, 0.0, 0.0),
+        (4_000, 64, 0.0, 0.0),
+        (7_000, 64, 0.0, 0.0),
         (11_500, 64, 0.0, 0.0),  # 2 s on a Pi Zero 2 W
-        (58_000, 64, 0.0, 0.0),  # 10 s on a Pi Zero 2 W
+        (40_000, 64, 0.0, 0.0),  # 7 s on a Pi Zero 2 W
     )
-    computer_pi_seconds = {9: 2.0, 10: 10.0}  # levels 9 and 10: seconds a move on a Pi Zero 2 W
-    computer_safety_seconds = {9: 15.0, 10: 40.0}
-    renumbered_levels: dict[str, dict[int, int]] = {}  # its levels are numbered as ever
+    computer_pi_seconds = {11: 2.0, 12: 7.0}  # levels 11 and 12: seconds a move on a Pi Zero 2 W
+    computer_safety_seconds = {11: 15.0, 12: 40.0}
+    # Levels 9 and 10 (4,000 and 7,000 positions) came between in 0.3.0: the levels 9 and 10 of
+    # earlier versions are today's 11 (the same search) and 12 (40,000 positions for their 58,000:
+    # the strongest there is).
+    renumbered_levels = {"0.1.0": {9: 11, 10: 12}, "0.2.0": {9: 11, 10: 12}}
 
     def __init__(
         self,

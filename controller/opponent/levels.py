@@ -16,8 +16,8 @@ The nodes decide, never the clock: the same position, seed and level give the sa
 machine and under any load. Time is only a safety cap at the table (`limits(game, seconds=...)`, see
 worker.Thinker), far above what the budgets take here. The top levels use the time a player waits
 for a strong reply on the board's own computer: their node budgets are what a Raspberry Pi Zero 2 W
-searches in a game's Game.computer_pi_seconds (about 2 s a move, and about 10 s at a game's
-strongest), estimated from this machine's node rates and PI_SPEED_RATIO (bench/match_strength.py
+searches in a game's Game.computer_pi_seconds (about 2 s a move, and up to about 10 s at a
+game's strongest), estimated from this machine's node rates and PI_SPEED_RATIO (bench/match_strength.py
 --pi says how). A faster computer plays them at the same strength, sooner; their safety cap at the
 table (safety_seconds, from Game.computer_safety_seconds) lets a Pi finish them.
 The budgets and temperatures are calibrated by bench/ladder.py so that each level scores 60-80 %
