@@ -178,66 +178,6 @@ def test_watchers_from_one_address_are_limited(club):
             assert refused.value.code == 1013
 
 
-def test_following_ends_when_cancelled_even_if_the_client_says_it_as_an_mqtt_error(tmp_path, monkeypatch):
-    """Cancelled while it reads, the MQTT client's disconnect may raise an MqttError in place of
-    the cancellation (its own wait cut short): following must still end, not reconnect for ever."""
-    import asyncio
-
-    import aiomqtt
-
-    from reedboard.controller.broadcast.club import follow as club_follow
-    from reedboard.controller.broadcast.address import parse_broker_url
-    from reedboard.controller.broadcast.club.club import Club
-
-    connected = []
-
-    class Client:
-        """Connects at once; leaving it raises an MqttError. On the first connection the messages
-        never come; should following connect again, they end at once (as a broker going away)."""
-
-        def __init__(self, *args, **kwargs) -> None:
-            self.messages = self._never() if not connected else self._none()
-
-        async def _never(self):
-            await asyncio.Event().wait()
-            yield
-
-        async def _none(self):
-            return
-            yield
-
-        async def __aenter__(self):
-            connected.append(1)
-            if len(connected) > 3:  # following went on after its cancellation: end it (the test fails)
-                raise RuntimeError("connected again after being cancelled")
-            return self
-
-        async def __aexit__(self, *exc):
-            raise aiomqtt.MqttError("Disconnected during message iteration")
-
-        async def subscribe(self, *args, **kwargs) -> None:
-            pass
-
-        async def publish(self, *args, **kwargs) -> None:
-            pass
-
-    monkeypatch.setattr(club_follow.aiomqtt, "Client", Client)
-
-    async def main():
-        club = Club(tmp_path)
-        ready = asyncio.Event()
-        following = asyncio.create_task(club_follow.follow(club, parse_broker_url("mqtt://127.0.0.1:1"),
-                                                           retry=(0.01, 0.01), ready=ready))
-        await ready.wait()
-        following.cancel()
-        done, _ = await asyncio.wait([following], timeout=30)  # a bound for a test gone wrong, not a measure
-        club.close()
-        return following in done and following.cancelled(), len(connected)
-
-    ended, connections = asyncio.run(main())
-    assert ended and connections == 1
-
-
 class QuietClient:
     """A stand-in for aiomqtt's client: connects at once, its messages never come, subscribing and
     publishing do nothing, leaving ends at once."""
@@ -285,6 +225,37 @@ def followed_then_cancelled(tmp_path, monkeypatch, client, before_cancel=None) -
         return following in done and following.cancelled()
 
     return asyncio.run(main())
+
+
+def test_following_ends_when_cancelled_even_if_the_client_says_it_as_an_mqtt_error(tmp_path, monkeypatch):
+    """Cancelled while it reads, the MQTT client's disconnect may raise an MqttError in place of
+    the cancellation (its own wait cut short): following must still end, not reconnect for ever."""
+    import aiomqtt
+
+    connected = []
+
+    class Client(QuietClient):
+        """Connects at once; leaving it raises an MqttError. On the first connection the messages
+        never come; should following connect again, they end at once (as a broker going away)."""
+
+        def __init__(self, *args, **kwargs) -> None:
+            self.messages = self._never() if not connected else self._none()
+
+        async def _none(self):
+            return
+            yield
+
+        async def __aenter__(self):
+            connected.append(1)
+            if len(connected) > 3:  # following went on after its cancellation: end it (the test fails)
+                raise RuntimeError("connected again after being cancelled")
+            return self
+
+        async def __aexit__(self, *exc):
+            raise aiomqtt.MqttError("Disconnected during message iteration")
+
+    assert followed_then_cancelled(tmp_path, monkeypatch, Client)
+    assert len(connected) == 1
 
 
 def test_following_ends_when_cancelled_even_if_the_broker_never_sees_it_leave(tmp_path, monkeypatch):
